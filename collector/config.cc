@@ -1,0 +1,142 @@
+#include "collector/config.h"
+
+#include <cstring>
+
+namespace gprof {
+namespace {
+
+std::string_view lower_trim(std::string_view text, char* scratch, size_t size) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+  size_t n = text.size() < size ? text.size() : size;
+  for (size_t i = 0; i < n; ++i) {
+    char c = text[i];
+    scratch[i] = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+  }
+  return {scratch, n};
+}
+
+template <typename T, typename Parse>
+void apply(GetEnv getenv_fn, const char* name, const char* expected, T& field, Parse parse) {
+  const char* raw = getenv_fn(name);
+  if (!raw) return;
+  auto parsed = parse(std::string_view(raw));
+  if (parsed) {
+    field = static_cast<T>(*parsed);
+  } else {
+    GPROF_WARN("ignoring %s='%s' (expected %s); using the default", name, raw, expected);
+  }
+}
+
+}  // namespace
+
+std::optional<uint64_t> parse_uint(std::string_view text) {
+  if (text.empty() || text.size() > 19) return std::nullopt;
+  uint64_t value = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    value = value * 10 + static_cast<uint64_t>(c - '0');
+  }
+  return value;
+}
+
+std::optional<bool> parse_bool(std::string_view text) {
+  char buf[16];
+  std::string_view t = lower_trim(text, buf, sizeof buf);
+  if (t == "1" || t == "true" || t == "yes" || t == "on") return true;
+  if (t == "0" || t == "false" || t == "no" || t == "off") return false;
+  return std::nullopt;
+}
+
+std::optional<uint64_t> parse_size(std::string_view text) {
+  char buf[32];
+  std::string_view t = lower_trim(text, buf, sizeof buf);
+  if (t.size() >= sizeof buf) return std::nullopt;
+  uint64_t scale = 1;
+  if (!t.empty()) {
+    switch (t.back()) {
+      case 'k':
+        scale = 1ull << 10;
+        break;
+      case 'm':
+        scale = 1ull << 20;
+        break;
+      case 'g':
+        scale = 1ull << 30;
+        break;
+      default:
+        break;
+    }
+    if (scale != 1) t.remove_suffix(1);
+  }
+  auto n = parse_uint(t);
+  if (!n || *n == 0 || *n > (1ull << 40) / scale) return std::nullopt;
+  return *n * scale;
+}
+
+std::optional<LogLevel> parse_log_level(std::string_view text) {
+  char buf[16];
+  std::string_view t = lower_trim(text, buf, sizeof buf);
+  if (t == "off" || t == "none") return LogLevel::kOff;
+  if (t == "error") return LogLevel::kError;
+  if (t == "warn" || t == "warning") return LogLevel::kWarn;
+  if (t == "info") return LogLevel::kInfo;
+  if (t == "debug") return LogLevel::kDebug;
+  return std::nullopt;
+}
+
+std::optional<uint32_t> parse_file_mode(std::string_view text) {
+  if (text == "0600" || text == "600") return 0600u;
+  if (text == "0644" || text == "644") return 0644u;
+  return std::nullopt;
+}
+
+std::optional<ForkPolicy> parse_fork_policy(std::string_view text) {
+  char buf[16];
+  std::string_view t = lower_trim(text, buf, sizeof buf);
+  if (t == "follow") return ForkPolicy::kFollow;
+  if (t == "stop") return ForkPolicy::kStop;
+  return std::nullopt;
+}
+
+Config load_config(GetEnv getenv_fn) {
+  Config c;
+  // The log level first, so that warnings about the rest obey it.
+  apply(getenv_fn, "GPROF_LOG_LEVEL", "off|error|warn|info|debug", c.log_level, parse_log_level);
+  set_log_level(c.log_level);
+  apply(getenv_fn, "GPROF_ENABLED", "0 or 1", c.enabled, parse_bool);
+  if (const char* pattern = getenv_fn("GPROF_OUTPUT")) {
+    size_t n = strlen(pattern);
+    if (n == 0 || n >= sizeof c.output_pattern) {
+      GPROF_WARN("ignoring GPROF_OUTPUT (empty or longer than %zu bytes); using '%s'",
+                 sizeof c.output_pattern - 1, c.output_pattern);
+    } else {
+      memcpy(c.output_pattern, pattern, n + 1);
+    }
+  }
+  auto ring_size = [](std::string_view t) -> std::optional<uint64_t> {
+    auto n = parse_size(t);
+    if (!n || *n < 4096 || *n > (1ull << 30)) return std::nullopt;
+    return n;
+  };
+  apply(getenv_fn, "GPROF_BUFFER_SIZE", "a size from 4K to 1G per thread, e.g. 1M", c.ring_bytes,
+        ring_size);
+  auto threads = [](std::string_view t) -> std::optional<uint64_t> {
+    auto n = parse_uint(t);
+    if (!n || *n == 0 || *n > 4096) return std::nullopt;
+    return n;
+  };
+  apply(getenv_fn, "GPROF_MAX_THREADS", "1..4096", c.max_threads, threads);
+  apply(getenv_fn, "GPROF_FILE_MODE", "0600 or 0644", c.file_mode, parse_file_mode);
+  apply(getenv_fn, "GPROF_FORK", "follow|stop", c.fork_policy, parse_fork_policy);
+  auto millis = [](std::string_view t) -> std::optional<uint64_t> {
+    auto n = parse_uint(t);
+    if (!n || *n == 0 || *n > 600000) return std::nullopt;
+    return n;
+  };
+  apply(getenv_fn, "GPROF_FLUSH_TIMEOUT_MS", "1..600000", c.flush_timeout_ms, millis);
+  apply(getenv_fn, "GPROF_FLUSH_INTERVAL_MS", "1..600000", c.flush_interval_ms, millis);
+  return c;
+}
+
+}  // namespace gprof

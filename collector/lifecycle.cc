@@ -1,0 +1,104 @@
+// Process lifecycle of the collector (DESIGN.md §2.7): a minimal start in
+// the preload constructor, the writer started on first use, the exit flush
+// within a time bound, and fork children that never touch the parent's file.
+#include <stdlib.h>
+#include <sys/auxv.h>
+
+#include <new>
+
+#include "collector/log.h"
+#include "collector/loss_counters.h"
+#include "collector/process_state.h"
+#include "collector/recorder.h"
+#include "collector/writer.h"
+
+namespace gprof {
+
+// Constant-initialized: no guard on the hot path, ready before any constructor.
+constinit ProcessState g_process_state;
+constinit Config g_config;
+
+namespace {
+
+alignas(Writer) unsigned char g_writer_storage[sizeof(Writer)];
+
+void orphan_ring(void* ring) {
+  RingPool::orphan(static_cast<Ring*>(ring));
+}
+
+void child_after_fork() {
+  ProcessState& p = process_state();
+  p.generation.fetch_add(1, std::memory_order_acq_rel);
+  p.rings.reset_in_child();
+  losses().reset();
+  // The parent's writer thread does not exist here. Its object is abandoned,
+  // not destroyed: the thread may have been mid-way through it at fork time.
+  if (p.writer) p.writer->abandon_in_child();
+  p.writer = nullptr;
+  p.writer_state.store(static_cast<int>(WriterState::kIdle), std::memory_order_release);
+  if (g_config.fork_policy == ForkPolicy::kStop) g_recording.store(false);
+}
+
+}  // namespace
+
+ProcessState& process_state() {
+  return g_process_state;
+}
+Config& mutable_config() {
+  return g_config;
+}
+
+bool start_writer_once() {
+  ProcessState& p = process_state();
+  int state = p.writer_state.load(std::memory_order_acquire);
+  if (state == static_cast<int>(WriterState::kRunning)) return true;
+  if (state == static_cast<int>(WriterState::kFailed)) return false;
+  int expected = static_cast<int>(WriterState::kIdle);
+  if (!p.writer_state.compare_exchange_strong(expected, static_cast<int>(WriterState::kStarting),
+                                              std::memory_order_acq_rel)) {
+    // Another thread is starting it; our records wait in our ring meanwhile.
+    return expected != static_cast<int>(WriterState::kFailed);
+  }
+  Writer* writer = new (g_writer_storage) Writer(g_config, p.rings, p.kernels);
+  p.writer = writer;
+  bool started = writer->start();
+  if (!started) g_recording.store(false, std::memory_order_relaxed);
+  p.writer_state.store(static_cast<int>(started ? WriterState::kRunning : WriterState::kFailed),
+                       std::memory_order_release);
+  return started;
+}
+
+void initialize_process() {
+  // setuid programs: never write files on behalf of another user.
+  if (getauxval(AT_SECURE)) return;
+  ProcessState& p = process_state();
+  g_config = load_config(secure_getenv);
+  if (!g_config.enabled) return;
+  p.rings.configure(g_config.max_threads, g_config.ring_bytes);
+  if (pthread_key_create(&p.ring_key, orphan_ring) != 0) {
+    GPROF_WARN("cannot create a thread key; this process is not profiled");
+    return;
+  }
+  pthread_atfork(nullptr, nullptr, child_after_fork);
+  // Registered before the program's own atexit handlers and static
+  // destructors, so it runs after them and their CUDA calls are recorded.
+  atexit(finish_process);
+  g_recording.store(true, std::memory_order_release);
+}
+
+void finish_process() {
+  ProcessState& p = process_state();
+  if (p.writer_state.load(std::memory_order_acquire) != static_cast<int>(WriterState::kRunning)) {
+    g_recording.store(false);
+    return;
+  }
+  bool finished = p.writer->stop_and_wait(g_config.flush_timeout_ms);
+  g_recording.store(false);
+  if (!finished)
+    GPROF_WARN(
+        "the final flush did not finish within %u ms (GPROF_FLUSH_TIMEOUT_MS); "
+        "the file is incomplete",
+        g_config.flush_timeout_ms);
+}
+
+}  // namespace gprof

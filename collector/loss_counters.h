@@ -1,0 +1,43 @@
+// Every record that does not reach the file is counted here, per reason, and
+// the counts are written to the footer (DESIGN.md §2.6).
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+namespace gprof {
+
+enum class LossReason : int {
+  kRingFull,         // the thread's ring was full: the writer fell behind
+  kNoRing,           // more threads than GPROF_MAX_THREADS, or a ring could not be mapped
+  kWriteError,       // records drained after the file failed (ENOSPC, EIO)
+  kEncodeError,      // the writer could not allocate while encoding
+  kKernelTableFull,  // kernel names beyond the table's capacity (records keep id 0)
+  kCount
+};
+
+inline constexpr const char* kLossReasonNames[] = {"ring_full", "no_ring", "write_error",
+                                                   "encode_error", "kernel_table_full"};
+static_assert(sizeof kLossReasonNames / sizeof kLossReasonNames[0] ==
+              static_cast<size_t>(LossReason::kCount));
+
+class LossCounters {
+ public:
+  void add(LossReason reason, uint64_t n = 1) {
+    counts_[static_cast<int>(reason)].fetch_add(n, std::memory_order_relaxed);
+  }
+  uint64_t get(LossReason reason) const {
+    return counts_[static_cast<int>(reason)].load(std::memory_order_relaxed);
+  }
+  void reset() {
+    for (auto& c : counts_) c.store(0, std::memory_order_relaxed);
+  }
+
+ private:
+  std::atomic<uint64_t> counts_[static_cast<int>(LossReason::kCount)] = {};
+};
+
+LossCounters& losses();
+
+}  // namespace gprof

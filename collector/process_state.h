@@ -1,0 +1,39 @@
+// Everything the collector keeps per process, in static storage so that no
+// allocation is needed to record (DESIGN.md §2.1) and a fork child can
+// abandon it without freeing anything.
+#pragma once
+
+#include <pthread.h>
+
+#include <atomic>
+#include <cstdint>
+
+#include "collector/config.h"
+#include "collector/kernel_registry.h"
+#include "collector/ring_pool.h"
+
+namespace gprof {
+
+class Writer;
+
+enum class WriterState : int { kIdle, kStarting, kRunning, kFailed };
+
+// All fields start as zero bytes, so the whole state lives in .bss.
+struct ProcessState {
+  RingPool rings;
+  KernelRegistry kernels;
+  pthread_key_t ring_key{};
+  // Bumped in a fork child: rings claimed before the fork are not its own.
+  std::atomic<uint32_t> generation{0};
+  std::atomic<int> writer_state{static_cast<int>(WriterState::kIdle)};
+  Writer* writer = nullptr;
+};
+
+ProcessState& process_state();
+Config& mutable_config();
+
+// Starts the writer the first time any thread records. False when recording
+// is impossible (writer failed to start).
+bool start_writer_once();
+
+}  // namespace gprof

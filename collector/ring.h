@@ -1,0 +1,48 @@
+// A single-producer single-consumer ring of fixed-size records: the calling
+// thread pushes, the writer thread pops. No locks, no allocation on push.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+#include "formats/record.h"
+
+namespace gprof {
+
+enum class RingState : int { kFree, kOwned, kOrphaned };
+
+struct alignas(64) Ring {
+  alignas(64) std::atomic<uint64_t> head{0};  // next slot to pop (writer)
+  alignas(64) std::atomic<uint64_t> tail{0};  // next slot to push (owner)
+  alignas(64) std::atomic<int> state{static_cast<int>(RingState::kFree)};
+  std::atomic<uint32_t> tid{0};
+  std::atomic<bool> mapped{false};  // slots and mask are valid (published once)
+  uint64_t mask = 0;                // capacity - 1; capacity is a power of two
+  ApiRecord* slots = nullptr;
+
+  // Owner thread only. False when full: the caller counts the loss.
+  bool push(const ApiRecord& record) {
+    uint64_t t = tail.load(std::memory_order_relaxed);
+    if (t - head.load(std::memory_order_acquire) > mask) return false;
+    slots[t & mask] = record;
+    tail.store(t + 1, std::memory_order_release);
+    return true;
+  }
+
+  // Writer only: calls `f` on up to `max` records, oldest first.
+  template <typename F>
+  uint64_t drain(uint64_t max, F&& f) {
+    uint64_t h = head.load(std::memory_order_relaxed);
+    uint64_t t = tail.load(std::memory_order_acquire);
+    uint64_t n = t - h < max ? t - h : max;
+    for (uint64_t i = 0; i < n; ++i) f(slots[(h + i) & mask]);
+    head.store(h + n, std::memory_order_release);
+    return n;
+  }
+
+  bool empty() const {
+    return head.load(std::memory_order_acquire) == tail.load(std::memory_order_acquire);
+  }
+};
+
+}  // namespace gprof

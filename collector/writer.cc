@@ -1,0 +1,263 @@
+#include "collector/writer.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+
+#include "collector/clock.h"
+#include "collector/log.h"
+#include "collector/loss_counters.h"
+#include "collector/output_file.h"
+#include "collector/output_path.h"
+#include "collector/process_info.h"
+#include "collector/recorder.h"
+
+namespace gprof {
+namespace {
+
+// Per ring per pass: keeps one frame well under kMaxFramePayload.
+constexpr uint64_t kMaxRecordsPerRingPass = 16384;
+
+timespec deadline_after_ms(uint32_t ms) {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  ts.tv_sec += ms / 1000;
+  ts.tv_nsec += static_cast<long>(ms % 1000) * 1000000L;
+  if (ts.tv_nsec >= 1000000000L) {
+    ts.tv_sec += 1;
+    ts.tv_nsec -= 1000000000L;
+  }
+  return ts;
+}
+
+const char* fork_policy_name(ForkPolicy policy) {
+  return policy == ForkPolicy::kStop ? "stop" : "follow";
+}
+
+}  // namespace
+
+Writer::Writer(const Config& config, RingPool& rings, KernelRegistry& kernels)
+    : config_(config), rings_(rings), kernels_(kernels) {
+  sem_init(&wake_, 0, 0);
+  sem_init(&done_, 0, 0);
+}
+
+bool Writer::start() {
+  // The thread must never take a signal meant for the host program.
+  sigset_t all, previous;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &previous);
+  pthread_t thread;
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+  int rc = pthread_create(&thread, &attr, &Writer::thread_main, this);
+  pthread_attr_destroy(&attr);
+  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+  if (rc != 0) {
+    GPROF_WARN("cannot start the writer thread (%s); this process is not profiled", strerror(rc));
+    return false;
+  }
+  return true;
+}
+
+void* Writer::thread_main(void* self) {
+  pthread_setname_np(pthread_self(), "gprof-writer");
+  static_cast<Writer*>(self)->run();
+  return nullptr;
+}
+
+bool Writer::stop_and_wait(uint32_t timeout_ms) {
+  stop_requested_.store(true, std::memory_order_release);
+  sem_post(&wake_);
+  timespec deadline = deadline_after_ms(timeout_ms);
+  while (!finished_.load(std::memory_order_acquire)) {
+    if (sem_clockwait(&done_, CLOCK_MONOTONIC, &deadline) == 0) break;
+    if (errno == ETIMEDOUT) return finished_.load(std::memory_order_acquire);
+  }
+  return true;
+}
+
+void Writer::abandon_in_child() {
+  if (fd_ >= 0) close(fd_);
+  fd_ = -1;
+}
+
+void Writer::run() {
+  if (open_file()) {
+    write_header();
+    while (!stop_requested_.load(std::memory_order_acquire)) {
+      timespec deadline = deadline_after_ms(config_.flush_interval_ms);
+      sem_clockwait(&wake_, CLOCK_MONOTONIC, &deadline);
+      drain_once(kMaxRecordsPerRingPass);
+    }
+    // Bounded: other threads may keep pushing while the process exits.
+    for (int pass = 0; pass < 64 && drain_once(kMaxRecordsPerRingPass) > 0; ++pass) {
+    }
+    write_footer();
+    if (fd_ >= 0) close(fd_);
+    fd_ = -1;
+  }
+  finished_.store(true, std::memory_order_release);
+  sem_post(&done_);
+}
+
+bool Writer::open_file() {
+  ProcessInfo& info = info_;
+  collect_process_info(info);
+  PathVariables vars;
+  vars.pid = info.pid;
+  vars.host = info.host;
+  vars.rank = rank_from_environment(secure_getenv);
+  vars.start_time = info.start_time;
+  vars.getenv_fn = secure_getenv;
+  char expanded[sizeof path_];
+  if (!expand_output_pattern(config_.output_pattern, vars, expanded, sizeof expanded)) {
+    GPROF_WARN(
+        "GPROF_OUTPUT='%s' is not a valid pattern (%%p %%h %%r %%t %%q{VAR} %%%%); "
+        "using gprof-%%p.gprof",
+        config_.output_pattern);
+    snprintf(expanded, sizeof expanded, "gprof-%u.gprof", info.pid);
+  }
+  fd_ = create_output_file(expanded, config_.file_mode, path_, sizeof path_);
+  if (fd_ < 0) {
+    GPROF_WARN("cannot create '%s': %s; this process is not profiled", expanded, strerror(errno));
+    g_recording.store(false, std::memory_order_relaxed);
+    return false;
+  }
+  GPROF_INFO("recording to %s", path_);
+  return true;
+}
+
+void Writer::write_header() {
+  const ProcessInfo& info = info_;
+  char ring_bytes[32], max_threads[16], file_mode[8], flush_timeout[16];
+  snprintf(ring_bytes, sizeof ring_bytes, "%zu", config_.ring_bytes);
+  snprintf(max_threads, sizeof max_threads, "%u", config_.max_threads);
+  snprintf(file_mode, sizeof file_mode, "%04o", config_.file_mode);
+  snprintf(flush_timeout, sizeof flush_timeout, "%u", config_.flush_timeout_ms);
+  const KeyValue entries[] = {
+      {"output", config_.output_pattern},
+      {"buffer_size", ring_bytes},
+      {"max_threads", max_threads},
+      {"file_mode", file_mode},
+      {"fork", fork_policy_name(config_.fork_policy)},
+      {"flush_timeout_ms", flush_timeout},
+  };
+  HeaderFields h;
+  h.pid = info.pid;
+  h.ppid = info.ppid;
+  h.host = info.host;
+  h.argv = info.argv;
+  h.argc = info.argc;
+  h.exe = info.exe;
+  h.start_clock_ns = clock_ns();
+  h.clock_offset_to_wall_ns = clock_offset_to_wall_ns();
+  h.start_wall_ns =
+      static_cast<uint64_t>(static_cast<int64_t>(h.start_clock_ns) + h.clock_offset_to_wall_ns);
+  h.clock_name = kClockName;
+  h.cuda_runtime_version = info.cuda_runtime_version;
+  h.rank = rank_from_environment(secure_getenv);
+  h.gprof_version = GPROF_VERSION;
+  h.config = entries;
+  h.config_count = sizeof entries / sizeof entries[0];
+
+  ByteBuffer preamble;
+  encode_preamble(preamble);
+  write_bytes(preamble.data(), preamble.size());
+  frame_.clear();
+  encode_header(frame_, h);
+  write_frame(frame_);
+}
+
+uint64_t Writer::drain_once(uint64_t max_per_ring) {
+  batches_.clear();
+  uint64_t total = 0;
+  rings_.for_each_in_use([&](Ring& ring) {
+    calls_.begin(ring.tid.load(std::memory_order_relaxed));
+    uint64_t n = ring.drain(max_per_ring, [&](const ApiRecord& r) { calls_.add(r); });
+    if (n > 0) calls_.finish(batches_);
+    total += n;
+  });
+  // Names are read after the records: a record is pushed only after its
+  // kernel's name was published, so every id drained so far is covered.
+  strings_.clear();
+  uint32_t published = kernels_.published();
+  for (; names_emitted_ < published; ++names_emitted_) {
+    if (const char* name = kernels_.name(names_emitted_))
+      encode_string(strings_, names_emitted_, StringKind::kKernel, name);
+  }
+  if (total == 0 && strings_.empty()) return 0;
+  frame_.clear();
+  frame_.append(strings_.data(), strings_.size());
+  frame_.append(batches_.data(), batches_.size());
+  if (frame_.failed() || strings_.failed() || batches_.failed()) {
+    losses().add(LossReason::kEncodeError, total);
+    frame_.clear_failure();
+    strings_.clear_failure();
+    batches_.clear_failure();
+    return total;
+  }
+  if (write_failed_) {
+    losses().add(LossReason::kWriteError, total);
+    return total;
+  }
+  write_frame(frame_);
+  if (write_failed_) {
+    losses().add(LossReason::kWriteError, total);
+  } else {
+    api_records_ += total;
+  }
+  return total;
+}
+
+void Writer::write_footer() {
+  LossCount counts[static_cast<int>(LossReason::kCount)];
+  size_t n = 0;
+  for (int i = 0; i < static_cast<int>(LossReason::kCount); ++i) {
+    uint64_t c = losses().get(static_cast<LossReason>(i));
+    if (c) counts[n++] = {kLossReasonNames[i], c};
+  }
+  FooterFields f;
+  f.end_clock_ns = clock_ns();
+  f.end_wall_ns =
+      static_cast<uint64_t>(static_cast<int64_t>(f.end_clock_ns) + clock_offset_to_wall_ns());
+  f.api_records = api_records_;
+  f.frames = frames_;
+  f.losses = counts;
+  f.loss_count = n;
+  frame_.clear();
+  encode_footer(frame_, f);
+  write_frame(frame_);
+  uint64_t lost = 0;
+  for (size_t i = 0; i < n; ++i) lost += counts[i].count;
+  if (lost)
+    GPROF_WARN("%llu records were lost (see 'gpuprof info %s')",
+               static_cast<unsigned long long>(lost), path_);
+}
+
+void Writer::write_frame(const ByteBuffer& payload) {
+  unsigned char header[8];
+  encode_frame_header(payload, header);
+  write_bytes(header, sizeof header);
+  write_bytes(payload.data(), payload.size());
+  if (!write_failed_) ++frames_;
+}
+
+void Writer::write_bytes(const void* data, size_t size) {
+  if (write_failed_ || fd_ < 0) return;
+  int error = write_all(fd_, data, size);
+  if (error) {
+    write_failed_ = true;
+    GPROF_WARN("writing '%s' failed: %s; recording stopped, the program continues", path_,
+               strerror(error));
+    g_recording.store(false, std::memory_order_relaxed);
+  }
+}
+
+}  // namespace gprof

@@ -1,0 +1,63 @@
+// The writer thread: drains the rings, interns kernel names, encodes frames
+// and writes the sidecar file. Everything here runs off the hot path.
+#pragma once
+
+#include <semaphore.h>
+
+#include <atomic>
+#include <cstdint>
+
+#include "collector/config.h"
+#include "collector/kernel_registry.h"
+#include "collector/process_info.h"
+#include "collector/ring_pool.h"
+#include "formats/frame_encoder.h"
+
+namespace gprof {
+
+class Writer {
+ public:
+  Writer(const Config& config, RingPool& rings, KernelRegistry& kernels);
+  Writer(const Writer&) = delete;
+  Writer& operator=(const Writer&) = delete;
+
+  // Starts the thread with all signals blocked. False: recording is off.
+  bool start();
+  // Asks for the final drain and the footer; waits at most `timeout_ms`.
+  // Returns false when the writer did not finish in time.
+  bool stop_and_wait(uint32_t timeout_ms);
+  // In a fork child: drop the inherited descriptor, touch nothing else.
+  void abandon_in_child();
+
+ private:
+  static void* thread_main(void* self);
+  void run();
+  bool open_file();
+  void write_header();
+  // One pass over all rings into one frame; returns records encoded.
+  uint64_t drain_once(uint64_t max_per_ring);
+  void write_footer();
+  void write_bytes(const void* data, size_t size);
+  void write_frame(const ByteBuffer& payload);
+
+  const Config& config_;
+  RingPool& rings_;
+  KernelRegistry& kernels_;
+  sem_t wake_;
+  sem_t done_;
+  std::atomic<bool> stop_requested_{false};
+  std::atomic<bool> finished_{false};
+  int fd_ = -1;
+  bool write_failed_ = false;
+  char path_[4096] = {};
+  ProcessInfo info_;
+  uint32_t names_emitted_ = 1;  // kernel ids below this have a string entry
+  uint64_t api_records_ = 0;
+  uint64_t frames_ = 0;
+  ApiCallsEncoder calls_;
+  ByteBuffer strings_;
+  ByteBuffer batches_;
+  ByteBuffer frame_;
+};
+
+}  // namespace gprof

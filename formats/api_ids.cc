@@ -1,0 +1,29 @@
+#include "formats/api_ids.h"
+
+#include <array>
+
+namespace gprof {
+namespace {
+
+constexpr std::array kApis = {
+#define GPROF_X(name, id, sym, display, cat, fields) \
+  ApiInfo{ApiId::name, sym, display, ApiCategory::cat, static_cast<uint32_t>(fields)},
+    GPROF_API_LIST(GPROF_X)
+#undef GPROF_X
+};
+
+}  // namespace
+
+const ApiInfo* api_info(ApiId id) {
+  for (const ApiInfo& info : kApis)
+    if (info.id == id) return &info;
+  return nullptr;
+}
+
+const ApiInfo* api_info_by_symbol(std::string_view symbol) {
+  for (const ApiInfo& info : kApis)
+    if (info.symbol == symbol) return &info;
+  return nullptr;
+}
+
+}  // namespace gprof

@@ -1,0 +1,105 @@
+// Encodes gprof.proto messages from plain structs, and frames them
+// ([length][crc32c][payload], framing.h). In-process; no libprotobuf.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "formats/record.h"
+#include "formats/wire_encoder.h"
+
+namespace gprof {
+
+struct KeyValue {
+  std::string_view key;
+  std::string_view value;
+};
+
+struct HeaderFields {
+  uint32_t pid = 0;
+  uint32_t ppid = 0;
+  std::string_view host;
+  const char* const* argv = nullptr;  // argc entries
+  size_t argc = 0;
+  std::string_view exe;
+  uint64_t start_wall_ns = 0;
+  uint64_t start_clock_ns = 0;
+  std::string_view clock_name;
+  int64_t clock_offset_to_wall_ns = 0;
+  int32_t cuda_runtime_version = 0;
+  int32_t cuda_driver_version = 0;
+  std::string_view rank;
+  std::string_view gprof_version;
+  const KeyValue* config = nullptr;
+  size_t config_count = 0;
+};
+
+struct LossCount {
+  const char* reason;
+  uint64_t count;
+};
+
+struct FooterFields {
+  uint64_t end_wall_ns = 0;
+  uint64_t end_clock_ns = 0;
+  uint64_t api_records = 0;
+  uint64_t frames = 0;
+  bool flush_timed_out = false;
+  const LossCount* losses = nullptr;
+  size_t loss_count = 0;
+};
+
+enum class StringKind : uint32_t { kOther = 0, kKernel = 1, kThread = 2 };
+
+// Accumulates the API calls of one thread into the columns of pb::ApiCalls.
+class ApiCallsEncoder {
+ public:
+  void begin(uint32_t tid);
+  void add(const ApiRecord& record);
+  size_t count() const { return count_; }
+  uint32_t tid() const { return tid_; }
+  // Writes the batch as field Frame.api_calls into `frame` and resets.
+  void finish(ByteBuffer& frame);
+  void release();
+
+ private:
+  enum Column {
+    kApi,
+    kStartDelta,
+    kDuration,
+    kResult,
+    kCorrelation,
+    kKernel,
+    kGridX,
+    kGridY,
+    kGridZ,
+    kBlockX,
+    kBlockY,
+    kBlockZ,
+    kSharedMem,
+    kStream,
+    kBytes,
+    kAddress,
+    kCopyKind,
+    kColumnCount
+  };
+  ByteBuffer columns_[kColumnCount];
+  ByteBuffer scratch_;
+  uint32_t tid_ = 0;
+  uint64_t base_ns_ = 0;
+  uint64_t previous_start_ = 0;
+  size_t count_ = 0;
+};
+
+// Field writers for pb::Frame members.
+void encode_header(ByteBuffer& frame, const HeaderFields& header);
+void encode_string(ByteBuffer& frame, uint32_t id, StringKind kind, std::string_view value);
+void encode_footer(ByteBuffer& frame, const FooterFields& footer);
+
+// The 12-byte file preamble: magic and format version.
+void encode_preamble(ByteBuffer& out);
+// [length][crc32c] for `payload`, to be written just before it.
+void encode_frame_header(const ByteBuffer& payload, unsigned char out[8]);
+
+}  // namespace gprof

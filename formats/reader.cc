@@ -1,0 +1,289 @@
+#include "formats/reader.h"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <vector>
+
+#include "formats/api_ids.h"
+#include "formats/crc32c.h"
+#include "formats/framing.h"
+
+namespace gprof {
+namespace {
+
+struct FileCloser {
+  void operator()(std::FILE* f) const { std::fclose(f); }
+};
+using File = std::unique_ptr<std::FILE, FileCloser>;
+
+// Reads up to `size` bytes; fewer only at end of file or on a read error.
+size_t read_fully(std::FILE* f, void* data, size_t size) {
+  size_t done = 0;
+  auto* p = static_cast<unsigned char*>(data);
+  while (done < size) {
+    size_t n = std::fread(p + done, 1, size - done, f);
+    if (n == 0) break;
+    done += n;
+  }
+  return done;
+}
+
+// Bytes left in a stream whose size is unknown (a pipe).
+uint64_t count_rest(std::FILE* f) {
+  unsigned char sink[4096];
+  uint64_t total = 0;
+  while (size_t n = std::fread(sink, 1, sizeof sink, f)) total += n;
+  return total;
+}
+
+// Entries each optional column must hold for one batch.
+struct ColumnCounts {
+  int launch = 0;
+  int stream = 0;
+  int bytes = 0;
+  int address = 0;
+  int copy_kind = 0;
+};
+
+enum class BatchCheck { kOk, kUnknownApi, kCorrupt };
+
+BatchCheck check_batch(const pb::ApiCalls& batch, uint32_t* unknown_api) {
+  const int n = batch.api_size();
+  if (batch.start_delta_size() != n || batch.duration_size() != n || batch.result_size() != n ||
+      batch.correlation_size() != n)
+    return BatchCheck::kCorrupt;
+  ColumnCounts want;
+  for (int i = 0; i < n; ++i) {
+    const uint32_t raw = batch.api(i);
+    const ApiInfo* info = raw <= 0xFFFF ? api_info(static_cast<ApiId>(raw)) : nullptr;
+    if (info == nullptr) {
+      *unknown_api = raw;
+      return BatchCheck::kUnknownApi;
+    }
+    if (info->fields & kFieldLaunch) ++want.launch;
+    if (info->fields & kFieldStream) ++want.stream;
+    if (info->fields & kFieldBytes) ++want.bytes;
+    if (info->fields & kFieldAddress) ++want.address;
+    if (info->fields & kFieldCopyKind) ++want.copy_kind;
+  }
+  const bool launch_ok =
+      batch.kernel_size() == want.launch && batch.grid_x_size() == want.launch &&
+      batch.grid_y_size() == want.launch && batch.grid_z_size() == want.launch &&
+      batch.block_x_size() == want.launch && batch.block_y_size() == want.launch &&
+      batch.block_z_size() == want.launch && batch.shared_mem_size() == want.launch;
+  if (!launch_ok || batch.stream_size() != want.stream || batch.bytes_size() != want.bytes ||
+      batch.address_size() != want.address || batch.copy_kind_size() != want.copy_kind)
+    return BatchCheck::kCorrupt;
+  return BatchCheck::kOk;
+}
+
+// Splits a checked batch back into records, in call order.
+void deliver_batch(const pb::ApiCalls& batch, RecordVisitor& visitor) {
+  ColumnCounts at;
+  uint64_t start = batch.base_ns();
+  for (int i = 0; i < batch.api_size(); ++i) {
+    ApiRecord r{};
+    r.kind = RecordKind::kApi;
+    r.api = static_cast<ApiId>(batch.api(i));
+    r.tid = batch.tid();
+    start += static_cast<uint64_t>(batch.start_delta(i));  // wraps like the writer's subtraction
+    r.start_ns = start;
+    r.end_ns = start + batch.duration(i);
+    r.result = batch.result(i);
+    r.correlation = batch.correlation(i);
+    const uint32_t fields = api_fields(r.api);
+    if (fields & kFieldLaunch) {
+      const int k = at.launch++;
+      r.kernel = batch.kernel(k);
+      r.grid = {batch.grid_x(k), batch.grid_y(k), batch.grid_z(k)};
+      r.block = {batch.block_x(k), batch.block_y(k), batch.block_z(k)};
+      r.shared_mem = batch.shared_mem(k);
+    }
+    if (fields & kFieldStream) r.stream = batch.stream(at.stream++);
+    if (fields & kFieldBytes) r.bytes = batch.bytes(at.bytes++);
+    if (fields & kFieldAddress) r.address = batch.address(at.address++);
+    if (fields & kFieldCopyKind)
+      r.copy_kind = static_cast<uint8_t>(batch.copy_kind(at.copy_kind++));
+    visitor.on_api(r);
+  }
+}
+
+// Checks a whole frame before handing any of it out: a frame is delivered
+// entirely or counted bad, never half.
+bool deliver_frame(const pb::Frame& frame, RecordVisitor& visitor, ReadStatus& status) {
+  std::vector<BatchCheck> checks;
+  checks.reserve(static_cast<size_t>(frame.api_calls_size()));
+  uint32_t unknown = 0;
+  for (const pb::ApiCalls& batch : frame.api_calls()) {
+    checks.push_back(check_batch(batch, &unknown));
+    if (checks.back() == BatchCheck::kCorrupt) return false;
+  }
+  if (frame.has_header()) visitor.on_header(frame.header());
+  for (const pb::StringEntry& entry : frame.strings()) visitor.on_string(entry);
+  for (int i = 0; i < frame.api_calls_size(); ++i) {
+    const pb::ApiCalls& batch = frame.api_calls(i);
+    if (checks[static_cast<size_t>(i)] == BatchCheck::kUnknownApi) {
+      status.skipped_records += static_cast<uint64_t>(batch.api_size());
+      if (status.first_unknown_api == 0) status.first_unknown_api = unknown;
+      continue;
+    }
+    deliver_batch(batch, visitor);
+    status.records += static_cast<uint64_t>(batch.api_size());
+  }
+  if (frame.has_footer()) {
+    visitor.on_footer(frame.footer());
+    status.complete = true;
+  }
+  return true;
+}
+
+// Returns the offset after the last whole frame.
+uint64_t read_frames(std::FILE* f, bool sized, RecordVisitor& visitor, ReadStatus& status) {
+  uint64_t offset = kFilePreambleSize;
+  std::vector<unsigned char> payload;
+  pb::Frame frame;
+  for (;;) {
+    unsigned char head[kFrameHeaderSize];
+    const size_t got = read_fully(f, head, sizeof head);
+    if (got == 0) break;
+    if (got < sizeof head) {
+      status.ignored_bytes += got;
+      break;
+    }
+    const uint32_t length = load_le32(head);
+    const uint32_t crc = load_le32(head + 4);
+    const uint64_t end = offset + kFrameHeaderSize;
+    const uint64_t remaining =
+        !sized ? UINT64_MAX : (status.file_bytes > end ? status.file_bytes - end : 0);
+    if (length > kMaxFramePayload) {
+      // The length itself is garbage: nothing after it can be located.
+      const uint64_t rest = sized ? remaining : count_rest(f);
+      status.ignored_bytes += got + rest;
+      status.error = "frame at offset " + std::to_string(offset) + " claims " +
+                     std::to_string(length) + " bytes; the rest of the file (" +
+                     std::to_string(got + rest) + " bytes) was ignored";
+      return offset;
+    }
+    if (length > remaining) {  // a partial last frame: the process was killed
+      status.ignored_bytes += got + remaining;
+      return offset;
+    }
+    payload.resize(length);
+    const size_t body = read_fully(f, payload.data(), length);
+    if (body < length) {
+      status.ignored_bytes += got + body;
+      if (std::ferror(f)) status.error = std::string("read error: ") + std::strerror(errno);
+      return offset;
+    }
+    offset += kFrameHeaderSize + length;
+    if (crc32c(payload.data(), length) != crc) {
+      ++status.bad_frames;
+      continue;
+    }
+    frame.Clear();
+    if (!frame.ParseFromArray(payload.data(), static_cast<int>(length)) ||
+        !deliver_frame(frame, visitor, status)) {
+      ++status.bad_frames;
+      continue;
+    }
+    ++status.frames;
+  }
+  if (std::ferror(f)) status.error = std::string("read error: ") + std::strerror(errno);
+  return offset;
+}
+
+ReadStatus read_file_impl(const std::string& path, RecordVisitor& visitor) {
+  ReadStatus status;
+  File f(std::fopen(path.c_str(), "rb"));
+  if (!f) {
+    status.error = std::strerror(errno);
+    return status;
+  }
+  struct stat st {};
+  bool sized = false;
+  if (fstat(fileno(f.get()), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) {
+      status.error = "is a directory";
+      return status;
+    }
+    if (S_ISREG(st.st_mode)) {
+      sized = true;
+      status.file_bytes = static_cast<uint64_t>(st.st_size);
+    }
+  }
+  unsigned char preamble[kFilePreambleSize];
+  const size_t got = read_fully(f.get(), preamble, sizeof preamble);
+  if (got == 0) {
+    status.error = std::ferror(f.get()) ? std::string("read error: ") + std::strerror(errno)
+                                        : "empty file, not a gprof sidecar file";
+    return status;
+  }
+  if (got < sizeof(kFileMagic) || std::memcmp(preamble, kFileMagic, sizeof(kFileMagic)) != 0) {
+    status.error = "not a gprof sidecar file (bad magic)";
+    return status;
+  }
+  if (got < sizeof preamble) {
+    status.error = "truncated gprof file (" + std::to_string(got) + " bytes, no format version)";
+    return status;
+  }
+  status.format_version = load_le32(preamble + sizeof(kFileMagic));
+  if (status.format_version == 0) {
+    status.error = "invalid format version 0";
+    return status;
+  }
+  if (status.format_version > kFormatVersion) {
+    status.error = "format version " + std::to_string(status.format_version) +
+                   " is newer than this gpuprof supports (" + std::to_string(kFormatVersion) +
+                   "); upgrade gpuprof";
+    return status;
+  }
+  status.opened = true;
+  const uint64_t consumed = read_frames(f.get(), sized, visitor, status);
+  if (!sized) status.file_bytes = consumed + status.ignored_bytes;  // a pipe: what was read
+  return status;
+}
+
+std::string plural(uint64_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+}  // namespace
+
+ReadStatus read_file(const std::string& path, RecordVisitor& visitor) {
+  try {
+    return read_file_impl(path, visitor);
+  } catch (const std::exception& e) {  // std::bad_alloc, or a visitor that threw
+    ReadStatus status;
+    status.error = std::string("unexpected error: ") + e.what();
+    return status;
+  }
+}
+
+std::string describe_integrity(const ReadStatus& status) {
+  if (!status.opened) return "unreadable: " + status.error;
+  std::string out = status.complete ? "complete" : "incomplete (no footer";
+  if (!status.complete) {
+    if (status.ignored_bytes > 0)
+      out += ", " + plural(status.ignored_bytes, "byte", "bytes") +
+             " after the last whole frame ignored";
+    out += ")";
+  } else if (status.ignored_bytes > 0) {
+    out += ", " + plural(status.ignored_bytes, "trailing byte", "trailing bytes") + " ignored";
+  }
+  if (status.bad_frames > 0)
+    out += ", " + plural(status.bad_frames, "bad frame", "bad frames") + " skipped";
+  if (status.skipped_records > 0) {
+    out += ", " + plural(status.skipped_records, "record", "records") +
+           " of unknown APIs skipped (API id " + std::to_string(status.first_unknown_api) +
+           "; written by a newer gprof?)";
+  }
+  if (!status.error.empty()) out += "; " + status.error;
+  return out;
+}
+
+}  // namespace gprof

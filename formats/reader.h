@@ -1,0 +1,50 @@
+// Streaming reader of sidecar files. Memory use does not grow with the
+// number of records: frames are parsed one at a time and handed to a visitor.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "formats/gprof.pb.h"
+#include "formats/record.h"
+
+namespace gprof {
+
+// What the reader saw of one file's integrity.
+struct ReadStatus {
+  bool opened = false;    // false: error says why (missing, not a gprof file, newer)
+  bool complete = false;  // a footer frame was read
+  uint32_t format_version = 0;
+  uint64_t frames = 0;         // good frames, header and footer included
+  uint64_t bad_frames = 0;     // checksum mismatch or unparsable payload: skipped
+  uint64_t ignored_bytes = 0;  // a trailing partial frame (killed process)
+  uint64_t file_bytes = 0;
+  uint64_t records = 0;  // API records delivered to the visitor
+  // Records in batches that name an ApiId this build does not know (a newer
+  // writer): their optional columns cannot be split, so the batch is skipped.
+  uint64_t skipped_records = 0;
+  uint32_t first_unknown_api = 0;  // one such id, for the message
+  // One line, without the file name: why !opened, or a fatal mid-file
+  // problem (a read error, a frame length that cannot be trusted).
+  std::string error;
+};
+
+class RecordVisitor {
+ public:
+  virtual ~RecordVisitor() = default;
+  virtual void on_header(const pb::FileHeader& /*header*/) {}
+  virtual void on_string(const pb::StringEntry& /*entry*/) {}
+  // `record.tid` is filled from the batch; `kind` is kApi.
+  virtual void on_api(const ApiRecord& /*record*/) {}
+  virtual void on_footer(const pb::Footer& /*footer*/) {}
+};
+
+// Reads `path` from start to end, calling `visitor` in file order. Never
+// throws for bad input: problems are described in the returned status.
+ReadStatus read_file(const std::string& path, RecordVisitor& visitor);
+
+// "complete", or "incomplete (N bytes after the last whole frame ignored)", etc.
+std::string describe_integrity(const ReadStatus& status);
+
+}  // namespace gprof

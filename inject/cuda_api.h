@@ -1,0 +1,48 @@
+// The CUDA declarations the hooks define. Everything declared here is made
+// default-visibility so the version script (libgprof.map) can export the
+// hooks; the rest of the shim is compiled -fvisibility=hidden.
+#pragma once
+
+#pragma GCC visibility push(default)
+#include <cuda_profiler_api.h>
+#include <cuda_runtime_api.h>
+
+extern "C" {
+// Not in the public headers in this form: nvcc-generated host code calls them.
+void CUDARTAPI __cudaRegisterFunction(void** fatCubinHandle, const char* hostFun, char* deviceFun,
+                                      const char* deviceName, int thread_limit, uint3* tid,
+                                      uint3* bid, dim3* bDim, dim3* gDim, int* wSize);
+cudaError_t CUDARTAPI __cudaGetKernel(cudaKernel_t* kernel, const void* hostFun);
+cudaError_t CUDARTAPI __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
+                                         void** args, size_t sharedMem, cudaStream_t stream);
+cudaError_t CUDARTAPI __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
+                                              void** args, size_t sharedMem, cudaStream_t stream);
+// Per-thread default stream variants (exported by libcudart.so.13).
+cudaError_t CUDARTAPI cudaLaunchKernel_ptsz(const void* func, dim3 gridDim, dim3 blockDim,
+                                            void** args, size_t sharedMem, cudaStream_t stream);
+cudaError_t CUDARTAPI cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t* config, const void* func,
+                                               void** args);
+cudaError_t CUDARTAPI cudaGraphLaunch_ptsz(cudaGraphExec_t graphExec, cudaStream_t stream);
+cudaError_t CUDARTAPI cudaMemcpy_ptds(void* dst, const void* src, size_t count,
+                                      enum cudaMemcpyKind kind);
+cudaError_t CUDARTAPI cudaMemcpyAsync_ptsz(void* dst, const void* src, size_t count,
+                                           enum cudaMemcpyKind kind, cudaStream_t stream);
+cudaError_t CUDARTAPI cudaMemcpy2D_ptds(void* dst, size_t dpitch, const void* src, size_t spitch,
+                                        size_t width, size_t height, enum cudaMemcpyKind kind);
+cudaError_t CUDARTAPI cudaMemcpy2DAsync_ptsz(void* dst, size_t dpitch, const void* src,
+                                             size_t spitch, size_t width, size_t height,
+                                             enum cudaMemcpyKind kind, cudaStream_t stream);
+cudaError_t CUDARTAPI cudaMemset_ptds(void* devPtr, int value, size_t count);
+cudaError_t CUDARTAPI cudaMemsetAsync_ptsz(void* devPtr, int value, size_t count,
+                                           cudaStream_t stream);
+cudaError_t CUDARTAPI cudaMemset2D_ptds(void* devPtr, size_t pitch, int value, size_t width,
+                                        size_t height);
+cudaError_t CUDARTAPI cudaMemset2DAsync_ptsz(void* devPtr, size_t pitch, int value, size_t width,
+                                             size_t height, cudaStream_t stream);
+cudaError_t CUDARTAPI cudaStreamSynchronize_ptsz(cudaStream_t stream);
+cudaError_t CUDARTAPI cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event,
+                                               unsigned int flags);
+cudaError_t CUDARTAPI cudaMallocAsync_ptsz(void** devPtr, size_t size, cudaStream_t hStream);
+cudaError_t CUDARTAPI cudaFreeAsync_ptsz(void* devPtr, cudaStream_t hStream);
+}
+#pragma GCC visibility pop
