@@ -63,12 +63,4 @@ const Config& config() {
   return mutable_config();
 }
 
-namespace {
-constinit LossCounters g_losses;
-}  // namespace
-
-LossCounters& losses() {
-  return g_losses;
-}
-
 }  // namespace gprof

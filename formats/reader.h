@@ -17,7 +17,7 @@ struct ReadStatus {
   bool complete = false;  // a footer frame was read
   uint32_t format_version = 0;
   uint64_t frames = 0;         // good frames, header and footer included
-  uint64_t bad_frames = 0;     // checksum mismatch or unparsable payload: skipped
+  uint64_t bad_frames = 0;     // bad checksum, unparsable payload or columns: skipped
   uint64_t ignored_bytes = 0;  // a trailing partial frame (killed process)
   uint64_t file_bytes = 0;
   uint64_t records = 0;  // API records delivered to the visitor

@@ -1,0 +1,146 @@
+"""Lifecycle inside the host (DESIGN.md §2.7-2.8): fork, exit flush, killed
+processes, bad configuration, unwritable output, full rings, symbols."""
+
+import collections
+import os
+import re
+import signal
+import subprocess
+import time
+import unittest
+
+from gprof_e2e import (E2ETestCase, FAKE_CUDART_DIR, LIBGPROF, SOURCE, dump, gpuprof,
+                       program, run_program)
+
+
+def counts(records):
+    return collections.Counter(r["name"] for r in records)
+
+
+class Fork(E2ETestCase):
+    def test_child_gets_its_own_file(self):
+        run = self.profile([program("fork_child")])
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertEqual(len(run.files), 2, run.files)
+        per_file = {f: counts(dump(f)) for f in run.files}
+        parent = [f for f, c in per_file.items() if c["cudaMemset"]]
+        child = [f for f, c in per_file.items() if not c["cudaMemset"]]
+        self.assertEqual(len(parent), 1)
+        self.assertEqual(len(child), 1)
+        self.assertEqual(per_file[parent[0]], {"cudaMalloc": 1, "cudaLaunchKernel": 1,
+                                               "cudaDeviceSynchronize": 1, "cudaMemset": 2,
+                                               "cudaFree": 1})
+        self.assertEqual(per_file[child[0]], {"cudaMalloc": 5, "cudaFree": 5})
+        for f in run.files:
+            self.assertNotIn("incomplete", gpuprof("info", f).stdout)
+
+    def test_stop_policy_leaves_only_the_parent_file(self):
+        run = self.profile([program("fork_child")], env={"GPROF_FORK": "stop"})
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertEqual(len(run.files), 1)
+        self.assertEqual(counts(dump(run.files[0]))["cudaMemset"], 2)
+        self.assertEqual(counts(dump(run.files[0]))["cudaMalloc"], 1)
+
+
+class Configuration(E2ETestCase):
+    def test_bad_values_warn_once_and_change_nothing(self):
+        args = [program("vector_add"), "--iterations", "2"]
+        run = self.profile(args, env={"GPROF_BUFFER_SIZE": "lots", "GPROF_MAX_THREADS": "x"})
+        warnings = [l for l in run.stderr.splitlines() if l.startswith("gprof:")]
+        self.assertEqual(len(warnings), 2, run.stderr)
+        self.assertIn("GPROF_BUFFER_SIZE='lots'", warnings[0])
+        self.assertSameBehaviour(args, profiled=run)
+        self.assertEqual(counts(dump(run.files[0]))["cudaLaunchKernel"], 2)
+
+    def test_unwritable_output_directory(self):
+        args = [program("vector_add"), "--iterations", "2"]
+        run = self.profile(args, env={"GPROF_OUTPUT": "/nonexistent-gprof-dir/x-%p.gprof"})
+        warnings = [l for l in run.stderr.splitlines() if l.startswith("gprof:")]
+        self.assertEqual(len(warnings), 1, run.stderr)
+        self.assertIn("/nonexistent-gprof-dir/x-", warnings[0])
+        self.assertSameBehaviour(args, profiled=run)
+
+    def test_disabled(self):
+        run = self.profile([program("vector_add"), "--iterations", "1"],
+                           env={"GPROF_ENABLED": "0"})
+        self.assertEqual(run.returncode, 0)
+        self.assertEqual(run.files, [])
+
+    def test_output_pattern_and_mode(self):
+        run = self.profile([program("vector_add"), "--iterations", "1"],
+                           env={"GPROF_OUTPUT": os.path.join(self.tmp, "r%r-%q{JOB}-%p.gprof"),
+                                "RANK": "5", "JOB": "abc", "GPROF_FILE_MODE": "0644"})
+        self.assertEqual(len(run.files), 1)
+        self.assertRegex(os.path.basename(run.files[0]), r"^r5-abc-\d+\.gprof$")
+        self.assertEqual(os.stat(run.files[0]).st_mode & 0o777, 0o644)
+        self.assertRegex(gpuprof("info", run.files[0]).stdout, r"Rank:\s+5\n")
+
+    def test_existing_file_is_never_truncated(self):
+        target = os.path.join(self.tmp, "fixed.gprof")
+        with open(target, "w") as f:
+            f.write("keep me")
+        run = self.profile([program("vector_add"), "--iterations", "1"],
+                           env={"GPROF_OUTPUT": target})
+        self.assertEqual(run.returncode, 0)
+        with open(target) as f:
+            self.assertEqual(f.read(), "keep me")
+        self.assertTrue(os.path.exists(target + ".1"))
+        self.assertEqual(counts(dump(target + ".1"))["cudaLaunchKernel"], 1)
+
+
+class Losses(E2ETestCase):
+    def test_full_rings_drop_and_count_exactly(self):
+        launches = 200000
+        run = self.profile([program("launch_loop"), str(launches)],
+                           env={"GPROF_BUFFER_SIZE": "4K", "GPROF_FLUSH_INTERVAL_MS": "50"})
+        self.assertEqual(run.returncode, 0, run.stderr)
+        info = gpuprof("info", run.files[0]).stdout
+        lost = int(re.search(r"ring_full\D+(\d+)", info).group(1))
+        self.assertGreater(lost, 0, info)
+        recorded = len(dump(run.files[0]))
+        # Every call is either in the file or counted as lost.
+        self.assertEqual(recorded + lost, launches + 1)
+        self.assertTrue(any("lost" in l for l in run.stderr.splitlines()
+                            if l.startswith("gprof:")), run.stderr)
+        report = gpuprof("report", run.files[0]).stdout
+        self.assertIn("ring_full", report)
+
+
+class Killed(E2ETestCase):
+    def test_killed_process_leaves_a_readable_incomplete_file(self):
+        env = dict(os.environ, LD_PRELOAD=LIBGPROF, LD_LIBRARY_PATH=FAKE_CUDART_DIR,
+                   GPROF_OUTPUT=os.path.join(self.tmp, "k-%p.gprof"),
+                   GPROF_FLUSH_INTERVAL_MS="20")
+        proc = subprocess.Popen([program("launch_loop"), "1000000000"], env=env,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(1.0)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        files = [os.path.join(self.tmp, f) for f in os.listdir(self.tmp)]
+        self.assertEqual(len(files), 1)
+        info = gpuprof("info", files[0]).stdout
+        self.assertIn("incomplete", info)
+        report = gpuprof("report", files[0])
+        self.assertIn("incomplete", report.stderr)
+        self.assertIn("cudaLaunchKernel", report.stdout)
+        self.assertGreater(counts(dump(files[0]))["cudaLaunchKernel"], 100)
+
+
+class Symbols(unittest.TestCase):
+    def test_only_hooks_are_exported(self):
+        out = subprocess.run(["nm", "-D", "--defined-only", LIBGPROF], capture_output=True,
+                             text=True, check=True).stdout
+        exported = {line.split()[-1].split("@")[0] for line in out.splitlines() if line.strip()}
+        with open(os.path.join(SOURCE, "inject", "libgprof.map")) as f:
+            allowed = set(re.findall(r"^\s+(\w+);", f.read(), re.M))
+        self.assertTrue(exported)
+        self.assertLessEqual(exported, allowed, exported - allowed)
+        demangled = subprocess.run(["nm", "-DC", LIBGPROF], capture_output=True, text=True,
+                                   check=True).stdout
+        for namespace in ("std::", "google::", "fmt::", "spdlog::", "gprof::"):
+            defined = [l for l in demangled.splitlines() if namespace in l and " U " not in l]
+            self.assertEqual(defined, [], namespace)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,116 @@
+"""gpuprof on files the shim really wrote: sorting, limits, several files,
+bad input, and protoc reading a frame of a real file."""
+
+import os
+import struct
+import subprocess
+import unittest
+
+from gprof_e2e import BUILD, E2ETestCase, SOURCE, gpuprof, parse_table, parse_time_ns, program
+
+
+class Report(E2ETestCase):
+    def setUp(self):
+        super().setUp()
+        run = self.profile([program("vector_add"), "--iterations", "5"])
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.file = run.files[0]
+
+    def test_sort_and_limit(self):
+        out = gpuprof("report", "--sort", "count", "--limit", "2", self.file).stdout
+        rows, _, _ = parse_table(out)
+        self.assertEqual(len(rows), 2)
+        counts = sorted((int(r["# of Calls"]) for r in rows.values()), reverse=True)
+        self.assertEqual(counts, [5, 5])
+        out = gpuprof("report", "--sort", "self_cpu_time_total", self.file).stdout
+        rows, _, _ = parse_table(out)
+        selfs = [parse_time_ns(r["Self CPU"]) for r in rows.values()]
+        self.assertEqual(selfs, sorted(selfs, reverse=True))
+
+    def test_time_unit_and_name_width(self):
+        out = gpuprof("report", "--time-unit", "us", "--name-width", "12", self.file).stdout
+        rows, _, _ = parse_table(out)
+        self.assertIn("cudaLaunc...", rows)
+        self.assertTrue(all(r["CPU total"].endswith("us") for r in rows.values()))
+
+    def test_several_files_aggregate(self):
+        second = self.profile([program("vector_add"), "--iterations", "3"]).files[0]
+        rows, _, _ = parse_table(gpuprof("report", self.file, second).stdout)
+        self.assertEqual(rows["cudaLaunchKernel"]["# of Calls"], "8")
+        self.assertEqual(rows["cudaMalloc"]["# of Calls"], "6")
+
+    def test_missing_and_corrupt_files(self):
+        missing = gpuprof("report", os.path.join(self.tmp, "nope.gprof"), check=False)
+        self.assertEqual(missing.returncode, 1)
+        self.assertEqual(len(missing.stderr.strip().splitlines()), 1)
+        self.assertIn("nope.gprof", missing.stderr)
+        garbage = os.path.join(self.tmp, "garbage.gprof")
+        with open(garbage, "wb") as f:
+            f.write(b"this is not a profile at all")
+        bad = gpuprof("report", garbage, check=False)
+        self.assertEqual(bad.returncode, 1)
+        self.assertIn("garbage.gprof", bad.stderr)
+        usage = gpuprof("report", "--sort", "nonsense", self.file, check=False)
+        self.assertEqual(usage.returncode, 2)
+
+    def test_truncated_file_keeps_whole_frames(self):
+        with open(self.file, "rb") as f:
+            data = f.read()
+        cut = os.path.join(self.tmp, "cut.gprof")
+        with open(cut, "wb") as f:
+            f.write(data[:-5])  # into the footer frame
+        report = gpuprof("report", cut)
+        self.assertIn("incomplete", report.stderr)
+        rows, _, _ = parse_table(report.stdout)
+        self.assertEqual(rows["cudaLaunchKernel"]["# of Calls"], "5")
+        self.assertIn("incomplete", gpuprof("info", cut).stdout)
+
+    def test_bad_checksum_is_reported_and_skipped(self):
+        data = bytearray(open(self.file, "rb").read())
+        # The second frame holds the calls; flip a byte of its payload.
+        first_len = struct.unpack_from("<I", data, 12)[0]
+        second = 12 + 8 + first_len
+        data[second + 8 + 3] ^= 0xFF
+        bad = os.path.join(self.tmp, "bad.gprof")
+        with open(bad, "wb") as f:
+            f.write(data)
+        info = gpuprof("info", bad).stdout
+        self.assertRegex(info, r"1 bad")
+        report = gpuprof("report", bad)
+        self.assertIn("bad", report.stderr)
+
+    def test_protoc_decodes_a_frame_payload(self):
+        data = open(self.file, "rb").read()
+        first_len = struct.unpack_from("<I", data, 12)[0]
+        second = 12 + 8 + first_len
+        n = struct.unpack_from("<I", data, second)[0]
+        payload = data[second + 8: second + 8 + n]
+        decoded = subprocess.run(
+            ["protoc", f"--proto_path={SOURCE}", "--decode=gprof.pb.Frame",
+             os.path.join(SOURCE, "formats", "gprof.proto")],
+            input=payload, capture_output=True, check=True).stdout.decode()
+        self.assertIn("api_calls {", decoded)
+        self.assertIn('value: "_Z10vector_addPKfS0_Pfi"', decoded)
+
+
+class Demo(unittest.TestCase):
+    def test_demo_counts_match_the_example(self):
+        if os.path.realpath(BUILD) != os.path.realpath(os.path.join(SOURCE, "build")):
+            self.skipTest("scripts/demo builds into build/; this suite runs from another build dir")
+        env = dict(os.environ)
+        env.pop("LD_PRELOAD", None)
+        out = subprocess.run([os.path.join(SOURCE, "scripts", "demo")], capture_output=True,
+                             text=True, env=env, timeout=300)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        first = out.stdout.splitlines()[0]
+        self.assertTrue(first.startswith("gprof demo:"), first)
+        rows, _, _ = parse_table(out.stdout)
+        self.assertEqual(rows["cudaLaunchKernel"]["# of Calls"], "10")
+        self.assertEqual(rows["cudaDeviceSynchronize"]["# of Calls"], "10")
+        self.assertEqual(rows["cudaMemcpy"]["# of Calls"], "3")
+        self.assertEqual(rows["vector_add(float const*, float const*, float*, int)"]
+                         ["# of Calls"], "10")
+
+
+if __name__ == "__main__":
+    unittest.main()

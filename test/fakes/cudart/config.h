@@ -1,0 +1,23 @@
+// The knobs of the simulated device, read once from the environment (see test/fakes/README.md).
+#pragma once
+
+#include <cstdint>
+
+namespace gprof_fake {
+
+struct Config {
+  int device_count = 1;                        // GPROF_FAKE_DEVICES
+  uint64_t device_memory_bytes = 16ull << 30;  // GPROF_FAKE_DEVICE_MEM, per device
+  int64_t kernel_ns = 20'000;                  // GPROF_FAKE_KERNEL_NS, every launch
+  double copy_bytes_per_ns = 10.0;             // GPROF_FAKE_COPY_BYTES_PER_NS (10 = 10 GB/s)
+  int64_t copy_setup_ns = 2'000;               // fixed cost of every copy and set
+  int driver_version = 13000;                  // GPROF_FAKE_DRIVER_VERSION
+};
+
+// The configuration of this process; parsed on first use. Malformed values keep the default.
+const Config& GetConfig();
+
+// Simulated duration of a copy or set of `bytes` bytes.
+int64_t TransferNs(const Config& config, uint64_t bytes);
+
+}  // namespace gprof_fake

@@ -1,0 +1,109 @@
+/* What the fake libcudart.so.13 tells a test harness (the fake CUPTI, unit tests) about the work
+ * it simulates. C, so that anything can include it; POD only, so records can be copied into
+ * activity buffers as they are.
+ *
+ * These symbols are not part of the real runtime's ABI: they live in the version node
+ * GPROF_FAKE_1 of the fake library. Look them up with dlsym(RTLD_DEFAULT, ...) so that code
+ * running on the real runtime simply finds nothing. */
+#ifndef GPROF_TEST_FAKES_CUDART_FAKE_GPU_OBSERVER_H_
+#define GPROF_TEST_FAKES_CUDART_FAKE_GPU_OBSERVER_H_
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum GprofFakeGpuOpKind {
+  GPROF_FAKE_OP_KERNEL = 1,
+  GPROF_FAKE_OP_MEMCPY = 2,
+  GPROF_FAKE_OP_MEMSET = 3,
+};
+
+/* The values of cudaMemcpyKind for the four directions, plus peer-to-peer, which the runtime has
+ * no kind for but CUPTI reports separately. Never cudaMemcpyDefault: the fake resolves it. */
+enum GprofFakeCopyKind {
+  GPROF_FAKE_COPY_HTOH = 0,
+  GPROF_FAKE_COPY_HTOD = 1,
+  GPROF_FAKE_COPY_DTOH = 2,
+  GPROF_FAKE_COPY_DTOD = 3,
+  GPROF_FAKE_COPY_PTOP = 5,
+};
+
+/* Where the bytes of a copy or set live, as CUPTI's CUpti_ActivityMemoryKind distinguishes them
+ * ("Memcpy HtoD (Pageable -> Device)"). Pageable means "not allocated by the runtime". */
+enum GprofFakeMemoryKind {
+  GPROF_FAKE_MEMORY_UNKNOWN = 0,
+  GPROF_FAKE_MEMORY_PAGEABLE = 1,
+  GPROF_FAKE_MEMORY_PINNED = 2,
+  GPROF_FAKE_MEMORY_DEVICE = 3,
+  GPROF_FAKE_MEMORY_MANAGED = 4,
+};
+
+/* One simulated GPU operation. Times are CLOCK_MONOTONIC nanoseconds on the simulated device
+ * timeline. Fields that do not apply to a kind are zero. */
+struct GprofFakeGpuOp {
+  uint32_t struct_size; /* sizeof(struct GprofFakeGpuOp) of the library that filled it */
+  uint32_t kind;        /* enum GprofFakeGpuOpKind */
+  int64_t start_ns;
+  int64_t end_ns;
+  /* Id of the runtime API call that issued the op (the same id the API observer sees). Every
+   * op issued by one cudaGraphLaunch carries that launch's id. Starts at 1, never reused. */
+  uint32_t correlation_id;
+  uint32_t device;
+  uint32_t stream_id; /* unique per stream for the life of the process, like CUPTI's */
+  /* The cudaStream_t the op ran on: 0 for the legacy default stream, cudaStreamPerThread (0x2)
+   * for a per-thread default stream. */
+  uint64_t stream_handle;
+  uint64_t bytes;     /* copies and sets */
+  uint32_t copy_kind; /* enum GprofFakeCopyKind, copies only */
+  uint32_t src_kind;  /* enum GprofFakeMemoryKind, copies only */
+  uint32_t dst_kind;  /* enum GprofFakeMemoryKind, copies and sets */
+  int32_t memset_value;
+  /* Mangled device name from __cudaRegisterFunction; valid while the library is loaded. */
+  const char* kernel_name;
+  uint32_t grid[3];
+  uint32_t block[3];
+  uint64_t dynamic_shared_bytes;
+  uint32_t graph_id;      /* nonzero when the op was replayed by cudaGraphLaunch */
+  uint32_t graph_node_id; /* position + 1 of the node in its graph */
+};
+
+typedef void (*GprofFakeGpuObserver)(const struct GprofFakeGpuOp* op, void* user_data);
+
+/* Installs (or, with NULL, removes) the observer of GPU operations. Only ops issued while an
+ * observer is installed are reported. An op is reported once its simulated end time has passed,
+ * at the next runtime API call made by any thread, by a synchronizing call that waited for it,
+ * or by gprof_fake_flush_gpu_ops. The observer runs on that thread, outside the fake's lock, in
+ * order of end time within one delivery; it may call the runtime. */
+void gprof_fake_set_gpu_observer(GprofFakeGpuObserver observer, void* user_data);
+
+/* Delivers the ops that have completed by now; with wait_for_device != 0 it first waits in real
+ * time until every issued op has completed, so that nothing stays pending (a forced flush). */
+void gprof_fake_flush_gpu_ops(int wait_for_device);
+
+enum GprofFakeApiPhase {
+  GPROF_FAKE_API_ENTER = 0,
+  GPROF_FAKE_API_EXIT = 1,
+};
+
+/* One exported runtime entry point being entered or left, as CUPTI's runtime API callbacks
+ * report it. */
+struct GprofFakeApiCall {
+  uint32_t struct_size;
+  uint32_t phase;          /* enum GprofFakeApiPhase */
+  const char* name;        /* exported symbol name, e.g. "cudaMemcpyAsync_ptsz" */
+  uint32_t correlation_id; /* see GprofFakeGpuOp::correlation_id */
+  int32_t result;          /* cudaError_t on exit (0 for calls that return no error code) */
+};
+
+typedef void (*GprofFakeApiObserver)(const struct GprofFakeApiCall* call, void* user_data);
+
+/* Installs (or removes) the observer of runtime API calls; it runs on the calling thread. */
+void gprof_fake_set_api_observer(GprofFakeApiObserver observer, void* user_data);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GPROF_TEST_FAKES_CUDART_FAKE_GPU_OBSERVER_H_ */

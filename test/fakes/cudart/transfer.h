@@ -1,0 +1,48 @@
+// Copies and sets, shared by every cudaMemcpy* and cudaMemset* entry point: validation (so that a
+// bad pointer is an error code, not a crash in the host program), the host-blocking rules of the
+// real runtime, and issue on the timeline.
+#pragma once
+
+#include <cstddef>
+
+#include "cuda_abi.h"
+
+namespace gprof_fake {
+
+class ApiCall;
+
+// `height` rows of `width` bytes; rows are `*_pitch` bytes apart (pitch = width for 1D copies).
+struct CopyArgs {
+  void* dst = nullptr;
+  size_t dst_pitch = 0;
+  const void* src = nullptr;
+  size_t src_pitch = 0;
+  size_t width = 0;
+  size_t height = 1;
+  cudaMemcpyKind kind = cudaMemcpyDefault;
+  // cudaMemcpyPeer*: both ordinals are given, and the copy waits for all work on both devices.
+  bool peer = false;
+  int dst_device = 0;
+  int src_device = 0;
+};
+
+struct SetArgs {
+  void* dst = nullptr;
+  size_t pitch = 0;
+  int value = 0;
+  size_t width = 0;
+  size_t height = 1;
+};
+
+enum class HostBlocking {
+  kAsync,  // the *Async entry points never block the host
+  kSync,   // the synchronous entry points block as the real runtime's do (see README)
+};
+
+cudaError_t Copy(const ApiCall& call, const CopyArgs& args, cudaStream_t stream, bool per_thread,
+                 HostBlocking blocking);
+
+cudaError_t Set(const ApiCall& call, const SetArgs& args, cudaStream_t stream, bool per_thread,
+                HostBlocking blocking);
+
+}  // namespace gprof_fake

@@ -1,0 +1,72 @@
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <map>
+#include <string>
+
+#include "collector/config.h"
+
+namespace {
+
+std::map<std::string, std::string> g_env;
+
+char* fake_getenv(const char* name) {
+  auto it = g_env.find(name);
+  return it == g_env.end() ? nullptr : it->second.data();
+}
+
+}  // namespace
+
+using namespace gprof;
+
+TEST_CASE("defaults when nothing is set") {
+  g_env.clear();
+  Config c = load_config(fake_getenv);
+  CHECK(c.enabled);
+  CHECK(std::string(c.output_pattern) == "gprof-%p.gprof");
+  CHECK(c.ring_bytes == (1u << 20));
+  CHECK(c.max_threads == 64);
+  CHECK(c.file_mode == 0600);
+  CHECK(c.fork_policy == ForkPolicy::kFollow);
+}
+
+TEST_CASE("valid values are taken") {
+  g_env = {{"GPROF_OUTPUT", "/tmp/run-%r.gprof"},
+           {"GPROF_BUFFER_SIZE", "64K"},
+           {"GPROF_MAX_THREADS", "8"},
+           {"GPROF_ENABLED", "off"},
+           {"GPROF_FILE_MODE", "0644"},
+           {"GPROF_FORK", "stop"},
+           {"GPROF_LOG_LEVEL", "error"}};
+  Config c = load_config(fake_getenv);
+  CHECK(std::string(c.output_pattern) == "/tmp/run-%r.gprof");
+  CHECK(c.ring_bytes == 64 * 1024);
+  CHECK(c.max_threads == 8);
+  CHECK_FALSE(c.enabled);
+  CHECK(c.file_mode == 0644);
+  CHECK(c.fork_policy == ForkPolicy::kStop);
+  CHECK(c.log_level == LogLevel::kError);
+}
+
+TEST_CASE("bad values fall back to the defaults") {
+  g_env = {{"GPROF_BUFFER_SIZE", "lots"}, {"GPROF_MAX_THREADS", "-3"}, {"GPROF_ENABLED", "maybe"},
+           {"GPROF_FILE_MODE", "0777"},   {"GPROF_FORK", "sideways"},  {"GPROF_OUTPUT", ""},
+           {"GPROF_LOG_LEVEL", "off"}};
+  Config c = load_config(fake_getenv);
+  CHECK(c.ring_bytes == (1u << 20));
+  CHECK(c.max_threads == 64);
+  CHECK(c.enabled);
+  CHECK(c.file_mode == 0600);
+  CHECK(c.fork_policy == ForkPolicy::kFollow);
+  CHECK(std::string(c.output_pattern) == "gprof-%p.gprof");
+}
+
+TEST_CASE("size parsing") {
+  CHECK(parse_size("4096") == 4096u);
+  CHECK(parse_size("1m") == (1u << 20));
+  CHECK(parse_size(" 2G ") == (2ull << 30));
+  CHECK_FALSE(parse_size("0"));
+  CHECK_FALSE(parse_size("12Q"));
+  CHECK_FALSE(parse_size(""));
+  CHECK_FALSE(parse_size("99999999999999999999"));
+}

@@ -1,0 +1,439 @@
+#include "formats/reader.h"
+
+#include <catch2/catch.hpp>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "formats/api_ids.h"
+#include "formats/framing.h"
+#include "test/unit/formats/sidecar_builder.h"
+
+namespace gprof {
+namespace {
+
+using test::make_call;
+using test::SidecarBuilder;
+using test::write_temp_file;
+
+// Keeps everything the reader hands out.
+struct Collect : RecordVisitor {
+  void on_header(const pb::FileHeader& h) override { headers.push_back(h); }
+  void on_string(const pb::StringEntry& e) override { strings.push_back(e); }
+  void on_api(const ApiRecord& r) override { records.push_back(r); }
+  void on_footer(const pb::Footer& f) override { footers.push_back(f); }
+  std::vector<pb::FileHeader> headers;
+  std::vector<pb::StringEntry> strings;
+  std::vector<ApiRecord> records;
+  std::vector<pb::Footer> footers;
+};
+
+ReadStatus read_bytes(const std::string& name, const std::string& bytes, Collect& out) {
+  return read_file(write_temp_file(name, bytes), out);
+}
+
+// One call of every field combination, with distinct values in every column.
+std::vector<ApiRecord> every_column() {
+  std::vector<ApiRecord> calls;
+  ApiRecord launch = make_call(ApiId::cudaLaunchKernelInternal, 1'000'000, 700);
+  launch.kernel = 7;
+  launch.grid = {128, 2, 3};
+  launch.block = {256, 4, 1};
+  launch.shared_mem = 4096;
+  launch.stream = 0xABCDEF;
+  launch.correlation = 11;
+  calls.push_back(launch);
+  ApiRecord copy = make_call(ApiId::cudaMemcpyAsync, 1'002'000, 300);
+  copy.bytes = 1 << 20;
+  copy.copy_kind = 1;
+  copy.stream = 0xABCDEF;
+  copy.correlation = 12;
+  calls.push_back(copy);
+  ApiRecord set = make_call(ApiId::cudaMemset, 1'001'500, 50);  // starts earlier: delta < 0
+  set.bytes = 64;
+  set.address = 0x7f0000001000;
+  calls.push_back(set);
+  ApiRecord sync = make_call(ApiId::cudaDeviceSynchronize, 1'010'000, 90'000);
+  calls.push_back(sync);
+  ApiRecord alloc = make_call(ApiId::cudaMalloc, 1'200'000, 10'000);
+  alloc.bytes = 1 << 30;
+  alloc.address = 0x7f0000100000;
+  alloc.result = 2;
+  calls.push_back(alloc);
+  ApiRecord free_call = make_call(ApiId::cudaFree, 1'300'000, 5'000);
+  free_call.address = 0x7f0000100000;
+  calls.push_back(free_call);
+  ApiRecord graph = make_call(ApiId::cudaGraphLaunch, 1'400'000, 2'000);
+  graph.stream = 5;
+  graph.address = 0x1234;
+  graph.correlation = 99;
+  calls.push_back(graph);
+  ApiRecord event_sync = make_call(ApiId::cudaEventSynchronize, 1'500'000, 1'000);
+  event_sync.address = 0x5678;
+  calls.push_back(event_sync);
+  ApiRecord copy2 = make_call(ApiId::cudaMemcpy, 1'600'000, 8'000);
+  copy2.bytes = 12;
+  copy2.copy_kind = 2;
+  calls.push_back(copy2);
+  return calls;
+}
+
+void require_same(const ApiRecord& got, const ApiRecord& want, uint32_t tid) {
+  CHECK(got.kind == RecordKind::kApi);
+  CHECK(got.api == want.api);
+  CHECK(got.tid == tid);
+  CHECK(got.start_ns == want.start_ns);
+  CHECK(got.end_ns == want.end_ns);
+  CHECK(got.result == want.result);
+  CHECK(got.correlation == want.correlation);
+  CHECK(got.kernel == want.kernel);
+  CHECK(got.grid.x == want.grid.x);
+  CHECK(got.grid.y == want.grid.y);
+  CHECK(got.grid.z == want.grid.z);
+  CHECK(got.block.x == want.block.x);
+  CHECK(got.block.y == want.block.y);
+  CHECK(got.block.z == want.block.z);
+  CHECK(got.shared_mem == want.shared_mem);
+  CHECK(got.stream == want.stream);
+  CHECK(got.bytes == want.bytes);
+  CHECK(got.address == want.address);
+  CHECK(got.copy_kind == want.copy_kind);
+}
+
+pb::Footer test_footer() {
+  pb::Footer footer;
+  footer.set_api_records(9);
+  footer.set_end_wall_ns(1714566900000000000u);
+  pb::Loss* loss = footer.add_losses();
+  loss->set_reason("ring_full");
+  loss->set_count(12);
+  return footer;
+}
+
+TEST_CASE("reader: every column round-trips", "[reader]") {
+  const std::vector<ApiRecord> calls = every_column();
+  SidecarBuilder file;
+  file.header(test::test_header())
+      .strings({{7, "_Z6squarePfi"}})
+      .calls(1234, calls)
+      .calls(1235, {make_call(ApiId::cudaStreamSynchronize, 5, 6)})
+      .footer(test_footer());
+  Collect got;
+  const ReadStatus status = read_bytes("every_column.gprof", file.bytes(), got);
+
+  REQUIRE(status.opened);
+  CHECK(status.complete);
+  CHECK(status.error.empty());
+  CHECK(status.format_version == kFormatVersion);
+  CHECK(status.frames == 5);
+  CHECK(status.bad_frames == 0);
+  CHECK(status.ignored_bytes == 0);
+  CHECK(status.skipped_records == 0);
+  CHECK(status.records == calls.size() + 1);
+  CHECK(status.file_bytes == file.bytes().size());
+  CHECK(describe_integrity(status) == "complete");
+
+  REQUIRE(got.headers.size() == 1);
+  CHECK(got.headers[0].pid() == 42);
+  CHECK(got.headers[0].host() == "testhost");
+  REQUIRE(got.strings.size() == 1);
+  CHECK(got.strings[0].id() == 7);
+  CHECK(got.strings[0].kind() == pb::StringEntry::KERNEL);
+  CHECK(got.strings[0].value() == "_Z6squarePfi");
+  REQUIRE(got.footers.size() == 1);
+  CHECK(got.footers[0].losses(0).count() == 12);
+
+  REQUIRE(got.records.size() == calls.size() + 1);
+  for (size_t i = 0; i < calls.size(); ++i) {
+    INFO("call " << i);
+    require_same(got.records[i], calls[i], 1234);
+  }
+  CHECK(got.records.back().tid == 1235);
+  CHECK(got.records.back().stream == 0);
+  CHECK(got.records.back().start_ns == 5);
+  CHECK(got.records.back().end_ns == 11);
+}
+
+TEST_CASE("reader: strings are delivered before the calls of the same frame", "[reader]") {
+  struct Order : RecordVisitor {
+    void on_string(const pb::StringEntry&) override { events += 's'; }
+    void on_api(const ApiRecord&) override { events += 'a'; }
+    std::string events;
+  } order;
+  pb::Frame frame;
+  *frame.add_api_calls() = test::encode_batch(1, {make_call(ApiId::cudaFree, 10, 1)});
+  pb::StringEntry* s = frame.add_strings();
+  s->set_id(1);
+  s->set_value("k");
+  SidecarBuilder file;
+  file.header(test::test_header()).frame(frame);
+  const ReadStatus status = read_file(write_temp_file("order.gprof", file.bytes()), order);
+  CHECK(status.opened);
+  CHECK(order.events == "sa");
+}
+
+TEST_CASE("reader: a file without a footer is read up to its last whole frame", "[reader]") {
+  SidecarBuilder file;
+  file.header(test::test_header())
+      .calls(1, {make_call(ApiId::cudaMalloc, 100, 10), make_call(ApiId::cudaFree, 200, 10)})
+      .calls(1, {make_call(ApiId::cudaDeviceSynchronize, 300, 10)});
+  const size_t last = file.offsets().back();
+  const std::string& whole = file.bytes();
+
+  SECTION("cut inside the last payload") {
+    const std::string cut = whole.substr(0, whole.size() - 3);
+    Collect got;
+    const ReadStatus status = read_bytes("cut_payload.gprof", cut, got);
+    REQUIRE(status.opened);
+    CHECK_FALSE(status.complete);
+    CHECK(status.frames == 2);
+    CHECK(status.bad_frames == 0);
+    CHECK(status.ignored_bytes == cut.size() - last);
+    CHECK(got.records.size() == 2);
+    CHECK(status.error.empty());
+    CHECK(describe_integrity(status) == "incomplete (no footer, " +
+                                            std::to_string(cut.size() - last) +
+                                            " bytes after the last whole frame ignored)");
+  }
+  SECTION("cut inside the last frame header") {
+    const std::string cut = whole.substr(0, last + 5);
+    Collect got;
+    const ReadStatus status = read_bytes("cut_header.gprof", cut, got);
+    REQUIRE(status.opened);
+    CHECK_FALSE(status.complete);
+    CHECK(status.frames == 2);
+    CHECK(status.ignored_bytes == 5);
+    CHECK(got.records.size() == 2);
+  }
+  SECTION("cut at a frame boundary") {
+    Collect got;
+    const ReadStatus status = read_bytes("cut_boundary.gprof", whole, got);
+    REQUIRE(status.opened);
+    CHECK_FALSE(status.complete);
+    CHECK(status.frames == 3);
+    CHECK(status.ignored_bytes == 0);
+    CHECK(got.records.size() == 3);
+    CHECK(describe_integrity(status) == "incomplete (no footer)");
+  }
+  SECTION("only the preamble") {
+    Collect got;
+    const ReadStatus status = read_bytes("preamble_only.gprof", test::preamble(1), got);
+    REQUIRE(status.opened);
+    CHECK_FALSE(status.complete);
+    CHECK(status.frames == 0);
+    CHECK(status.ignored_bytes == 0);
+  }
+}
+
+TEST_CASE("reader: a corrupted frame is skipped and later frames are still read", "[reader]") {
+  SidecarBuilder file;
+  file.header(test::test_header())
+      .calls(1, {make_call(ApiId::cudaMalloc, 100, 10)})
+      .calls(1, {make_call(ApiId::cudaFree, 200, 10)})
+      .footer(test_footer());
+  std::string bytes = file.bytes();
+
+  SECTION("a flipped payload byte fails the checksum") {
+    bytes[file.offsets()[1] + kFrameHeaderSize + 2] ^= 0x40;
+    Collect got;
+    const ReadStatus status = read_bytes("flipped.gprof", bytes, got);
+    REQUIRE(status.opened);
+    CHECK(status.complete);
+    CHECK(status.bad_frames == 1);
+    CHECK(status.frames == 3);
+    REQUIRE(got.records.size() == 1);
+    CHECK(got.records[0].api == ApiId::cudaFree);
+    CHECK(describe_integrity(status) == "complete, 1 bad frame skipped");
+  }
+  SECTION("a flipped checksum byte") {
+    bytes[file.offsets()[2] + 4] ^= 0x01;
+    Collect got;
+    const ReadStatus status = read_bytes("flipped_crc.gprof", bytes, got);
+    CHECK(status.complete);
+    CHECK(status.bad_frames == 1);
+    REQUIRE(got.records.size() == 1);
+    CHECK(got.records[0].api == ApiId::cudaMalloc);
+  }
+  SECTION("a length beyond the limit stops the reader") {
+    store_le32(reinterpret_cast<unsigned char*>(bytes.data() + file.offsets()[2]),
+               kMaxFramePayload + 1);
+    Collect got;
+    const ReadStatus status = read_bytes("huge_length.gprof", bytes, got);
+    REQUIRE(status.opened);
+    CHECK_FALSE(status.complete);
+    CHECK(status.frames == 2);
+    CHECK(status.ignored_bytes == bytes.size() - file.offsets()[2]);
+    CHECK_FALSE(status.error.empty());
+    CHECK(got.records.size() == 1);
+  }
+  SECTION("a length beyond the end of the file") {
+    store_le32(reinterpret_cast<unsigned char*>(bytes.data() + file.offsets()[2]), 1 << 20);
+    Collect got;
+    const ReadStatus status = read_bytes("long_length.gprof", bytes, got);
+    REQUIRE(status.opened);
+    CHECK_FALSE(status.complete);
+    CHECK(status.ignored_bytes == bytes.size() - file.offsets()[2]);
+    CHECK(got.records.size() == 1);
+  }
+}
+
+TEST_CASE("reader: a payload that is not a Frame is a bad frame", "[reader]") {
+  SidecarBuilder file;
+  file.header(test::test_header())
+      .raw(test::framed_payload("\xff\xff\xff\xff garbage"))
+      .calls(1, {make_call(ApiId::cudaFree, 200, 10)});
+  Collect got;
+  const ReadStatus status = read_bytes("unparsable.gprof", file.bytes(), got);
+  REQUIRE(status.opened);
+  CHECK(status.bad_frames == 1);
+  CHECK(status.frames == 2);
+  CHECK(got.records.size() == 1);
+}
+
+TEST_CASE("reader: column length mismatches are bad frames, delivered never in part", "[reader]") {
+  pb::Frame frame;
+  pb::StringEntry* s = frame.add_strings();
+  s->set_id(3);
+  s->set_value("k");
+  *frame.add_api_calls() = test::encode_batch(1, {make_call(ApiId::cudaFree, 10, 1)});
+  pb::ApiCalls* bad = frame.add_api_calls();
+
+  SECTION("a common column is short") {
+    *bad = test::encode_batch(2, {make_call(ApiId::cudaMalloc, 10, 1)});
+    bad->clear_duration();
+  }
+  SECTION("an optional column is short") {
+    ApiRecord launch = make_call(ApiId::cudaLaunchKernel, 10, 1);
+    *bad = test::encode_batch(2, {launch, launch});
+    bad->mutable_grid_y()->RemoveLast();
+  }
+  SECTION("an optional column is long") {
+    *bad = test::encode_batch(2, {make_call(ApiId::cudaMalloc, 10, 1)});
+    bad->add_stream(1);
+  }
+  SECTION("a start_delta column is long") {
+    *bad = test::encode_batch(2, {make_call(ApiId::cudaDeviceSynchronize, 10, 1)});
+    bad->add_start_delta(1);
+  }
+  SidecarBuilder file;
+  file.header(test::test_header()).frame(frame).calls(1, {make_call(ApiId::cudaFree, 20, 1)});
+  Collect got;
+  const ReadStatus status = read_bytes("mismatch.gprof", file.bytes(), got);
+  REQUIRE(status.opened);
+  CHECK(status.bad_frames == 1);
+  CHECK(status.frames == 2);
+  CHECK(got.strings.empty());
+  REQUIRE(got.records.size() == 1);
+  CHECK(got.records[0].start_ns == 20);
+}
+
+TEST_CASE("reader: a batch with an unknown API is skipped without desyncing", "[reader]") {
+  pb::Frame frame;
+  *frame.add_api_calls() = test::encode_batch(1, {make_call(ApiId::cudaMalloc, 10, 1)});
+  pb::ApiCalls* future = frame.add_api_calls();
+  *future = test::encode_batch(
+      2, {make_call(ApiId::cudaLaunchKernel, 10, 1), make_call(ApiId::cudaFree, 20, 1)});
+  future->set_api(1, 60000);  // an API of a newer writer, with unknown columns
+  *frame.add_api_calls() = test::encode_batch(3, {make_call(ApiId::cudaFree, 30, 1)});
+  SidecarBuilder file;
+  file.header(test::test_header()).frame(frame).footer(test_footer());
+  Collect got;
+  const ReadStatus status = read_bytes("unknown_api.gprof", file.bytes(), got);
+  REQUIRE(status.opened);
+  CHECK(status.complete);
+  CHECK(status.bad_frames == 0);
+  CHECK(status.skipped_records == 2);
+  CHECK(status.first_unknown_api == 60000);
+  CHECK(status.records == 2);
+  REQUIRE(got.records.size() == 2);
+  CHECK(got.records[0].tid == 1);
+  CHECK(got.records[1].tid == 3);
+  CHECK(describe_integrity(status) ==
+        "complete, 2 records of unknown APIs skipped (API id 60000; written by a newer gprof?)");
+}
+
+TEST_CASE("reader: a newer format version is refused, naming both versions", "[reader]") {
+  SidecarBuilder file(7);
+  file.header(test::test_header());
+  Collect got;
+  const ReadStatus status = read_bytes("newer.gprof", file.bytes(), got);
+  CHECK_FALSE(status.opened);
+  CHECK(status.format_version == 7);
+  CHECK(status.error == "format version 7 is newer than this gpuprof supports (" +
+                            std::to_string(kFormatVersion) + "); upgrade gpuprof");
+  CHECK(got.headers.empty());
+}
+
+TEST_CASE("reader: files that are not sidecar files", "[reader]") {
+  Collect got;
+  SECTION("missing") {
+    const ReadStatus status = read_file("/nonexistent/dir/run.gprof", got);
+    CHECK_FALSE(status.opened);
+    CHECK(status.error == "No such file or directory");
+  }
+  SECTION("empty") {
+    const ReadStatus status = read_bytes("empty.gprof", "", got);
+    CHECK_FALSE(status.opened);
+    CHECK(status.error == "empty file, not a gprof sidecar file");
+  }
+  SECTION("text") {
+    const ReadStatus status = read_bytes("text.gprof", "hello world, this is text\n", got);
+    CHECK_FALSE(status.opened);
+    CHECK(status.error == "not a gprof sidecar file (bad magic)");
+  }
+  SECTION("shorter than the magic") {
+    const ReadStatus status = read_bytes("short.gprof", "GPR", got);
+    CHECK_FALSE(status.opened);
+    CHECK(status.error == "not a gprof sidecar file (bad magic)");
+  }
+  SECTION("magic without a version") {
+    const ReadStatus status = read_bytes("noversion.gprof", test::preamble(1).substr(0, 10), got);
+    CHECK_FALSE(status.opened);
+    CHECK(status.error.find("truncated") != std::string::npos);
+  }
+  SECTION("version 0") {
+    const ReadStatus status = read_bytes("v0.gprof", test::preamble(0), got);
+    CHECK_FALSE(status.opened);
+  }
+  SECTION("a directory") {
+    const ReadStatus status = read_file("/tmp", got);
+    CHECK_FALSE(status.opened);
+    CHECK(status.error == "is a directory");
+  }
+  CHECK(got.records.empty());
+  CHECK(got.headers.empty());
+}
+
+TEST_CASE("reader: random garbage never crashes", "[reader]") {
+  std::mt19937 rng(12345);
+  SidecarBuilder good;
+  good.header(test::test_header())
+      .strings({{1, "_Z1kv"}})
+      .calls(1, every_column())
+      .footer(test_footer());
+  for (int round = 0; round < 300; ++round) {
+    std::string bytes = good.bytes();
+    const int mode = round % 3;
+    if (mode == 0) {  // flip random bytes after the preamble
+      for (int i = 0; i < 1 + round % 7; ++i) {
+        const size_t at = kFilePreambleSize + rng() % (bytes.size() - kFilePreambleSize);
+        bytes[at] = static_cast<char>(rng());
+      }
+    } else if (mode == 1) {  // random frames
+      bytes = test::preamble(1);
+      const size_t n = rng() % 200;
+      for (size_t i = 0; i < n; ++i) bytes += static_cast<char>(rng());
+    } else {  // truncate anywhere
+      bytes.resize(rng() % bytes.size());
+    }
+    Collect got;
+    const ReadStatus status = read_bytes("garbage.gprof", bytes, got);
+    INFO("round " << round);
+    CHECK(status.records == got.records.size());
+    CHECK(status.frames + status.bad_frames <= bytes.size());
+  }
+}
+
+}  // namespace
+}  // namespace gprof

@@ -1,0 +1,55 @@
+// Builds sidecar files by hand for tests: libprotobuf pb::Frame messages,
+// framed with formats/framing.h and crc32c, written to a scratch directory.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "formats/gprof.pb.h"
+#include "formats/record.h"
+
+namespace gprof::test {
+
+// The columns of one thread's calls, as the format stores them (gprof.proto).
+pb::ApiCalls encode_batch(uint32_t tid, const std::vector<ApiRecord>& records);
+
+// [length][crc32c][payload] for one frame.
+std::string framed(const pb::Frame& frame);
+std::string framed_payload(std::string_view payload);
+
+// Magic and format version.
+std::string preamble(uint32_t version);
+
+class SidecarBuilder {
+ public:
+  explicit SidecarBuilder(uint32_t version);
+  SidecarBuilder();
+
+  SidecarBuilder& header(const pb::FileHeader& header);
+  SidecarBuilder& strings(const std::vector<std::pair<uint32_t, std::string>>& kernels);
+  SidecarBuilder& calls(uint32_t tid, const std::vector<ApiRecord>& records);
+  SidecarBuilder& frame(const pb::Frame& frame);
+  SidecarBuilder& footer(const pb::Footer& footer);
+  SidecarBuilder& raw(std::string_view bytes);
+
+  const std::string& bytes() const { return bytes_; }
+  // Offsets where each appended piece starts, for corrupting a given frame.
+  const std::vector<size_t>& offsets() const { return offsets_; }
+
+ private:
+  std::string bytes_;
+  std::vector<size_t> offsets_;
+};
+
+// A fresh file `name` under a per-process scratch directory; returns its path.
+std::string write_temp_file(const std::string& name, std::string_view bytes);
+
+// A minimal header: pid 42, host "testhost", version 1.
+pb::FileHeader test_header();
+
+// One call of `api` on [start, start + duration).
+ApiRecord make_call(ApiId api, uint64_t start_ns, uint64_t duration_ns);
+
+}  // namespace gprof::test

@@ -1,0 +1,14 @@
+// Kernel names are stored mangled (DESIGN.md §3); the tables show them
+// demangled.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace gprof::analysis {
+
+// "_Z6squarePfi" -> "square(float*, int)". Names that are not mangled C++
+// symbols (extern "C" kernels, PTX names) come back unchanged.
+std::string demangle(std::string_view name);
+
+}  // namespace gprof::analysis

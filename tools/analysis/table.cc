@@ -1,0 +1,125 @@
+#include "tools/analysis/table.h"
+
+#include <algorithm>
+#include <string_view>
+
+namespace gprof::analysis {
+namespace {
+
+constexpr size_t kDefaultColumnWidth = 12;
+constexpr size_t kSpacing = 2;
+
+class Layout {
+ public:
+  void add_column(size_t width) { widths_.push_back(width); }
+
+  // Python's "{: >W}  " for each cell: right-aligned, never cut.
+  std::string line(const std::vector<std::string>& cells) const {
+    std::string out;
+    for (size_t i = 0; i < widths_.size() && i < cells.size(); ++i) {
+      const size_t length = display_length(cells[i]);
+      if (length < widths_[i]) out.append(widths_[i] - length, ' ');
+      out += cells[i];
+      out.append(kSpacing, ' ');
+    }
+    out += '\n';
+    return out;
+  }
+
+  std::string separator() const {
+    std::string out;
+    for (size_t width : widths_) {
+      out.append(width, '-');
+      out.append(kSpacing, ' ');
+    }
+    out += '\n';
+    return out;
+  }
+
+ private:
+  std::vector<size_t> widths_;
+};
+
+}  // namespace
+
+std::string render_table(std::vector<Row> rows, const TableOptions& options) {
+  if (rows.empty()) return "";
+  if (options.sort) sort_rows(rows, *options.sort);
+  const auto time = [&](double ns) { return format_time(ns, options.time_unit); };
+  const std::string& device = options.device_name;
+  const size_t max_name_width = std::max<size_t>(options.max_name_width, 4);
+
+  bool has_device_time = false;
+  bool has_device_mem = false;
+  size_t longest_name = 0;
+  double sum_self_cpu = 0;
+  double sum_self_device = 0;
+  for (const Row& row : rows) {
+    has_device_time = has_device_time || row.self_device_ns > 0;
+    has_device_mem = has_device_mem || row.self_device_mem > 0;
+    longest_name = std::max(longest_name, display_length(row.name));
+    sum_self_cpu += static_cast<double>(row.self_cpu_ns);
+    if (row.kind == RowKind::kGpu) sum_self_device += static_cast<double>(row.self_device_ns);
+  }
+
+  std::vector<std::string> headers = {"Name",        "Self CPU %", "Self CPU",
+                                      "CPU total %", "CPU total",  "CPU time avg"};
+  if (has_device_time) {
+    headers.insert(headers.end(), {"Self " + device, "Self " + device + " %", device + " total",
+                                   device + " time avg"});
+  }
+  if (options.profile_memory) {
+    headers.insert(headers.end(), {"CPU Mem", "Self CPU Mem"});
+    if (has_device_mem) headers.insert(headers.end(), {device + " Mem", "Self " + device + " Mem"});
+  }
+  headers.push_back("# of Calls");
+
+  Layout layout;
+  layout.add_column(std::min(longest_name + 4, max_name_width));
+  for (size_t i = 1; i < headers.size(); ++i) layout.add_column(kDefaultColumnWidth);
+
+  // torch works in microseconds; shares are computed on the same scale.
+  const auto us = [](double ns) { return ns / 1000.0; };
+  std::string out = layout.separator();
+  out += layout.line(headers);
+  out += layout.separator();
+  size_t printed = 0;
+  for (const Row& row : rows) {
+    if (options.row_limit != 0 && printed == options.row_limit) break;
+    ++printed;
+    std::string name = row.name;
+    if (display_length(name) >= max_name_width - 3)
+      name = std::string(display_prefix(name, max_name_width - 3)) + "...";
+    const auto self_cpu = static_cast<double>(row.self_cpu_ns);
+    const auto cpu_total = static_cast<double>(row.cpu_total_ns);
+    std::vector<std::string> cells = {
+        name,
+        format_time_share(us(self_cpu), us(sum_self_cpu)),
+        time(self_cpu),
+        format_time_share(us(cpu_total), us(sum_self_cpu)),
+        time(cpu_total),
+        time(row.cpu_avg_ns()),
+    };
+    if (has_device_time) {
+      const auto self_device = static_cast<double>(row.self_device_ns);
+      cells.insert(cells.end(),
+                   {time(self_device), format_time_share(us(self_device), us(sum_self_device)),
+                    time(static_cast<double>(row.device_total_ns)), time(row.device_avg_ns())});
+    }
+    if (options.profile_memory) {
+      cells.insert(cells.end(), {format_memory(row.cpu_mem), format_memory(row.self_cpu_mem)});
+      if (has_device_mem) {
+        cells.insert(cells.end(),
+                     {format_memory(row.device_mem), format_memory(row.self_device_mem)});
+      }
+    }
+    cells.push_back(std::to_string(row.count));
+    out += layout.line(cells);
+  }
+  out += layout.separator();
+  out += "Self CPU time total: " + time(sum_self_cpu) + "\n";
+  if (has_device_time) out += "Self " + device + " time total: " + time(sum_self_device) + "\n";
+  return out;
+}
+
+}  // namespace gprof::analysis

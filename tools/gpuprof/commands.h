@@ -1,0 +1,13 @@
+// The gpuprof subcommands. Each adds itself to the app; when it is the one
+// chosen, its callback runs after parsing and stores the exit status.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace gprof::cli {
+
+void add_report_command(CLI::App& app, int& exit_status);
+void add_info_command(CLI::App& app, int& exit_status);
+void add_dump_command(CLI::App& app, int& exit_status);
+
+}  // namespace gprof::cli

@@ -1,0 +1,37 @@
+#include "tools/gpuprof/diagnostics.h"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+
+namespace gprof::cli {
+
+void print_error(std::string_view path, std::string_view message) {
+  fmt::print(stderr, "gpuprof: error: {}: {}\n", path, message);
+}
+
+void print_warning(std::string_view path, std::string_view message) {
+  fmt::print(stderr, "gpuprof: warning: {}: {}\n", path, message);
+}
+
+bool is_damaged(const ReadStatus& status) {
+  return !status.complete || status.bad_frames > 0 || status.ignored_bytes > 0 ||
+         status.skipped_records > 0 || !status.error.empty();
+}
+
+bool check_files(const std::vector<analysis::FileInfo>& files) {
+  bool all_opened = true;
+  for (const analysis::FileInfo& file : files) {
+    if (!file.status.opened) {
+      print_error(file.path, file.status.error);
+      all_opened = false;
+      continue;
+    }
+    if (is_damaged(file.status)) print_warning(file.path, describe_integrity(file.status));
+    if (file.footer && file.footer->flush_timed_out())
+      print_warning(file.path, "the exit flush timed out; the last records may be missing");
+  }
+  return all_opened;
+}
+
+}  // namespace gprof::cli

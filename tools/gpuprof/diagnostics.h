@@ -1,0 +1,28 @@
+// How every gpuprof command talks about the files it reads: one line on
+// stderr per problem, "gpuprof: error: FILE: ..." or "gpuprof: warning: ...".
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "tools/analysis/profile.h"
+
+namespace gprof::cli {
+
+// Exit statuses: 0 ok, 1 a file could not be read, 2 bad usage (CLI11).
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFileError = 1;
+inline constexpr int kExitUsage = 2;
+
+void print_error(std::string_view path, std::string_view message);
+void print_warning(std::string_view path, std::string_view message);
+
+// An error line for each unreadable file and a warning for each damaged one
+// (incomplete, bad frames, skipped records, flush timed out). Returns false
+// when some file could not be read at all.
+bool check_files(const std::vector<analysis::FileInfo>& files);
+
+// Whether a readable file deserves a warning about its integrity.
+bool is_damaged(const ReadStatus& status);
+
+}  // namespace gprof::cli
