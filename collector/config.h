@@ -18,13 +18,13 @@ struct Config {
 
   bool enabled = true;
   char output_pattern[kMaxPattern] = "gprof-%p.gprof";
-  size_t ring_bytes = 1u << 20;  // per thread
-  uint32_t max_threads = 64;
+  size_t ring_bytes = 2u << 20;  // per thread
+  uint32_t max_threads = 32;
   LogLevel log_level = LogLevel::kWarn;
   uint32_t file_mode = 0600;
   ForkPolicy fork_policy = ForkPolicy::kFollow;
   uint32_t flush_timeout_ms = 2000;
-  uint32_t flush_interval_ms = 100;
+  uint32_t flush_interval_ms = 20;
 };
 
 // `getenv` is injectable for tests; production passes secure_getenv.

@@ -35,6 +35,7 @@ void child_after_fork() {
   // not destroyed: the thread may have been mid-way through it at fork time.
   if (p.writer) p.writer->abandon_in_child();
   p.writer = nullptr;
+  p.writer_wake.store(nullptr, std::memory_order_release);
   p.writer_state.store(static_cast<int>(WriterState::kIdle), std::memory_order_release);
   if (g_config.fork_policy == ForkPolicy::kStop) g_recording.store(false);
 }
@@ -62,6 +63,7 @@ bool start_writer_once() {
   Writer* writer = new (g_writer_storage) Writer(g_config, p.rings, p.kernels);
   p.writer = writer;
   bool started = writer->start();
+  if (started) p.writer_wake.store(writer->wake_semaphore(), std::memory_order_release);
   if (!started) g_recording.store(false, std::memory_order_relaxed);
   p.writer_state.store(static_cast<int>(started ? WriterState::kRunning : WriterState::kFailed),
                        std::memory_order_release);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <pthread.h>
+#include <semaphore.h>
 
 #include <atomic>
 #include <cstdint>
@@ -27,6 +28,9 @@ struct ProcessState {
   std::atomic<uint32_t> generation{0};
   std::atomic<int> writer_state{static_cast<int>(WriterState::kIdle)};
   Writer* writer = nullptr;
+  // The writer's wake-up semaphore once it runs; hooks post it when a ring
+  // is half full.
+  std::atomic<sem_t*> writer_wake{nullptr};
 };
 
 ProcessState& process_state();

@@ -1,6 +1,7 @@
 #include "collector/recorder.h"
 
 #include <pthread.h>
+#include <semaphore.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -18,42 +19,54 @@ std::atomic<bool> g_recording{false};
 namespace {
 
 // Global-dynamic TLS (the default for a PIC shared object): the library may
-// be dlopen'ed, so initial-exec is not allowed (DESIGN.md §2.5).
-thread_local Ring* t_ring = nullptr;
-thread_local uint32_t t_generation = 0;
-thread_local uint32_t t_tid = 0;
+// be dlopen'ed, so initial-exec is not allowed (DESIGN.md §2.5). One struct,
+// so the hot path resolves one TLS address.
+struct ThreadSlot {
+  Ring* ring;
+  uint32_t generation;
+  uint32_t tid;
+};
+thread_local ThreadSlot t_slot{nullptr, 0, 0};
 
-Ring* attach_thread() {
+Ring* attach_thread(ThreadSlot& slot) {
   ProcessState& p = process_state();
-  if (t_ring && t_generation != p.generation.load(std::memory_order_acquire)) {
-    t_ring = nullptr;  // a ring of the parent, before fork: not ours to touch
+  if (slot.ring && slot.generation != p.generation.load(std::memory_order_acquire)) {
+    slot.ring = nullptr;  // a ring of the parent, before fork: not ours to touch
   }
-  if (!t_ring) {
+  if (!slot.ring) {
     if (!start_writer_once()) return nullptr;
-    t_tid = static_cast<uint32_t>(syscall(SYS_gettid));
-    t_ring = p.rings.claim(t_tid);
-    t_generation = p.generation.load(std::memory_order_acquire);
-    if (t_ring) pthread_setspecific(p.ring_key, t_ring);
+    slot.tid = static_cast<uint32_t>(syscall(SYS_gettid));
+    slot.ring = p.rings.claim(slot.tid);
+    slot.generation = p.generation.load(std::memory_order_acquire);
+    if (slot.ring) pthread_setspecific(p.ring_key, slot.ring);
   }
-  return t_ring;
+  return slot.ring;
 }
 
 }  // namespace
 
 void submit(ApiRecord& record) {
-  Ring* ring = t_ring;
-  if (__builtin_expect(ring == nullptr || t_generation != process_state().generation.load(
-                                                              std::memory_order_relaxed),
+  ThreadSlot& slot = t_slot;
+  Ring* ring = slot.ring;
+  if (__builtin_expect(ring == nullptr || slot.generation != process_state().generation.load(
+                                                                 std::memory_order_relaxed),
                        0)) {
-    ring = attach_thread();
+    ring = attach_thread(slot);
     if (!ring) {
       losses().add(LossReason::kNoRing);
       return;
     }
   }
-  record.tid = t_tid;
+  record.tid = slot.tid;
   record.kind = RecordKind::kApi;
-  if (!ring->push(record)) losses().add(LossReason::kRingFull);
+  Ring::Push pushed = ring->push(record);
+  if (__builtin_expect(pushed != Ring::Push::kOk, 0)) {
+    if (pushed == Ring::Push::kFull) {
+      losses().add(LossReason::kRingFull);
+    } else if (sem_t* wake = process_state().writer_wake.load(std::memory_order_acquire)) {
+      sem_post(wake);  // async-signal-safe, no lock: a burst must not wait for the timer
+    }
+  }
 }
 
 KernelRegistry& kernel_registry() {

@@ -14,19 +14,31 @@ enum class RingState : int { kFree, kOwned, kOrphaned };
 struct alignas(64) Ring {
   alignas(64) std::atomic<uint64_t> head{0};  // next slot to pop (writer)
   alignas(64) std::atomic<uint64_t> tail{0};  // next slot to push (owner)
+  // The owner's last look at head: re-read only when the ring seems full, so
+  // pushes do not pull the writer's cache line on every call.
+  uint64_t cached_head = 0;
   alignas(64) std::atomic<int> state{static_cast<int>(RingState::kFree)};
   std::atomic<uint32_t> tid{0};
   std::atomic<bool> mapped{false};  // slots and mask are valid (published once)
   uint64_t mask = 0;                // capacity - 1; capacity is a power of two
   ApiRecord* slots = nullptr;
 
-  // Owner thread only. False when full: the caller counts the loss.
-  bool push(const ApiRecord& record) {
+  enum class Push { kOk, kHalfFull, kFull };
+
+  // Owner thread only. kFull: dropped, the caller counts the loss.
+  // kHalfFull is returned once per fill, when the ring crosses half its
+  // capacity, so the caller can wake the writer early.
+  Push push(const ApiRecord& record) {
     uint64_t t = tail.load(std::memory_order_relaxed);
-    if (t - head.load(std::memory_order_acquire) > mask) return false;
+    uint64_t used = t - cached_head;
+    if (used > mask) {
+      cached_head = head.load(std::memory_order_acquire);
+      used = t - cached_head;
+      if (used > mask) return Push::kFull;
+    }
     slots[t & mask] = record;
     tail.store(t + 1, std::memory_order_release);
-    return true;
+    return used == (mask >> 1) ? Push::kHalfFull : Push::kOk;
   }
 
   // Writer only: calls `f` on up to `max` records, oldest first.

@@ -31,6 +31,7 @@ Ring* RingPool::claim(uint32_t tid) {
       ring.mapped.store(true, std::memory_order_release);
     }
     ring.tid.store(tid, std::memory_order_relaxed);
+    ring.cached_head = ring.head.load(std::memory_order_acquire);
     uint32_t used = used_.load(std::memory_order_relaxed);
     while (used < i + 1 && !used_.compare_exchange_weak(used, i + 1, std::memory_order_acq_rel)) {
     }
@@ -49,6 +50,7 @@ void RingPool::reset_in_child() {
     Ring& ring = rings_[i];
     ring.head.store(0, std::memory_order_relaxed);
     ring.tail.store(0, std::memory_order_relaxed);
+    ring.cached_head = 0;
     ring.state.store(static_cast<int>(RingState::kFree), std::memory_order_relaxed);
   }
 }

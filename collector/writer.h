@@ -28,6 +28,7 @@ class Writer {
   bool stop_and_wait(uint32_t timeout_ms);
   // In a fork child: drop the inherited descriptor, touch nothing else.
   void abandon_in_child();
+  sem_t* wake_semaphore() { return &wake_; }
 
  private:
   static void* thread_main(void* self);

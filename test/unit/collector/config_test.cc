@@ -24,8 +24,8 @@ TEST_CASE("defaults when nothing is set") {
   Config c = load_config(fake_getenv);
   CHECK(c.enabled);
   CHECK(std::string(c.output_pattern) == "gprof-%p.gprof");
-  CHECK(c.ring_bytes == (1u << 20));
-  CHECK(c.max_threads == 64);
+  CHECK(c.ring_bytes == (2u << 20));
+  CHECK(c.max_threads == 32);
   CHECK(c.file_mode == 0600);
   CHECK(c.fork_policy == ForkPolicy::kFollow);
 }
@@ -53,8 +53,8 @@ TEST_CASE("bad values fall back to the defaults") {
            {"GPROF_FILE_MODE", "0777"},   {"GPROF_FORK", "sideways"},  {"GPROF_OUTPUT", ""},
            {"GPROF_LOG_LEVEL", "off"}};
   Config c = load_config(fake_getenv);
-  CHECK(c.ring_bytes == (1u << 20));
-  CHECK(c.max_threads == 64);
+  CHECK(c.ring_bytes == (2u << 20));
+  CHECK(c.max_threads == 32);
   CHECK(c.enabled);
   CHECK(c.file_mode == 0600);
   CHECK(c.fork_policy == ForkPolicy::kFollow);

@@ -15,18 +15,25 @@ TEST_CASE("a ring keeps order and refuses to overwrite") {
   REQUIRE(pool.capacity_records() == 16);
   Ring* ring = pool.claim(7);
   REQUIRE(ring);
+  int half_full_signals = 0;
   for (uint64_t i = 0; i < 16; ++i) {
     ApiRecord r{};
     r.start_ns = i;
-    REQUIRE(ring->push(r));
+    Ring::Push pushed = ring->push(r);
+    REQUIRE(pushed != Ring::Push::kFull);
+    if (pushed == Ring::Push::kHalfFull) {
+      ++half_full_signals;
+      CHECK(i == 7);  // the push that makes the ring half full
+    }
   }
+  CHECK(half_full_signals == 1);
   ApiRecord extra{};
-  CHECK_FALSE(ring->push(extra));  // full: the caller counts the loss
+  CHECK(ring->push(extra) == Ring::Push::kFull);  // the caller counts the loss
 
   std::vector<uint64_t> seen;
   ring->drain(10, [&](const ApiRecord& r) { seen.push_back(r.start_ns); });
   CHECK(seen.size() == 10);
-  CHECK(ring->push(extra));
+  CHECK(ring->push(extra) != Ring::Push::kFull);
   ring->drain(100, [&](const ApiRecord& r) { seen.push_back(r.start_ns); });
   REQUIRE(seen.size() == 17);
   for (uint64_t i = 0; i < 16; ++i) CHECK(seen[i] == i);
@@ -41,7 +48,7 @@ TEST_CASE("rings run out at the configured thread count and are recycled after o
   REQUIRE(b);
   CHECK(pool.claim(3) == nullptr);
   ApiRecord r{};
-  REQUIRE(a->push(r));
+  REQUIRE(a->push(r) == Ring::Push::kOk);
   RingPool::orphan(a);
   int visits = 0;
   pool.for_each_in_use([&](Ring& ring) {
@@ -64,7 +71,7 @@ TEST_CASE("one producer and the writer run concurrently without losing order") {
     for (uint64_t i = 0; i < kCount;) {
       ApiRecord r{};
       r.start_ns = i;
-      if (ring->push(r)) ++i;
+      if (ring->push(r) != Ring::Push::kFull) ++i;
     }
   });
   uint64_t expected = 0;
