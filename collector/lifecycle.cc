@@ -45,10 +45,6 @@ void child_after_fork() {
 ProcessState& process_state() {
   return g_process_state;
 }
-Config& mutable_config() {
-  return g_config;
-}
-
 bool start_writer_once() {
   ProcessState& p = process_state();
   int state = p.writer_state.load(std::memory_order_acquire);

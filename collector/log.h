@@ -15,12 +15,5 @@ void log_message(LogLevel level, const char* format, ...) __attribute__((format(
 
 #define GPROF_WARN(...) ::gprof::log_message(::gprof::LogLevel::kWarn, __VA_ARGS__)
 #define GPROF_INFO(...) ::gprof::log_message(::gprof::LogLevel::kInfo, __VA_ARGS__)
-#define GPROF_DEBUG(...) ::gprof::log_message(::gprof::LogLevel::kDebug, __VA_ARGS__)
-
-// Emits a warning the first time `flag` is seen unset.
-#define GPROF_WARN_ONCE(flag, ...)                                                  \
-  do {                                                                              \
-    if (!(flag).exchange(true, std::memory_order_relaxed)) GPROF_WARN(__VA_ARGS__); \
-  } while (0)
 
 }  // namespace gprof

@@ -34,7 +34,6 @@ struct ProcessState {
 };
 
 ProcessState& process_state();
-Config& mutable_config();
 
 // Starts the writer the first time any thread records. False when recording
 // is impossible (writer failed to start).

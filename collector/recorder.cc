@@ -72,8 +72,4 @@ void submit(ApiRecord& record) {
 KernelRegistry& kernel_registry() {
   return process_state().kernels;
 }
-const Config& config() {
-  return mutable_config();
-}
-
 }  // namespace gprof

@@ -24,7 +24,6 @@ inline bool recording() {
 void submit(ApiRecord& record);
 
 KernelRegistry& kernel_registry();
-const Config& config();
 
 // Lifecycle (collector/lifecycle.cc). Called once from the preload constructor.
 void initialize_process();

@@ -20,10 +20,4 @@ const ApiInfo* api_info(ApiId id) {
   return nullptr;
 }
 
-const ApiInfo* api_info_by_symbol(std::string_view symbol) {
-  for (const ApiInfo& info : kApis)
-    if (info.symbol == symbol) return &info;
-  return nullptr;
-}
-
 }  // namespace gprof

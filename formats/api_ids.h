@@ -127,7 +127,6 @@ struct ApiInfo {
 
 // nullptr for ids this build does not know (a newer writer).
 const ApiInfo* api_info(ApiId id);
-const ApiInfo* api_info_by_symbol(std::string_view symbol);
 inline uint32_t api_fields(ApiId id) {
   const ApiInfo* info = api_info(id);
   return info ? info->fields : kFieldNone;

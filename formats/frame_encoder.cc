@@ -59,12 +59,6 @@ void ApiCallsEncoder::finish(ByteBuffer& frame) {
   begin(tid_);
 }
 
-void ApiCallsEncoder::release() {
-  for (ByteBuffer& column : columns_) column.release();
-  scratch_.release();
-  count_ = 0;
-}
-
 void encode_header(ByteBuffer& frame, const HeaderFields& h) {
   ByteBuffer body;
   put_uint64(body, 1, kFormatVersion);

@@ -61,7 +61,6 @@ class ApiCallsEncoder {
   uint32_t tid() const { return tid_; }
   // Writes the batch as field Frame.api_calls into `frame` and resets.
   void finish(ByteBuffer& frame);
-  void release();
 
  private:
   enum Column {

@@ -9,12 +9,6 @@ ByteBuffer::~ByteBuffer() {
   std::free(data_);
 }
 
-void ByteBuffer::release() {
-  std::free(data_);
-  data_ = nullptr;
-  size_ = capacity_ = 0;
-}
-
 bool ByteBuffer::reserve(size_t extra) {
   if (size_ + extra <= capacity_) return true;
   size_t want = capacity_ ? capacity_ * 2 : 256;

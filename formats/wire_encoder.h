@@ -20,9 +20,6 @@ class ByteBuffer {
   void append(const void* data, size_t size);
   void push(uint8_t byte) { append(&byte, 1); }
   void clear() { size_ = 0; }
-  // Drops the storage too (after fork, the child must not reuse a buffer
-  // that another thread of the parent was filling).
-  void release();
 
   const uint8_t* data() const { return data_; }
   size_t size() const { return size_; }
