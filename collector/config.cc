@@ -136,6 +136,20 @@ Config load_config(GetEnv getenv_fn) {
   };
   apply(getenv_fn, "GPROF_FLUSH_TIMEOUT_MS", "1..600000", c.flush_timeout_ms, millis);
   apply(getenv_fn, "GPROF_FLUSH_INTERVAL_MS", "1..600000", c.flush_interval_ms, millis);
+  apply(getenv_fn, "GPROF_CUPTI", "0 or 1", c.cupti, parse_bool);
+  auto buffers = [](std::string_view t) -> std::optional<uint64_t> {
+    auto n = parse_uint(t);
+    if (!n || *n == 0 || *n > 256) return std::nullopt;
+    return n;
+  };
+  apply(getenv_fn, "GPROF_CUPTI_BUFFERS", "1..256", c.cupti_buffers, buffers);
+  auto buffer_size = [](std::string_view t) -> std::optional<uint64_t> {
+    auto n = parse_size(t);
+    if (!n || *n < 4096 || *n > (256ull << 20)) return std::nullopt;
+    return n;
+  };
+  apply(getenv_fn, "GPROF_CUPTI_BUFFER_SIZE", "a size from 4K to 256M, e.g. 1M",
+        c.cupti_buffer_bytes, buffer_size);
   return c;
 }
 

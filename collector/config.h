@@ -25,6 +25,10 @@ struct Config {
   ForkPolicy fork_policy = ForkPolicy::kFollow;
   uint32_t flush_timeout_ms = 2000;
   uint32_t flush_interval_ms = 20;
+  // GPU activity through CUPTI (DESIGN.md §3); off: CPU-side recording only.
+  bool cupti = true;
+  uint32_t cupti_buffers = 16;
+  size_t cupti_buffer_bytes = 1u << 20;
 };
 
 // `getenv` is injectable for tests; production passes secure_getenv.

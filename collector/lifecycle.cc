@@ -37,6 +37,9 @@ void child_after_fork() {
   p.writer = nullptr;
   p.writer_wake.store(nullptr, std::memory_order_release);
   p.writer_state.store(static_cast<int>(WriterState::kIdle), std::memory_order_release);
+  // No CUPTI calls in the child (DESIGN.md §2.7): its GPU state is the parent's.
+  p.gpu_source.store(nullptr, std::memory_order_release);
+  p.external_correlation.store(false, std::memory_order_release);
   if (g_config.fork_policy == ForkPolicy::kStop) g_recording.store(false);
 }
 
@@ -44,6 +47,9 @@ void child_after_fork() {
 
 ProcessState& process_state() {
   return g_process_state;
+}
+const Config& process_config() {
+  return g_config;
 }
 bool start_writer_once() {
   ProcessState& p = process_state();

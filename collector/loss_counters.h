@@ -9,16 +9,22 @@
 namespace gprof {
 
 enum class LossReason : int {
-  kRingFull,         // the thread's ring was full: the writer fell behind
-  kNoRing,           // more threads than GPROF_MAX_THREADS, or a ring could not be mapped
-  kWriteError,       // records drained after the file failed (ENOSPC, EIO)
-  kEncodeError,      // the writer could not allocate while encoding
-  kKernelTableFull,  // kernel names beyond the table's capacity (records keep id 0)
+  kRingFull,            // the thread's ring was full: the writer fell behind
+  kNoRing,              // more threads than GPROF_MAX_THREADS, or a ring could not be mapped
+  kWriteError,          // records drained after the file failed (ENOSPC, EIO)
+  kEncodeError,         // the writer could not allocate while encoding
+  kKernelTableFull,     // kernel names beyond the table's capacity (records keep id 0)
+  kCuptiDropped,        // CUPTI's own count (cuptiActivityGetNumDroppedRecords)
+  kCuptiNoBuffer,       // CUPTI asked for a buffer while the whole pool was in use
+  kCuptiZeroTimestamp,  // activity records without timestamps (start = end = 0)
+  kCuptiParseError,     // buffers or records gprof could not read
   kCount
 };
 
-inline constexpr const char* kLossReasonNames[] = {"ring_full", "no_ring", "write_error",
-                                                   "encode_error", "kernel_table_full"};
+inline constexpr const char* kLossReasonNames[] = {
+    "ring_full",         "no_ring",       "write_error",     "encode_error",
+    "kernel_table_full", "cupti_dropped", "cupti_no_buffer", "cupti_zero_timestamp",
+    "cupti_parse_error"};
 static_assert(sizeof kLossReasonNames / sizeof kLossReasonNames[0] ==
               static_cast<size_t>(LossReason::kCount));
 

@@ -10,6 +10,8 @@
 #include <cstdint>
 
 #include "collector/config.h"
+#include "collector/cupti_status.h"
+#include "collector/gpu_source.h"
 #include "collector/kernel_registry.h"
 #include "collector/ring_pool.h"
 
@@ -31,9 +33,16 @@ struct ProcessState {
   // The writer's wake-up semaphore once it runs; hooks post it when a ring
   // is half full.
   std::atomic<sem_t*> writer_wake{nullptr};
+  // How GPU activity is captured, and where the writer gets it (null while
+  // CUPTI is not in use, and in a fork child).
+  CuptiStatus cupti;
+  std::atomic<GpuSource*> gpu_source{nullptr};
+  // Another tool holds the CUPTI subscriber: hooks push external ids.
+  std::atomic<bool> external_correlation{false};
 };
 
 ProcessState& process_state();
+const Config& process_config();
 
 // Starts the writer the first time any thread records. False when recording
 // is impossible (writer failed to start).

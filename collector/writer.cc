@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <initializer_list>
+#include <new>
 
 #include "collector/clock.h"
 #include "collector/log.h"
@@ -15,6 +17,7 @@
 #include "collector/output_file.h"
 #include "collector/output_path.h"
 #include "collector/process_info.h"
+#include "collector/process_state.h"
 #include "collector/recorder.h"
 
 namespace gprof {
@@ -184,6 +187,17 @@ uint64_t Writer::drain_once(uint64_t max_per_ring) {
     if (n > 0) calls_.finish(batches_);
     total += n;
   });
+  ProcessState& p = process_state();
+  gpu_strings_.clear();
+  uint64_t gpu = 0;
+  if (GpuSource* source = p.gpu_source.load(std::memory_order_acquire)) {
+    source->poll(clock_ns());
+    gpu = source->drain(*this);
+  }
+  if (gpu_.count() > 0) gpu_.finish(batches_);
+  if (external_.count() > 0) external_.finish(batches_);
+  status_.clear();
+  p.cupti.encode_if_changed(status_, cupti_status_seen_);
   // Names are read after the records: a record is pushed only after its
   // kernel's name was published, so every id drained so far is covered.
   strings_.clear();
@@ -192,28 +206,54 @@ uint64_t Writer::drain_once(uint64_t max_per_ring) {
     if (const char* name = kernels_.name(names_emitted_))
       encode_string(strings_, names_emitted_, StringKind::kKernel, name);
   }
-  if (total == 0 && strings_.empty()) return 0;
+  if (total == 0 && gpu == 0 && strings_.empty() && status_.empty()) return 0;
   frame_.clear();
+  frame_.append(status_.data(), status_.size());
   frame_.append(strings_.data(), strings_.size());
+  frame_.append(gpu_strings_.data(), gpu_strings_.size());
   frame_.append(batches_.data(), batches_.size());
-  if (frame_.failed() || strings_.failed() || batches_.failed()) {
-    losses().add(LossReason::kEncodeError, total);
-    frame_.clear_failure();
-    strings_.clear_failure();
-    batches_.clear_failure();
-    return total;
+  if (frame_.failed() || strings_.failed() || batches_.failed() || gpu_strings_.failed() ||
+      status_.failed()) {
+    losses().add(LossReason::kEncodeError, total + gpu);
+    for (ByteBuffer* b : {&frame_, &strings_, &batches_, &gpu_strings_, &status_})
+      b->clear_failure();
+    return total + gpu;
   }
   if (write_failed_) {
-    losses().add(LossReason::kWriteError, total);
-    return total;
+    losses().add(LossReason::kWriteError, total + gpu);
+    return total + gpu;
   }
   write_frame(frame_);
   if (write_failed_) {
-    losses().add(LossReason::kWriteError, total);
+    losses().add(LossReason::kWriteError, total + gpu);
   } else {
     api_records_ += total;
+    gpu_records_ += gpu;
   }
-  return total;
+  return total + gpu;
+}
+
+void Writer::gpu(GpuRecord& record, const char* kernel_name) {
+  if (kernel_name != nullptr) record.kernel = intern_gpu_name(kernel_name);
+  gpu_.add(record);
+}
+
+void Writer::external_correlation(uint64_t correlation, uint64_t external_id) {
+  external_.add(correlation, external_id);
+}
+
+uint32_t Writer::intern_gpu_name(const char* name) {
+  const std::string_view key(name);
+  if (auto it = gpu_names_.find(key); it != gpu_names_.end()) return it->second;
+  try {
+    const uint32_t id = next_gpu_name_++;
+    gpu_names_.emplace(std::string(key), id);
+    encode_string(gpu_strings_, id, StringKind::kKernel, key);
+    return id;
+  } catch (const std::bad_alloc&) {
+    gpu_strings_.mark_failed();
+    return 0;
+  }
 }
 
 void Writer::write_footer() {
@@ -228,6 +268,7 @@ void Writer::write_footer() {
   f.end_wall_ns =
       static_cast<uint64_t>(static_cast<int64_t>(f.end_clock_ns) + clock_offset_to_wall_ns());
   f.api_records = api_records_;
+  f.gpu_records = gpu_records_;
   f.frames = frames_;
   f.losses = counts;
   f.loss_count = n;

@@ -6,8 +6,12 @@
 
 #include <atomic>
 #include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
 
 #include "collector/config.h"
+#include "collector/gpu_source.h"
 #include "collector/kernel_registry.h"
 #include "collector/process_info.h"
 #include "collector/ring_pool.h"
@@ -15,7 +19,7 @@
 
 namespace gprof {
 
-class Writer {
+class Writer : private GpuSink {
  public:
   Writer(const Config& config, RingPool& rings, KernelRegistry& kernels);
   Writer(const Writer&) = delete;
@@ -35,8 +39,12 @@ class Writer {
   void run();
   bool open_file();
   void write_header();
-  // One pass over all rings into one frame; returns records encoded.
+  // One pass over all rings and the completed CUPTI buffers into one frame;
+  // returns records encoded.
   uint64_t drain_once(uint64_t max_per_ring);
+  void gpu(GpuRecord& record, const char* kernel_name) override;
+  void external_correlation(uint64_t correlation, uint64_t external_id) override;
+  uint32_t intern_gpu_name(const char* name);
   void write_footer();
   void write_bytes(const void* data, size_t size);
   void write_frame(const ByteBuffer& payload);
@@ -54,6 +62,20 @@ class Writer {
   ProcessInfo info_;
   uint32_t names_emitted_ = 1;  // kernel ids below this have a string entry
   uint64_t api_records_ = 0;
+  uint64_t gpu_records_ = 0;
+  uint32_t cupti_status_seen_ = 0;
+  // CUPTI's kernel names, interned here (off the hot path). Their ids start
+  // above any id the kernel registry can hand out.
+  struct NameHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::unordered_map<std::string, uint32_t, NameHash, std::equal_to<>> gpu_names_;
+  uint32_t next_gpu_name_ = 1u << 24;
+  GpuActivitiesEncoder gpu_;
+  ExternalCorrelationsEncoder external_;
+  ByteBuffer gpu_strings_;
+  ByteBuffer status_;
   uint64_t frames_ = 0;
   ApiCallsEncoder calls_;
   ByteBuffer strings_;

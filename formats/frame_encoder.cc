@@ -7,7 +7,8 @@ namespace gprof {
 namespace {
 
 // pb::Frame field numbers.
-constexpr uint32_t kFrameHeader = 1, kFrameStrings = 2, kFrameApiCalls = 3, kFrameFooter = 4;
+constexpr uint32_t kFrameHeader = 1, kFrameStrings = 2, kFrameApiCalls = 3, kFrameFooter = 4,
+                   kFrameGpuActivities = 5, kFrameExternalCorrelations = 6, kFrameCupti = 7;
 
 }  // namespace
 
@@ -57,6 +58,97 @@ void ApiCallsEncoder::finish(ByteBuffer& frame) {
     put_packed(scratch_, static_cast<uint32_t>(i + 3), columns_[i]);
   put_message(frame, kFrameApiCalls, scratch_);
   begin(tid_);
+}
+
+void GpuActivitiesEncoder::clear() {
+  for (ByteBuffer& column : columns_) column.clear();
+  base_ns_ = 0;
+  previous_start_ = 0;
+  count_ = 0;
+}
+
+void GpuActivitiesEncoder::add(const GpuRecord& r) {
+  if (count_ == 0) {
+    base_ns_ = r.start_ns;
+    previous_start_ = r.start_ns;
+  }
+  ++count_;
+  const uint32_t fields = gpu_fields(r.kind);
+  put_varint(columns_[kKind], static_cast<uint8_t>(r.kind));
+  put_varint(columns_[kStartDelta], zigzag64(static_cast<int64_t>(r.start_ns - previous_start_)));
+  previous_start_ = r.start_ns;
+  put_varint(columns_[kDuration], r.end_ns >= r.start_ns ? r.end_ns - r.start_ns : 0);
+  put_varint(columns_[kCorrelation], r.correlation);
+  put_varint(columns_[kDevice], r.device);
+  put_varint(columns_[kStream], r.stream);
+  put_varint(columns_[kGraph], r.graph);
+  put_varint(columns_[kGraphNode], r.graph_node);
+  if (fields & kGpuFieldLaunch) {
+    put_varint(columns_[kKernel], r.kernel);
+    put_varint(columns_[kGridX], r.grid.x);
+    put_varint(columns_[kGridY], r.grid.y);
+    put_varint(columns_[kGridZ], r.grid.z);
+    put_varint(columns_[kBlockX], r.block.x);
+    put_varint(columns_[kBlockY], r.block.y);
+    put_varint(columns_[kBlockZ], r.block.z);
+    put_varint(columns_[kSharedMem], r.shared_mem);
+    put_varint(columns_[kRegisters], r.registers);
+  }
+  if (fields & kGpuFieldBytes) put_varint(columns_[kBytes], r.bytes);
+  if (fields & kGpuFieldCopy) {
+    put_varint(columns_[kCopyKind], r.copy_kind);
+    put_varint(columns_[kSrcKind], r.src_kind);
+    put_varint(columns_[kPeerDevice], r.peer_device);
+  }
+  if (fields & kGpuFieldTarget) put_varint(columns_[kDstKind], r.dst_kind);
+  if (fields & kGpuFieldDetail) put_varint(columns_[kDetail], r.detail);
+}
+
+void GpuActivitiesEncoder::finish(ByteBuffer& frame) {
+  scratch_.clear();
+  put_uint64(scratch_, 1, base_ns_);
+  // Column i is pb::GpuActivities field i + 2 (gprof.proto).
+  for (int i = 0; i < kColumnCount; ++i)
+    put_packed(scratch_, static_cast<uint32_t>(i + 2), columns_[i]);
+  put_message(frame, kFrameGpuActivities, scratch_);
+  clear();
+}
+
+void ExternalCorrelationsEncoder::add(uint64_t correlation, uint64_t external_id) {
+  put_varint(correlation_, correlation);
+  put_varint(external_, external_id);
+  ++count_;
+}
+
+void ExternalCorrelationsEncoder::finish(ByteBuffer& frame) {
+  scratch_.clear();
+  put_packed(scratch_, 1, correlation_);
+  put_packed(scratch_, 2, external_);
+  put_message(frame, kFrameExternalCorrelations, scratch_);
+  correlation_.clear();
+  external_.clear();
+  count_ = 0;
+}
+
+void encode_cupti_status(ByteBuffer& frame, const CuptiStatusFields& s) {
+  ByteBuffer body;
+  put_uint64(body, 1, static_cast<uint32_t>(s.state));
+  put_uint64(body, 2, s.version);
+  put_string(body, 3, s.library);
+  put_bool(body, 4, s.timestamps_aligned);
+  put_sint64(body, 5, s.clock_offset_ns);
+  put_uint64(body, 6, s.offset_uncertainty_ns);
+  put_string(body, 7, s.reason);
+  for (size_t i = 0; i < s.activity_kind_count; ++i) {
+    const std::string_view kind = s.activity_kinds[i];
+    put_tag(body, 8, WireType::kLengthDelimited);
+    put_varint(body, kind.size());
+    body.append(kind.data(), kind.size());
+  }
+  put_string(body, 9, s.injection);
+  put_uint64(body, 10, s.buffer_bytes);
+  put_uint64(body, 11, s.buffer_count);
+  put_message(frame, kFrameCupti, body);
 }
 
 void encode_header(ByteBuffer& frame, const HeaderFields& h) {
@@ -114,6 +206,7 @@ void encode_footer(ByteBuffer& frame, const FooterFields& f) {
   }
   put_uint64(body, 5, f.frames);
   put_bool(body, 6, f.flush_timed_out);
+  put_uint64(body, 7, f.gpu_records);
   put_message(frame, kFrameFooter, body);
 }
 

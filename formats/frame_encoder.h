@@ -46,6 +46,7 @@ struct FooterFields {
   uint64_t api_records = 0;
   uint64_t frames = 0;
   bool flush_timed_out = false;
+  uint64_t gpu_records = 0;
   const LossCount* losses = nullptr;
   size_t loss_count = 0;
 };
@@ -91,10 +92,91 @@ class ApiCallsEncoder {
   size_t count_ = 0;
 };
 
+// Accumulates GPU activities into the columns of pb::GpuActivities.
+class GpuActivitiesEncoder {
+ public:
+  GpuActivitiesEncoder() { clear(); }
+  void add(const GpuRecord& record);
+  size_t count() const { return count_; }
+  // Writes the batch as field Frame.gpu_activities into `frame` and resets.
+  void finish(ByteBuffer& frame);
+
+ private:
+  void clear();
+  enum Column {
+    kKind,
+    kStartDelta,
+    kDuration,
+    kCorrelation,
+    kDevice,
+    kStream,
+    kGraph,
+    kGraphNode,
+    kKernel,
+    kGridX,
+    kGridY,
+    kGridZ,
+    kBlockX,
+    kBlockY,
+    kBlockZ,
+    kSharedMem,
+    kRegisters,
+    kBytes,
+    kCopyKind,
+    kSrcKind,
+    kPeerDevice,
+    kDstKind,
+    kDetail,
+    kColumnCount
+  };
+  ByteBuffer columns_[kColumnCount];
+  ByteBuffer scratch_;
+  uint64_t base_ns_ = 0;
+  uint64_t previous_start_ = 0;
+  size_t count_ = 0;
+};
+
+// Pairs (CUPTI correlation id, pushed external id) for pb::ExternalCorrelations.
+class ExternalCorrelationsEncoder {
+ public:
+  void add(uint64_t correlation, uint64_t external_id);
+  size_t count() const { return count_; }
+  void finish(ByteBuffer& frame);
+
+ private:
+  ByteBuffer correlation_;
+  ByteBuffer external_;
+  ByteBuffer scratch_;
+  size_t count_ = 0;
+};
+
+enum class CuptiState : uint32_t {
+  kNotStarted = 0,
+  kSubscribed = 1,
+  kExternalCorrelation = 2,
+  kCpuOnly = 3
+};
+
+struct CuptiStatusFields {
+  CuptiState state = CuptiState::kNotStarted;
+  uint32_t version = 0;
+  std::string_view library;
+  bool timestamps_aligned = false;
+  int64_t clock_offset_ns = 0;
+  uint64_t offset_uncertainty_ns = 0;
+  std::string_view reason;
+  const char* const* activity_kinds = nullptr;
+  size_t activity_kind_count = 0;
+  std::string_view injection;
+  uint64_t buffer_bytes = 0;
+  uint32_t buffer_count = 0;
+};
+
 // Field writers for pb::Frame members.
 void encode_header(ByteBuffer& frame, const HeaderFields& header);
 void encode_string(ByteBuffer& frame, uint32_t id, StringKind kind, std::string_view value);
 void encode_footer(ByteBuffer& frame, const FooterFields& footer);
+void encode_cupti_status(ByteBuffer& frame, const CuptiStatusFields& status);
 
 // The 12-byte file preamble: magic and format version.
 void encode_preamble(ByteBuffer& out);

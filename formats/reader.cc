@@ -113,6 +113,69 @@ void deliver_batch(const pb::ApiCalls& batch, RecordVisitor& visitor) {
   }
 }
 
+bool check_gpu_batch(const pb::GpuActivities& batch) {
+  const int n = batch.kind_size();
+  if (batch.start_delta_size() != n || batch.duration_size() != n ||
+      batch.correlation_size() != n || batch.device_size() != n || batch.stream_size() != n ||
+      batch.graph_size() != n || batch.graph_node_size() != n)
+    return false;
+  int launch = 0, bytes = 0, copy = 0, target = 0, detail = 0;
+  for (int i = 0; i < n; ++i) {
+    // A kind this build does not know makes the optional columns unsplittable.
+    if (!known_gpu_kind(batch.kind(i))) return false;
+    const uint32_t fields = gpu_fields(static_cast<GpuKind>(batch.kind(i)));
+    if (fields & kGpuFieldLaunch) ++launch;
+    if (fields & kGpuFieldBytes) ++bytes;
+    if (fields & kGpuFieldCopy) ++copy;
+    if (fields & kGpuFieldTarget) ++target;
+    if (fields & kGpuFieldDetail) ++detail;
+  }
+  return batch.kernel_size() == launch && batch.grid_x_size() == launch &&
+         batch.grid_y_size() == launch && batch.grid_z_size() == launch &&
+         batch.block_x_size() == launch && batch.block_y_size() == launch &&
+         batch.block_z_size() == launch && batch.shared_mem_size() == launch &&
+         batch.registers_size() == launch && batch.bytes_size() == bytes &&
+         batch.copy_kind_size() == copy && batch.src_kind_size() == copy &&
+         batch.peer_device_size() == copy && batch.dst_kind_size() == target &&
+         batch.detail_size() == detail;
+}
+
+void deliver_gpu_batch(const pb::GpuActivities& batch, RecordVisitor& visitor) {
+  int launch = 0, bytes = 0, copy = 0, target = 0, detail = 0;
+  uint64_t start = batch.base_ns();
+  for (int i = 0; i < batch.kind_size(); ++i) {
+    GpuRecord r{};
+    r.kind = static_cast<GpuKind>(batch.kind(i));
+    start += static_cast<uint64_t>(batch.start_delta(i));
+    r.start_ns = start;
+    r.end_ns = start + batch.duration(i);
+    r.correlation = batch.correlation(i);
+    r.device = batch.device(i);
+    r.stream = batch.stream(i);
+    r.graph = batch.graph(i);
+    r.graph_node = batch.graph_node(i);
+    const uint32_t fields = gpu_fields(r.kind);
+    if (fields & kGpuFieldLaunch) {
+      const int k = launch++;
+      r.kernel = batch.kernel(k);
+      r.grid = {batch.grid_x(k), batch.grid_y(k), batch.grid_z(k)};
+      r.block = {batch.block_x(k), batch.block_y(k), batch.block_z(k)};
+      r.shared_mem = batch.shared_mem(k);
+      r.registers = batch.registers(k);
+    }
+    if (fields & kGpuFieldBytes) r.bytes = batch.bytes(bytes++);
+    if (fields & kGpuFieldCopy) {
+      r.copy_kind = static_cast<uint8_t>(batch.copy_kind(copy));
+      r.src_kind = static_cast<uint8_t>(batch.src_kind(copy));
+      r.peer_device = batch.peer_device(copy);
+      ++copy;
+    }
+    if (fields & kGpuFieldTarget) r.dst_kind = static_cast<uint8_t>(batch.dst_kind(target++));
+    if (fields & kGpuFieldDetail) r.detail = batch.detail(detail++);
+    visitor.on_gpu(r);
+  }
+}
+
 // Checks a whole frame before handing any of it out: a frame is delivered
 // entirely or counted bad, never half.
 bool deliver_frame(const pb::Frame& frame, RecordVisitor& visitor, ReadStatus& status) {
@@ -123,7 +186,12 @@ bool deliver_frame(const pb::Frame& frame, RecordVisitor& visitor, ReadStatus& s
     checks.push_back(check_batch(batch, &unknown));
     if (checks.back() == BatchCheck::kCorrupt) return false;
   }
+  for (const pb::GpuActivities& batch : frame.gpu_activities())
+    if (!check_gpu_batch(batch)) return false;
+  for (const pb::ExternalCorrelations& pairs : frame.external_correlations())
+    if (pairs.correlation_size() != pairs.external_id_size()) return false;
   if (frame.has_header()) visitor.on_header(frame.header());
+  if (frame.has_cupti()) visitor.on_cupti(frame.cupti());
   for (const pb::StringEntry& entry : frame.strings()) visitor.on_string(entry);
   for (int i = 0; i < frame.api_calls_size(); ++i) {
     const pb::ApiCalls& batch = frame.api_calls(i);
@@ -135,6 +203,13 @@ bool deliver_frame(const pb::Frame& frame, RecordVisitor& visitor, ReadStatus& s
     deliver_batch(batch, visitor);
     status.records += static_cast<uint64_t>(batch.api_size());
   }
+  for (const pb::GpuActivities& batch : frame.gpu_activities()) {
+    deliver_gpu_batch(batch, visitor);
+    status.gpu_records += static_cast<uint64_t>(batch.kind_size());
+  }
+  for (const pb::ExternalCorrelations& pairs : frame.external_correlations())
+    for (int i = 0; i < pairs.correlation_size(); ++i)
+      visitor.on_external_correlation(pairs.correlation(i), pairs.external_id(i));
   if (frame.has_footer()) {
     visitor.on_footer(frame.footer());
     status.complete = true;

@@ -11,6 +11,9 @@ namespace gprof {
 
 enum class RecordKind : uint8_t { kApi = 1 };
 
+// What the GPU ran, from CUPTI activity records (DESIGN.md §3).
+enum class GpuKind : uint8_t { kKernel = 1, kMemcpy = 2, kMemset = 3, kSync = 4 };
+
 struct Dim3 {
   uint32_t x, y, z;
 };
@@ -36,5 +39,59 @@ struct ApiRecord {
 
 static_assert(sizeof(ApiRecord) == 96, "ring slots are 96 bytes; change deliberately");
 static_assert(std::is_trivially_copyable_v<ApiRecord>);
+
+// One GPU activity, parsed from a CUPTI buffer on the writer thread (never on a
+// host thread's hot path). Times are on the recording clock.
+struct GpuRecord {
+  uint64_t start_ns;
+  uint64_t end_ns;
+  uint64_t correlation;  // CUPTI correlation id of the API call that issued it
+  uint64_t bytes;        // copies and sets
+  uint64_t graph_node;   // CUPTI graph node id, 0 outside graphs
+  uint32_t kernel;       // interned (mangled) kernel name id
+  uint32_t device;
+  uint32_t stream;  // CUPTI stream id (not the cudaStream_t handle)
+  uint32_t graph;   // CUPTI graph id, 0 outside graphs
+  Dim3 grid;
+  Dim3 block;
+  uint32_t shared_mem;   // static + dynamic, bytes
+  uint32_t registers;    // per thread
+  uint32_t peer_device;  // destination device of a peer copy
+  uint32_t detail;       // sync: CUpti_ActivitySynchronizationType; memset: value
+  GpuKind kind;
+  uint8_t copy_kind;  // CUpti_ActivityMemcpyKind
+  uint8_t src_kind;   // CUpti_ActivityMemoryKind
+  uint8_t dst_kind;   // CUpti_ActivityMemoryKind (sets: the memory set)
+};
+
+static_assert(std::is_trivially_copyable_v<GpuRecord>);
+
+// Which optional columns of pb::GpuActivities a kind carries.
+enum GpuField : uint32_t {
+  kGpuFieldLaunch = 1u << 0,  // kernel, grid, block, shared memory, registers
+  kGpuFieldBytes = 1u << 1,
+  kGpuFieldCopy = 1u << 2,    // copy kind, source kind, peer device
+  kGpuFieldTarget = 1u << 3,  // destination memory kind
+  kGpuFieldDetail = 1u << 4,
+};
+
+inline uint32_t gpu_fields(GpuKind kind) {
+  switch (kind) {
+    case GpuKind::kKernel:
+      return kGpuFieldLaunch;
+    case GpuKind::kMemcpy:
+      return kGpuFieldBytes | kGpuFieldCopy | kGpuFieldTarget;
+    case GpuKind::kMemset:
+      return kGpuFieldBytes | kGpuFieldTarget | kGpuFieldDetail;
+    case GpuKind::kSync:
+      return kGpuFieldDetail;
+  }
+  return 0;
+}
+
+inline bool known_gpu_kind(uint32_t kind) {
+  return kind >= static_cast<uint32_t>(GpuKind::kKernel) &&
+         kind <= static_cast<uint32_t>(GpuKind::kSync);
+}
 
 }  // namespace gprof

@@ -1,11 +1,60 @@
 // The preload entry point. Minimal by rule (DESIGN.md §2.7): read the
-// configuration and register fork/exit handling; no CUDA, no thread.
+// configuration, register fork/exit handling, and point the CUDA driver's
+// injection hook at this library so that CUPTI is set up at cuInit; no CUDA,
+// no CUPTI, no thread here.
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collector/log.h"
+#include "collector/process_state.h"
 #include "collector/recorder.h"
 
 namespace {
 
+void claim_cuda_injection() {
+  gprof::CuptiStatus& status = gprof::process_state().cupti;
+  if (!gprof::process_config().cupti) {
+    status.set_state(gprof::CuptiState::kCpuOnly);
+    status.set_reason("GPROF_CUPTI=0");
+    status.publish();
+    return;
+  }
+  Dl_info self{};
+  char own[PATH_MAX];
+  if (!dladdr(reinterpret_cast<void*>(&claim_cuda_injection), &self) || !self.dli_fname ||
+      !realpath(self.dli_fname, own)) {
+    GPROF_WARN("cannot find libgprof.so's own path; GPU activity is not recorded");
+    return;
+  }
+  const char* current = getenv("CUDA_INJECTION64_PATH");
+  if (current == nullptr || *current == '\0') {
+    setenv("CUDA_INJECTION64_PATH", own, 1);
+    status.set_injection(own);
+    status.publish();
+    return;
+  }
+  char theirs[PATH_MAX];
+  status.set_injection(current);
+  if (realpath(current, theirs) && strcmp(theirs, own) == 0) {
+    status.publish();
+    return;
+  }
+  // Another tool (nsys, a sanitizer) owns the driver's only injection slot.
+  status.set_reason(
+      "CUDA_INJECTION64_PATH=%s belongs to another tool and was left alone; CUPTI was not set up",
+      current);
+  status.publish();
+  GPROF_WARN(
+      "CUDA_INJECTION64_PATH=%s belongs to another tool and is left alone; GPU activity "
+      "is not recorded, CPU-side calls are",
+      current);
+}
+
 __attribute__((constructor)) void gprof_preload_constructor() {
   gprof::initialize_process();
+  if (gprof::recording()) claim_cuda_injection();
 }
 
 }  // namespace

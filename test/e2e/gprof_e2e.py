@@ -37,7 +37,8 @@ def run_program(args, outdir, preload=True, runtime_dir=None, env=None, timeout=
     for k in list(e):
         if k.startswith("GPROF_") and not k.startswith("GPROF_FAKE_"):
             del e[k]
-    e["LD_LIBRARY_PATH"] = runtime_dir or FAKE_CUDART_DIR
+    e["LD_LIBRARY_PATH"] = (runtime_dir or os.environ.get("GPROF_FAKE_LIBRARY_PATH")
+                            or FAKE_CUDART_DIR)
     if preload:
         e["LD_PRELOAD"] = LIBGPROF
         e["GPROF_OUTPUT"] = os.path.join(outdir, "run-%p.gprof")
@@ -78,23 +79,22 @@ def parse_time_ns(text):
 
 
 def parse_table(text):
-    """Parses a torch-style table into {name: {column: cell}} and the footer lines."""
+    """Parses a torch-style table into {name: {column: cell}} and the footer lines.
+
+    Cells are split on runs of two or more spaces rather than by the separator's widths: like
+    torch's, a header longer than its column ("CUDA time avg") pushes the rest of its line."""
     lines = text.splitlines()
     seps = [i for i, l in enumerate(lines) if l.startswith("---")]
     if len(seps) < 3:
         raise AssertionError(f"no table in:\n{text}")
-    header_line = lines[seps[0] + 1]
-    widths = [len(part) for part in lines[seps[0]].split("  ") if part]
     def cells(line):
-        out, at = [], 0
-        for w in widths:
-            out.append(line[at:at + w].strip())
-            at += w + 2
-        return out
-    columns = cells(header_line)
+        return re.split(r"\s{2,}", line.strip())
+    columns = cells(lines[seps[0] + 1])
     rows = {}
     for line in lines[seps[1] + 1:seps[2]]:
         values = cells(line)
+        if len(values) != len(columns):
+            raise AssertionError(f"row {line!r} does not match the columns {columns}")
         rows[values[0]] = dict(zip(columns, values))
     footer = lines[seps[2] + 1:]
     return rows, columns, footer

@@ -22,9 +22,11 @@ std::string format_time(double ns, std::optional<TimeUnit> unit) {
   constexpr double kUsInMs = 1000.0;
   const double us = ns / 1000.0;
   if (!unit) {
-    if (us >= kUsInSecond)
+    // By magnitude, so that a negative time (a queue time) scales too.
+    const double magnitude = std::fabs(us);
+    if (magnitude >= kUsInSecond)
       unit = TimeUnit::kSeconds;
-    else if (us >= kUsInMs)
+    else if (magnitude >= kUsInMs)
       unit = TimeUnit::kMilliseconds;
     else
       unit = TimeUnit::kMicroseconds;

@@ -15,7 +15,8 @@ enum class TimeUnit { kSeconds, kMilliseconds, kMicroseconds, kNanoseconds };
 std::optional<TimeUnit> parse_time_unit(std::string_view text);
 
 // torch's _format_time, from nanoseconds: ">= 1 s" -> "%.3fs", ">= 1 ms" ->
-// "%.3fms", else "%.3fus". A forced unit uses that unit ("%.0fns" for ns).
+// "%.3fms", else "%.3fus" (negative times scale by their magnitude). A forced
+// unit uses that unit ("%.0fns" for ns).
 std::string format_time(double ns, std::optional<TimeUnit> unit = std::nullopt);
 
 // torch's _format_time_share: "%.2f%%" of `total`, "NaN" when total is 0.

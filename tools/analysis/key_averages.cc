@@ -29,6 +29,12 @@ void KeyAverages::add_gpu_activity(Key key, uint64_t duration_ns) {
   row.device_total_ns += duration_ns;
 }
 
+void KeyAverages::add_device_time(Key key, uint64_t duration_ns) {
+  Row& row = rows_[key];
+  row.self_device_ns += duration_ns;
+  row.device_total_ns += duration_ns;
+}
+
 void KeyAverages::resolve_thread(std::vector<CpuEvent>& events) {
   std::stable_sort(events.begin(), events.end(), [](const CpuEvent& a, const CpuEvent& b) {
     if (a.start_ns != b.start_ns) return a.start_ns < b.start_ns;

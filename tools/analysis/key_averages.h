@@ -33,9 +33,13 @@ class KeyAverages {
   // e.g. file index << 32 | tid). Order of calls does not matter.
   void add_cpu_event(uint64_t thread, uint64_t start_ns, uint64_t end_ns, Key key);
 
-  // A GPU activity of `key` (one more call). Until GPU records exist a kernel
-  // launch adds one with duration 0, so kernel rows count launches.
+  // A GPU activity of `key` (one more call). A file without GPU records adds
+  // one with duration 0 per kernel launch, so kernel rows count launches.
   void add_gpu_activity(Key key, uint64_t duration_ns);
+
+  // GPU time issued by an event of `key` (an API call): Self CUDA and CUDA
+  // total grow, # of Calls does not (the call itself counts as a CPU event).
+  void add_device_time(Key key, uint64_t duration_ns);
 
   // Resolves nesting and returns the rows; the aggregator is empty afterwards.
   std::vector<Row> finish();

@@ -3,11 +3,14 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "tools/analysis/gpu_names.h"
+
 namespace gprof::analysis {
 namespace {
 
 // Adapts the reader's per-file callbacks: keeps the file's kernel names
-// (string ids are per file) and hands resolved calls on.
+// (string ids are per file), hands resolved calls on as they come, and keeps
+// the GPU records until the end of the file, when they can be paired.
 class FileAdapter : public RecordVisitor {
  public:
   FileAdapter(uint32_t file, FileInfo& info, ProfileVisitor& out)
@@ -27,23 +30,124 @@ class FileAdapter : public RecordVisitor {
     const ApiInfo* info = api_info(record.api);
     if (info == nullptr) return;  // the reader skips unknown APIs; be safe anyway
     const std::string* kernel = nullptr;
-    if ((info->fields & kFieldLaunch) && record.kernel != 0) {
-      auto it = kernels_.find(record.kernel);
-      if (it != kernels_.end()) kernel = &it->second;
-    }
+    if (info->fields & kFieldLaunch) kernel = kernel_name(record.kernel);
+    pairing_.add_call(record);
     out_.on_api(ApiCall{file_, record, *info, kernel});
   }
+
+  void on_gpu(const GpuRecord& record) override {
+    // The shim drops records CUPTI could not time; never show them as
+    // zero-length work at time 0 should one get through.
+    if (record.start_ns == 0 && record.end_ns == 0) {
+      ++info_.gpu.no_timestamp;
+      return;
+    }
+    gpu_.push_back(record);
+  }
+
+  void on_external_correlation(uint64_t correlation, uint64_t external_id) override {
+    pairing_.add_external(correlation, external_id);
+  }
+
+  void on_cupti(const pb::CuptiStatus& status) override { info_.cupti = status; }
 
   void on_footer(const pb::Footer& footer) override {
     info_.footer = footer;
     out_.on_footer(file_, footer);
   }
 
+  // After the reader is done with the file: pairs and hands out its GPU records.
+  void finish() {
+    pairing_.seal();
+    GpuCounts& counts = info_.gpu;
+    counts.external_correlations = pairing_.external_count();
+    std::vector<GpuActivity> activities;
+    activities.reserve(gpu_.size());
+    for (const GpuRecord& r : gpu_) {
+      const std::string* kernel = r.kind == GpuKind::kKernel ? kernel_name(r.kernel) : nullptr;
+      const CallRef* call = pairing_.find(r.correlation);
+      activities.push_back(GpuActivity{file_, &r, &row_name(r, kernel), kernel, call});
+      count(r.kind);
+      if (call == nullptr) ++counts.unpaired;
+    }
+    counts.records = activities.size();
+    for (const GpuActivity& activity : activities) out_.on_gpu(activity);
+
+    // Group the paired work by call (calls live in one sorted array, so
+    // their addresses follow correlation order), each group by start time.
+    std::vector<const GpuActivity*> work;
+    for (const GpuActivity& activity : activities)
+      if (activity.call != nullptr && activity.is_work()) work.push_back(&activity);
+    std::stable_sort(work.begin(), work.end(), [](const GpuActivity* a, const GpuActivity* b) {
+      if (a->call != b->call) return a->call < b->call;
+      return a->record->start_ns < b->record->start_ns;
+    });
+    for (auto first = work.begin(); first != work.end();) {
+      const CallRef* call = (*first)->call;
+      auto last =
+          std::find_if(first, work.end(), [&](const GpuActivity* a) { return a->call != call; });
+      if (const ApiInfo* info = api_info(call->api))
+        out_.on_launch(
+            Launch{file_, *call, *info, std::span<const GpuActivity* const>(first, last)});
+      first = last;
+    }
+  }
+
  private:
+  const std::string* kernel_name(uint32_t id) const {
+    if (id == 0) return nullptr;
+    auto it = kernels_.find(id);
+    return it == kernels_.end() ? nullptr : &it->second;
+  }
+
+  // Names are shared by all records of a kind and kernel (or memory kinds),
+  // so that a million launches of one kernel are demangled once.
+  const std::string& row_name(const GpuRecord& r, const std::string* kernel) {
+    uint64_t key = uint64_t{static_cast<uint8_t>(r.kind)} << 56;
+    switch (r.kind) {
+      case GpuKind::kKernel:
+        key |= kernel ? r.kernel : 0;
+        break;
+      case GpuKind::kMemcpy:
+        key |= uint64_t{r.copy_kind} << 16 | uint64_t{r.src_kind} << 8 | r.dst_kind;
+        break;
+      case GpuKind::kMemset:
+        key |= r.dst_kind;
+        break;
+      case GpuKind::kSync:
+        key |= r.detail;
+        break;
+    }
+    auto it = names_.find(key);
+    if (it == names_.end()) it = names_.emplace(key, gpu_row_name(r, kernel)).first;
+    return it->second;
+  }
+
+  void count(GpuKind kind) {
+    GpuCounts& counts = info_.gpu;
+    switch (kind) {
+      case GpuKind::kKernel:
+        ++counts.kernels;
+        break;
+      case GpuKind::kMemcpy:
+        ++counts.copies;
+        break;
+      case GpuKind::kMemset:
+        ++counts.sets;
+        break;
+      case GpuKind::kSync:
+        ++counts.syncs;
+        break;
+    }
+  }
+
   uint32_t file_;
   FileInfo& info_;
   ProfileVisitor& out_;
   std::unordered_map<uint32_t, std::string> kernels_;
+  std::unordered_map<uint64_t, std::string> names_;
+  std::vector<GpuRecord> gpu_;
+  CallPairing pairing_;
 };
 
 }  // namespace
@@ -58,13 +162,14 @@ std::vector<FileInfo> load_files(const std::vector<std::string>& paths, ProfileV
     visitor.on_file_begin(index, path);
     FileAdapter adapter(index, info, visitor);
     info.status = read_file(path, adapter);
+    adapter.finish();
     visitor.on_file_end(index, info);
   }
   return files;
 }
 
-std::vector<std::pair<std::string, uint64_t>> total_losses(const std::vector<FileInfo>& files) {
-  std::vector<std::pair<std::string, uint64_t>> totals;
+LossList total_losses(const std::vector<FileInfo>& files) {
+  LossList totals;
   for (const FileInfo& file : files) {
     if (!file.footer) continue;
     for (const pb::Loss& loss : file.footer->losses()) {
@@ -80,11 +185,32 @@ std::vector<std::pair<std::string, uint64_t>> total_losses(const std::vector<Fil
   return totals;
 }
 
-std::string format_losses(const std::vector<std::pair<std::string, uint64_t>>& losses) {
+bool is_cupti_loss(std::string_view reason) {
+  return reason.starts_with("cupti_");
+}
+
+std::pair<LossList, LossList> split_losses(const LossList& losses) {
+  std::pair<LossList, LossList> out;
+  for (const auto& loss : losses)
+    (is_cupti_loss(loss.first) ? out.second : out.first).push_back(loss);
+  return out;
+}
+
+std::string format_loss_list(const LossList& losses) {
   std::string out;
   for (const auto& [reason, count] : losses) {
     if (!out.empty()) out += ' ';
     out += (reason.empty() ? std::string("unknown") : reason) + "=" + std::to_string(count);
+  }
+  return out;
+}
+
+std::string format_losses(const LossList& losses) {
+  const auto [own, cupti] = split_losses(losses);
+  std::string out = format_loss_list(own);
+  if (!cupti.empty()) {
+    if (!out.empty()) out += "; ";
+    out += "CUPTI: " + format_loss_list(cupti);
   }
   return out;
 }

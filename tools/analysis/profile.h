@@ -1,11 +1,19 @@
 // Loading many sidecar files through the streaming reader: per-file string
 // ids are resolved here, so that analyses see names, not ids, and can mix
 // files (one process each: ranks, forks, exec'd children).
+//
+// GPU records are paired with the API calls that issued them (pairing.h).
+// Since a file may hold a GPU record before the call or the external
+// correlation it pairs through, a file's GPU records are kept until the file
+// has been read and handed out then: every on_api of a file comes before its
+// on_gpu and on_launch calls, which come before its on_file_end.
 #pragma once
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -13,8 +21,21 @@
 #include "formats/gprof.pb.h"
 #include "formats/reader.h"
 #include "formats/record.h"
+#include "tools/analysis/pairing.h"
 
 namespace gprof::analysis {
+
+// What a file's GPU records amounted to.
+struct GpuCounts {
+  uint64_t records = 0;  // handed to on_gpu
+  uint64_t kernels = 0;
+  uint64_t copies = 0;
+  uint64_t sets = 0;
+  uint64_t syncs = 0;
+  uint64_t unpaired = 0;      // no API call of the file issued them
+  uint64_t no_timestamp = 0;  // start = end = 0 (DESIGN.md §3): counted, not handed out
+  uint64_t external_correlations = 0;
+};
 
 // What one file said about itself.
 struct FileInfo {
@@ -22,6 +43,8 @@ struct FileInfo {
   ReadStatus status;
   std::optional<pb::FileHeader> header;
   std::optional<pb::Footer> footer;
+  std::optional<pb::CuptiStatus> cupti;  // the last one read
+  GpuCounts gpu;
 };
 
 struct ApiCall {
@@ -33,6 +56,31 @@ struct ApiCall {
   const std::string* kernel;
 };
 
+// One GPU record with what the file says about it.
+struct GpuActivity {
+  uint32_t file;
+  const GpuRecord* record;
+  const std::string* name;    // the row name (gpu_names.h)
+  const std::string* kernel;  // kernels: the mangled name; nullptr when unknown
+  const CallRef* call;        // the API call that issued it; nullptr when unpaired
+
+  // Kernels, copies and sets take GPU time; sync records only say that the
+  // GPU waited, so they pair but are not GPU work.
+  bool is_work() const { return record->kind != GpuKind::kSync; }
+  uint64_t duration_ns() const {
+    return record->end_ns > record->start_ns ? record->end_ns - record->start_ns : 0;
+  }
+};
+
+// An API call and the GPU work (not sync records) it issued: one kernel, copy
+// or set for most calls, many for a graph launch.
+struct Launch {
+  uint32_t file;
+  const CallRef& call;
+  const ApiInfo& info;
+  std::span<const GpuActivity* const> work;  // by start time; never empty
+};
+
 class ProfileVisitor {
  public:
   virtual ~ProfileVisitor() = default;
@@ -40,6 +88,10 @@ class ProfileVisitor {
   virtual void on_header(uint32_t /*file*/, const pb::FileHeader& /*header*/) {}
   virtual void on_string(uint32_t /*file*/, const pb::StringEntry& /*entry*/) {}
   virtual void on_api(const ApiCall& /*call*/) {}
+  // Every GPU record of the file with a timestamp, in file order.
+  virtual void on_gpu(const GpuActivity& /*activity*/) {}
+  // Every API call of the file that issued GPU work, in correlation order.
+  virtual void on_launch(const Launch& /*launch*/) {}
   virtual void on_footer(uint32_t /*file*/, const pb::Footer& /*footer*/) {}
   virtual void on_file_end(uint32_t /*file*/, const FileInfo& /*info*/) {}
 };
@@ -49,11 +101,24 @@ class ProfileVisitor {
 // file could not be read at all).
 std::vector<FileInfo> load_files(const std::vector<std::string>& paths, ProfileVisitor& visitor);
 
+// Loss counters: (reason, count).
+using LossList = std::vector<std::pair<std::string, uint64_t>>;
+
 // Sum of the footers' loss counters per reason, in order of first appearance;
 // zero counts are left out.
-std::vector<std::pair<std::string, uint64_t>> total_losses(const std::vector<FileInfo>& files);
+LossList total_losses(const std::vector<FileInfo>& files);
 
-// "ring_full=12 write_error=3"; empty when nothing was lost.
-std::string format_losses(const std::vector<std::pair<std::string, uint64_t>>& losses);
+// Whether a loss reason is CUPTI's ("cupti_dropped", ...) rather than gprof's.
+bool is_cupti_loss(std::string_view reason);
+
+// gprof's own losses (first) and CUPTI's (second), each in the given order.
+std::pair<LossList, LossList> split_losses(const LossList& losses);
+
+// "ring_full=12 write_error=3"; empty when the list is empty.
+std::string format_loss_list(const LossList& losses);
+
+// gprof's losses, then CUPTI's labelled as such: "ring_full=12; CUPTI:
+// cupti_dropped=3", "CUPTI: cupti_dropped=3"; empty when nothing was lost.
+std::string format_losses(const LossList& losses);
 
 }  // namespace gprof::analysis

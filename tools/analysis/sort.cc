@@ -47,20 +47,6 @@ constexpr std::array kAliases = {
     Alias{"key", SortKey::kName},
 };
 
-std::string normalize(std::string_view text) {
-  while (!text.empty() && (text.back() == '%' || text.back() == ' ')) text.remove_suffix(1);
-  while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
-  std::string out;
-  for (char c : text) {
-    if (c == ' ' || c == '-' || c == '_') {
-      if (out.empty() || out.back() != '_') out += '_';
-    } else {
-      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    }
-  }
-  return out;
-}
-
 // The value a key sorts by; larger first.
 double value(const Row& row, SortKey key) {
   switch (key) {
@@ -94,8 +80,22 @@ double value(const Row& row, SortKey key) {
 
 }  // namespace
 
+std::string normalize_sort_name(std::string_view text) {
+  while (!text.empty() && (text.back() == '%' || text.back() == ' ')) text.remove_suffix(1);
+  while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
+  std::string out;
+  for (char c : text) {
+    if (c == ' ' || c == '-' || c == '_') {
+      if (out.empty() || out.back() != '_') out += '_';
+    } else {
+      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+  }
+  return out;
+}
+
 std::optional<SortKey> parse_sort_key(std::string_view text) {
-  const std::string normalized = normalize(text);
+  const std::string normalized = normalize_sort_name(text);
   for (const Alias& alias : kAliases)
     if (alias.text == normalized) return alias.key;
   return std::nullopt;

@@ -30,6 +30,10 @@ enum class SortKey {
 // '%' is ignored, so "Self CPU", "self-cpu" and "self_cpu_time_total" all work.
 std::optional<SortKey> parse_sort_key(std::string_view text);
 
+// What the parsers compare: lower case, runs of ' ', '_' and '-' as one '_',
+// surrounding spaces and trailing '%' dropped ("Self CPU %" -> "self_cpu").
+std::string normalize_sort_name(std::string_view text);
+
 // The canonical (torch) name of a key, e.g. "self_cpu_time_total".
 std::string_view sort_key_name(SortKey key);
 

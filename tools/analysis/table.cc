@@ -1,46 +1,10 @@
 #include "tools/analysis/table.h"
 
 #include <algorithm>
-#include <string_view>
+
+#include "tools/analysis/table_layout.h"
 
 namespace gprof::analysis {
-namespace {
-
-constexpr size_t kDefaultColumnWidth = 12;
-constexpr size_t kSpacing = 2;
-
-class Layout {
- public:
-  void add_column(size_t width) { widths_.push_back(width); }
-
-  // Python's "{: >W}  " for each cell: right-aligned, never cut.
-  std::string line(const std::vector<std::string>& cells) const {
-    std::string out;
-    for (size_t i = 0; i < widths_.size() && i < cells.size(); ++i) {
-      const size_t length = display_length(cells[i]);
-      if (length < widths_[i]) out.append(widths_[i] - length, ' ');
-      out += cells[i];
-      out.append(kSpacing, ' ');
-    }
-    out += '\n';
-    return out;
-  }
-
-  std::string separator() const {
-    std::string out;
-    for (size_t width : widths_) {
-      out.append(width, '-');
-      out.append(kSpacing, ' ');
-    }
-    out += '\n';
-    return out;
-  }
-
- private:
-  std::vector<size_t> widths_;
-};
-
-}  // namespace
 
 std::string render_table(std::vector<Row> rows, const TableOptions& options) {
   if (rows.empty()) return "";
@@ -74,8 +38,8 @@ std::string render_table(std::vector<Row> rows, const TableOptions& options) {
   }
   headers.push_back("# of Calls");
 
-  Layout layout;
-  layout.add_column(std::min(longest_name + 4, max_name_width));
+  TableLayout layout;
+  layout.add_column(name_column_width(longest_name, max_name_width));
   for (size_t i = 1; i < headers.size(); ++i) layout.add_column(kDefaultColumnWidth);
 
   // torch works in microseconds; shares are computed on the same scale.
@@ -87,9 +51,7 @@ std::string render_table(std::vector<Row> rows, const TableOptions& options) {
   for (const Row& row : rows) {
     if (options.row_limit != 0 && printed == options.row_limit) break;
     ++printed;
-    std::string name = row.name;
-    if (display_length(name) >= max_name_width - 3)
-      name = std::string(display_prefix(name, max_name_width - 3)) + "...";
+    const std::string name = fit_name(row.name, max_name_width);
     const auto self_cpu = static_cast<double>(row.self_cpu_ns);
     const auto cpu_total = static_cast<double>(row.cpu_total_ns);
     std::vector<std::string> cells = {

@@ -1,5 +1,8 @@
-// gpuprof dump FILE...: every recorded call as one JSON object per line, for
-// scripts and tests that need the raw records rather than a table.
+// gpuprof dump FILE...: the raw records as JSON Lines, for scripts and tests
+// that need them rather than a table. API records by default (so existing
+// consumers see what they always saw); --records gpu|all adds GPU records,
+// which come after the API records of their file (they are paired at its
+// end).
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
@@ -7,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "tools/analysis/gpu_names.h"
 #include "tools/analysis/profile.h"
 #include "tools/gpuprof/commands.h"
 #include "tools/gpuprof/diagnostics.h"
@@ -14,15 +18,28 @@
 namespace gprof::cli {
 namespace {
 
+struct DumpOptions {
+  std::vector<std::string> files;
+  std::string records = "api";
+};
+
+void print_line(const nlohmann::json& j) {
+  std::string line = j.dump();
+  line += '\n';
+  std::fwrite(line.data(), 1, line.size(), stdout);
+}
+
 class DumpVisitor : public analysis::ProfileVisitor {
  public:
+  DumpVisitor(bool api, bool gpu) : api_(api), gpu_(gpu) {}
+
   void on_api(const analysis::ApiCall& call) override {
+    if (!api_) return;
     const ApiRecord& r = call.record;
     nlohmann::json j = {
-        {"file", call.file},       {"tid", r.tid},
-        {"api", call.info.symbol}, {"name", call.info.display},
-        {"start_ns", r.start_ns},  {"end_ns", r.end_ns},
-        {"result", r.result},      {"correlation", r.correlation},
+        {"type", "api"},           {"file", call.file},         {"tid", r.tid},
+        {"api", call.info.symbol}, {"name", call.info.display}, {"start_ns", r.start_ns},
+        {"end_ns", r.end_ns},      {"result", r.result},        {"correlation", r.correlation},
     };
     const uint32_t fields = call.info.fields;
     if (fields & kFieldLaunch) {
@@ -35,22 +52,62 @@ class DumpVisitor : public analysis::ProfileVisitor {
     if (fields & kFieldBytes) j["bytes"] = r.bytes;
     if (fields & kFieldAddress) j["address"] = r.address;
     if (fields & kFieldCopyKind) j["copy_kind"] = r.copy_kind;
-    std::string line = j.dump();
-    line += '\n';
-    std::fwrite(line.data(), 1, line.size(), stdout);
+    print_line(j);
   }
+
+  // Every GpuRecord field, whatever the kind, plus the row name and, when
+  // paired, the correlation of the API call that issued it.
+  void on_gpu(const analysis::GpuActivity& activity) override {
+    if (!gpu_) return;
+    const GpuRecord& r = *activity.record;
+    nlohmann::json j = {
+        {"type", "gpu"},
+        {"file", activity.file},
+        {"kind", analysis::gpu_kind_name(r.kind)},
+        {"name", *activity.name},
+        {"start_ns", r.start_ns},
+        {"end_ns", r.end_ns},
+        {"correlation", r.correlation},
+        {"bytes", r.bytes},
+        {"graph", r.graph},
+        {"graph_node", r.graph_node},
+        {"kernel", activity.kernel ? nlohmann::json(*activity.kernel) : nlohmann::json(nullptr)},
+        {"device", r.device},
+        {"stream", r.stream},
+        {"grid", {r.grid.x, r.grid.y, r.grid.z}},
+        {"block", {r.block.x, r.block.y, r.block.z}},
+        {"shared_mem", r.shared_mem},
+        {"registers", r.registers},
+        {"copy_kind", r.copy_kind},
+        {"src_kind", r.src_kind},
+        {"dst_kind", r.dst_kind},
+        {"peer_device", r.peer_device},
+        {"detail", r.detail},
+    };
+    if (activity.call != nullptr) j["api_correlation"] = activity.call->correlation;
+    print_line(j);
+  }
+
+ private:
+  bool api_;
+  bool gpu_;
 };
 
 }  // namespace
 
 void add_dump_command(CLI::App& app, int& exit_status) {
-  auto files = std::make_shared<std::vector<std::string>>();
+  auto options = std::make_shared<DumpOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "dump", "Print every recorded call as JSON Lines (one object per call, in file order)");
-  cmd->add_option("files", *files, "Sidecar files")->required()->type_name("FILE");
-  cmd->callback([files, &exit_status] {
-    DumpVisitor visitor;
-    std::vector<analysis::FileInfo> infos = analysis::load_files(*files, visitor);
+      "dump", "Print the recorded records as JSON Lines (one object per record, in file order)");
+  cmd->add_option("files", options->files, "Sidecar files")->required()->type_name("FILE");
+  cmd->add_option("--records", options->records,
+                  "Which records: api (CPU-side calls), gpu (CUPTI activities), all")
+      ->type_name("WHICH")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"api", "gpu", "all"}));
+  cmd->callback([options, &exit_status] {
+    DumpVisitor visitor(options->records != "gpu", options->records != "api");
+    std::vector<analysis::FileInfo> infos = analysis::load_files(options->files, visitor);
     exit_status = check_files(infos) ? kExitOk : kExitFileError;
   });
 }

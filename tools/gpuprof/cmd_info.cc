@@ -17,6 +17,8 @@
 #include "tools/analysis/profile.h"
 #include "tools/gpuprof/commands.h"
 #include "tools/gpuprof/diagnostics.h"
+#include "tools/gpuprof/info_gpu.h"
+#include "tools/gpuprof/info_text.h"
 
 namespace gprof::cli {
 namespace {
@@ -46,10 +48,6 @@ class InfoVisitor : public analysis::ProfileVisitor {
   uint64_t launches_ = 0;
 };
 
-void field(std::string_view label, std::string_view value) {
-  fmt::print("{:<17} {}\n", std::string(label) + ":", value);
-}
-
 // Single-quotes an argument that the shell would split or expand.
 std::string shell_quote(const std::string& arg) {
   const bool plain = !arg.empty() && std::all_of(arg.begin(), arg.end(), [](char c) {
@@ -72,10 +70,6 @@ std::string signed_seconds(int64_t ns) {
   const uint64_t magnitude = ns < 0 ? 0 - static_cast<uint64_t>(ns) : static_cast<uint64_t>(ns);
   return fmt::format("{} {}.{:09} s", ns < 0 ? '-' : '+', magnitude / 1000000000u,
                      magnitude % 1000000000u);
-}
-
-std::string plural(uint64_t n, std::string_view one, std::string_view many) {
-  return fmt::format("{} {}", n, n == 1 ? one : many);
 }
 
 void print_header(const pb::FileHeader& h) {
@@ -133,6 +127,7 @@ void print_file(const analysis::FileInfo& file, const InfoVisitor& counts) {
     records += fmt::format("; the footer counts {}", file.footer->api_records());
   if (s.skipped_records) records += fmt::format("; {} skipped (unknown API)", s.skipped_records);
   field("Records", records);
+  field("GPU records", describe_gpu_records(file));
   const auto strings = [&](int kind) {
     auto it = counts.strings_.find(kind);
     return it == counts.strings_.end() ? uint64_t{0} : it->second;
@@ -141,6 +136,9 @@ void print_file(const analysis::FileInfo& file, const InfoVisitor& counts) {
         fmt::format("{} kernel names, {} thread names, {} other", strings(pb::StringEntry::KERNEL),
                     strings(pb::StringEntry::THREAD), strings(pb::StringEntry::OTHER)));
 
+  print_cupti(file);
+
+  // gprof's own losses, then CUPTI's, labelled.
   const std::string losses = analysis::format_losses(analysis::total_losses({file}));
   if (!file.footer)
     field("Losses", "unknown (no footer)");

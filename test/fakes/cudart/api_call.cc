@@ -1,10 +1,14 @@
 #include "api_call.h"
 
 #include <atomic>
+#include <cstring>
 
 #include "clock.h"
-#include "fake_gpu_observer.h"
+#include "driver_result.h"
+#include "fake_device_api.h"
 #include "gpu_op_log.h"
+#include "injection.h"
+#include "runtime.h"
 
 namespace gprof_fake {
 namespace {
@@ -14,49 +18,111 @@ struct Observer {
   void* user_data = nullptr;
 };
 
+// The calls in progress on this thread, innermost last. A fixed array rather than a container:
+// it must stay usable from thread-exit and atexit code that calls the runtime after thread_local
+// objects with destructors are gone. Calls deeper than this are not told their stream.
+struct Frame {
+  GprofFakeApiCall* call = nullptr;
+  bool nested_driver = false;
+};
+constexpr int kMaxDepth = 32;
+thread_local Frame t_frames[kMaxDepth];
+thread_local int t_depth = 0;
+
 // Replaced rarely; old observers are leaked so that a concurrent call never sees a freed one.
 std::atomic<const Observer*> g_observer{nullptr};
 std::atomic<uint32_t> g_next_correlation_id{1};
 thread_local cudaError_t t_last_error = cudaSuccess;
 
-void Notify(GprofFakeApiPhase phase, const char* name, uint32_t correlation_id, int32_t result) {
+void Notify(const GprofFakeApiCall& call) {
   const Observer* observer = g_observer.load(std::memory_order_acquire);
   if (observer == nullptr || observer->callback == nullptr) return;
-  GprofFakeApiCall call{};
-  call.struct_size = sizeof(call);
-  call.phase = phase;
-  call.name = name;
-  call.correlation_id = correlation_id;
-  call.result = result;
   observer->callback(&call, observer->user_data);
+}
+
+// The real driver loads the injection library when it initializes, which the runtime's first
+// real call triggers; registration calls run at static-initialization time, before that, and
+// the error-string calls never initialize anything.
+bool InitializesDriver(const char* name) {
+  return std::strncmp(name, "__cuda", 6) != 0 && std::strcmp(name, "cudaGetErrorName") != 0 &&
+         std::strcmp(name, "cudaGetErrorString") != 0;
+}
+
+void Begin(GprofFakeApiCall* call, GprofFakeApiDomain domain, bool nested_driver) {
+  call->struct_size = sizeof(*call);
+  call->phase = GPROF_FAKE_API_ENTER;
+  call->domain = domain;
+  call->correlation_id = g_next_correlation_id.fetch_add(1, std::memory_order_relaxed);
+  // Any call is a chance to report finished GPU work; a real CUPTI delivers buffers lazily too.
+  if (GpuOpsObserved()) DeliverCompletedGpuOps(NowNs());
+  call->device = static_cast<uint32_t>(CurrentDevice());
+  call->enter_ns = NowNs();
+  if (t_depth < kMaxDepth) t_frames[t_depth] = Frame{call, nested_driver};
+  ++t_depth;
+  Notify(*call);
+}
+
+void End(GprofFakeApiCall* call) {
+  // Off the stack before EXIT is reported: calls the observer makes are not part of this one.
+  if (t_depth > 0) --t_depth;
+  call->phase = GPROF_FAKE_API_EXIT;
+  call->exit_ns = NowNs();
+  Notify(*call);
 }
 
 }  // namespace
 
-ApiCall::ApiCall(const char* name)
-    : name_(name), correlation_id_(g_next_correlation_id.fetch_add(1, std::memory_order_relaxed)) {
-  // Any call is a chance to report finished GPU work; a real CUPTI delivers buffers lazily too.
-  if (GpuOpsObserved()) DeliverCompletedGpuOps(NowNs());
-  Notify(GPROF_FAKE_API_ENTER, name_, correlation_id_, 0);
+ApiCall::ApiCall(const char* name, uint32_t cbid, const void* params, const char* symbol_name) {
+  // Before the id is taken and before ENTER, so that the injected tool sees this very call and
+  // ids still increase in call order.
+  if (InitializesDriver(name)) InjectOnce();
+  record_.name = name;
+  record_.cbid = cbid;
+  record_.params = params;
+  record_.symbol_name = symbol_name;
+  Begin(&record_, GPROF_FAKE_DOMAIN_RUNTIME, /*nested_driver=*/false);
+}
+
+ApiCall::ApiCall(NestedDriver, const char* name, uint32_t cbid, const void* params,
+                 const char* symbol_name) {
+  record_.name = name;
+  record_.cbid = cbid;
+  record_.params = params;
+  record_.symbol_name = symbol_name;
+  Begin(&record_, GPROF_FAKE_DOMAIN_DRIVER, /*nested_driver=*/true);
 }
 
 ApiCall::~ApiCall() {
-  Notify(GPROF_FAKE_API_EXIT, name_, correlation_id_, result_);
+  End(&record_);
 }
 
 cudaError_t ApiCall::Return(cudaError_t result) {
+  if (record_.domain == GPROF_FAKE_DOMAIN_DRIVER) {
+    record_.result = DriverResult(result);
+    return result;
+  }
   if (result != cudaSuccess) t_last_error = result;
-  result_ = result;
+  record_.result = result;
   return result;
 }
 
 cudaError_t ApiCall::ReturnUnrecorded(cudaError_t result) {
-  result_ = result;
+  record_.result = result;
   return result;
 }
 
 cudaError_t ApiCall::ReturnQuery(cudaError_t result) {
   return result == cudaErrorNotReady ? ReturnUnrecorded(result) : Return(result);
+}
+
+void NoteStream(uint32_t timeline_id) {
+  if (t_depth == 0 || t_depth > kMaxDepth) return;
+  const Frame& top = t_frames[t_depth - 1];
+  if (top.call->stream_id == 0) top.call->stream_id = timeline_id;
+  if (top.nested_driver && t_depth >= 2) {
+    GprofFakeApiCall* parent = t_frames[t_depth - 2].call;
+    if (parent->stream_id == 0) parent->stream_id = timeline_id;
+  }
 }
 
 cudaError_t PeekLastError() {
@@ -74,4 +140,13 @@ cudaError_t TakeLastError() {
 extern "C" void gprof_fake_set_api_observer(GprofFakeApiObserver observer, void* user_data) {
   gprof_fake::g_observer.store(new gprof_fake::Observer{observer, user_data},
                                std::memory_order_release);
+}
+
+extern "C" void gprof_fake_api_enter(GprofFakeApiCall* call) {
+  gprof_fake::Begin(call, GPROF_FAKE_DOMAIN_DRIVER, /*nested_driver=*/false);
+}
+
+extern "C" void gprof_fake_api_exit(GprofFakeApiCall* call, int32_t result) {
+  call->result = result;
+  gprof_fake::End(call);
 }

@@ -7,6 +7,7 @@
 #include "device_properties.h"
 #include "issue.h"
 #include "runtime.h"
+#include "synchronize.h"
 
 namespace gprof_fake {
 namespace {
@@ -17,18 +18,6 @@ cudaError_t ValidateDevice(int device) {
   const Config& config = GetConfig();
   if (config.device_count == 0) return cudaErrorNoDevice;
   return device >= 0 && device < config.device_count ? cudaSuccess : cudaErrorInvalidDevice;
-}
-
-cudaError_t SynchronizeDevice() {
-  auto& runtime = GetRuntime();
-  int64_t done_ns = 0;
-  {
-    std::lock_guard lock(runtime.mu);
-    if (const cudaError_t error = RequireDevice(runtime); error != cudaSuccess) return error;
-    done_ns = runtime.timeline.DeviceDoneNs(CurrentDevice());
-  }
-  HostWait(done_ns);
-  return cudaSuccess;
 }
 
 // Destroys what belongs to the current device: its memory, streams and events. Waits for its
@@ -60,14 +49,16 @@ cudaError_t ResetDevice() {
 using gprof_fake::ApiCall;
 
 extern "C" cudaError_t CUDARTAPI cudaGetDeviceCount(int* count) {
-  ApiCall call("cudaGetDeviceCount");
+  const cudaGetDeviceCount_v3020_params params{count};
+  ApiCall call("cudaGetDeviceCount", CUPTI_RUNTIME_TRACE_CBID_cudaGetDeviceCount_v3020, &params);
   if (count == nullptr) return call.Return(cudaErrorInvalidValue);
   *count = gprof_fake::GetConfig().device_count;
   return call.Return(*count == 0 ? cudaErrorNoDevice : cudaSuccess);
 }
 
 extern "C" cudaError_t CUDARTAPI cudaSetDevice(int device) {
-  ApiCall call("cudaSetDevice");
+  const cudaSetDevice_v3020_params params{device};
+  ApiCall call("cudaSetDevice", CUPTI_RUNTIME_TRACE_CBID_cudaSetDevice_v3020, &params);
   const cudaError_t error = gprof_fake::ValidateDevice(device);
   if (error == cudaSuccess) gprof_fake::SetCurrentDevice(device);
   return call.Return(error);
@@ -75,14 +66,16 @@ extern "C" cudaError_t CUDARTAPI cudaSetDevice(int device) {
 
 extern "C" cudaError_t CUDARTAPI cudaInitDevice(int device, unsigned int deviceFlags,
                                                 unsigned int flags) {
-  ApiCall call("cudaInitDevice");
+  const cudaInitDevice_v12000_params params{device, deviceFlags, flags};
+  ApiCall call("cudaInitDevice", CUPTI_RUNTIME_TRACE_CBID_cudaInitDevice_v12000, &params);
   static_cast<void>(deviceFlags);
   static_cast<void>(flags);
   return call.Return(gprof_fake::ValidateDevice(device));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaGetDevice(int* device) {
-  ApiCall call("cudaGetDevice");
+  const cudaGetDevice_v3020_params params{device};
+  ApiCall call("cudaGetDevice", CUPTI_RUNTIME_TRACE_CBID_cudaGetDevice_v3020, &params);
   if (device == nullptr) return call.Return(cudaErrorInvalidValue);
   if (gprof_fake::GetConfig().device_count == 0) return call.Return(cudaErrorNoDevice);
   *device = gprof_fake::CurrentDevice();
@@ -90,7 +83,9 @@ extern "C" cudaError_t CUDARTAPI cudaGetDevice(int* device) {
 }
 
 extern "C" cudaError_t CUDARTAPI cudaGetDeviceProperties(struct cudaDeviceProp* prop, int device) {
-  ApiCall call("cudaGetDeviceProperties");
+  const cudaGetDeviceProperties_v12000_params params{prop, device};
+  ApiCall call("cudaGetDeviceProperties", CUPTI_RUNTIME_TRACE_CBID_cudaGetDeviceProperties_v12000,
+               &params);
   if (prop == nullptr) return call.Return(cudaErrorInvalidValue);
   if (const cudaError_t error = gprof_fake::ValidateDevice(device); error != cudaSuccess) {
     return call.Return(error);
@@ -101,7 +96,9 @@ extern "C" cudaError_t CUDARTAPI cudaGetDeviceProperties(struct cudaDeviceProp* 
 
 extern "C" cudaError_t CUDARTAPI cudaDeviceGetAttribute(int* value, enum cudaDeviceAttr attr,
                                                         int device) {
-  ApiCall call("cudaDeviceGetAttribute");
+  const cudaDeviceGetAttribute_v5000_params params{value, attr, device};
+  ApiCall call("cudaDeviceGetAttribute", CUPTI_RUNTIME_TRACE_CBID_cudaDeviceGetAttribute_v5000,
+               &params);
   if (value == nullptr) return call.Return(cudaErrorInvalidValue);
   if (const cudaError_t error = gprof_fake::ValidateDevice(device); error != cudaSuccess) {
     return call.Return(error);
@@ -112,24 +109,31 @@ extern "C" cudaError_t CUDARTAPI cudaDeviceGetAttribute(int* value, enum cudaDev
 }
 
 extern "C" cudaError_t CUDARTAPI cudaDeviceSynchronize(void) {
-  ApiCall call("cudaDeviceSynchronize");
-  return call.Return(gprof_fake::SynchronizeDevice());
+  ApiCall call("cudaDeviceSynchronize", CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020);
+  // The real runtime waits in the driver; CUPTI reports that call nested inside this one.
+  ApiCall driver(ApiCall::NestedDriver{}, "cuCtxSynchronize",
+                 CUPTI_DRIVER_TRACE_CBID_cuCtxSynchronize);
+  return call.Return(driver.Return(gprof_fake::SynchronizeDevice()));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaDeviceReset(void) {
-  ApiCall call("cudaDeviceReset");
+  ApiCall call("cudaDeviceReset", CUPTI_RUNTIME_TRACE_CBID_cudaDeviceReset_v3020);
   return call.Return(gprof_fake::ResetDevice());
 }
 
 extern "C" cudaError_t CUDARTAPI cudaRuntimeGetVersion(int* runtimeVersion) {
-  ApiCall call("cudaRuntimeGetVersion");
+  const cudaRuntimeGetVersion_v3020_params params{runtimeVersion};
+  ApiCall call("cudaRuntimeGetVersion", CUPTI_RUNTIME_TRACE_CBID_cudaRuntimeGetVersion_v3020,
+               &params);
   if (runtimeVersion == nullptr) return call.Return(cudaErrorInvalidValue);
   *runtimeVersion = gprof_fake::kRuntimeVersion;
   return call.Return(cudaSuccess);
 }
 
 extern "C" cudaError_t CUDARTAPI cudaDriverGetVersion(int* driverVersion) {
-  ApiCall call("cudaDriverGetVersion");
+  const cudaDriverGetVersion_v3020_params params{driverVersion};
+  ApiCall call("cudaDriverGetVersion", CUPTI_RUNTIME_TRACE_CBID_cudaDriverGetVersion_v3020,
+               &params);
   if (driverVersion == nullptr) return call.Return(cudaErrorInvalidValue);
   *driverVersion = gprof_fake::GetConfig().driver_version;
   return call.Return(cudaSuccess);
@@ -137,11 +141,11 @@ extern "C" cudaError_t CUDARTAPI cudaDriverGetVersion(int* driverVersion) {
 
 // Profiler control only matters to a profiler that intercepts it; the device does nothing.
 extern "C" cudaError_t CUDARTAPI cudaProfilerStart(void) {
-  ApiCall call("cudaProfilerStart");
+  ApiCall call("cudaProfilerStart", CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000);
   return call.Return(cudaSuccess);
 }
 
 extern "C" cudaError_t CUDARTAPI cudaProfilerStop(void) {
-  ApiCall call("cudaProfilerStop");
+  ApiCall call("cudaProfilerStop", CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000);
   return call.Return(cudaSuccess);
 }

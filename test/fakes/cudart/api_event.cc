@@ -94,28 +94,36 @@ cudaError_t Destroy(cudaEvent_t event) {
 using gprof_fake::ApiCall;
 
 extern "C" cudaError_t CUDARTAPI cudaEventCreate(cudaEvent_t* event) {
-  ApiCall call("cudaEventCreate");
+  const cudaEventCreate_v3020_params params{event};
+  ApiCall call("cudaEventCreate", CUPTI_RUNTIME_TRACE_CBID_cudaEventCreate_v3020, &params);
   return call.Return(gprof_fake::Create(event, cudaEventDefault));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags) {
-  ApiCall call("cudaEventCreateWithFlags");
+  const cudaEventCreateWithFlags_v3020_params params{event, flags};
+  ApiCall call("cudaEventCreateWithFlags", CUPTI_RUNTIME_TRACE_CBID_cudaEventCreateWithFlags_v3020,
+               &params);
   return call.Return(gprof_fake::Create(event, flags));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
-  ApiCall call("cudaEventRecord");
+  const cudaEventRecord_v3020_params params{event, stream};
+  ApiCall call("cudaEventRecord", CUPTI_RUNTIME_TRACE_CBID_cudaEventRecord_v3020, &params);
   return call.Return(gprof_fake::Record(event, stream, false));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream) {
-  ApiCall call("cudaEventRecord_ptsz");
+  const cudaEventRecord_ptsz_v7000_params params{event, stream};
+  ApiCall call("cudaEventRecord_ptsz", CUPTI_RUNTIME_TRACE_CBID_cudaEventRecord_ptsz_v7000,
+               &params);
   return call.Return(gprof_fake::Record(event, stream, true));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream,
                                                           unsigned int flags) {
-  ApiCall call("cudaEventRecordWithFlags");
+  const cudaEventRecordWithFlags_v11010_params params{event, stream, flags};
+  ApiCall call("cudaEventRecordWithFlags", CUPTI_RUNTIME_TRACE_CBID_cudaEventRecordWithFlags_v11010,
+               &params);
   static_cast<void>(flags);
   return call.Return(gprof_fake::Record(event, stream, false));
 }
@@ -123,28 +131,36 @@ extern "C" cudaError_t CUDARTAPI cudaEventRecordWithFlags(cudaEvent_t event, cud
 extern "C" cudaError_t CUDARTAPI cudaEventRecordWithFlags_ptsz(cudaEvent_t event,
                                                                cudaStream_t stream,
                                                                unsigned int flags) {
-  ApiCall call("cudaEventRecordWithFlags_ptsz");
+  const cudaEventRecordWithFlags_ptsz_v11010_params params{event, stream, flags};
+  ApiCall call("cudaEventRecordWithFlags_ptsz",
+               CUPTI_RUNTIME_TRACE_CBID_cudaEventRecordWithFlags_ptsz_v11010, &params);
   static_cast<void>(flags);
   return call.Return(gprof_fake::Record(event, stream, true));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaEventQuery(cudaEvent_t event) {
-  ApiCall call("cudaEventQuery");
+  const cudaEventQuery_v3020_params params{event};
+  ApiCall call("cudaEventQuery", CUPTI_RUNTIME_TRACE_CBID_cudaEventQuery_v3020, &params);
   return call.ReturnQuery(gprof_fake::Query(event));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaEventSynchronize(cudaEvent_t event) {
-  ApiCall call("cudaEventSynchronize");
+  const cudaEventSynchronize_v3020_params params{event};
+  ApiCall call("cudaEventSynchronize", CUPTI_RUNTIME_TRACE_CBID_cudaEventSynchronize_v3020,
+               &params);
   return call.Return(gprof_fake::Synchronize(event));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaEventElapsedTime(float* ms, cudaEvent_t start,
                                                       cudaEvent_t end) {
-  ApiCall call("cudaEventElapsedTime");
+  const cudaEventElapsedTime_v12080_params params{ms, start, end};
+  ApiCall call("cudaEventElapsedTime", CUPTI_RUNTIME_TRACE_CBID_cudaEventElapsedTime_v12080,
+               &params);
   return call.ReturnQuery(gprof_fake::ElapsedTime(ms, start, end));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaEventDestroy(cudaEvent_t event) {
-  ApiCall call("cudaEventDestroy");
+  const cudaEventDestroy_v3020_params params{event};
+  ApiCall call("cudaEventDestroy", CUPTI_RUNTIME_TRACE_CBID_cudaEventDestroy_v3020, &params);
   return call.Return(gprof_fake::Destroy(event));
 }

@@ -26,7 +26,7 @@ cudaError_t Instantiate(cudaGraphExec_t* exec, cudaGraph_t graph) {
   return cudaSuccess;
 }
 
-cudaError_t Launch(const ApiCall& call, cudaGraphExec_t exec, cudaStream_t stream,
+cudaError_t Replay(const ApiCall& call, cudaGraphExec_t exec, cudaStream_t stream,
                    bool per_thread) {
   auto& runtime = GetRuntime();
   std::lock_guard lock(runtime.mu);
@@ -45,6 +45,19 @@ cudaError_t Launch(const ApiCall& call, cudaGraphExec_t exec, cudaStream_t strea
     Issue(runtime, ref, object->nodes[i], call.correlation_id(), origin);
   }
   return cudaSuccess;
+}
+
+// The real runtime launches a graph through the driver; CUPTI reports that call nested inside
+// the runtime's.
+cudaError_t Launch(const ApiCall& call, cudaGraphExec_t exec, cudaStream_t stream,
+                   bool per_thread) {
+  const cuGraphLaunch_params params{reinterpret_cast<CUgraphExec>(exec),
+                                    reinterpret_cast<CUstream>(stream)};
+  ApiCall driver(ApiCall::NestedDriver{}, per_thread ? "cuGraphLaunch_ptsz" : "cuGraphLaunch",
+                 per_thread ? CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz
+                            : CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
+                 &params);
+  return driver.Return(Replay(call, exec, stream, per_thread));
 }
 
 cudaError_t DestroyExec(cudaGraphExec_t exec) {
@@ -68,7 +81,9 @@ using gprof_fake::ApiCall;
 
 extern "C" cudaError_t CUDARTAPI cudaGraphInstantiate(cudaGraphExec_t* pGraphExec,
                                                       cudaGraph_t graph, unsigned long long flags) {
-  ApiCall call("cudaGraphInstantiate");
+  const cudaGraphInstantiate_v12000_params params{pGraphExec, graph, flags};
+  ApiCall call("cudaGraphInstantiate", CUPTI_RUNTIME_TRACE_CBID_cudaGraphInstantiate_v12000,
+               &params);
   static_cast<void>(flags);
   return call.Return(gprof_fake::Instantiate(pGraphExec, graph));
 }
@@ -76,28 +91,36 @@ extern "C" cudaError_t CUDARTAPI cudaGraphInstantiate(cudaGraphExec_t* pGraphExe
 extern "C" cudaError_t CUDARTAPI cudaGraphInstantiateWithFlags(cudaGraphExec_t* pGraphExec,
                                                                cudaGraph_t graph,
                                                                unsigned long long flags) {
-  ApiCall call("cudaGraphInstantiateWithFlags");
+  const cudaGraphInstantiateWithFlags_v11040_params params{pGraphExec, graph, flags};
+  ApiCall call("cudaGraphInstantiateWithFlags",
+               CUPTI_RUNTIME_TRACE_CBID_cudaGraphInstantiateWithFlags_v11040, &params);
   static_cast<void>(flags);
   return call.Return(gprof_fake::Instantiate(pGraphExec, graph));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream) {
-  ApiCall call("cudaGraphLaunch");
+  const cudaGraphLaunch_v10000_params params{graphExec, stream};
+  ApiCall call("cudaGraphLaunch", CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000, &params);
   return call.Return(gprof_fake::Launch(call, graphExec, stream, false));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaGraphLaunch_ptsz(cudaGraphExec_t graphExec,
                                                       cudaStream_t stream) {
-  ApiCall call("cudaGraphLaunch_ptsz");
+  const cudaGraphLaunch_ptsz_v10000_params params{graphExec, stream};
+  ApiCall call("cudaGraphLaunch_ptsz", CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000,
+               &params);
   return call.Return(gprof_fake::Launch(call, graphExec, stream, true));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaGraphExecDestroy(cudaGraphExec_t graphExec) {
-  ApiCall call("cudaGraphExecDestroy");
+  const cudaGraphExecDestroy_v10000_params params{graphExec};
+  ApiCall call("cudaGraphExecDestroy", CUPTI_RUNTIME_TRACE_CBID_cudaGraphExecDestroy_v10000,
+               &params);
   return call.Return(gprof_fake::DestroyExec(graphExec));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaGraphDestroy(cudaGraph_t graph) {
-  ApiCall call("cudaGraphDestroy");
+  const cudaGraphDestroy_v10000_params params{graph};
+  ApiCall call("cudaGraphDestroy", CUPTI_RUNTIME_TRACE_CBID_cudaGraphDestroy_v10000, &params);
   return call.Return(gprof_fake::DestroyGraph(graph));
 }

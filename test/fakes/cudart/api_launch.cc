@@ -1,78 +1,94 @@
 // Kernel launches, in the four forms a program can use: <<<>>> (which CUDA 13 compiles to
 // __cudaGetKernel + __cudaLaunchKernel), cudaLaunchKernel and cudaLaunchKernelExC, each with a
 // _ptsz twin for --default-stream per-thread. Kernels do not run; they occupy the timeline.
+// Like the real runtime, each hands the launch to the driver: observers see cuLaunchKernel (or
+// cuLaunchKernelEx) nested inside the runtime call.
 #include <cstdint>
 #include <mutex>
 
 #include "api_call.h"
 #include "cuda_abi.h"
-#include "issue.h"
+#include "launch.h"
 #include "runtime.h"
 
 namespace gprof_fake {
 namespace {
 
-constexpr uint64_t kMaxThreadsPerBlock = 1024;
-
-cudaError_t ValidateConfiguration(dim3 grid, dim3 block) {
-  if (grid.x == 0 || grid.y == 0 || grid.z == 0) return cudaErrorInvalidConfiguration;
-  if (block.x == 0 || block.y == 0 || block.z == 0) return cudaErrorInvalidConfiguration;
-  if (grid.x > 0x7fffffffu || grid.y > 65535 || grid.z > 65535) {
-    return cudaErrorInvalidConfiguration;
-  }
-  if (block.x > 1024 || block.y > 1024 || block.z > 64) return cudaErrorInvalidConfiguration;
-  const uint64_t threads = static_cast<uint64_t>(block.x) * block.y * block.z;
-  return threads > kMaxThreadsPerBlock ? cudaErrorInvalidConfiguration : cudaSuccess;
-}
-
-// `find` maps the program's kernel argument (a cudaKernel_t or a host stub) to its record.
-template <typename Find>
-cudaError_t Launch(const ApiCall& call, Find find, dim3 grid, dim3 block, size_t shared_bytes,
-                   cudaStream_t stream, bool per_thread) {
+// Looked up before the call is reported, so that observers see the kernel's name at ENTER (what
+// CUPTI reports as symbolName). Null for something the runtime never registered.
+const KernelInfo* KernelOfHandle(cudaKernel_t kernel) {
   auto& runtime = GetRuntime();
   std::lock_guard lock(runtime.mu);
-  if (const cudaError_t error = RequireDevice(runtime); error != cudaSuccess) return error;
-  const KernelInfo* kernel = find(runtime.modules);
-  if (kernel == nullptr) return cudaErrorInvalidDeviceFunction;
-  if (const cudaError_t error = ValidateConfiguration(grid, block); error != cudaSuccess) {
-    return error;
+  return runtime.modules.FindKernel(kernel);
+}
+
+const KernelInfo* KernelOfStub(const void* func) {
+  auto& runtime = GetRuntime();
+  std::lock_guard lock(runtime.mu);
+  return runtime.modules.FindKernelByHostFun(func);
+}
+
+const char* NameOf(const KernelInfo* kernel) {
+  return kernel == nullptr ? nullptr : kernel->name.c_str();
+}
+
+CUfunction AsFunction(const KernelInfo* kernel) {
+  return reinterpret_cast<CUfunction>(const_cast<KernelInfo*>(kernel));
+}
+
+cudaError_t Launch(const ApiCall& call, const KernelInfo* kernel, dim3 grid, dim3 block,
+                   void** args, size_t shared_bytes, cudaStream_t stream, bool per_thread) {
+  // An unknown kernel fails in the runtime, before any driver call.
+  if (kernel == nullptr) {
+    return IssueLaunch(call.correlation_id(), kernel, grid, block, shared_bytes, stream,
+                       per_thread);
   }
-  StreamRef ref;
-  if (const cudaError_t error = ResolveStream(runtime, stream, per_thread, &ref);
-      error != cudaSuccess) {
-    return error;
-  }
-  OpRequest request;
-  request.kind = GPROF_FAKE_OP_KERNEL;
-  request.kernel = kernel;
-  request.grid = grid;
-  request.block = block;
-  request.shared_bytes = shared_bytes;
-  Issue(runtime, ref, request, call.correlation_id());
-  return cudaSuccess;
+  const cuLaunchKernel_params params{AsFunction(kernel),
+                                     grid.x,
+                                     grid.y,
+                                     grid.z,
+                                     block.x,
+                                     block.y,
+                                     block.z,
+                                     static_cast<unsigned>(shared_bytes),
+                                     reinterpret_cast<CUstream>(stream),
+                                     args,
+                                     nullptr};
+  ApiCall driver(ApiCall::NestedDriver{}, per_thread ? "cuLaunchKernel_ptsz" : "cuLaunchKernel",
+                 per_thread ? CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz
+                            : CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+                 &params, NameOf(kernel));
+  return driver.Return(
+      IssueLaunch(call.correlation_id(), kernel, grid, block, shared_bytes, stream, per_thread));
 }
 
-cudaError_t LaunchByHandle(const ApiCall& call, cudaKernel_t kernel, dim3 grid, dim3 block,
-                           size_t shared_bytes, cudaStream_t stream, bool per_thread) {
-  return Launch(
-      call, [&](const ModuleRegistry& modules) { return modules.FindKernel(kernel); }, grid, block,
-      shared_bytes, stream, per_thread);
-}
-
-cudaError_t LaunchByStub(const ApiCall& call, const void* func, dim3 grid, dim3 block,
-                         size_t shared_bytes, cudaStream_t stream, bool per_thread) {
-  return Launch(
-      call, [&](const ModuleRegistry& modules) { return modules.FindKernelByHostFun(func); }, grid,
-      block, shared_bytes, stream, per_thread);
-}
-
-cudaError_t LaunchEx(const ApiCall& call, const cudaLaunchConfig_t* config, const void* func,
-                     bool per_thread) {
+cudaError_t LaunchEx(const ApiCall& call, const cudaLaunchConfig_t* config,
+                     const KernelInfo* kernel, void** args, bool per_thread) {
   if (config == nullptr) return cudaErrorInvalidValue;
   // Launch attributes (clusters, priorities, programmatic serialization) do not change the
-  // simulated duration.
-  return LaunchByStub(call, func, config->gridDim, config->blockDim, config->dynamicSmemBytes,
-                      config->stream, per_thread);
+  // simulated duration, so the driver is not told about them.
+  const dim3 grid = config->gridDim;
+  const dim3 block = config->blockDim;
+  if (kernel == nullptr) {
+    return IssueLaunch(call.correlation_id(), kernel, grid, block, config->dynamicSmemBytes,
+                       config->stream, per_thread);
+  }
+  CUlaunchConfig driver_config{};
+  driver_config.gridDimX = grid.x;
+  driver_config.gridDimY = grid.y;
+  driver_config.gridDimZ = grid.z;
+  driver_config.blockDimX = block.x;
+  driver_config.blockDimY = block.y;
+  driver_config.blockDimZ = block.z;
+  driver_config.sharedMemBytes = static_cast<unsigned>(config->dynamicSmemBytes);
+  driver_config.hStream = reinterpret_cast<CUstream>(config->stream);
+  const cuLaunchKernelEx_params params{&driver_config, AsFunction(kernel), args, nullptr};
+  ApiCall driver(ApiCall::NestedDriver{}, per_thread ? "cuLaunchKernelEx_ptsz" : "cuLaunchKernelEx",
+                 per_thread ? CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz
+                            : CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
+                 &params, NameOf(kernel));
+  return driver.Return(IssueLaunch(call.correlation_id(), kernel, grid, block,
+                                   config->dynamicSmemBytes, config->stream, per_thread));
 }
 
 }  // namespace
@@ -83,49 +99,62 @@ using gprof_fake::ApiCall;
 extern "C" cudaError_t CUDARTAPI __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim,
                                                     dim3 blockDim, void** args, size_t sharedMem,
                                                     cudaStream_t stream) {
-  ApiCall call("__cudaLaunchKernel");
-  static_cast<void>(args);
-  return call.Return(gprof_fake::LaunchByHandle(call, kernel, gridDim, blockDim, sharedMem, stream,
-                                                /*per_thread=*/false));
+  const gprof_fake::KernelInfo* info = gprof_fake::KernelOfHandle(kernel);
+  const __cudaLaunchKernel_v13000_params params{kernel, gridDim, blockDim, args, sharedMem, stream};
+  ApiCall call("__cudaLaunchKernel", CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000, &params,
+               gprof_fake::NameOf(info));
+  return call.Return(gprof_fake::Launch(call, info, gridDim, blockDim, args, sharedMem, stream,
+                                        /*per_thread=*/false));
 }
 
 extern "C" cudaError_t CUDARTAPI __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim,
                                                          dim3 blockDim, void** args,
                                                          size_t sharedMem, cudaStream_t stream) {
-  ApiCall call("__cudaLaunchKernel_ptsz");
-  static_cast<void>(args);
-  return call.Return(gprof_fake::LaunchByHandle(call, kernel, gridDim, blockDim, sharedMem, stream,
-                                                /*per_thread=*/true));
+  const gprof_fake::KernelInfo* info = gprof_fake::KernelOfHandle(kernel);
+  const __cudaLaunchKernel_ptsz_v13000_params params{kernel, gridDim,   blockDim,
+                                                     args,   sharedMem, stream};
+  ApiCall call("__cudaLaunchKernel_ptsz", CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000,
+               &params, gprof_fake::NameOf(info));
+  return call.Return(gprof_fake::Launch(call, info, gridDim, blockDim, args, sharedMem, stream,
+                                        /*per_thread=*/true));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim,
                                                   void** args, size_t sharedMem,
                                                   cudaStream_t stream) {
-  ApiCall call("cudaLaunchKernel");
-  static_cast<void>(args);
-  return call.Return(gprof_fake::LaunchByStub(call, func, gridDim, blockDim, sharedMem, stream,
-                                              /*per_thread=*/false));
+  const gprof_fake::KernelInfo* info = gprof_fake::KernelOfStub(func);
+  const cudaLaunchKernel_v7000_params params{func, gridDim, blockDim, args, sharedMem, stream};
+  ApiCall call("cudaLaunchKernel", CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, &params,
+               gprof_fake::NameOf(info));
+  return call.Return(gprof_fake::Launch(call, info, gridDim, blockDim, args, sharedMem, stream,
+                                        /*per_thread=*/false));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaLaunchKernel_ptsz(const void* func, dim3 gridDim,
                                                        dim3 blockDim, void** args, size_t sharedMem,
                                                        cudaStream_t stream) {
-  ApiCall call("cudaLaunchKernel_ptsz");
-  static_cast<void>(args);
-  return call.Return(gprof_fake::LaunchByStub(call, func, gridDim, blockDim, sharedMem, stream,
-                                              /*per_thread=*/true));
+  const gprof_fake::KernelInfo* info = gprof_fake::KernelOfStub(func);
+  const cudaLaunchKernel_ptsz_v7000_params params{func, gridDim, blockDim, args, sharedMem, stream};
+  ApiCall call("cudaLaunchKernel_ptsz", CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
+               &params, gprof_fake::NameOf(info));
+  return call.Return(gprof_fake::Launch(call, info, gridDim, blockDim, args, sharedMem, stream,
+                                        /*per_thread=*/true));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaLaunchKernelExC(const cudaLaunchConfig_t* config,
                                                      const void* func, void** args) {
-  ApiCall call("cudaLaunchKernelExC");
-  static_cast<void>(args);
-  return call.Return(gprof_fake::LaunchEx(call, config, func, /*per_thread=*/false));
+  const gprof_fake::KernelInfo* info = gprof_fake::KernelOfStub(func);
+  const cudaLaunchKernelExC_v11060_params params{config, func, args};
+  ApiCall call("cudaLaunchKernelExC", CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060, &params,
+               gprof_fake::NameOf(info));
+  return call.Return(gprof_fake::LaunchEx(call, config, info, args, /*per_thread=*/false));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t* config,
                                                           const void* func, void** args) {
-  ApiCall call("cudaLaunchKernelExC_ptsz");
-  static_cast<void>(args);
-  return call.Return(gprof_fake::LaunchEx(call, config, func, /*per_thread=*/true));
+  const gprof_fake::KernelInfo* info = gprof_fake::KernelOfStub(func);
+  const cudaLaunchKernelExC_ptsz_v11060_params params{config, func, args};
+  ApiCall call("cudaLaunchKernelExC_ptsz", CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060,
+               &params, gprof_fake::NameOf(info));
+  return call.Return(gprof_fake::LaunchEx(call, config, info, args, /*per_thread=*/true));
 }

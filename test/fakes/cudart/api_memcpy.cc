@@ -53,7 +53,7 @@ cudaError_t SymbolStorage(const void* symbol, size_t offset, size_t count, void*
   return cudaSuccess;
 }
 
-cudaError_t ToSymbol(const ApiCall& call, const void* symbol, const void* src, size_t count,
+cudaError_t ToSymbol(uint32_t correlation_id, const void* symbol, const void* src, size_t count,
                      size_t offset, cudaMemcpyKind kind, cudaStream_t stream, bool per_thread,
                      HostBlocking blocking) {
   if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice &&
@@ -64,10 +64,10 @@ cudaError_t ToSymbol(const ApiCall& call, const void* symbol, const void* src, s
   if (const cudaError_t error = SymbolStorage(symbol, offset, count, &dst); error != cudaSuccess) {
     return error;
   }
-  return Copy(call, Linear(dst, src, count, kind), stream, per_thread, blocking);
+  return Copy(correlation_id, Linear(dst, src, count, kind), stream, per_thread, blocking);
 }
 
-cudaError_t FromSymbol(const ApiCall& call, void* dst, const void* symbol, size_t count,
+cudaError_t FromSymbol(uint32_t correlation_id, void* dst, const void* symbol, size_t count,
                        size_t offset, cudaMemcpyKind kind, cudaStream_t stream, bool per_thread,
                        HostBlocking blocking) {
   if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice &&
@@ -78,7 +78,7 @@ cudaError_t FromSymbol(const ApiCall& call, void* dst, const void* symbol, size_
   if (const cudaError_t error = SymbolStorage(symbol, offset, count, &src); error != cudaSuccess) {
     return error;
   }
-  return Copy(call, Linear(dst, src, count, kind), stream, per_thread, blocking);
+  return Copy(correlation_id, Linear(dst, src, count, kind), stream, per_thread, blocking);
 }
 
 }  // namespace
@@ -90,54 +90,66 @@ using gprof_fake::HostBlocking;
 
 extern "C" cudaError_t CUDARTAPI cudaMemcpy(void* dst, const void* src, size_t count,
                                             enum cudaMemcpyKind kind) {
-  ApiCall call("cudaMemcpy");
-  return call.Return(
-      Copy(call, gprof_fake::Linear(dst, src, count, kind), nullptr, false, HostBlocking::kSync));
+  const cudaMemcpy_v3020_params params{dst, src, count, kind};
+  ApiCall call("cudaMemcpy", CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020, &params);
+  return call.Return(Copy(call.correlation_id(), gprof_fake::Linear(dst, src, count, kind), nullptr,
+                          false, HostBlocking::kSync));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaMemcpy_ptds(void* dst, const void* src, size_t count,
                                                  enum cudaMemcpyKind kind) {
-  ApiCall call("cudaMemcpy_ptds");
-  return call.Return(
-      Copy(call, gprof_fake::Linear(dst, src, count, kind), nullptr, true, HostBlocking::kSync));
+  const cudaMemcpy_ptds_v7000_params params{dst, src, count, kind};
+  ApiCall call("cudaMemcpy_ptds", CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_ptds_v7000, &params);
+  return call.Return(Copy(call.correlation_id(), gprof_fake::Linear(dst, src, count, kind), nullptr,
+                          true, HostBlocking::kSync));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaMemcpyAsync(void* dst, const void* src, size_t count,
                                                  enum cudaMemcpyKind kind, cudaStream_t stream) {
-  ApiCall call("cudaMemcpyAsync");
-  return call.Return(
-      Copy(call, gprof_fake::Linear(dst, src, count, kind), stream, false, HostBlocking::kAsync));
+  const cudaMemcpyAsync_v3020_params params{dst, src, count, kind, stream};
+  ApiCall call("cudaMemcpyAsync", CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020, &params);
+  return call.Return(Copy(call.correlation_id(), gprof_fake::Linear(dst, src, count, kind), stream,
+                          false, HostBlocking::kAsync));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaMemcpyAsync_ptsz(void* dst, const void* src, size_t count,
                                                       enum cudaMemcpyKind kind,
                                                       cudaStream_t stream) {
-  ApiCall call("cudaMemcpyAsync_ptsz");
-  return call.Return(
-      Copy(call, gprof_fake::Linear(dst, src, count, kind), stream, true, HostBlocking::kAsync));
+  const cudaMemcpyAsync_ptsz_v7000_params params{dst, src, count, kind, stream};
+  ApiCall call("cudaMemcpyAsync_ptsz", CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_ptsz_v7000,
+               &params);
+  return call.Return(Copy(call.correlation_id(), gprof_fake::Linear(dst, src, count, kind), stream,
+                          true, HostBlocking::kAsync));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaMemcpy2D(void* dst, size_t dpitch, const void* src,
                                               size_t spitch, size_t width, size_t height,
                                               enum cudaMemcpyKind kind) {
-  ApiCall call("cudaMemcpy2D");
-  return call.Return(Copy(call, gprof_fake::Pitched(dst, dpitch, src, spitch, width, height, kind),
+  const cudaMemcpy2D_v3020_params params{dst, dpitch, src, spitch, width, height, kind};
+  ApiCall call("cudaMemcpy2D", CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2D_v3020, &params);
+  return call.Return(Copy(call.correlation_id(),
+                          gprof_fake::Pitched(dst, dpitch, src, spitch, width, height, kind),
                           nullptr, false, HostBlocking::kSync));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaMemcpy2D_ptds(void* dst, size_t dpitch, const void* src,
                                                    size_t spitch, size_t width, size_t height,
                                                    enum cudaMemcpyKind kind) {
-  ApiCall call("cudaMemcpy2D_ptds");
-  return call.Return(Copy(call, gprof_fake::Pitched(dst, dpitch, src, spitch, width, height, kind),
+  const cudaMemcpy2D_ptds_v7000_params params{dst, dpitch, src, spitch, width, height, kind};
+  ApiCall call("cudaMemcpy2D_ptds", CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2D_ptds_v7000, &params);
+  return call.Return(Copy(call.correlation_id(),
+                          gprof_fake::Pitched(dst, dpitch, src, spitch, width, height, kind),
                           nullptr, true, HostBlocking::kSync));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src,
                                                    size_t spitch, size_t width, size_t height,
                                                    enum cudaMemcpyKind kind, cudaStream_t stream) {
-  ApiCall call("cudaMemcpy2DAsync");
-  return call.Return(Copy(call, gprof_fake::Pitched(dst, dpitch, src, spitch, width, height, kind),
+  const cudaMemcpy2DAsync_v3020_params params{dst,   dpitch, src,  spitch,
+                                              width, height, kind, stream};
+  ApiCall call("cudaMemcpy2DAsync", CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2DAsync_v3020, &params);
+  return call.Return(Copy(call.correlation_id(),
+                          gprof_fake::Pitched(dst, dpitch, src, spitch, width, height, kind),
                           stream, false, HostBlocking::kAsync));
 }
 
@@ -145,95 +157,121 @@ extern "C" cudaError_t CUDARTAPI cudaMemcpy2DAsync_ptsz(void* dst, size_t dpitch
                                                         size_t spitch, size_t width, size_t height,
                                                         enum cudaMemcpyKind kind,
                                                         cudaStream_t stream) {
-  ApiCall call("cudaMemcpy2DAsync_ptsz");
-  return call.Return(Copy(call, gprof_fake::Pitched(dst, dpitch, src, spitch, width, height, kind),
+  const cudaMemcpy2DAsync_ptsz_v7000_params params{dst,   dpitch, src,  spitch,
+                                                   width, height, kind, stream};
+  ApiCall call("cudaMemcpy2DAsync_ptsz", CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2DAsync_ptsz_v7000,
+               &params);
+  return call.Return(Copy(call.correlation_id(),
+                          gprof_fake::Pitched(dst, dpitch, src, spitch, width, height, kind),
                           stream, true, HostBlocking::kAsync));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaMemcpyPeer(void* dst, int dstDevice, const void* src,
                                                 int srcDevice, size_t count) {
-  ApiCall call("cudaMemcpyPeer");
-  return call.Return(Copy(call, gprof_fake::Peer(dst, dstDevice, src, srcDevice, count), nullptr,
-                          false, HostBlocking::kSync));
+  const cudaMemcpyPeer_v4000_params params{dst, dstDevice, src, srcDevice, count};
+  ApiCall call("cudaMemcpyPeer", CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyPeer_v4000, &params);
+  return call.Return(Copy(call.correlation_id(),
+                          gprof_fake::Peer(dst, dstDevice, src, srcDevice, count), nullptr, false,
+                          HostBlocking::kSync));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaMemcpyPeerAsync(void* dst, int dstDevice, const void* src,
                                                      int srcDevice, size_t count,
                                                      cudaStream_t stream) {
-  ApiCall call("cudaMemcpyPeerAsync");
-  return call.Return(Copy(call, gprof_fake::Peer(dst, dstDevice, src, srcDevice, count), stream,
-                          false, HostBlocking::kAsync));
+  const cudaMemcpyPeerAsync_v4000_params params{dst, dstDevice, src, srcDevice, count, stream};
+  ApiCall call("cudaMemcpyPeerAsync", CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyPeerAsync_v4000, &params);
+  return call.Return(Copy(call.correlation_id(),
+                          gprof_fake::Peer(dst, dstDevice, src, srcDevice, count), stream, false,
+                          HostBlocking::kAsync));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaMemcpyToSymbol(const void* symbol, const void* src,
                                                     size_t count, size_t offset,
                                                     enum cudaMemcpyKind kind) {
-  ApiCall call("cudaMemcpyToSymbol");
-  return call.Return(gprof_fake::ToSymbol(call, symbol, src, count, offset, kind, nullptr, false,
-                                          HostBlocking::kSync));
+  const cudaMemcpyToSymbol_v3020_params params{symbol, src, count, offset, kind};
+  ApiCall call("cudaMemcpyToSymbol", CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyToSymbol_v3020, &params);
+  return call.Return(gprof_fake::ToSymbol(call.correlation_id(), symbol, src, count, offset, kind,
+                                          nullptr, false, HostBlocking::kSync));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaMemcpyToSymbol_ptds(const void* symbol, const void* src,
                                                          size_t count, size_t offset,
                                                          enum cudaMemcpyKind kind) {
-  ApiCall call("cudaMemcpyToSymbol_ptds");
-  return call.Return(gprof_fake::ToSymbol(call, symbol, src, count, offset, kind, nullptr, true,
-                                          HostBlocking::kSync));
+  const cudaMemcpyToSymbol_ptds_v7000_params params{symbol, src, count, offset, kind};
+  ApiCall call("cudaMemcpyToSymbol_ptds", CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyToSymbol_ptds_v7000,
+               &params);
+  return call.Return(gprof_fake::ToSymbol(call.correlation_id(), symbol, src, count, offset, kind,
+                                          nullptr, true, HostBlocking::kSync));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t count,
                                                       size_t offset, enum cudaMemcpyKind kind) {
-  ApiCall call("cudaMemcpyFromSymbol");
-  return call.Return(gprof_fake::FromSymbol(call, dst, symbol, count, offset, kind, nullptr, false,
-                                            HostBlocking::kSync));
+  const cudaMemcpyFromSymbol_v3020_params params{dst, symbol, count, offset, kind};
+  ApiCall call("cudaMemcpyFromSymbol", CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyFromSymbol_v3020,
+               &params);
+  return call.Return(gprof_fake::FromSymbol(call.correlation_id(), dst, symbol, count, offset, kind,
+                                            nullptr, false, HostBlocking::kSync));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaMemcpyFromSymbol_ptds(void* dst, const void* symbol,
                                                            size_t count, size_t offset,
                                                            enum cudaMemcpyKind kind) {
-  ApiCall call("cudaMemcpyFromSymbol_ptds");
-  return call.Return(gprof_fake::FromSymbol(call, dst, symbol, count, offset, kind, nullptr, true,
-                                            HostBlocking::kSync));
+  const cudaMemcpyFromSymbol_ptds_v7000_params params{dst, symbol, count, offset, kind};
+  ApiCall call("cudaMemcpyFromSymbol_ptds",
+               CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyFromSymbol_ptds_v7000, &params);
+  return call.Return(gprof_fake::FromSymbol(call.correlation_id(), dst, symbol, count, offset, kind,
+                                            nullptr, true, HostBlocking::kSync));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaMemcpyToSymbolAsync(const void* symbol, const void* src,
                                                          size_t count, size_t offset,
                                                          enum cudaMemcpyKind kind,
                                                          cudaStream_t stream) {
-  ApiCall call("cudaMemcpyToSymbolAsync");
-  return call.Return(gprof_fake::ToSymbol(call, symbol, src, count, offset, kind, stream, false,
-                                          HostBlocking::kAsync));
+  const cudaMemcpyToSymbolAsync_v3020_params params{symbol, src, count, offset, kind, stream};
+  ApiCall call("cudaMemcpyToSymbolAsync", CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyToSymbolAsync_v3020,
+               &params);
+  return call.Return(gprof_fake::ToSymbol(call.correlation_id(), symbol, src, count, offset, kind,
+                                          stream, false, HostBlocking::kAsync));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaMemcpyToSymbolAsync_ptsz(const void* symbol, const void* src,
                                                               size_t count, size_t offset,
                                                               enum cudaMemcpyKind kind,
                                                               cudaStream_t stream) {
-  ApiCall call("cudaMemcpyToSymbolAsync_ptsz");
-  return call.Return(gprof_fake::ToSymbol(call, symbol, src, count, offset, kind, stream, true,
-                                          HostBlocking::kAsync));
+  const cudaMemcpyToSymbolAsync_ptsz_v7000_params params{symbol, src, count, offset, kind, stream};
+  ApiCall call("cudaMemcpyToSymbolAsync_ptsz",
+               CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyToSymbolAsync_ptsz_v7000, &params);
+  return call.Return(gprof_fake::ToSymbol(call.correlation_id(), symbol, src, count, offset, kind,
+                                          stream, true, HostBlocking::kAsync));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaMemcpyFromSymbolAsync(void* dst, const void* symbol,
                                                            size_t count, size_t offset,
                                                            enum cudaMemcpyKind kind,
                                                            cudaStream_t stream) {
-  ApiCall call("cudaMemcpyFromSymbolAsync");
-  return call.Return(gprof_fake::FromSymbol(call, dst, symbol, count, offset, kind, stream, false,
-                                            HostBlocking::kAsync));
+  const cudaMemcpyFromSymbolAsync_v3020_params params{dst, symbol, count, offset, kind, stream};
+  ApiCall call("cudaMemcpyFromSymbolAsync",
+               CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyFromSymbolAsync_v3020, &params);
+  return call.Return(gprof_fake::FromSymbol(call.correlation_id(), dst, symbol, count, offset, kind,
+                                            stream, false, HostBlocking::kAsync));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaMemcpyFromSymbolAsync_ptsz(void* dst, const void* symbol,
                                                                 size_t count, size_t offset,
                                                                 enum cudaMemcpyKind kind,
                                                                 cudaStream_t stream) {
-  ApiCall call("cudaMemcpyFromSymbolAsync_ptsz");
-  return call.Return(gprof_fake::FromSymbol(call, dst, symbol, count, offset, kind, stream, true,
-                                            HostBlocking::kAsync));
+  const cudaMemcpyFromSymbolAsync_ptsz_v7000_params params{dst,    symbol, count,
+                                                           offset, kind,   stream};
+  ApiCall call("cudaMemcpyFromSymbolAsync_ptsz",
+               CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyFromSymbolAsync_ptsz_v7000, &params);
+  return call.Return(gprof_fake::FromSymbol(call.correlation_id(), dst, symbol, count, offset, kind,
+                                            stream, true, HostBlocking::kAsync));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaGetSymbolAddress(void** devPtr, const void* symbol) {
-  ApiCall call("cudaGetSymbolAddress");
+  const cudaGetSymbolAddress_v3020_params params{devPtr, symbol};
+  ApiCall call("cudaGetSymbolAddress", CUPTI_RUNTIME_TRACE_CBID_cudaGetSymbolAddress_v3020,
+               &params);
   if (devPtr == nullptr) return call.Return(cudaErrorInvalidValue);
   auto& runtime = gprof_fake::GetRuntime();
   std::lock_guard lock(runtime.mu);
@@ -244,7 +282,8 @@ extern "C" cudaError_t CUDARTAPI cudaGetSymbolAddress(void** devPtr, const void*
 }
 
 extern "C" cudaError_t CUDARTAPI cudaGetSymbolSize(size_t* size, const void* symbol) {
-  ApiCall call("cudaGetSymbolSize");
+  const cudaGetSymbolSize_v3020_params params{size, symbol};
+  ApiCall call("cudaGetSymbolSize", CUPTI_RUNTIME_TRACE_CBID_cudaGetSymbolSize_v3020, &params);
   if (size == nullptr) return call.Return(cudaErrorInvalidValue);
   auto& runtime = gprof_fake::GetRuntime();
   std::lock_guard lock(runtime.mu);

@@ -46,7 +46,7 @@ using gprof_fake::ApiCall;
 using gprof_fake::GetRuntime;
 
 extern "C" void** CUDARTAPI __cudaRegisterFatBinary(void* fatCubin) {
-  ApiCall call("__cudaRegisterFatBinary");
+  ApiCall call("__cudaRegisterFatBinary", CUPTI_RUNTIME_TRACE_CBID___cudaRegisterFatBinary_v13000);
   static_cast<void>(fatCubin);  // there is no device code to load
   auto& runtime = GetRuntime();
   std::lock_guard lock(runtime.mu);
@@ -54,14 +54,16 @@ extern "C" void** CUDARTAPI __cudaRegisterFatBinary(void* fatCubin) {
 }
 
 extern "C" void CUDARTAPI __cudaRegisterFatBinaryEnd(void** fatCubinHandle) {
-  ApiCall call("__cudaRegisterFatBinaryEnd");
+  ApiCall call("__cudaRegisterFatBinaryEnd",
+               CUPTI_RUNTIME_TRACE_CBID___cudaRegisterFatBinaryEnd_v13000);
   static_cast<void>(fatCubinHandle);
 }
 
 extern "C" void CUDARTAPI __cudaUnregisterFatBinary(void** fatCubinHandle) {
   // Runs from atexit. Registrations are kept: other atexit handlers and detached threads may
   // still launch, and the kernel handles cached in launch stubs must stay valid.
-  ApiCall call("__cudaUnregisterFatBinary");
+  ApiCall call("__cudaUnregisterFatBinary",
+               CUPTI_RUNTIME_TRACE_CBID___cudaUnregisterFatBinary_v13000);
   static_cast<void>(fatCubinHandle);
 }
 
@@ -69,7 +71,7 @@ extern "C" void CUDARTAPI __cudaRegisterFunction(void** fatCubinHandle, const ch
                                                  char* deviceFun, const char* deviceName,
                                                  int thread_limit, uint3* tid, uint3* bid,
                                                  dim3* bDim, dim3* gDim, int* wSize) {
-  ApiCall call("__cudaRegisterFunction");
+  ApiCall call("__cudaRegisterFunction", CUPTI_RUNTIME_TRACE_CBID___cudaRegisterFunction_v13000);
   static_cast<void>(fatCubinHandle);
   static_cast<void>(deviceFun);
   static_cast<void>(thread_limit);
@@ -86,7 +88,7 @@ extern "C" void CUDARTAPI __cudaRegisterFunction(void** fatCubinHandle, const ch
 extern "C" void CUDARTAPI __cudaRegisterVar(void** fatCubinHandle, char* hostVar,
                                             char* deviceAddress, const char* deviceName, int ext,
                                             size_t size, int constant, int global) {
-  ApiCall call("__cudaRegisterVar");
+  ApiCall call("__cudaRegisterVar", CUPTI_RUNTIME_TRACE_CBID___cudaRegisterVar_v13000);
   static_cast<void>(fatCubinHandle);
   static_cast<void>(deviceAddress);
   static_cast<void>(deviceName);
@@ -101,7 +103,8 @@ extern "C" void CUDARTAPI __cudaRegisterVar(void** fatCubinHandle, char* hostVar
 extern "C" void CUDARTAPI __cudaRegisterManagedVar(void** fatCubinHandle, void** hostVarPtrAddress,
                                                    char* deviceAddress, const char* deviceName,
                                                    int ext, size_t size, int constant, int global) {
-  ApiCall call("__cudaRegisterManagedVar");
+  ApiCall call("__cudaRegisterManagedVar",
+               CUPTI_RUNTIME_TRACE_CBID___cudaRegisterManagedVar_v13000);
   static_cast<void>(fatCubinHandle);
   static_cast<void>(deviceAddress);
   static_cast<void>(deviceName);
@@ -117,7 +120,7 @@ extern "C" void CUDARTAPI __cudaRegisterManagedVar(void** fatCubinHandle, void**
 }
 
 extern "C" char CUDARTAPI __cudaInitModule(void** fatCubinHandle) {
-  ApiCall call("__cudaInitModule");
+  ApiCall call("__cudaInitModule", CUPTI_RUNTIME_TRACE_CBID___cudaInitModule_v13000);
   auto& runtime = GetRuntime();
   std::lock_guard lock(runtime.mu);
   return runtime.modules.HasModule(fatCubinHandle) ? 1 : 0;
@@ -126,14 +129,16 @@ extern "C" char CUDARTAPI __cudaInitModule(void** fatCubinHandle) {
 extern "C" unsigned CUDARTAPI __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim,
                                                           size_t sharedMem,
                                                           struct CUstream_st* stream) {
-  ApiCall call("__cudaPushCallConfiguration");
+  ApiCall call("__cudaPushCallConfiguration",
+               CUPTI_RUNTIME_TRACE_CBID___cudaPushCallConfiguration_v13000);
   gprof_fake::t_call_configurations.push_back({gridDim, blockDim, sharedMem, stream});
   return 0;  // nonzero would make the <<<>>> expression skip the launch
 }
 
 extern "C" cudaError_t CUDARTAPI __cudaPopCallConfiguration(dim3* gridDim, dim3* blockDim,
                                                             size_t* sharedMem, void* stream) {
-  ApiCall call("__cudaPopCallConfiguration");
+  ApiCall call("__cudaPopCallConfiguration",
+               CUPTI_RUNTIME_TRACE_CBID___cudaPopCallConfiguration_v13000);
   auto& stack = gprof_fake::t_call_configurations;
   if (stack.empty()) return call.Return(cudaErrorMissingConfiguration);
   const gprof_fake::CallConfiguration configuration = stack.back();
@@ -146,11 +151,12 @@ extern "C" cudaError_t CUDARTAPI __cudaPopCallConfiguration(dim3* gridDim, dim3*
 }
 
 extern "C" cudaError_t CUDARTAPI __cudaGetKernel(cudaKernel_t* kernel, const void* hostFun) {
-  ApiCall call("__cudaGetKernel");
+  ApiCall call("__cudaGetKernel", CUPTI_RUNTIME_TRACE_CBID___cudaGetKernel_v13000);
   return call.Return(gprof_fake::GetKernel(kernel, hostFun));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaGetKernel(cudaKernel_t* kernelPtr, const void* entryFuncAddr) {
-  ApiCall call("cudaGetKernel");
+  const cudaGetKernel_v12000_params params{kernelPtr, entryFuncAddr};
+  ApiCall call("cudaGetKernel", CUPTI_RUNTIME_TRACE_CBID_cudaGetKernel_v12000, &params);
   return call.Return(gprof_fake::GetKernel(kernelPtr, entryFuncAddr));
 }

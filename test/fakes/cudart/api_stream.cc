@@ -7,6 +7,7 @@
 #include "cuda_abi.h"
 #include "issue.h"
 #include "runtime.h"
+#include "synchronize.h"
 
 namespace gprof_fake {
 namespace {
@@ -39,23 +40,6 @@ cudaError_t Destroy(cudaStream_t stream) {
 
 bool Capturing(const StreamRef& ref) {
   return ref.object != nullptr && ref.object->capture;
-}
-
-cudaError_t Synchronize(cudaStream_t stream, bool per_thread) {
-  auto& runtime = GetRuntime();
-  int64_t done_ns = 0;
-  {
-    std::lock_guard lock(runtime.mu);
-    StreamRef ref;
-    if (const cudaError_t error = ResolveStream(runtime, stream, per_thread, &ref);
-        error != cudaSuccess) {
-      return error;
-    }
-    if (Capturing(ref)) return cudaErrorStreamCaptureUnsupported;
-    done_ns = runtime.timeline.StreamDoneNs(ref.timeline_id);
-  }
-  HostWait(done_ns);
-  return cudaSuccess;
 }
 
 cudaError_t Query(cudaStream_t stream, bool per_thread) {
@@ -140,93 +124,118 @@ cudaError_t IsCapturing(cudaStream_t stream, cudaStreamCaptureStatus* status, bo
 using gprof_fake::ApiCall;
 
 extern "C" cudaError_t CUDARTAPI cudaStreamCreate(cudaStream_t* pStream) {
-  ApiCall call("cudaStreamCreate");
+  const cudaStreamCreate_v3020_params params{pStream};
+  ApiCall call("cudaStreamCreate", CUPTI_RUNTIME_TRACE_CBID_cudaStreamCreate_v3020, &params);
   return call.Return(gprof_fake::Create(pStream, cudaStreamDefault));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaStreamCreateWithFlags(cudaStream_t* pStream,
                                                            unsigned int flags) {
-  ApiCall call("cudaStreamCreateWithFlags");
+  const cudaStreamCreateWithFlags_v5000_params params{pStream, flags};
+  ApiCall call("cudaStreamCreateWithFlags",
+               CUPTI_RUNTIME_TRACE_CBID_cudaStreamCreateWithFlags_v5000, &params);
   return call.Return(gprof_fake::Create(pStream, flags));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaStreamCreateWithPriority(cudaStream_t* pStream,
                                                               unsigned int flags, int priority) {
-  ApiCall call("cudaStreamCreateWithPriority");
+  const cudaStreamCreateWithPriority_v5050_params params{pStream, flags, priority};
+  ApiCall call("cudaStreamCreateWithPriority",
+               CUPTI_RUNTIME_TRACE_CBID_cudaStreamCreateWithPriority_v5050, &params);
   static_cast<void>(priority);  // the simulated device has no scheduler to prioritize
   return call.Return(gprof_fake::Create(pStream, flags));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaStreamDestroy(cudaStream_t stream) {
-  ApiCall call("cudaStreamDestroy");
+  const cudaStreamDestroy_v5050_params params{stream};
+  ApiCall call("cudaStreamDestroy", CUPTI_RUNTIME_TRACE_CBID_cudaStreamDestroy_v5050, &params);
   return call.Return(gprof_fake::Destroy(stream));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaStreamSynchronize(cudaStream_t stream) {
-  ApiCall call("cudaStreamSynchronize");
-  return call.Return(gprof_fake::Synchronize(stream, false));
+  const cudaStreamSynchronize_v3020_params params{stream};
+  ApiCall call("cudaStreamSynchronize", CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_v3020,
+               &params);
+  return call.Return(gprof_fake::SynchronizeStream(stream, false));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaStreamSynchronize_ptsz(cudaStream_t stream) {
-  ApiCall call("cudaStreamSynchronize_ptsz");
-  return call.Return(gprof_fake::Synchronize(stream, true));
+  const cudaStreamSynchronize_ptsz_v7000_params params{stream};
+  ApiCall call("cudaStreamSynchronize_ptsz",
+               CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_ptsz_v7000, &params);
+  return call.Return(gprof_fake::SynchronizeStream(stream, true));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaStreamQuery(cudaStream_t stream) {
-  ApiCall call("cudaStreamQuery");
+  const cudaStreamQuery_v3020_params params{stream};
+  ApiCall call("cudaStreamQuery", CUPTI_RUNTIME_TRACE_CBID_cudaStreamQuery_v3020, &params);
   return call.ReturnQuery(gprof_fake::Query(stream, false));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaStreamQuery_ptsz(cudaStream_t stream) {
-  ApiCall call("cudaStreamQuery_ptsz");
+  const cudaStreamQuery_ptsz_v7000_params params{stream};
+  ApiCall call("cudaStreamQuery_ptsz", CUPTI_RUNTIME_TRACE_CBID_cudaStreamQuery_ptsz_v7000,
+               &params);
   return call.ReturnQuery(gprof_fake::Query(stream, true));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
                                                      unsigned int flags) {
-  ApiCall call("cudaStreamWaitEvent");
+  const cudaStreamWaitEvent_v3020_params params{stream, event, flags};
+  ApiCall call("cudaStreamWaitEvent", CUPTI_RUNTIME_TRACE_CBID_cudaStreamWaitEvent_v3020, &params);
   static_cast<void>(flags);
   return call.Return(gprof_fake::WaitEvent(stream, event, false));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event,
                                                           unsigned int flags) {
-  ApiCall call("cudaStreamWaitEvent_ptsz");
+  const cudaStreamWaitEvent_ptsz_v7000_params params{stream, event, flags};
+  ApiCall call("cudaStreamWaitEvent_ptsz", CUPTI_RUNTIME_TRACE_CBID_cudaStreamWaitEvent_ptsz_v7000,
+               &params);
   static_cast<void>(flags);
   return call.Return(gprof_fake::WaitEvent(stream, event, true));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaStreamBeginCapture(cudaStream_t stream,
                                                         enum cudaStreamCaptureMode mode) {
-  ApiCall call("cudaStreamBeginCapture");
+  const cudaStreamBeginCapture_v10000_params params{stream, mode};
+  ApiCall call("cudaStreamBeginCapture", CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_v10000,
+               &params);
   return call.Return(gprof_fake::BeginCapture(stream, mode, false));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaStreamBeginCapture_ptsz(cudaStream_t stream,
                                                              enum cudaStreamCaptureMode mode) {
-  ApiCall call("cudaStreamBeginCapture_ptsz");
+  const cudaStreamBeginCapture_ptsz_v10000_params params{stream, mode};
+  ApiCall call("cudaStreamBeginCapture_ptsz",
+               CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_ptsz_v10000, &params);
   return call.Return(gprof_fake::BeginCapture(stream, mode, true));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* pGraph) {
-  ApiCall call("cudaStreamEndCapture");
+  const cudaStreamEndCapture_v10000_params params{stream, pGraph};
+  ApiCall call("cudaStreamEndCapture", CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_v10000,
+               &params);
   return call.Return(gprof_fake::EndCapture(stream, pGraph, false));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaStreamEndCapture_ptsz(cudaStream_t stream,
                                                            cudaGraph_t* pGraph) {
-  ApiCall call("cudaStreamEndCapture_ptsz");
+  const cudaStreamEndCapture_ptsz_v10000_params params{stream, pGraph};
+  ApiCall call("cudaStreamEndCapture_ptsz",
+               CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_ptsz_v10000, &params);
   return call.Return(gprof_fake::EndCapture(stream, pGraph, true));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaStreamIsCapturing(cudaStream_t stream,
                                                        enum cudaStreamCaptureStatus* pStatus) {
-  ApiCall call("cudaStreamIsCapturing");
+  ApiCall call("cudaStreamIsCapturing", CUPTI_RUNTIME_TRACE_CBID_cudaStreamIsCapturing_v10000);
   return call.Return(gprof_fake::IsCapturing(stream, pStatus, false));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaStreamIsCapturing_ptsz(cudaStream_t stream,
                                                             enum cudaStreamCaptureStatus* pStatus) {
-  ApiCall call("cudaStreamIsCapturing_ptsz");
+  ApiCall call("cudaStreamIsCapturing_ptsz",
+               CUPTI_RUNTIME_TRACE_CBID_cudaStreamIsCapturing_ptsz_v10000);
   return call.Return(gprof_fake::IsCapturing(stream, pStatus, true));
 }

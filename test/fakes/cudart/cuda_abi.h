@@ -9,6 +9,17 @@
 
 #include <cuda_profiler_api.h>
 #include <cuda_runtime_api.h>
+// What CUPTI calls each entry point and how it lays out its arguments: the fake reports calls
+// to observers (the fake CUPTI) in those terms, including the driver calls the runtime makes.
+// generated_cuda_meta.h (the driver's parameter structs) only compiles with
+// __CUDA_API_VERSION_INTERNAL, which declares the _v1 types it refers to.
+#include <cuda.h>
+#include <cupti_driver_cbid.h>
+#include <cupti_runtime_cbid.h>
+#include <generated_cuda_meta.h>
+#include <generated_cuda_runtime_api_meta.h>
+
+#include "fake_cupti_params.h"
 
 // Entry points that only nvcc-generated host code calls. crt/host_runtime.h and
 // crt/device_functions.h declare them under __CUDACC__ only, so they are repeated here, byte for

@@ -47,8 +47,9 @@ struct GprofFakeGpuOp {
   uint32_t kind;        /* enum GprofFakeGpuOpKind */
   int64_t start_ns;
   int64_t end_ns;
-  /* Id of the runtime API call that issued the op (the same id the API observer sees). Every
-   * op issued by one cudaGraphLaunch carries that launch's id. Starts at 1, never reused. */
+  /* Id of the API call that issued the op (the same id the API observer sees): the runtime call
+   * for runtime work, the driver call for work issued through libcuda.so.1. Every op issued by
+   * one cudaGraphLaunch carries that launch's id. Starts at 1, never reused. */
   uint32_t correlation_id;
   uint32_t device;
   uint32_t stream_id; /* unique per stream for the life of the process, like CUPTI's */
@@ -67,6 +68,10 @@ struct GprofFakeGpuOp {
   uint64_t dynamic_shared_bytes;
   uint32_t graph_id;      /* nonzero when the op was replayed by cudaGraphLaunch */
   uint32_t graph_node_id; /* position + 1 of the node in its graph */
+  /* Appended (check struct_size before reading): the devices a copy reads from and writes to;
+   * they differ only for a peer copy. Equal to `device` for other copies, zero otherwise. */
+  uint32_t src_device;
+  uint32_t dst_device;
 };
 
 typedef void (*GprofFakeGpuObserver)(const struct GprofFakeGpuOp* op, void* user_data);
@@ -87,19 +92,47 @@ enum GprofFakeApiPhase {
   GPROF_FAKE_API_EXIT = 1,
 };
 
-/* One exported runtime entry point being entered or left, as CUPTI's runtime API callbacks
- * report it. */
+/* Which API an entry point belongs to, as CUPTI's callback domains split them. */
+enum GprofFakeApiDomain {
+  GPROF_FAKE_DOMAIN_RUNTIME = 1, /* libcudart.so.13 */
+  GPROF_FAKE_DOMAIN_DRIVER = 2,  /* libcuda.so.1, and the driver calls the runtime makes */
+};
+
+/* One API entry point being entered or left, as CUPTI's runtime and driver API callbacks report
+ * it. The fields after `result` were appended: read them only when struct_size covers them. */
 struct GprofFakeApiCall {
   uint32_t struct_size;
-  uint32_t phase;          /* enum GprofFakeApiPhase */
-  const char* name;        /* exported symbol name, e.g. "cudaMemcpyAsync_ptsz" */
+  uint32_t phase;   /* enum GprofFakeApiPhase */
+  const char* name; /* exported symbol name, e.g. "cudaMemcpyAsync_ptsz"; a global constant */
   uint32_t correlation_id; /* see GprofFakeGpuOp::correlation_id */
-  int32_t result;          /* cudaError_t on exit (0 for calls that return no error code) */
+  int32_t result;          /* on exit: cudaError_t (runtime) or CUresult (driver); 0 for calls that
+                              return no error code */
+  uint32_t domain;         /* enum GprofFakeApiDomain */
+  /* CUPTI_RUNTIME_TRACE_CBID_* (cupti_runtime_cbid.h) or CUPTI_DRIVER_TRACE_CBID_*
+   * (cupti_driver_cbid.h) of the entry point; 0 if CUPTI has none. */
+  uint32_t cbid;
+  /* The entry point's arguments laid out as CUPTI's CUpti_CallbackData::functionParams
+   * (generated_cuda_runtime_api_meta.h, generated_cuda_meta.h, fake_cupti_params.h); NULL where
+   * the fake provides none. Valid at ENTER and at EXIT; out-parameters point to the caller's
+   * variables, so at EXIT they hold the results. */
+  const void* params;
+  /* Launches: the mangled kernel name (CUpti_CallbackData::symbolName); NULL otherwise. */
+  const char* symbol_name;
+  int64_t enter_ns; /* CLOCK_MONOTONIC at entry, set at ENTER and EXIT */
+  int64_t exit_ns;  /* CLOCK_MONOTONIC at return, EXIT only */
+  uint32_t device;  /* the calling thread's current device at entry */
+  /* EXIT only: the timeline stream id (GprofFakeGpuOp::stream_id) of the stream the call worked
+   * on or waited for, 0 when it names none (cudaDeviceSynchronize, cudaEventSynchronize...). */
+  uint32_t stream_id;
 };
 
 typedef void (*GprofFakeApiObserver)(const struct GprofFakeApiCall* call, void* user_data);
 
-/* Installs (or removes) the observer of runtime API calls; it runs on the calling thread. */
+/* Installs (or removes) the observer of API calls, runtime and driver; it runs on the calling
+ * thread, never with the fake's lock held. Inside a runtime launch (cudaLaunchKernel and its
+ * family), cudaGraphLaunch and cudaDeviceSynchronize it also sees the driver call the real
+ * runtime makes (cuLaunchKernel, cuLaunchKernelEx, cuGraphLaunch, cuCtxSynchronize), nested
+ * between the runtime call's ENTER and EXIT with a correlation id of its own. */
 void gprof_fake_set_api_observer(GprofFakeApiObserver observer, void* user_data);
 
 #ifdef __cplusplus

@@ -8,12 +8,23 @@
 namespace gprof_fake {
 namespace {
 
+void Fill(unsigned char* row, const OpRequest& request) {
+  if (request.element_bytes == 1) {
+    std::memset(row, request.value, request.width);
+    return;
+  }
+  const auto word = static_cast<uint32_t>(request.value);
+  for (size_t offset = 0; offset + sizeof(word) <= request.width; offset += sizeof(word)) {
+    std::memcpy(row + offset, &word, sizeof(word));
+  }
+}
+
 void MoveBytes(const OpRequest& request) {
   auto* dst = static_cast<unsigned char*>(request.dst);
   const auto* src = static_cast<const unsigned char*>(request.src);
   for (size_t row = 0; row < request.height; ++row) {
     if (request.kind == GPROF_FAKE_OP_MEMSET) {
-      std::memset(dst + row * request.dst_pitch, request.value, request.width);
+      Fill(dst + row * request.dst_pitch, request);
     } else {
       // memmove: a device-to-device copy may overlap; the real runtime leaves that undefined,
       // the fake just has to stay memory-safe.
@@ -58,6 +69,8 @@ GprofFakeGpuOp Describe(const OpRequest& request, const StreamRef& stream, Inter
   } else {
     op.copy_kind = request.copy_kind;
     op.src_kind = request.src_kind;
+    op.src_device = static_cast<uint32_t>(request.src_device);
+    op.dst_device = static_cast<uint32_t>(request.dst_device);
   }
   return op;
 }

@@ -32,6 +32,16 @@ const KernelInfo* ModuleRegistry::FindKernel(const void* handle) const {
   return it == kernels_by_handle_.end() ? nullptr : it->second;
 }
 
+const KernelInfo* ModuleRegistry::NamedKernel(const char* name) {
+  auto& kernel = kernels_by_name_[name];
+  if (kernel == nullptr) {
+    kernel = std::make_unique<KernelInfo>();
+    kernel->name = name;
+    kernels_by_handle_[kernel.get()] = kernel.get();
+  }
+  return kernel.get();
+}
+
 SymbolInfo& ModuleRegistry::AddSymbol(const void* host_var, size_t size) {
   SymbolInfo& symbol = symbols_[host_var];
   if (symbol.storage == nullptr || symbol.size < size) {

@@ -31,8 +31,11 @@ class ModuleRegistry {
 
   void AddKernel(const void* host_fun, const char* device_name);
   const KernelInfo* FindKernelByHostFun(const void* host_fun) const;
-  // Validates a cudaKernel_t handed back by the program.
+  // Validates a cudaKernel_t handed back by the program (or a CUfunction handed to the fake
+  // driver).
   const KernelInfo* FindKernel(const void* handle) const;
+  // A kernel the fake driver knows only by name (cuModuleGetFunction): one record per name.
+  const KernelInfo* NamedKernel(const char* name);
 
   // Zeroed storage of `size` bytes for the variable whose host shadow is `host_var`.
   SymbolInfo& AddSymbol(const void* host_var, size_t size);
@@ -42,6 +45,7 @@ class ModuleRegistry {
   std::vector<std::unique_ptr<void*>> modules_;
   std::unordered_map<const void*, std::unique_ptr<KernelInfo>> kernels_by_host_fun_;
   std::unordered_map<const void*, const KernelInfo*> kernels_by_handle_;
+  std::unordered_map<std::string, std::unique_ptr<KernelInfo>> kernels_by_name_;
   std::unordered_map<const void*, SymbolInfo> symbols_;
   std::vector<std::unique_ptr<unsigned char[]>> symbol_storage_;
 };

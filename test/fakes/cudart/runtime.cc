@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 
+#include "api_call.h"
 #include "gpu_op_log.h"
 
 namespace gprof_fake {
@@ -75,15 +76,31 @@ cudaError_t ResolveStream(Runtime& runtime, cudaStream_t stream, bool per_thread
   if (stream == nullptr) stream = per_thread_default ? cudaStreamPerThread : cudaStreamLegacy;
   if (stream == cudaStreamLegacy) {
     *out = StreamRef{runtime.timeline.LegacyStream(device), device, nullptr, nullptr};
-    return cudaSuccess;
-  }
-  if (stream == cudaStreamPerThread) {
+  } else if (stream == cudaStreamPerThread) {
     *out = StreamRef{PerThreadStream(runtime, device), device, cudaStreamPerThread, nullptr};
-    return cudaSuccess;
+  } else {
+    StreamObject* object = runtime.streams.Find(stream);
+    if (object == nullptr) return cudaErrorInvalidResourceHandle;
+    *out = StreamRef{object->timeline_id, object->device, stream, object};
   }
-  StreamObject* object = runtime.streams.Find(stream);
-  if (object == nullptr) return cudaErrorInvalidResourceHandle;
-  *out = StreamRef{object->timeline_id, object->device, stream, object};
+  // CUPTI's synchronization records name the stream a call waited for.
+  NoteStream(out->timeline_id);
+  return cudaSuccess;
+}
+
+cudaError_t StreamIdOnDevice(Runtime& runtime, int device, cudaStream_t stream,
+                             bool per_thread_default, uint32_t* id) {
+  if (device < 0 || device >= runtime.config.device_count) return cudaErrorInvalidDevice;
+  if (stream == nullptr) stream = per_thread_default ? cudaStreamPerThread : cudaStreamLegacy;
+  if (stream == cudaStreamLegacy) {
+    *id = runtime.timeline.LegacyStream(device);
+  } else if (stream == cudaStreamPerThread) {
+    *id = PerThreadStream(runtime, device);
+  } else {
+    const StreamObject* object = runtime.streams.Find(stream);
+    if (object == nullptr) return cudaErrorInvalidResourceHandle;
+    *id = object->timeline_id;
+  }
   return cudaSuccess;
 }
 

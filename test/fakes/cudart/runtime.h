@@ -34,9 +34,12 @@ struct OpRequest {
   size_t dst_pitch = 0;
   size_t src_pitch = 0;
   int value = 0;
+  unsigned element_bytes = 1;  // sets: the size of the pattern `value` repeats (1 or 4)
   GprofFakeCopyKind copy_kind = GPROF_FAKE_COPY_HTOD;
   GprofFakeMemoryKind src_kind = GPROF_FAKE_MEMORY_UNKNOWN;
   GprofFakeMemoryKind dst_kind = GPROF_FAKE_MEMORY_UNKNOWN;
+  int src_device = 0;  // copies: they differ for a peer copy
+  int dst_device = 0;
 
   uint64_t bytes() const { return static_cast<uint64_t>(width) * height; }
 };
@@ -109,5 +112,10 @@ struct StreamRef {
 // which stream 0 means the calling thread's default stream. Requires runtime.mu.
 cudaError_t ResolveStream(Runtime& runtime, cudaStream_t stream, bool per_thread_default,
                           StreamRef* out);
+
+// The timeline id of `stream` as seen from `device` (for a default stream, that device's; for a
+// created stream, its own), without using it. Requires runtime.mu.
+cudaError_t StreamIdOnDevice(Runtime& runtime, int device, cudaStream_t stream,
+                             bool per_thread_default, uint32_t* id);
 
 }  // namespace gprof_fake

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <mutex>
 
-#include "api_call.h"
 #include "issue.h"
 #include "runtime.h"
 
@@ -73,8 +72,8 @@ bool ValidDevice(const Runtime& runtime, int device) {
 
 }  // namespace
 
-cudaError_t Copy(const ApiCall& call, const CopyArgs& args, cudaStream_t stream, bool per_thread,
-                 HostBlocking blocking) {
+cudaError_t Copy(uint32_t correlation_id, const CopyArgs& args, cudaStream_t stream,
+                 bool per_thread, HostBlocking blocking) {
   auto& runtime = GetRuntime();
   int64_t wait_until_ns = 0;
   {
@@ -93,13 +92,15 @@ cudaError_t Copy(const ApiCall& call, const CopyArgs& args, cudaStream_t stream,
     if (const cudaError_t error = PrepareCopy(runtime, args, &request); error != cudaSuccess) {
       return error;
     }
+    request.src_device = args.peer ? args.src_device : ref.device;
+    request.dst_device = args.peer ? args.dst_device : ref.device;
     if (args.peer) {
       // A peer copy is serialized with all work on both devices.
       runtime.timeline.WaitFor(ref.timeline_id,
                                std::max(runtime.timeline.DeviceDoneNs(args.src_device),
                                         runtime.timeline.DeviceDoneNs(args.dst_device)));
     }
-    const Interval interval = Issue(runtime, ref, request, call.correlation_id());
+    const Interval interval = Issue(runtime, ref, request, correlation_id);
     // The real cudaMemcpy returns before a device-to-device copy completes, and blocks for any
     // copy that touches host memory.
     const bool device_only =
@@ -110,7 +111,7 @@ cudaError_t Copy(const ApiCall& call, const CopyArgs& args, cudaStream_t stream,
   return cudaSuccess;
 }
 
-cudaError_t Set(const ApiCall& call, const SetArgs& args, cudaStream_t stream, bool per_thread,
+cudaError_t Set(uint32_t correlation_id, const SetArgs& args, cudaStream_t stream, bool per_thread,
                 HostBlocking blocking) {
   auto& runtime = GetRuntime();
   int64_t wait_until_ns = 0;
@@ -123,6 +124,11 @@ cudaError_t Set(const ApiCall& call, const SetArgs& args, cudaStream_t stream, b
     }
     if (args.dst == nullptr) return cudaErrorInvalidValue;
     if (args.pitch < args.width) return cudaErrorInvalidPitchValue;
+    if (args.element_bytes != 1 &&
+        (reinterpret_cast<uintptr_t>(args.dst) % args.element_bytes != 0 ||
+         args.width % args.element_bytes != 0)) {
+      return cudaErrorInvalidValue;
+    }
     if (args.width == 0 || args.height == 0) return cudaSuccess;
     // Only memory the runtime allocated can be set.
     if (!RangeOk(runtime.memory, args.dst, Extent(args.pitch, args.width, args.height), true)) {
@@ -135,8 +141,9 @@ cudaError_t Set(const ApiCall& call, const SetArgs& args, cudaStream_t stream, b
     request.width = args.width;
     request.height = args.height;
     request.value = args.value;
+    request.element_bytes = args.element_bytes;
     request.dst_kind = runtime.memory.KindOf(args.dst);
-    const Interval interval = Issue(runtime, ref, request, call.correlation_id());
+    const Interval interval = Issue(runtime, ref, request, correlation_id);
     // The real cudaMemset is asynchronous for device memory and synchronous for pinned host and
     // managed memory.
     if (blocking == HostBlocking::kSync && request.dst_kind != GPROF_FAKE_MEMORY_DEVICE) {

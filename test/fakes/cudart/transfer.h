@@ -4,12 +4,11 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "cuda_abi.h"
 
 namespace gprof_fake {
-
-class ApiCall;
 
 // `height` rows of `width` bytes; rows are `*_pitch` bytes apart (pitch = width for 1D copies).
 struct CopyArgs {
@@ -30,8 +29,10 @@ struct SetArgs {
   void* dst = nullptr;
   size_t pitch = 0;
   int value = 0;
-  size_t width = 0;
+  size_t width = 0;  // bytes
   size_t height = 1;
+  // 1 for cudaMemset (`value` is a byte), 4 for cuMemsetD32 (`value` is a 32-bit word).
+  unsigned element_bytes = 1;
 };
 
 enum class HostBlocking {
@@ -39,10 +40,11 @@ enum class HostBlocking {
   kSync,   // the synchronous entry points block as the real runtime's do (see README)
 };
 
-cudaError_t Copy(const ApiCall& call, const CopyArgs& args, cudaStream_t stream, bool per_thread,
-                 HostBlocking blocking);
+// Both issue their op on behalf of the API call `correlation_id`.
+cudaError_t Copy(uint32_t correlation_id, const CopyArgs& args, cudaStream_t stream,
+                 bool per_thread, HostBlocking blocking);
 
-cudaError_t Set(const ApiCall& call, const SetArgs& args, cudaStream_t stream, bool per_thread,
+cudaError_t Set(uint32_t correlation_id, const SetArgs& args, cudaStream_t stream, bool per_thread,
                 HostBlocking blocking);
 
 }  // namespace gprof_fake

@@ -23,6 +23,12 @@ struct Collect : RecordVisitor {
   void on_string(const pb::StringEntry& e) override { strings.push_back(e); }
   void on_api(const ApiRecord& r) override { records.push_back(r); }
   void on_footer(const pb::Footer& f) override { footers.push_back(f); }
+  void on_gpu(const GpuRecord& r) override { gpu.push_back(r); }
+  void on_external_correlation(uint64_t c, uint64_t e) override { external.emplace_back(c, e); }
+  void on_cupti(const pb::CuptiStatus& s) override { cupti.push_back(s); }
+  std::vector<GpuRecord> gpu;
+  std::vector<std::pair<uint64_t, uint64_t>> external;
+  std::vector<pb::CuptiStatus> cupti;
   std::vector<pb::FileHeader> headers;
   std::vector<pb::StringEntry> strings;
   std::vector<ApiRecord> records;
@@ -153,6 +159,100 @@ TEST_CASE("reader: every column round-trips", "[reader]") {
   CHECK(got.records.back().stream == 0);
   CHECK(got.records.back().start_ns == 5);
   CHECK(got.records.back().end_ns == 11);
+}
+
+TEST_CASE("reader: GPU activities, external correlations and CUPTI status round-trip",
+          "[reader][gpu]") {
+  std::vector<GpuRecord> gpu;
+  GpuRecord kernel = test::make_kernel(3, 2'000'000, 20'000, 41);
+  kernel.device = 1;
+  kernel.graph = 2;
+  kernel.graph_node = 1ull << 40;
+  kernel.shared_mem = 49152;
+  gpu.push_back(kernel);
+  GpuRecord copy = test::make_copy(1, 1, 3, 1 << 20, 1'990'000, 5000, 42);  // earlier start
+  copy.peer_device = 0;
+  gpu.push_back(copy);
+  GpuRecord set{};
+  set.kind = GpuKind::kMemset;
+  set.start_ns = 2'100'000;
+  set.end_ns = 2'100'300;
+  set.bytes = 64;
+  set.dst_kind = 3;
+  set.detail = 0xff;
+  set.correlation = 43;
+  gpu.push_back(set);
+  GpuRecord sync{};
+  sync.kind = GpuKind::kSync;
+  sync.start_ns = 2'200'000;
+  sync.end_ns = 2'300'000;
+  sync.detail = 3;
+  sync.correlation = 44;
+  gpu.push_back(sync);
+  pb::CuptiStatus status;
+  status.set_state(pb::CuptiStatus::EXTERNAL_CORRELATION);
+  status.set_version(130001);
+  status.set_clock_offset_ns(-17);
+
+  Collect out;
+  const ReadStatus st = read_bytes("gpu.gprof",
+                                   SidecarBuilder()
+                                       .header(test::test_header())
+                                       .cupti(status)
+                                       .gpu(gpu)
+                                       .external({{41, 9}, {42, 10}})
+                                       .bytes(),
+                                   out);
+  REQUIRE(st.opened);
+  CHECK(st.bad_frames == 0);
+  CHECK(st.gpu_records == 4);
+  REQUIRE(out.gpu.size() == 4);
+  for (size_t i = 0; i < gpu.size(); ++i) {
+    INFO("gpu record " << i);
+    const GpuRecord& a = gpu[i];
+    const GpuRecord& b = out.gpu[i];
+    CHECK(b.kind == a.kind);
+    CHECK(b.start_ns == a.start_ns);
+    CHECK(b.end_ns == a.end_ns);
+    CHECK(b.correlation == a.correlation);
+    CHECK(b.device == a.device);
+    CHECK(b.stream == a.stream);
+    CHECK(b.graph == a.graph);
+    CHECK(b.graph_node == a.graph_node);
+    CHECK(b.kernel == a.kernel);
+    CHECK(b.grid.x == a.grid.x);
+    CHECK(b.block.x == a.block.x);
+    CHECK(b.shared_mem == a.shared_mem);
+    CHECK(b.registers == a.registers);
+    CHECK(b.bytes == a.bytes);
+    CHECK(b.copy_kind == a.copy_kind);
+    CHECK(b.src_kind == a.src_kind);
+    CHECK(b.dst_kind == a.dst_kind);
+    CHECK(b.detail == a.detail);
+  }
+  REQUIRE(out.external.size() == 2);
+  CHECK(out.external[1] == std::pair<uint64_t, uint64_t>{42, 10});
+  REQUIRE(out.cupti.size() == 1);
+  CHECK(out.cupti[0].state() == pb::CuptiStatus::EXTERNAL_CORRELATION);
+  CHECK(out.cupti[0].clock_offset_ns() == -17);
+}
+
+TEST_CASE("reader: a GPU batch of an unknown kind is a bad frame", "[reader][gpu]") {
+  pb::Frame f;
+  pb::GpuActivities* batch = f.add_gpu_activities();
+  batch->add_kind(99);
+  batch->add_start_delta(1);
+  batch->add_duration(1);
+  batch->add_correlation(1);
+  batch->add_device(0);
+  batch->add_stream(0);
+  batch->add_graph(0);
+  batch->add_graph_node(0);
+  Collect out;
+  const ReadStatus st = read_bytes(
+      "gpu-bad.gprof", SidecarBuilder().header(test::test_header()).frame(f).bytes(), out);
+  CHECK(st.bad_frames == 1);
+  CHECK(out.gpu.empty());
 }
 
 TEST_CASE("reader: strings are delivered before the calls of the same frame", "[reader]") {

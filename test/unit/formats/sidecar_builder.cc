@@ -9,6 +9,7 @@
 
 #include "formats/api_ids.h"
 #include "formats/crc32c.h"
+#include "formats/frame_encoder.h"
 #include "formats/framing.h"
 
 namespace gprof::test {
@@ -64,6 +65,67 @@ std::string preamble(uint32_t version) {
   std::copy(std::begin(kFileMagic), std::end(kFileMagic), bytes);
   store_le32(bytes + sizeof(kFileMagic), version);
   return std::string(reinterpret_cast<const char*>(bytes), sizeof bytes);
+}
+
+namespace {
+
+std::string encoded_frame(ByteBuffer& frame) {
+  return framed_payload(
+      std::string_view(reinterpret_cast<const char*>(frame.data()), frame.size()));
+}
+
+}  // namespace
+
+SidecarBuilder& SidecarBuilder::gpu(const std::vector<GpuRecord>& records) {
+  GpuActivitiesEncoder encoder;
+  for (const GpuRecord& r : records) encoder.add(r);
+  ByteBuffer frame;
+  encoder.finish(frame);
+  return raw(encoded_frame(frame));
+}
+
+SidecarBuilder& SidecarBuilder::external(const std::vector<std::pair<uint64_t, uint64_t>>& pairs) {
+  ExternalCorrelationsEncoder encoder;
+  for (const auto& [correlation, external_id] : pairs) encoder.add(correlation, external_id);
+  ByteBuffer frame;
+  encoder.finish(frame);
+  return raw(encoded_frame(frame));
+}
+
+SidecarBuilder& SidecarBuilder::cupti(const pb::CuptiStatus& status) {
+  pb::Frame f;
+  *f.mutable_cupti() = status;
+  return frame(f);
+}
+
+GpuRecord make_kernel(uint32_t kernel, uint64_t start_ns, uint64_t duration_ns,
+                      uint64_t correlation) {
+  GpuRecord r{};
+  r.kind = GpuKind::kKernel;
+  r.start_ns = start_ns;
+  r.end_ns = start_ns + duration_ns;
+  r.correlation = correlation;
+  r.kernel = kernel;
+  r.stream = 7;
+  r.grid = {4096, 1, 1};
+  r.block = {256, 1, 1};
+  r.registers = 32;
+  return r;
+}
+
+GpuRecord make_copy(uint8_t copy_kind, uint8_t src_kind, uint8_t dst_kind, uint64_t bytes,
+                    uint64_t start_ns, uint64_t duration_ns, uint64_t correlation) {
+  GpuRecord r{};
+  r.kind = GpuKind::kMemcpy;
+  r.start_ns = start_ns;
+  r.end_ns = start_ns + duration_ns;
+  r.correlation = correlation;
+  r.copy_kind = copy_kind;
+  r.src_kind = src_kind;
+  r.dst_kind = dst_kind;
+  r.bytes = bytes;
+  r.stream = 7;
+  return r;
 }
 
 SidecarBuilder::SidecarBuilder(uint32_t version) : bytes_(preamble(version)) {}

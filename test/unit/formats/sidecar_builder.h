@@ -30,6 +30,10 @@ class SidecarBuilder {
   SidecarBuilder& header(const pb::FileHeader& header);
   SidecarBuilder& strings(const std::vector<std::pair<uint32_t, std::string>>& kernels);
   SidecarBuilder& calls(uint32_t tid, const std::vector<ApiRecord>& records);
+  // GPU activities, written with the in-process encoder (formats/frame_encoder.h).
+  SidecarBuilder& gpu(const std::vector<GpuRecord>& records);
+  SidecarBuilder& external(const std::vector<std::pair<uint64_t, uint64_t>>& pairs);
+  SidecarBuilder& cupti(const pb::CuptiStatus& status);
   SidecarBuilder& frame(const pb::Frame& frame);
   SidecarBuilder& footer(const pb::Footer& footer);
   SidecarBuilder& raw(std::string_view bytes);
@@ -51,5 +55,12 @@ pb::FileHeader test_header();
 
 // One call of `api` on [start, start + duration).
 ApiRecord make_call(ApiId api, uint64_t start_ns, uint64_t duration_ns);
+
+// One kernel execution of `kernel` (a string id) on [start, start + duration).
+GpuRecord make_kernel(uint32_t kernel, uint64_t start_ns, uint64_t duration_ns,
+                      uint64_t correlation);
+// A copy of `bytes` (CUpti_ActivityMemcpyKind `copy_kind`, memory kinds src → dst).
+GpuRecord make_copy(uint8_t copy_kind, uint8_t src_kind, uint8_t dst_kind, uint64_t bytes,
+                    uint64_t start_ns, uint64_t duration_ns, uint64_t correlation);
 
 }  // namespace gprof::test

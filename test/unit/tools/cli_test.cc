@@ -1,55 +1,21 @@
 // Runs the real gpuprof binary (path in $GPUPROF) on hand-built files.
-#include <sys/wait.h>
-
 #include <catch2/catch.hpp>
 
-#include <algorithm>
-#include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "formats/framing.h"
 #include "test/unit/formats/sidecar_builder.h"
+#include "test/unit/tools/cli_run.h"
 
 namespace gprof {
 namespace {
 
+using test::gpuprof;
+using test::lines;
 using test::make_call;
+using test::Run;
 using test::SidecarBuilder;
-
-struct Run {
-  int status = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-Run gpuprof(const std::string& args) {
-  const char* exe = std::getenv("GPUPROF");
-  REQUIRE(exe != nullptr);
-  const std::string out = test::write_temp_file("cli.out", "");
-  const std::string err = test::write_temp_file("cli.err", "");
-  const std::string command =
-      std::string("'") + exe + "' " + args + " >'" + out + "' 2>'" + err + "'";
-  const int raw = std::system(command.c_str());
-  Run run;
-  run.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  run.out = slurp(out);
-  run.err = slurp(err);
-  return run;
-}
-
-size_t lines(const std::string& text) {
-  return static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
-}
 
 std::string good_file() {
   ApiRecord k = make_call(ApiId::cudaLaunchKernelInternal, 1000, 2000);
@@ -86,15 +52,17 @@ TEST_CASE("gpuprof report: the table, and losses under it", "[cli]") {
   CHECK(run.out.find("  cudaDeviceSynchronize        99.45%       1.000ms        99.45%       "
                      "1.000ms       1.000ms             1  \n") != std::string::npos);
   CHECK(run.out.find("    square(float*, int)         0.00%       0.000us") != std::string::npos);
-  CHECK(run.out.find("Self CPU time total: 1.006ms\nLost records: ring_full=12\n") !=
-        std::string::npos);
+  CHECK(run.out.find("Self CPU time total: 1.006ms\n"
+                     "GPU times were not recorded: CUPTI was not set up (no "
+                     "CUDA_INJECTION64_PATH initialization)\n"
+                     "Lost records: ring_full=12\n") != std::string::npos);
 }
 
 TEST_CASE("gpuprof report: options", "[cli]") {
   const std::string file = good_file();
   const Run limited = gpuprof("report --sort 'Self CPU' --limit 1 --time-unit us '" + file + "'");
   CHECK(limited.status == 0);
-  CHECK(lines(limited.out) == 7);  // sep, header, sep, 1 row, sep, total, losses
+  CHECK(lines(limited.out) == 8);  // sep, header, sep, 1 row, sep, total, note, losses
   CHECK(limited.out.find("cudaDeviceSynchronize") != std::string::npos);
   CHECK(limited.out.find("1000.000us") != std::string::npos);
   const Run narrow = gpuprof("report --name-width 10 --sort count '" + file + "'");
@@ -153,7 +121,8 @@ TEST_CASE("gpuprof: usage errors exit with 2, help with 0", "[cli]") {
   CHECK(gpuprof("report --time-unit min x.gprof").status == 2);
   CHECK(gpuprof("report --bogus x.gprof").status == 2);
   CHECK(gpuprof("frobnicate").status == 2);
-  for (const char* help : {"--help", "report --help", "info --help"}) {
+  CHECK(gpuprof("dump --records kernels x.gprof").status == 2);
+  for (const char* help : {"--help", "report --help", "info --help", "dump --help"}) {
     const Run run = gpuprof(help);
     CHECK(run.status == 0);
     CHECK(run.out.find("Usage:") != std::string::npos);
@@ -176,6 +145,9 @@ TEST_CASE("gpuprof info", "[cli]") {
            "CUDA driver:      12.8 (12080)\n",
            "Config:           GPROF_BUFFER_MB=32\n",
            "Records:          5 API calls on 2 threads, 1 kernel launch\n",
+           "GPU records:      none\n",
+           "CUPTI:            no status recorded; CUPTI was not set up (no "
+           "CUDA_INJECTION64_PATH initialization)\n",
            "Losses:           ring_full=12\n",
            "Failed calls:\n  cudaMalloc           2  2 cudaErrorMemoryAllocation\n",
        }) {

@@ -18,6 +18,13 @@ TEST_CASE("format_time: torch's units and boundaries", "[format]") {
   CHECK(format_time(3'600e9) == "3600.000s");
 }
 
+TEST_CASE("format_time: negative times scale by their magnitude", "[format]") {
+  CHECK(format_time(-50) == "-0.050us");
+  CHECK(format_time(-2'000'000) == "-2.000ms");
+  CHECK(format_time(-3'000'000'000.0) == "-3.000s");
+  CHECK(format_time(-50, TimeUnit::kNanoseconds) == "-50ns");
+}
+
 TEST_CASE("format_time: a forced unit", "[format]") {
   CHECK(format_time(1'500'000'000, TimeUnit::kMilliseconds) == "1500.000ms");
   CHECK(format_time(1'500, TimeUnit::kSeconds) == "0.000s");

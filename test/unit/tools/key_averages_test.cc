@@ -146,5 +146,21 @@ TEST_CASE("key averages: GPU activities count calls and GPU time only", "[key_av
   CHECK(rows[1].cpu_avg_ns() == 0);
 }
 
+TEST_CASE("key averages: GPU time of an API call adds no call", "[key_averages]") {
+  KeyAverages averages;
+  const auto launch = averages.key("cudaLaunchKernel", RowKind::kApi);
+  averages.add_cpu_event(1, 0, 10, launch);
+  averages.add_cpu_event(1, 20, 30, launch);
+  averages.add_device_time(launch, 700);
+  averages.add_device_time(launch, 300);
+  const auto rows = averages.finish();
+  REQUIRE(rows.size() == 1);
+  CHECK(rows[0].count == 2);
+  CHECK(rows[0].self_device_ns == 1000);
+  CHECK(rows[0].device_total_ns == 1000);
+  CHECK(rows[0].device_avg_ns() == 500);
+  CHECK(rows[0].cpu_total_ns == 20);
+}
+
 }  // namespace
 }  // namespace gprof::analysis

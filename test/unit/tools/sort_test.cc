@@ -25,6 +25,11 @@ TEST_CASE("parse_sort_key: torch names and column titles", "[sort]") {
   CHECK(parse_sort_key("self_device_time_total") == SortKey::kSelfDevice);
   CHECK(parse_sort_key("CUDA total") == SortKey::kDeviceTotal);
   CHECK(parse_sort_key("Self CUDA Mem") == SortKey::kSelfDeviceMem);
+  CHECK(parse_sort_key("Self CUDA") == SortKey::kSelfDevice);
+  CHECK(parse_sort_key("Self CUDA %") == SortKey::kSelfDevice);
+  CHECK(parse_sort_key("cuda_time_total") == SortKey::kDeviceTotal);
+  CHECK(parse_sort_key("cuda_time") == SortKey::kDeviceAvg);
+  CHECK(parse_sort_key("CUDA time avg") == SortKey::kDeviceAvg);
   CHECK_FALSE(parse_sort_key("fastest"));
   CHECK_FALSE(parse_sort_key(""));
 }

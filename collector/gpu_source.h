@@ -1,0 +1,32 @@
+// Where the writer gets GPU activity from. The CUPTI session implements it;
+// the writer stays free of CUDA headers, so collector/ builds without CUDA.
+#pragma once
+
+#include <cstdint>
+
+#include "formats/record.h"
+
+namespace gprof {
+
+// Receives parsed activity on the writer thread.
+class GpuSink {
+ public:
+  virtual ~GpuSink() = default;
+  // `kernel_name` is CUPTI's (mangled) name for kernels, else nullptr; valid
+  // only during the call. The sink fills record.kernel.
+  virtual void gpu(GpuRecord& record, const char* kernel_name) = 0;
+  virtual void external_correlation(uint64_t correlation, uint64_t external_id) = 0;
+};
+
+class GpuSource {
+ public:
+  virtual ~GpuSource() = default;
+  // Writer thread: parses the buffers CUPTI completed into `sink`; returns
+  // the GPU records delivered.
+  virtual uint64_t drain(GpuSink& sink) = 0;
+  // Writer thread, every pass: asks CUPTI for finished buffers now and then,
+  // and collects its dropped-record count. Does nothing after the exit flush.
+  virtual void poll(uint64_t now_ns) = 0;
+};
+
+}  // namespace gprof

@@ -1,0 +1,366 @@
+#include "inject/cupti_handler.h"
+
+// cupti.h brings the parameter structs (generated_cuda*_meta.h), which have
+// no include guards.
+#include <cupti.h>
+
+#include <type_traits>
+
+#include "collector/clock.h"
+#include "collector/recorder.h"
+#include "inject/api_call.h"
+#include "inject/call_state.h"
+
+namespace gprof::inject {
+
+constinit thread_local CallState t_call{nullptr, 0};
+
+namespace {
+
+// CUPTI 13.0 ships no parameter struct for __cudaLaunchKernel; its
+// arguments are cudaLaunchKernel's, with a cudaKernel_t first.
+struct LaunchKernelInternalParams {
+  cudaKernel_t kernel;
+  dim3 gridDim;
+  dim3 blockDim;
+  void** args;
+  size_t sharedMem;
+  cudaStream_t stream;
+};
+
+uint32_t kernel_id(const void* function, const char* symbol) {
+  KernelRegistry& kernels = kernel_registry();
+  uint32_t id = kernels.id_for_handle(function);
+  if (id == 0 && symbol != nullptr && function != nullptr)
+    id = kernels.register_function(function, symbol);
+  return id;
+}
+
+template <typename P>
+void stream_of(const P* p, ApiRecord& r) {
+  if constexpr (requires { p->stream; }) r.stream = handle(p->stream);
+  if constexpr (requires { p->hStream; }) r.stream = handle(p->hStream);
+}
+
+// Runtime launches: cudaLaunchKernel(_ptsz), __cudaLaunchKernel(_ptsz).
+template <typename P>
+void runtime_launch(const P* p, const CUpti_CallbackData* cb, ApiRecord& r) {
+  const void* function;
+  if constexpr (requires { p->func; })
+    function = p->func;
+  else
+    function = p->kernel;
+  r.kernel = kernel_id(function, cb->symbolName);
+  r.grid = {p->gridDim.x, p->gridDim.y, p->gridDim.z};
+  r.block = {p->blockDim.x, p->blockDim.y, p->blockDim.z};
+  r.shared_mem = static_cast<uint32_t>(p->sharedMem);
+  r.stream = handle(p->stream);
+}
+
+template <typename P>
+void runtime_launch_ex(const P* p, const CUpti_CallbackData* cb, ApiRecord& r) {
+  r.kernel = kernel_id(p->func, cb->symbolName);
+  if (const cudaLaunchConfig_t* c = p->config) {
+    r.grid = {c->gridDim.x, c->gridDim.y, c->gridDim.z};
+    r.block = {c->blockDim.x, c->blockDim.y, c->blockDim.z};
+    r.shared_mem = static_cast<uint32_t>(c->dynamicSmemBytes);
+    r.stream = handle(c->stream);
+  }
+}
+
+template <typename P>
+void graph_launch(const P* p, const CUpti_CallbackData*, ApiRecord& r) {
+  r.address = handle(p->graphExec);
+  r.stream = handle(p->stream);
+}
+
+template <typename P>
+void copy(const P* p, const CUpti_CallbackData*, ApiRecord& r) {
+  if constexpr (requires { p->height; })
+    r.bytes = static_cast<uint64_t>(p->width) * p->height;
+  else
+    r.bytes = p->count;
+  if constexpr (requires { p->kind; })
+    r.copy_kind = static_cast<uint8_t>(p->kind);
+  else
+    r.copy_kind = cudaMemcpyDeviceToDevice;  // peer copies
+  stream_of(p, r);
+}
+
+template <typename P>
+void set(const P* p, const CUpti_CallbackData*, ApiRecord& r) {
+  r.address = handle(p->devPtr);
+  if constexpr (requires { p->height; })
+    r.bytes = static_cast<uint64_t>(p->width) * p->height;
+  else
+    r.bytes = p->count;
+  stream_of(p, r);
+}
+
+template <typename P>
+void sync_stream(const P* p, const CUpti_CallbackData*, ApiRecord& r) {
+  stream_of(p, r);
+}
+
+template <typename P>
+void sync_event(const P* p, const CUpti_CallbackData*, ApiRecord& r) {
+  r.address = handle(p->event);
+  stream_of(p, r);
+}
+
+template <typename P>
+void allocate(const P* p, const CUpti_CallbackData*, ApiRecord& r) {
+  void* const* out;
+  if constexpr (requires { p->devPtr; })
+    out = p->devPtr;
+  else if constexpr (requires { p->pHost; })
+    out = p->pHost;
+  else
+    out = p->ptr;
+  r.bytes = p->size;
+  if (out) r.address = handle(*out);  // the exit callback: filled in
+  stream_of(p, r);
+}
+
+template <typename P>
+void release(const P* p, const CUpti_CallbackData*, ApiRecord& r) {
+  if constexpr (requires { p->devPtr; })
+    r.address = handle(p->devPtr);
+  else
+    r.address = handle(p->ptr);
+  stream_of(p, r);
+}
+
+void none(const void*, const CUpti_CallbackData*, ApiRecord&) {}
+
+// Driver API.
+template <typename P>
+void driver_launch(const P* p, const CUpti_CallbackData* cb, ApiRecord& r) {
+  r.kernel = kernel_id(p->f, cb->symbolName);
+  r.grid = {p->gridDimX, p->gridDimY, p->gridDimZ};
+  r.block = {p->blockDimX, p->blockDimY, p->blockDimZ};
+  r.shared_mem = p->sharedMemBytes;
+  r.stream = handle(p->hStream);
+}
+
+void driver_launch_ex(const cuLaunchKernelEx_params* p, const CUpti_CallbackData* cb,
+                      ApiRecord& r) {
+  r.kernel = kernel_id(p->f, cb->symbolName);
+  if (const CUlaunchConfig* c = p->config) {
+    r.grid = {c->gridDimX, c->gridDimY, c->gridDimZ};
+    r.block = {c->blockDimX, c->blockDimY, c->blockDimZ};
+    r.shared_mem = c->sharedMemBytes;
+    r.stream = handle(c->hStream);
+  }
+}
+
+void driver_launch_ex_ptsz(const cuLaunchKernelEx_ptsz_params* p, const CUpti_CallbackData* cb,
+                           ApiRecord& r) {
+  driver_launch_ex(reinterpret_cast<const cuLaunchKernelEx_params*>(p), cb, r);
+}
+
+template <uint8_t Kind, typename P>
+void driver_copy(const P* p, const CUpti_CallbackData*, ApiRecord& r) {
+  r.bytes = p->ByteCount;
+  r.copy_kind = Kind;
+  stream_of(p, r);
+}
+
+template <uint64_t ElementBytes, typename P>
+void driver_set(const P* p, const CUpti_CallbackData*, ApiRecord& r) {
+  r.address = p->dstDevice;
+  r.bytes = p->N * ElementBytes;
+  stream_of(p, r);
+}
+
+void driver_sync_event(const cuEventSynchronize_params* p, const CUpti_CallbackData*,
+                       ApiRecord& r) {
+  r.address = handle(p->hEvent);
+}
+
+void driver_allocate(const cuMemAlloc_v2_params* p, const CUpti_CallbackData*, ApiRecord& r) {
+  r.bytes = p->bytesize;
+  if (p->dptr) r.address = *p->dptr;
+}
+
+void driver_release(const cuMemFree_v2_params* p, const CUpti_CallbackData*, ApiRecord& r) {
+  r.address = p->dptr;
+}
+
+// X(CUPTI callback id suffix, parameter struct, ApiId, how to read the parameters)
+#define GPROF_RUNTIME_CALLBACKS(X)                                                                \
+  X(cudaLaunchKernel_v7000, cudaLaunchKernel_v7000_params, cudaLaunchKernel, runtime_launch)      \
+  X(cudaLaunchKernel_ptsz_v7000, cudaLaunchKernel_ptsz_v7000_params, cudaLaunchKernel_ptsz,       \
+    runtime_launch)                                                                               \
+  X(__cudaLaunchKernel_v13000, LaunchKernelInternalParams, cudaLaunchKernelInternal,              \
+    runtime_launch)                                                                               \
+  X(__cudaLaunchKernel_ptsz_v13000, LaunchKernelInternalParams, cudaLaunchKernelInternal_ptsz,    \
+    runtime_launch)                                                                               \
+  X(cudaLaunchKernelExC_v11060, cudaLaunchKernelExC_v11060_params, cudaLaunchKernelExC,           \
+    runtime_launch_ex)                                                                            \
+  X(cudaLaunchKernelExC_ptsz_v11060, cudaLaunchKernelExC_ptsz_v11060_params,                      \
+    cudaLaunchKernelExC_ptsz, runtime_launch_ex)                                                  \
+  X(cudaGraphLaunch_v10000, cudaGraphLaunch_v10000_params, cudaGraphLaunch, graph_launch)         \
+  X(cudaGraphLaunch_ptsz_v10000, cudaGraphLaunch_ptsz_v10000_params, cudaGraphLaunch_ptsz,        \
+    graph_launch)                                                                                 \
+  X(cudaMemcpy_v3020, cudaMemcpy_v3020_params, cudaMemcpy, copy)                                  \
+  X(cudaMemcpyAsync_v3020, cudaMemcpyAsync_v3020_params, cudaMemcpyAsync, copy)                   \
+  X(cudaMemcpy_ptds_v7000, cudaMemcpy_ptds_v7000_params, cudaMemcpy_ptds, copy)                   \
+  X(cudaMemcpyAsync_ptsz_v7000, cudaMemcpyAsync_ptsz_v7000_params, cudaMemcpyAsync_ptsz, copy)    \
+  X(cudaMemcpy2D_v3020, cudaMemcpy2D_v3020_params, cudaMemcpy2D, copy)                            \
+  X(cudaMemcpy2DAsync_v3020, cudaMemcpy2DAsync_v3020_params, cudaMemcpy2DAsync, copy)             \
+  X(cudaMemcpy2D_ptds_v7000, cudaMemcpy2D_ptds_v7000_params, cudaMemcpy2D_ptds, copy)             \
+  X(cudaMemcpy2DAsync_ptsz_v7000, cudaMemcpy2DAsync_ptsz_v7000_params, cudaMemcpy2DAsync_ptsz,    \
+    copy)                                                                                         \
+  X(cudaMemcpyPeer_v4000, cudaMemcpyPeer_v4000_params, cudaMemcpyPeer, copy)                      \
+  X(cudaMemcpyPeerAsync_v4000, cudaMemcpyPeerAsync_v4000_params, cudaMemcpyPeerAsync, copy)       \
+  X(cudaMemcpyToSymbol_v3020, cudaMemcpyToSymbol_v3020_params, cudaMemcpyToSymbol, copy)          \
+  X(cudaMemcpyFromSymbol_v3020, cudaMemcpyFromSymbol_v3020_params, cudaMemcpyFromSymbol, copy)    \
+  X(cudaMemcpyToSymbolAsync_v3020, cudaMemcpyToSymbolAsync_v3020_params, cudaMemcpyToSymbolAsync, \
+    copy)                                                                                         \
+  X(cudaMemcpyFromSymbolAsync_v3020, cudaMemcpyFromSymbolAsync_v3020_params,                      \
+    cudaMemcpyFromSymbolAsync, copy)                                                              \
+  X(cudaMemset_v3020, cudaMemset_v3020_params, cudaMemset, set)                                   \
+  X(cudaMemsetAsync_v3020, cudaMemsetAsync_v3020_params, cudaMemsetAsync, set)                    \
+  X(cudaMemset_ptds_v7000, cudaMemset_ptds_v7000_params, cudaMemset_ptds, set)                    \
+  X(cudaMemsetAsync_ptsz_v7000, cudaMemsetAsync_ptsz_v7000_params, cudaMemsetAsync_ptsz, set)     \
+  X(cudaMemset2D_v3020, cudaMemset2D_v3020_params, cudaMemset2D, set)                             \
+  X(cudaMemset2DAsync_v3020, cudaMemset2DAsync_v3020_params, cudaMemset2DAsync, set)              \
+  X(cudaMemset2D_ptds_v7000, cudaMemset2D_ptds_v7000_params, cudaMemset2D_ptds, set)              \
+  X(cudaMemset2DAsync_ptsz_v7000, cudaMemset2DAsync_ptsz_v7000_params, cudaMemset2DAsync_ptsz,    \
+    set)                                                                                          \
+  X(cudaDeviceSynchronize_v3020, void, cudaDeviceSynchronize, none)                               \
+  X(cudaStreamSynchronize_v3020, cudaStreamSynchronize_v3020_params, cudaStreamSynchronize,       \
+    sync_stream)                                                                                  \
+  X(cudaStreamSynchronize_ptsz_v7000, cudaStreamSynchronize_ptsz_v7000_params,                    \
+    cudaStreamSynchronize_ptsz, sync_stream)                                                      \
+  X(cudaEventSynchronize_v3020, cudaEventSynchronize_v3020_params, cudaEventSynchronize,          \
+    sync_event)                                                                                   \
+  X(cudaStreamWaitEvent_v3020, cudaStreamWaitEvent_v3020_params, cudaStreamWaitEvent, sync_event) \
+  X(cudaStreamWaitEvent_ptsz_v7000, cudaStreamWaitEvent_ptsz_v7000_params,                        \
+    cudaStreamWaitEvent_ptsz, sync_event)                                                         \
+  X(cudaMalloc_v3020, cudaMalloc_v3020_params, cudaMalloc, allocate)                              \
+  X(cudaMallocHost_v3020, cudaMallocHost_v3020_params, cudaMallocHost, allocate)                  \
+  X(cudaHostAlloc_v3020, cudaHostAlloc_v3020_params, cudaHostAlloc, allocate)                     \
+  X(cudaMallocManaged_v6000, cudaMallocManaged_v6000_params, cudaMallocManaged, allocate)         \
+  X(cudaMallocAsync_v11020, cudaMallocAsync_v11020_params, cudaMallocAsync, allocate)             \
+  X(cudaMallocAsync_ptsz_v11020, cudaMallocAsync_ptsz_v11020_params, cudaMallocAsync_ptsz,        \
+    allocate)                                                                                     \
+  X(cudaFree_v3020, cudaFree_v3020_params, cudaFree, release)                                     \
+  X(cudaFreeHost_v3020, cudaFreeHost_v3020_params, cudaFreeHost, release)                         \
+  X(cudaFreeAsync_v11020, cudaFreeAsync_v11020_params, cudaFreeAsync, release)                    \
+  X(cudaFreeAsync_ptsz_v11020, cudaFreeAsync_ptsz_v11020_params, cudaFreeAsync_ptsz, release)     \
+  X(cudaProfilerStart_v4000, void, cudaProfilerStart, none)                                       \
+  X(cudaProfilerStop_v4000, void, cudaProfilerStop, none)
+
+#define GPROF_DRIVER_CALLBACKS(X)                                                           \
+  X(cuLaunchKernel, cuLaunchKernel_params, cuLaunchKernel, driver_launch)                   \
+  X(cuLaunchKernel_ptsz, cuLaunchKernel_ptsz_params, cuLaunchKernel_ptsz, driver_launch)    \
+  X(cuLaunchKernelEx, cuLaunchKernelEx_params, cuLaunchKernelEx, driver_launch_ex)          \
+  X(cuLaunchKernelEx_ptsz, cuLaunchKernelEx_ptsz_params, cuLaunchKernelEx_ptsz,             \
+    driver_launch_ex_ptsz)                                                                  \
+  X(cuLaunchCooperativeKernel, cuLaunchCooperativeKernel_params, cuLaunchCooperativeKernel, \
+    driver_launch)                                                                          \
+  X(cuLaunchCooperativeKernel_ptsz, cuLaunchCooperativeKernel_ptsz_params,                  \
+    cuLaunchCooperativeKernel_ptsz, driver_launch)                                          \
+  X(cuMemcpyHtoD_v2, cuMemcpyHtoD_v2_params, cuMemcpyHtoD, (driver_copy<1>))                \
+  X(cuMemcpyDtoH_v2, cuMemcpyDtoH_v2_params, cuMemcpyDtoH, (driver_copy<2>))                \
+  X(cuMemcpyDtoD_v2, cuMemcpyDtoD_v2_params, cuMemcpyDtoD, (driver_copy<3>))                \
+  X(cuMemcpyHtoDAsync_v2, cuMemcpyHtoDAsync_v2_params, cuMemcpyHtoDAsync, (driver_copy<1>)) \
+  X(cuMemcpyDtoHAsync_v2, cuMemcpyDtoHAsync_v2_params, cuMemcpyDtoHAsync, (driver_copy<2>)) \
+  X(cuMemcpyDtoDAsync_v2, cuMemcpyDtoDAsync_v2_params, cuMemcpyDtoDAsync, (driver_copy<3>)) \
+  X(cuMemsetD8_v2, cuMemsetD8_v2_params, cuMemsetD8, (driver_set<1>))                       \
+  X(cuMemsetD32_v2, cuMemsetD32_v2_params, cuMemsetD32, (driver_set<4>))                    \
+  X(cuMemsetD8Async, cuMemsetD8Async_params, cuMemsetD8Async, (driver_set<1>))              \
+  X(cuMemsetD32Async, cuMemsetD32Async_params, cuMemsetD32Async, (driver_set<4>))           \
+  X(cuCtxSynchronize, void, cuCtxSynchronize, none)                                         \
+  X(cuStreamSynchronize, cuStreamSynchronize_params, cuStreamSynchronize, sync_stream)      \
+  X(cuEventSynchronize, cuEventSynchronize_params, cuEventSynchronize, driver_sync_event)   \
+  X(cuMemAlloc_v2, cuMemAlloc_v2_params, cuMemAlloc, driver_allocate)                       \
+  X(cuMemFree_v2, cuMemFree_v2_params, cuMemFree, driver_release)
+
+template <typename P, typename F>
+void read_params(F f, const CUpti_CallbackData* cb, ApiRecord& r) {
+  if constexpr (std::is_void_v<P>) {
+    f(static_cast<const void*>(nullptr), cb, r);
+  } else {
+    if (cb->functionParams) f(static_cast<const P*>(cb->functionParams), cb, r);
+  }
+}
+
+// Fills the record's API and arguments; false for ids outside the tables.
+bool describe_runtime(CUpti_CallbackId cbid, const CUpti_CallbackData* cb, ApiRecord& r) {
+  switch (cbid) {
+#define GPROF_CASE(suffix, params, api_id, reader)                                           \
+  case CUPTI_RUNTIME_TRACE_CBID_##suffix:                                                    \
+    r.api = ApiId::api_id;                                                                   \
+    read_params<params>([](auto* p, auto* c, ApiRecord& out) { reader(p, c, out); }, cb, r); \
+    return true;
+    GPROF_RUNTIME_CALLBACKS(GPROF_CASE)
+#undef GPROF_CASE
+    default:
+      return false;
+  }
+}
+
+bool describe_driver(CUpti_CallbackId cbid, const CUpti_CallbackData* cb, ApiRecord& r) {
+  switch (cbid) {
+#define GPROF_CASE(suffix, params, api_id, reader)                                           \
+  case CUPTI_DRIVER_TRACE_CBID_##suffix:                                                     \
+    r.api = ApiId::api_id;                                                                   \
+    read_params<params>([](auto* p, auto* c, ApiRecord& out) { reader(p, c, out); }, cb, r); \
+    return true;
+    GPROF_DRIVER_CALLBACKS(GPROF_CASE)
+#undef GPROF_CASE
+    default:
+      return false;
+  }
+}
+
+#define GPROF_RUNTIME_ID(suffix, params, api, reader) CUPTI_RUNTIME_TRACE_CBID_##suffix,
+#define GPROF_DRIVER_ID(suffix, params, api, reader) CUPTI_DRIVER_TRACE_CBID_##suffix,
+constexpr CUpti_CallbackId kRuntimeIds[] = {GPROF_RUNTIME_CALLBACKS(GPROF_RUNTIME_ID)};
+constexpr CUpti_CallbackId kDriverIds[] = {GPROF_DRIVER_CALLBACKS(GPROF_DRIVER_ID)};
+#undef GPROF_RUNTIME_ID
+#undef GPROF_DRIVER_ID
+
+}  // namespace
+
+const CallbackIds kCuptiCallbacks[2] = {
+    {CUPTI_CB_DOMAIN_RUNTIME_API, kRuntimeIds, sizeof kRuntimeIds / sizeof kRuntimeIds[0]},
+    {CUPTI_CB_DOMAIN_DRIVER_API, kDriverIds, sizeof kDriverIds / sizeof kDriverIds[0]},
+};
+
+void CUPTIAPI on_cupti_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                                const void* data) {
+  if (domain != CUPTI_CB_DOMAIN_RUNTIME_API && domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
+  const auto* cb = static_cast<const CUpti_CallbackData*>(data);
+  CallState& state = t_call;
+  if (cb->callbackSite == CUPTI_API_ENTER) {
+    *cb->correlationData = 0;
+    if (ApiRecord* interposed = state.interposed) {
+      // The outermost CUPTI call inside the hook is the hook's own call.
+      if (interposed->correlation == 0) interposed->correlation = cb->correlationId;
+      return;
+    }
+    if (state.cupti_depth > 0 || !recording()) return;
+    ++state.cupti_depth;
+    *cb->correlationData = clock_ns();
+    return;
+  }
+  const uint64_t start = *cb->correlationData;
+  if (start == 0) return;  // not recorded at its entry
+  --state.cupti_depth;
+  ApiRecord r{};
+  const bool known = domain == CUPTI_CB_DOMAIN_RUNTIME_API ? describe_runtime(cbid, cb, r)
+                                                           : describe_driver(cbid, cb, r);
+  if (!known) return;
+  r.start_ns = start;
+  r.end_ns = clock_ns();
+  r.kind = RecordKind::kApi;
+  r.correlation = cb->correlationId;
+  if (cb->functionReturnValue) r.result = *static_cast<const int32_t*>(cb->functionReturnValue);
+  submit(r);
+}
+
+}  // namespace gprof::inject

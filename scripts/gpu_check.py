@@ -1,0 +1,275 @@
+"""scripts/gpu-check: gprof against a real GPU. See the header of scripts/gpu-check."""
+
+import argparse
+import collections
+import ctypes
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CUDA_HOME = os.environ.get("CUDA_HOME", "/usr/local/cuda")
+
+
+class Checks:
+    def __init__(self):
+        self.rows = []
+
+    def add(self, name, expected, measured, ok):
+        self.rows.append((name, str(expected), str(measured), "PASS" if ok else "FAIL"))
+        return ok
+
+    def failed(self):
+        return [r for r in self.rows if r[3] == "FAIL"]
+
+    def print(self):
+        widths = [max(len(r[i]) for r in self.rows + [("check", "expected", "measured", "")])
+                  for i in range(4)]
+        header = ("check", "expected", "measured", "result")
+        for row in [header] + self.rows:
+            print("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)))
+
+
+def run(cmd, env=None, check=True, **kw):
+    completed = subprocess.run(cmd, env=env, capture_output=True, text=True, **kw)
+    if check and completed.returncode != 0:
+        raise SystemExit(f"gpu-check: {' '.join(cmd)} failed ({completed.returncode}):\n"
+                         f"{completed.stdout}\n{completed.stderr}")
+    return completed
+
+
+def have_driver():
+    try:
+        cuda = ctypes.CDLL("libcuda.so.1")
+    except OSError:
+        return False
+    count = ctypes.c_int(0)
+    return cuda.cuInit(0) == 0 and cuda.cuDeviceGetCount(ctypes.byref(count)) == 0 and count.value > 0
+
+
+def nvcc():
+    path = shutil.which("nvcc") or os.path.join(CUDA_HOME, "bin", "nvcc")
+    if not os.path.exists(path):
+        raise SystemExit("gpu-check: nvcc not found (set CUDA_HOME)")
+    return path
+
+
+class Gprof:
+    def __init__(self, build):
+        self.lib = os.path.join(build, "inject", "libgprof.so")
+        self.cli = os.path.join(build, "tools", "gpuprof", "gpuprof")
+        for p in (self.lib, self.cli):
+            if not os.path.exists(p):
+                raise SystemExit(f"gpu-check: {p} missing: run scripts/build first (or carry build/)")
+
+    def profile(self, cmd, outdir, tag, extra_env=None):
+        env = dict(os.environ)
+        env.update({"LD_PRELOAD": self.lib, "GPROF_OUTPUT": os.path.join(outdir, tag + "-%p.gprof")})
+        env.pop("CUDA_INJECTION64_PATH", None)
+        env["LD_LIBRARY_PATH"] = os.path.join(CUDA_HOME, "lib64") + ":" + env.get("LD_LIBRARY_PATH", "")
+        if extra_env:
+            env.update(extra_env)
+        completed = run(cmd, env=env, check=False, timeout=600)
+        files = sorted(os.path.join(outdir, f) for f in os.listdir(outdir)
+                       if f.startswith(tag + "-") and f.endswith(".gprof"))
+        return completed, files
+
+    def dump(self, files, records):
+        out = run([self.cli, "dump", "--records", records, *files]).stdout
+        return [json.loads(line) for line in out.splitlines() if line.strip()]
+
+    def info(self, files):
+        return run([self.cli, "info", *files]).stdout
+
+
+def build_programs(work):
+    cc = nvcc()
+    src = os.path.join(ROOT, "test", "programs")
+    out = {}
+    def build(name, source, *flags):
+        path = os.path.join(work, name)
+        run([cc, "-O2", *flags, "-o", path, os.path.join(src, source)])
+        out[name] = path
+    build("vector_add_shared", "vector_add.cu", "-cudart", "shared")
+    build("vector_add_static", "vector_add.cu", "-cudart", "static")
+    build("timed_kernels", "timed_kernels.cu", "-cudart", "shared")
+    build("driver_launch", "driver_launch.cu", "-cudart", "shared", "-lcuda")
+    fatbin = os.path.join(work, "driver_kernels.fatbin")
+    run([cc, "--fatbin", "-o", fatbin, os.path.join(src, "driver_kernels.cu")])
+    out["driver_kernels.fatbin"] = fatbin
+    return out
+
+
+def kernels_named(gpu, fragment):
+    return [r for r in gpu if r.get("kind") == "kernel" and fragment in r.get("name", "")]
+
+
+def check_vector_add(checks, gprof, programs, work, which, iterations=25):
+    proc, files = gprof.profile([programs[which], "--iterations", str(iterations)], work, which)
+    checks.add(f"{which}: exit code", 0, proc.returncode, proc.returncode == 0)
+    if not files:
+        return checks.add(f"{which}: sidecar file", 1, 0, False)
+    gpu = gprof.dump(files, "gpu")
+    api = gprof.dump(files, "api")
+    launches = [r for r in api if r["api"] in ("cudaLaunchKernel", "__cudaLaunchKernel",
+                                               "cudaLaunchKernel_ptsz", "__cudaLaunchKernel_ptsz")]
+    checks.add(f"{which}: launches recorded", iterations, len(launches), len(launches) == iterations)
+    kernels = kernels_named(gpu, "vector_add")
+    checks.add(f"{which}: kernels on the GPU", iterations, len(kernels), len(kernels) == iterations)
+    paired = {r["correlation"] for r in launches}
+    linked = sum(1 for k in kernels if k["correlation"] in paired)
+    checks.add(f"{which}: kernels linked to launches", iterations, linked, linked == iterations)
+    copies = [r for r in gpu if r.get("kind") == "memcpy"]
+    checks.add(f"{which}: copies on the GPU", 3, len(copies), len(copies) == 3)
+
+
+def check_driver_launch(checks, gprof, programs, work, launches=6):
+    proc, files = gprof.profile([programs["driver_launch"], "--module", programs["driver_kernels.fatbin"],
+                                 "--launches", str(launches)], work, "driver_launch")
+    checks.add("driver_launch: exit code", 0, proc.returncode, proc.returncode == 0)
+    if not files:
+        return
+    api = gprof.dump(files, "api")
+    gpu = gprof.dump(files, "gpu")
+    cu = sum(1 for r in api if r["api"] == "cuLaunchKernel")
+    ex = sum(1 for r in api if r["api"] == "cuLaunchKernelEx")
+    checks.add("driver_launch: cuLaunchKernel calls", launches, cu, cu == launches)
+    checks.add("driver_launch: cuLaunchKernelEx calls", 1, ex, ex == 1)
+    k = kernels_named(gpu, "scale")
+    checks.add("driver_launch: kernels on the GPU", launches + 1, len(k), len(k) == launches + 1)
+
+
+def check_event_timing(checks, gprof, programs, work, launches=30):
+    events_path = os.path.join(work, "events.json")
+    proc, files = gprof.profile([programs["timed_kernels"], "--launches", str(launches),
+                                 "--events-json", events_path], work, "timed")
+    checks.add("timed_kernels: exit code", 0, proc.returncode, proc.returncode == 0)
+    if not files:
+        return
+    events = json.load(open(events_path))
+    kernels = sorted(kernels_named(gprof.dump(files, "gpu"), "spin"), key=lambda r: r["start_ns"])
+    checks.add("timed_kernels: kernels recorded (incl. the last before exit)", launches,
+               len(kernels), len(kernels) == launches)
+    if len(kernels) != launches:
+        return
+    errors = []
+    for e, k in zip(events, kernels):
+        event_ns = e["event_ms"] * 1e6
+        errors.append(abs((k["end_ns"] - k["start_ns"]) - event_ns) / event_ns)
+    worst = max(errors)
+    checks.add("timed_kernels: GPU time vs CUDA events (worst)", "<= 2%", f"{worst * 100:.2f}%",
+               worst <= 0.02)
+
+
+TORCH_WORKLOAD = r'''
+import json, sys, torch
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(1024, 4096), torch.nn.ReLU(),
+                            torch.nn.Linear(4096, 1024)).cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+x = torch.randn(512, 1024, device="cuda")
+y = torch.randn(512, 1024, device="cuda")
+def step():
+    opt.zero_grad(set_to_none=True)
+    loss = torch.nn.functional.mse_loss(model(x), y)
+    loss.backward()
+    opt.step()
+warmup, steps = int(sys.argv[2]), int(sys.argv[3])
+for _ in range(warmup):
+    step()
+torch.cuda.synchronize()
+if sys.argv[1] == "torch":
+    from torch.profiler import profile, ProfilerActivity
+    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
+        for _ in range(steps):
+            step()
+        torch.cuda.synchronize()
+    kernels = {}
+    for e in prof.key_averages():
+        if e.device_type == torch.autograd.DeviceType.CUDA:
+            kernels[e.key] = [e.count, e.self_device_time_total if hasattr(e, "self_device_time_total") else e.self_cuda_time_total]
+    json.dump(kernels, open(sys.argv[4], "w"))
+else:
+    for _ in range(steps):
+        step()
+    torch.cuda.synchronize()
+'''
+
+
+def check_torch(checks, gprof, work, warmup=5, steps=20):
+    probe = run([sys.executable, "-c", "import torch; print(torch.cuda.is_available())"], check=False)
+    if probe.returncode != 0 or probe.stdout.strip() != "True":
+        checks.rows.append(("torch: training step", "PyTorch with CUDA", "not available", "SKIP"))
+        return
+    script = os.path.join(work, "train_step.py")
+    open(script, "w").write(TORCH_WORKLOAD)
+    ref_path = os.path.join(work, "torch_kernels.json")
+    run([sys.executable, script, "torch", str(warmup), str(steps), ref_path], timeout=600)
+    reference = json.load(open(ref_path))
+    proc, files = gprof.profile([sys.executable, script, "gprof", str(warmup), str(steps)], work, "torch")
+    checks.add("torch: exit code under gprof", 0, proc.returncode, proc.returncode == 0)
+    if not files:
+        return
+    ours = collections.defaultdict(lambda: [0, 0.0])
+    for r in gprof.dump(files, "gpu"):
+        if r.get("kind") == "kernel":
+            ours[r["name"]][0] += 1
+            ours[r["name"]][1] += (r["end_ns"] - r["start_ns"]) / 1000.0
+    total = sum(v[1] for v in reference.values()) or 1.0
+    top = sorted(reference.items(), key=lambda kv: -kv[1][1])[:10]
+    for name, (count, self_us) in top:
+        if self_us < 0.01 * total:
+            continue
+        mine = ours.get(name)
+        label = f"torch: {name[:50]}"
+        if mine is None:
+            checks.add(label + " present", "yes", "no", False)
+            continue
+        # gprof saw warmup + steps, torch.profiler only the steps: compare per-launch averages
+        # and launches per step.
+        per_step_ok = mine[0] * steps == count * (warmup + steps)
+        checks.add(label + " launches/step", count / steps, mine[0] / (warmup + steps), per_step_ok)
+        avg_theirs, avg_mine = self_us / count, mine[1] / mine[0]
+        rel = abs(avg_mine - avg_theirs) / avg_theirs
+        checks.add(label + " avg time", f"{avg_theirs:.2f} us", f"{avg_mine:.2f} us ({rel*100:.1f}%)",
+                   rel <= 0.05)
+
+
+def main():
+    parser = argparse.ArgumentParser(description="gprof checks on a real GPU")
+    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--keep", action="store_true", help="keep the work directory")
+    args = parser.parse_args()
+    if not have_driver():
+        print("gpu-check: no CUDA driver or GPU here; nothing checked", file=sys.stderr)
+        return 2
+    gprof = Gprof(args.build)
+    work = tempfile.mkdtemp(prefix="gprof-gpu-check-")
+    checks = Checks()
+    try:
+        programs = build_programs(work)
+        check_vector_add(checks, gprof, programs, work, "vector_add_shared")
+        check_vector_add(checks, gprof, programs, work, "vector_add_static")
+        check_driver_launch(checks, gprof, programs, work)
+        check_event_timing(checks, gprof, programs, work)
+        check_torch(checks, gprof, work)
+        for f in sorted(os.listdir(work)):
+            if f.startswith("vector_add_static") and f.endswith(".gprof"):
+                print(gprof.info([os.path.join(work, f)]))
+    finally:
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+        else:
+            print(f"gpu-check: files kept in {work}")
+    checks.print()
+    failed = checks.failed()
+    print(f"\ngpu-check: {len(checks.rows) - len(failed)} of {len(checks.rows)} checks passed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,50 @@
+#include "injection.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+
+#include <atomic>
+#include <cstdlib>
+
+namespace gprof_fake {
+namespace {
+
+enum State : int { kNotYet = 0, kRunning = 1, kDone = 2 };
+
+std::atomic<int> g_state{kNotYet};
+thread_local bool t_injecting = false;
+
+// A fork during the injection leaves the child without the injecting thread; nothing would ever
+// finish it there.
+void FinishInChild() {
+  g_state.store(kDone, std::memory_order_release);
+}
+
+void RunInjection() {
+  const char* path = std::getenv("CUDA_INJECTION64_PATH");
+  if (path == nullptr || *path == '\0') return;
+  void* library = dlopen(path, RTLD_NOW);
+  if (library == nullptr) return;
+  using Initialize = int (*)();
+  const auto initialize = reinterpret_cast<Initialize>(dlsym(library, "InitializeInjection"));
+  if (initialize != nullptr) initialize();
+}
+
+}  // namespace
+
+void InjectOnce() {
+  if (g_state.load(std::memory_order_acquire) == kDone || t_injecting) return;
+  int expected = kNotYet;
+  if (g_state.compare_exchange_strong(expected, kRunning, std::memory_order_acq_rel)) {
+    pthread_atfork(nullptr, nullptr, FinishInChild);
+    t_injecting = true;
+    RunInjection();
+    t_injecting = false;
+    g_state.store(kDone, std::memory_order_release);
+    g_state.notify_all();
+    return;
+  }
+  while (g_state.load(std::memory_order_acquire) == kRunning) g_state.wait(kRunning);
+}
+
+}  // namespace gprof_fake

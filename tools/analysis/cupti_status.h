@@ -1,0 +1,28 @@
+// Words for what a file's pb::CuptiStatus says about how GPU activity was
+// captured, shared by `report` (why GPU times are missing) and `info`.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "formats/gprof.pb.h"
+
+namespace gprof::analysis {
+
+// "SUBSCRIBED (pairing by CUPTI correlation id)", ...
+std::string describe_cupti_state(pb::CuptiStatus::State state);
+
+// cuptiGetVersion as CUDA 13 reports it, major*10000 + minor*100 + patch:
+// 130001 -> "13.0.1 (130001)". Older API numbers (below 10000) stay raw: "18";
+// 0 -> "unknown".
+std::string format_cupti_version(uint32_t version);
+
+// Why a file with no GPU records has no GPU times, in one line:
+// "CUPTI was not set up (no CUDA_INJECTION64_PATH initialization)" when no
+// status was written or it is NOT_STARTED; CPU_ONLY: the status's reason;
+// otherwise "CUPTI (SUBSCRIBED) delivered no GPU activity records".
+std::string missing_gpu_times_reason(const std::optional<pb::CuptiStatus>& status);
+
+}  // namespace gprof::analysis
