@@ -32,8 +32,11 @@ std::string format_cupti_version(uint32_t version) {
 }
 
 std::string missing_gpu_times_reason(const std::optional<pb::CuptiStatus>& status) {
-  if (!status || status->state() == pb::CuptiStatus::NOT_STARTED)
+  if (!status || status->state() == pb::CuptiStatus::NOT_STARTED) {
+    // The shim says why when it knows (another tool's CUDA_INJECTION64_PATH).
+    if (status && !status->reason().empty()) return status->reason();
     return "CUPTI was not set up (no CUDA_INJECTION64_PATH initialization)";
+  }
   if (status->state() == pb::CuptiStatus::CPU_ONLY)
     return status->reason().empty() ? "CUPTI could not be used" : status->reason();
   // Set up, yet nothing came: the activity kinds were off, or the records

@@ -44,10 +44,14 @@ void print_cupti(const analysis::FileInfo& file) {
   const pb::CuptiStatus& c = *file.cupti;
   fmt::print("CUPTI:\n");
   subfield("State", analysis::describe_cupti_state(c.state()));
-  subfield("Version", analysis::format_cupti_version(c.version()));
-  subfield("Library", c.library().empty() ? "?" : c.library());
+  if (c.version() != 0) subfield("Version", analysis::format_cupti_version(c.version()));
+  if (!c.library().empty()) subfield("Library", c.library());
   subfield("Injection", c.injection().empty() ? "(unset)" : c.injection());
-  if (c.timestamps_aligned()) {
+  const bool capturing = c.state() == pb::CuptiStatus::SUBSCRIBED ||
+                         c.state() == pb::CuptiStatus::EXTERNAL_CORRELATION;
+  if (!capturing) {
+    // No GPU times: the clock line would describe nothing.
+  } else if (c.timestamps_aligned()) {
     subfield("Timestamps", "aligned (on the recording clock)");
   } else {
     // The offset was subtracted from the GPU times in the file already.

@@ -43,8 +43,16 @@ void Notify(const GprofFakeApiCall& call) {
 // The real driver loads the injection library when it initializes, which the runtime's first
 // real call triggers; registration calls run at static-initialization time, before that, and
 // the error-string calls never initialize anything.
+// What nvcc's static constructors call (module registration) does not initialize the driver;
+// everything else does, launches included: the first <<<>>> of a program is often its first
+// runtime call (__cudaGetKernel + __cudaLaunchKernel).
 bool InitializesDriver(const char* name) {
-  return std::strncmp(name, "__cuda", 6) != 0 && std::strcmp(name, "cudaGetErrorName") != 0 &&
+  const bool registration = std::strncmp(name, "__cudaRegister", 14) == 0 ||
+                            std::strncmp(name, "__cudaUnregister", 16) == 0 ||
+                            std::strcmp(name, "__cudaInitModule") == 0 ||
+                            std::strcmp(name, "__cudaPushCallConfiguration") == 0 ||
+                            std::strcmp(name, "__cudaPopCallConfiguration") == 0;
+  return !registration && std::strcmp(name, "cudaGetErrorName") != 0 &&
          std::strcmp(name, "cudaGetErrorString") != 0;
 }
 

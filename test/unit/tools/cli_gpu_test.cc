@@ -210,7 +210,7 @@ TEST_CASE("gpuprof info: external correlation state", "[cli_gpu]") {
   CHECK(contains(run.out,
                  "  State:          EXTERNAL_CORRELATION (another tool holds the subscriber; "
                  "pairing by pushed external ids)\n"
-                 "  Version:        unknown\n"));
+                 "  Injection:      (unset)\n"));
   CHECK(contains(run.out,
                  "  Timestamps:     aligned (on the recording clock)\n"
                  "  Reason:         another CUPTI subscriber is active (nsys?)\n"

@@ -1,0 +1,381 @@
+"""GPU truth on the fakes (DESIGN.md §3, §6.2): CUPTI activity paired with the calls that issued
+it, the calls only CUPTI's callbacks see, one clock, and every failure mode of CUPTI leaving the
+program unchanged and the report honest about what is missing.
+
+The fake device's durations are exact: a kernel takes GPROF_FAKE_KERNEL_NS (20 us by default), a
+copy or set of B bytes 2000 + ceil(B / 10) ns (test/fakes/README.md)."""
+
+import collections
+import json
+import os
+import re
+import unittest
+
+from gprof_e2e import (E2ETestCase, gpuprof, parse_table, parse_time_ns, program)
+
+KERNEL_NS = 20000
+VECTOR_BYTES = 4 << 20
+COPY_NS = 2000 + (VECTOR_BYTES + 9) // 10
+VECTOR_ADD = "vector_add(float const*, float const*, float*, int)"
+LAUNCH_APIS = {"cudaLaunchKernel", "cudaLaunchKernel_ptsz", "__cudaLaunchKernel",
+               "__cudaLaunchKernel_ptsz", "cudaLaunchKernelExC", "cudaLaunchKernelExC_ptsz"}
+
+
+def dump(path, records="api"):
+    out = gpuprof("dump", "--records", records, path).stdout
+    return [json.loads(line) for line in out.splitlines() if line.strip()]
+
+
+def work(gpu):
+    return [r for r in gpu if r["kind"] in ("kernel", "memcpy", "memset")]
+
+
+def close_to(test, cell, ns):
+    """A table cell shows `ns` up to its printed precision (e.g. 1.264ms is 1264000 +- 500)."""
+    number = re.match(r"-?[0-9]+(?:\.([0-9]+))?", cell)
+    decimals = len(number.group(1) or "")
+    scale = {"s": 1e9, "ms": 1e6, "us": 1e3, "ns": 1}[cell[number.end():]]
+    test.assertAlmostEqual(parse_time_ns(cell), ns, delta=0.5 * scale / 10 ** decimals + 1e-6)
+
+
+def warnings(run):
+    return [l for l in run.stderr.splitlines() if l.startswith("gprof:")]
+
+
+class CuptiCase(E2ETestCase):
+    def vector_add(self, iterations=7, env=None):
+        run = self.profile([program("vector_add"), "--iterations", str(iterations)], env=env)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertEqual(len(run.files), 1)
+        return run
+
+    def info(self, path):
+        return gpuprof("info", path).stdout
+
+
+class Pairing(CuptiCase):
+    ITERATIONS = 7
+
+    def setUp(self):
+        super().setUp()
+        self.run_ = self.vector_add(self.ITERATIONS)
+        self.file = self.run_.files[0]
+        self.api = dump(self.file)
+        self.gpu = dump(self.file, "gpu")
+
+    def test_every_op_once_with_its_simulated_duration(self):
+        kinds = collections.Counter(r["kind"] for r in work(self.gpu))
+        self.assertEqual(kinds, {"kernel": self.ITERATIONS, "memcpy": 3, "memset": 1})
+        for r in work(self.gpu):
+            want = KERNEL_NS if r["kind"] == "kernel" else COPY_NS
+            self.assertEqual(r["end_ns"] - r["start_ns"], want, r)
+        names = collections.Counter(r["name"] for r in work(self.gpu))
+        self.assertEqual(names["Memcpy HtoD (Pageable -> Device)"], 2)
+        self.assertEqual(names["Memcpy DtoH (Device -> Pageable)"], 1)
+        self.assertEqual(names["Memset (Device)"], 1)
+        self.assertEqual(names[VECTOR_ADD], self.ITERATIONS)
+        self.assertEqual(warnings(self.run_), [])
+
+    def test_each_op_is_linked_to_the_call_that_issued_it(self):
+        by_correlation = {}
+        for r in self.api:
+            if r["correlation"]:
+                self.assertNotIn(r["correlation"], by_correlation, "correlation ids are unique")
+                by_correlation[r["correlation"]] = r
+        expected_api = {"kernel": LAUNCH_APIS, "memcpy": {"cudaMemcpy"}, "memset": {"cudaMemset"}}
+        for op in work(self.gpu):
+            call = by_correlation.get(op["correlation"])
+            self.assertIsNotNone(call, op)
+            self.assertEqual(op.get("api_correlation"), op["correlation"])
+            self.assertIn(call["api"], expected_api[op["kind"]])
+            # One clock: the GPU cannot start work before the call that issued it began.
+            self.assertGreaterEqual(op["start_ns"], call["start_ns"], (op, call))
+        launches = [r for r in self.api if r["api"] in LAUNCH_APIS]
+        self.assertEqual(len(launches), self.ITERATIONS)
+        self.assertTrue(all(r["correlation"] for r in launches))
+
+    def test_kernels_end_before_the_synchronize_that_waited_for_them(self):
+        syncs = sorted((r for r in self.api if r["name"] == "cudaDeviceSynchronize"),
+                       key=lambda r: r["start_ns"])
+        kernels = sorted((r for r in self.gpu if r["kind"] == "kernel"),
+                         key=lambda r: r["start_ns"])
+        self.assertEqual(len(syncs), len(kernels))
+        for kernel, sync in zip(kernels, syncs):
+            self.assertLessEqual(kernel["end_ns"], sync["end_ns"])
+
+    def test_report_cuda_columns_add_up_to_the_device_busy_time(self):
+        rows, _, footer = parse_table(gpuprof("report", self.file).stdout)
+        busy = self.ITERATIONS * KERNEL_NS + 4 * COPY_NS
+        self.assertEqual(sum(r["end_ns"] - r["start_ns"] for r in work(self.gpu)), busy)
+        total = [l for l in footer if l.startswith("Self CUDA time total: ")]
+        self.assertEqual(len(total), 1, footer)
+        close_to(self, total[0].split(": ")[1], busy)
+        close_to(self, rows["cudaLaunchKernel"]["Self CUDA"], self.ITERATIONS * KERNEL_NS)
+        close_to(self, rows[VECTOR_ADD]["CUDA total"], self.ITERATIONS * KERNEL_NS)
+        self.assertEqual(rows[VECTOR_ADD]["# of Calls"], str(self.ITERATIONS))
+        close_to(self, rows["cudaMemcpy"]["Self CUDA"], 3 * COPY_NS)
+        self.assertEqual(rows["Memcpy HtoD (Pageable -> Device)"]["# of Calls"], "2")
+        close_to(self, rows["Memset (Device)"]["CUDA time avg"], COPY_NS)
+        gpu_share = sum(float(r["Self CUDA %"].rstrip("%")) for name, r in rows.items()
+                        if not name.startswith("cuda"))
+        self.assertAlmostEqual(gpu_share, 100.0, delta=0.05)
+
+    def test_launches_view(self):
+        out = gpuprof("report", "--view", "launches", self.file).stdout
+        rows, columns, _ = parse_table(out)
+        self.assertEqual(columns[:2], ["Name", "# of Calls"])
+        kernel = rows[VECTOR_ADD]
+        self.assertEqual(kernel["# of Calls"], str(self.ITERATIONS))
+        for stat in ("avg", "median", "min", "max"):
+            close_to(self, kernel["GPU " + stat], KERNEL_NS)
+        launches = [r for r in self.api if r["api"] in LAUNCH_APIS]
+        api_ns = sorted(r["end_ns"] - r["start_ns"] for r in launches)
+        close_to(self, kernel["API max"], api_ns[-1])
+        close_to(self, kernel["API min"], api_ns[0])
+        self.assertEqual(rows["Memcpy HtoD (Pageable -> Device)"]["# of Calls"], "2")
+
+    def test_info_reports_the_cupti_session(self):
+        info = self.info(self.file)
+        self.assertRegex(info, r"State:\s+SUBSCRIBED")
+        self.assertRegex(info, r"Timestamps:\s+aligned")
+        self.assertIn("CONCURRENT_KERNEL", info)
+        self.assertRegex(info, rf"GPU records:\s+{self.ITERATIONS * 2 + 4} ")
+        self.assertRegex(info, r"Losses:\s+none")
+
+
+class GraphsAndThreads(CuptiCase):
+    def test_one_graph_launch_many_kernels(self):
+        run = self.profile([program("graph_launch")])
+        self.assertEqual(run.returncode, 0, run.stderr)
+        api = dump(run.files[0])
+        gpu = dump(run.files[0], "gpu")
+        launches = [r for r in api if r["name"] == "cudaGraphLaunch"]
+        self.assertEqual(len(launches), 5)
+        for launch in launches:
+            kernels = [g for g in gpu if g["kind"] == "kernel"
+                       and g["correlation"] == launch["correlation"]]
+            self.assertEqual(len(kernels), 4, launch)
+            self.assertTrue(all(k["graph"] for k in kernels))
+        rows, _, _ = parse_table(gpuprof("report", run.files[0]).stdout)
+        close_to(self, rows["cudaGraphLaunch"]["Self CUDA"], 5 * 4 * KERNEL_NS)
+
+    def test_threads_each_pair_their_launches(self):
+        run = self.profile([program("threads_streams"), "--launches", "25"])
+        self.assertEqual(run.returncode, 0, run.stderr)
+        api = dump(run.files[0])
+        gpu = dump(run.files[0], "gpu")
+        launches = {r["correlation"]: r for r in api if r["api"] in LAUNCH_APIS}
+        kernels = [g for g in gpu if g["kind"] == "kernel"]
+        self.assertEqual(len(kernels), len(launches))
+        self.assertEqual(len(launches), 8 * 25)
+        self.assertTrue(all(k["correlation"] in launches for k in kernels))
+        # A thread's kernels run on its own stream.
+        streams = collections.defaultdict(set)
+        for k in kernels:
+            streams[launches[k["correlation"]]["tid"]].add(k["stream"])
+        self.assertEqual(len(streams), 8)
+        self.assertTrue(all(len(s) == 1 for s in streams.values()))
+        self.assertEqual(len(set().union(*streams.values())), 8)
+
+
+class CallsOnlyCuptiSees(CuptiCase):
+    def test_a_runtime_interposition_cannot_see(self):
+        run = self.profile([program("hidden_runtime"), "--iterations", "6"])
+        self.assertEqual(run.returncode, 0, run.stderr)
+        api = dump(run.files[0])
+        counts = collections.Counter(r["name"] for r in api)
+        self.assertEqual(counts, {"cudaMalloc": 2, "cudaMemcpy": 2, "cudaLaunchKernel": 6,
+                                  "cudaDeviceSynchronize": 6, "cudaFree": 2})
+        gpu = dump(run.files[0], "gpu")
+        launches = {r["correlation"] for r in api if r["name"] == "cudaLaunchKernel"}
+        kernels = [g for g in gpu if g["kind"] == "kernel"]
+        self.assertEqual(len(kernels), 6)
+        self.assertTrue(all(k["correlation"] in launches for k in kernels))
+        # The launch arguments come from CUPTI's parameter structs.
+        launch = next(r for r in api if r["name"] == "cudaLaunchKernel")
+        kernel = next(k for k in kernels if k["correlation"] == launch["correlation"])
+        self.assertEqual(launch["grid"], kernel["grid"])
+        self.assertEqual(launch["block"], kernel["block"])
+        allocs = [r for r in api if r["name"] == "cudaMalloc"]
+        frees = [r for r in api if r["name"] == "cudaFree"]
+        self.assertEqual({r["address"] for r in allocs}, {r["address"] for r in frees})
+        self.assertTrue(all(r["bytes"] > 0 for r in allocs))
+
+    def test_driver_api_launches(self):
+        run = self.profile([program("driver_launch"), "--launches", "5"])
+        self.assertEqual(run.returncode, 0, run.stderr)
+        api = dump(run.files[0])
+        counts = collections.Counter(r["name"] for r in api)
+        self.assertEqual(counts["cuLaunchKernel"], 5)
+        self.assertEqual(counts["cuLaunchKernelEx"], 1)
+        self.assertEqual(counts["cuCtxSynchronize"], 1)
+        self.assertEqual(counts["cuMemAlloc_v2"], 1)
+        self.assertEqual(counts["cuMemFree_v2"], 1)
+        gpu = dump(run.files[0], "gpu")
+        kernels = [g for g in gpu if g["kind"] == "kernel"]
+        self.assertEqual(len(kernels), 6)
+        self.assertTrue(all(k["name"] == "scale" for k in kernels))
+        launches = {r["correlation"] for r in api if r["name"].startswith("cuLaunchKernel")}
+        self.assertTrue(all(k["correlation"] in launches for k in kernels))
+
+    def test_interposed_calls_are_not_counted_twice(self):
+        with_cupti = dump(self.vector_add(5).files[0])
+        without = dump(self.vector_add(5, env={"GPROF_CUPTI": "0"}).files[0])
+        self.assertEqual(collections.Counter(r["name"] for r in with_cupti),
+                         collections.Counter(r["name"] for r in without))
+        self.assertFalse([r for r in with_cupti if r["name"].startswith("cu") and
+                          not r["name"].startswith("cuda")])
+
+
+class Clock(CuptiCase):
+    def test_fallback_offset_when_the_timestamp_callback_is_refused(self):
+        run = self.vector_add(5, env={"GPROF_FAKE_CUPTI": "no_timestamp_callback"})
+        info = self.info(run.files[0])
+        self.assertRegex(info, r"Timestamps:\s+not aligned; offset \+5000\.0\d*s")
+        api = dump(run.files[0])
+        gpu = dump(run.files[0], "gpu")
+        calls = {r["correlation"]: r for r in api}
+        for op in work(gpu):
+            call = calls[op["correlation"]]
+            # Within the measured offset's uncertainty (microseconds on this machine).
+            self.assertGreaterEqual(op["start_ns"], call["start_ns"] - 50_000, (op, call))
+            self.assertLess(op["start_ns"] - call["start_ns"], 50_000_000)
+
+    def test_gpu_times_match_cuda_events(self):
+        events_path = os.path.join(self.tmp, "events.json")
+        run = self.profile([program("timed_kernels"), "--launches", "10", "--events-json",
+                            events_path], env={"GPROF_FAKE_KERNEL_NS": "2000000"})
+        self.assertEqual(run.returncode, 0, run.stderr)
+        with open(events_path) as f:
+            events = json.load(f)
+        kernels = sorted((g for g in dump(run.files[0], "gpu") if g["kind"] == "kernel"),
+                         key=lambda g: g["start_ns"])
+        self.assertEqual(len(kernels), 10)  # the last one too: the exit flush ran first
+        for event, kernel in zip(events, kernels):
+            event_ns = event["event_ms"] * 1e6
+            self.assertLessEqual(abs((kernel["end_ns"] - kernel["start_ns"]) - event_ns),
+                                 0.02 * event_ns)
+
+
+class FailureModes(CuptiCase):
+    """Each leaves the program's behaviour unchanged, warns once, and says what is missing."""
+
+    def check_cpu_only(self, env, cause, state="CPU_ONLY"):
+        args = [program("vector_add"), "--iterations", "4"]
+        plain, profiled = self.assertSameBehaviour(args, env=env)
+        self.assertEqual(len(warnings(profiled)), 1, profiled.stderr)
+        self.assertRegex(warnings(profiled)[0], cause)
+        path = profiled.files[0]
+        self.assertEqual(dump(path, "gpu"), [])
+        counts = collections.Counter(r["name"] for r in dump(path))
+        self.assertEqual(counts["cudaLaunchKernel"], 4)
+        self.assertEqual(counts["cudaMemcpy"], 3)
+        report = gpuprof("report", path).stdout
+        self.assertRegex(report, "GPU times were not recorded: .*" + cause)
+        rows, columns, _ = parse_table(report)
+        self.assertNotIn("Self CUDA", columns)
+        self.assertEqual(rows[VECTOR_ADD]["# of Calls"], "4")  # from the launches
+        self.assertRegex(self.info(path), r"State:\s+" + state)
+        return path
+
+    def test_no_driver(self):
+        self.check_cpu_only({"GPROF_FAKE_CUPTI": "no_driver"}, "NOT_INITIALIZED|no driver")
+
+    def test_insufficient_privileges(self):
+        self.check_cpu_only({"GPROF_FAKE_CUPTI": "insufficient_privileges"},
+                            "INSUFFICIENT_PRIVILEGES")
+
+    def test_another_tool_owns_subscriber_and_buffers(self):
+        self.check_cpu_only({"GPROF_FAKE_CUPTI": "subscriber_taken,activity_in_use"},
+                            "in use by")
+
+    def test_mismatched_cupti_version(self):
+        self.check_cpu_only({"GPROF_FAKE_CUPTI": "version=120000"}, "120000")
+
+    def test_missing_cupti(self):
+        missing = os.path.join(self.tmp, "no-such-libcupti.so.13")
+        self.check_cpu_only({"GPROF_CUPTI_LIBRARY": missing}, "cannot be loaded")
+
+    def test_injection_path_of_another_tool_is_respected(self):
+        other = os.path.join(self.tmp, "other_tool.so")
+        open(other, "w").close()
+        self.check_cpu_only({"CUDA_INJECTION64_PATH": other}, "belongs to another tool",
+                            state="NOT_STARTED")
+
+    def test_cupti_switched_off(self):
+        run = self.vector_add(3, env={"GPROF_CUPTI": "0"})
+        self.assertEqual(warnings(run), [])
+        self.assertIn("GPU times were not recorded: GPROF_CUPTI=0",
+                      gpuprof("report", run.files[0]).stdout)
+
+    def test_subscriber_taken_pairs_through_external_ids(self):
+        args = [program("vector_add"), "--iterations", "6"]
+        env = {"GPROF_FAKE_CUPTI": "subscriber_taken"}
+        _, run = self.assertSameBehaviour(args, env=env)
+        self.assertEqual(len(warnings(run)), 1, run.stderr)
+        self.assertIn("external correlation", warnings(run)[0])
+        path = run.files[0]
+        self.assertRegex(self.info(path), r"State:\s+EXTERNAL_CORRELATION")
+        gpu = dump(path, "gpu")
+        api = {r["correlation"]: r for r in dump(path)}
+        kernels = [g for g in gpu if g["kind"] == "kernel"]
+        self.assertEqual(len(kernels), 6)
+        for k in kernels:
+            self.assertIn(k["api_correlation"], api)
+            self.assertIn(api[k["api_correlation"]]["api"], LAUNCH_APIS)
+        rows, _, _ = parse_table(gpuprof("report", path).stdout)
+        close_to(self, rows["cudaLaunchKernel"]["Self CUDA"], 6 * KERNEL_NS)
+        close_to(self, rows["cudaMemcpy"]["Self CUDA"], 3 * COPY_NS)
+
+    def losses(self, path):
+        info = self.info(path)
+        return {k: int(v) for k, v in re.findall(r"(cupti_\w+)=(\d+)", info)}
+
+    def test_dropped_records_are_counted_exactly(self):
+        iterations = 9
+        run = self.vector_add(iterations, env={"GPROF_FAKE_CUPTI": "drop_every=3"})
+        path = run.files[0]
+        gpu = dump(path, "gpu")
+        dropped = self.losses(path).get("cupti_dropped", 0)
+        # kernels + copies + set + one sync record per cudaDeviceSynchronize
+        expected = iterations + 3 + 1 + iterations
+        self.assertGreater(dropped, 0)
+        self.assertEqual(len(gpu) + dropped, expected, (len(gpu), dropped))
+        self.assertIn("cupti_dropped=%d" % dropped, gpuprof("report", path).stdout)
+
+    def test_records_without_timestamps_are_counted_not_shown(self):
+        run = self.vector_add(8, env={"GPROF_FAKE_CUPTI": "zero_timestamps_every=2"})
+        path = run.files[0]
+        kernels = [g for g in dump(path, "gpu") if g["kind"] == "kernel"]
+        zero = self.losses(path).get("cupti_zero_timestamp", 0)
+        self.assertEqual(len(kernels), 4)
+        self.assertEqual(zero, 4)
+        self.assertTrue(all(k["end_ns"] > k["start_ns"] > 0 for k in kernels))
+
+    def test_buffers_completed_out_of_order(self):
+        run = self.vector_add(12, env={"GPROF_FAKE_CUPTI": "out_of_order,buffer_records=2"})
+        path = run.files[0]
+        gpu = dump(path, "gpu")
+        self.assertEqual(collections.Counter(r["kind"] for r in work(gpu)),
+                         {"kernel": 12, "memcpy": 3, "memset": 1})
+        self.assertEqual(self.losses(path), {})
+        rows, _, _ = parse_table(gpuprof("report", path).stdout)
+        close_to(self, rows["cudaLaunchKernel"]["Self CUDA"], 12 * KERNEL_NS)
+
+    def test_exhausted_buffer_pool_drops_and_counts(self):
+        launches = 3000
+        run = self.profile([program("launch_loop"), str(launches)],
+                           env={"GPROF_CUPTI_BUFFERS": "1", "GPROF_CUPTI_BUFFER_SIZE": "4K"})
+        self.assertEqual(run.returncode, 0, run.stderr)
+        path = run.files[0]
+        gpu = dump(path, "gpu")
+        losses = self.losses(path)
+        kernels = [g for g in gpu if g["kind"] == "kernel"]
+        syncs = [g for g in gpu if g["kind"] == "sync"]
+        # Every record CUPTI made is in the file or in its dropped count.
+        self.assertEqual(len(kernels) + len(syncs) + losses.get("cupti_dropped", 0),
+                         launches + 1, losses)
+
+
+if __name__ == "__main__":
+    unittest.main()
