@@ -11,7 +11,10 @@ import os
 import re
 import unittest
 
-from gprof_e2e import (E2ETestCase, gpuprof, parse_table, parse_time_ns, program)
+import subprocess
+import sys
+
+from gprof_e2e import (BUILD, E2ETestCase, SOURCE, gpuprof, parse_table, parse_time_ns, program)
 
 KERNEL_NS = 20000
 VECTOR_BYTES = 4 << 20
@@ -375,6 +378,16 @@ class FailureModes(CuptiCase):
         # Every record CUPTI made is in the file or in its dropped count.
         self.assertEqual(len(kernels) + len(syncs) + losses.get("cupti_dropped", 0),
                          launches + 1, losses)
+
+
+class GpuCheckScript(E2ETestCase):
+    def test_dry_run_on_the_fakes(self):
+        """scripts/gpu-check's own logic, so that it is not first run on a lent GPU."""
+        completed = subprocess.run([sys.executable, os.path.join(SOURCE, "scripts", "gpu_check.py"),
+                                    "--fake", "--build", BUILD], capture_output=True, text=True,
+                                   timeout=300)
+        self.assertEqual(completed.returncode, 0, completed.stdout + completed.stderr)
+        self.assertIn("gpu-check: 12 passed, 0 failed, 2 skipped", completed.stdout)
 
 
 if __name__ == "__main__":
