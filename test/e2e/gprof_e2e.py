@@ -15,6 +15,8 @@ SOURCE = os.environ.get("GPROF_SOURCE_ROOT", "")
 LIBGPROF = os.environ.get("GPROF_LIB", "")
 GPUPROF = os.environ.get("GPUPROF", "")
 FAKE_CUDART_DIR = os.environ.get("GPROF_FAKE_CUDART_DIR", "")
+# The fake runtime, CUPTI and driver together (test/fakes).
+FAKE_LIBRARY_PATH = os.environ.get("GPROF_FAKE_LIBRARY_PATH") or FAKE_CUDART_DIR
 PROGRAMS_DIR = os.environ.get("GPROF_PROGRAMS_DIR", "")
 REAL_CUDART_DIR = os.environ.get("GPROF_REAL_CUDART_DIR", "/usr/local/cuda/lib64")
 

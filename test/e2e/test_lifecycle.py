@@ -9,7 +9,7 @@ import subprocess
 import time
 import unittest
 
-from gprof_e2e import (E2ETestCase, FAKE_CUDART_DIR, LIBGPROF, SOURCE, dump, gpuprof,
+from gprof_e2e import (E2ETestCase, FAKE_LIBRARY_PATH, LIBGPROF, SOURCE, dump, gpuprof,
                        program, run_program)
 
 
@@ -108,7 +108,7 @@ class Losses(E2ETestCase):
 
 class Killed(E2ETestCase):
     def test_killed_process_leaves_a_readable_incomplete_file(self):
-        env = dict(os.environ, LD_PRELOAD=LIBGPROF, LD_LIBRARY_PATH=FAKE_CUDART_DIR,
+        env = dict(os.environ, LD_PRELOAD=LIBGPROF, LD_LIBRARY_PATH=FAKE_LIBRARY_PATH,
                    GPROF_OUTPUT=os.path.join(self.tmp, "k-%p.gprof"),
                    GPROF_FLUSH_INTERVAL_MS="20")
         proc = subprocess.Popen([program("launch_loop"), "1000000000"], env=env,
