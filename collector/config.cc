@@ -1,5 +1,7 @@
 #include "collector/config.h"
 
+#include <unistd.h>
+
 #include <cstring>
 
 namespace gprof {
@@ -99,6 +101,52 @@ std::optional<ForkPolicy> parse_fork_policy(std::string_view text) {
   return std::nullopt;
 }
 
+bool parse_capture(std::string_view text, Config& c) {
+  if (text == "all") {
+    c.capture_mode = CaptureMode::kAll;
+    return true;
+  }
+  if (text == "cudaProfilerApi" || text == "cudaprofilerapi") {
+    c.capture_mode = CaptureMode::kProfilerApi;
+    return true;
+  }
+  if (text.substr(0, 5) != "nvtx:") return false;
+  text.remove_prefix(5);
+  std::string_view name = text, domain;
+  if (const size_t at = text.find('@'); at != std::string_view::npos) {
+    name = text.substr(0, at);
+    domain = text.substr(at + 1);
+  }
+  if (name.empty() || name.size() >= Config::kMaxName || domain.size() >= Config::kMaxName)
+    return false;
+  c.capture_mode = CaptureMode::kNvtx;
+  memcpy(c.capture_name, name.data(), name.size());
+  c.capture_name[name.size()] = '\0';
+  memcpy(c.capture_domain, domain.data(), domain.size());
+  c.capture_domain[domain.size()] = '\0';
+  return true;
+}
+
+std::optional<uint64_t> parse_seconds_as_ms(std::string_view text) {
+  uint64_t whole = 0, fraction = 0, scale = 1000;
+  size_t i = 0;
+  for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
+    whole = whole * 10 + static_cast<uint64_t>(text[i] - '0');
+    if (whole > 1'000'000'000) return std::nullopt;
+  }
+  if (i == 0) return std::nullopt;
+  if (i < text.size() && text[i] == '.') {
+    for (++i; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
+      if (scale > 1) {
+        scale /= 10;
+        fraction += static_cast<uint64_t>(text[i] - '0') * scale;
+      }
+    }
+  }
+  if (i != text.size()) return std::nullopt;
+  return whole * 1000 + fraction;
+}
+
 Config load_config(GetEnv getenv_fn) {
   Config c;
   // The log level first, so that warnings about the rest obey it.
@@ -150,6 +198,29 @@ Config load_config(GetEnv getenv_fn) {
   };
   apply(getenv_fn, "GPROF_CUPTI_BUFFER_SIZE", "a size from 4K to 256M, e.g. 1M",
         c.cupti_buffer_bytes, buffer_size);
+  if (const char* capture = getenv_fn("GPROF_CAPTURE"); capture && *capture) {
+    if (!parse_capture(capture, c)) {
+      GPROF_WARN("ignoring GPROF_CAPTURE='%s' (all, cudaProfilerApi or nvtx:NAME[@DOMAIN])",
+                 capture);
+      c.capture_mode = CaptureMode::kAll;
+    }
+  }
+  if (const char* step = getenv_fn("GPROF_STEP_RANGE"); step && *step) {
+    if (strlen(step) < sizeof c.step_name) memcpy(c.step_name, step, strlen(step) + 1);
+  }
+  apply(getenv_fn, "GPROF_DELAY", "seconds, e.g. 10 or 0.5", c.delay_ms, parse_seconds_as_ms);
+  apply(getenv_fn, "GPROF_DURATION", "seconds, e.g. 10 or 0.5", c.duration_ms, parse_seconds_as_ms);
+  auto count = [](std::string_view t) -> std::optional<uint64_t> {
+    auto n = parse_uint(t);
+    if (!n || *n > 100'000'000) return std::nullopt;
+    return n;
+  };
+  apply(getenv_fn, "GPROF_SKIP_STEPS", "a number of steps", c.skip_steps, count);
+  apply(getenv_fn, "GPROF_STEPS", "a number of steps", c.steps, count);
+  if (const char* only = getenv_fn("GPROF_ONLY_PID"); only && *only) {
+    auto pid = parse_uint(only);
+    c.other_process = !pid || *pid != static_cast<uint64_t>(getpid());
+  }
   return c;
 }
 

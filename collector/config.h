@@ -12,9 +12,11 @@
 namespace gprof {
 
 enum class ForkPolicy { kFollow, kStop };
+enum class CaptureMode { kAll, kProfilerApi, kNvtx };
 
 struct Config {
   static constexpr size_t kMaxPattern = 512;
+  static constexpr size_t kMaxName = 128;
 
   bool enabled = true;
   char output_pattern[kMaxPattern] = "gprof-%p.gprof";
@@ -29,6 +31,17 @@ struct Config {
   bool cupti = true;
   uint32_t cupti_buffers = 16;
   size_t cupti_buffer_bytes = 1u << 20;
+  // Capture windows (collector/capture_window.h).
+  CaptureMode capture_mode = CaptureMode::kAll;
+  char capture_name[kMaxName] = {};    // nvtx:NAME (a trailing * matches a prefix)
+  char capture_domain[kMaxName] = {};  // nvtx:NAME@DOMAIN
+  char step_name[kMaxName] = {};       // GPROF_STEP_RANGE; empty: ProfilerStep*, step*
+  uint64_t delay_ms = 0;
+  uint64_t duration_ms = 0;  // 0: to the end
+  uint32_t skip_steps = 0;
+  uint32_t steps = 0;  // 0: all steps after the skipped ones
+  // GPROF_ONLY_PID (gpuprof record --no-children): record only that process.
+  bool other_process = false;
 };
 
 // `getenv` is injectable for tests; production passes secure_getenv.
@@ -42,5 +55,8 @@ std::optional<uint64_t> parse_uint(std::string_view text);
 std::optional<LogLevel> parse_log_level(std::string_view text);
 std::optional<uint32_t> parse_file_mode(std::string_view text);  // 0600 or 0644 only
 std::optional<ForkPolicy> parse_fork_policy(std::string_view text);
+// "all", "cudaProfilerApi", "nvtx:NAME[@DOMAIN]"; fills the name fields of `c`.
+bool parse_capture(std::string_view text, Config& c);
+std::optional<uint64_t> parse_seconds_as_ms(std::string_view text);  // 1, 0.5, 30
 
 }  // namespace gprof

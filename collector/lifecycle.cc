@@ -6,6 +6,7 @@
 
 #include <new>
 
+#include "collector/capture_window.h"
 #include "collector/log.h"
 #include "collector/loss_counters.h"
 #include "collector/process_state.h"
@@ -40,7 +41,7 @@ void child_after_fork() {
   // No CUPTI calls in the child (DESIGN.md §2.7): its GPU state is the parent's.
   p.gpu_source.store(nullptr, std::memory_order_release);
   p.external_correlation.store(false, std::memory_order_release);
-  if (g_config.fork_policy == ForkPolicy::kStop) g_recording.store(false);
+  if (g_config.fork_policy == ForkPolicy::kStop) stop_recording();
 }
 
 }  // namespace
@@ -62,11 +63,11 @@ bool start_writer_once() {
     // Another thread is starting it; our records wait in our ring meanwhile.
     return expected != static_cast<int>(WriterState::kFailed);
   }
-  Writer* writer = new (g_writer_storage) Writer(g_config, p.rings, p.kernels);
+  Writer* writer = new (g_writer_storage) Writer(g_config, p.rings, p.kernels, p.strings);
   p.writer = writer;
   bool started = writer->start();
   if (started) p.writer_wake.store(writer->wake_semaphore(), std::memory_order_release);
-  if (!started) g_recording.store(false, std::memory_order_relaxed);
+  if (!started) stop_recording();
   p.writer_state.store(static_cast<int>(started ? WriterState::kRunning : WriterState::kFailed),
                        std::memory_order_release);
   return started;
@@ -77,7 +78,7 @@ void initialize_process() {
   if (getauxval(AT_SECURE)) return;
   ProcessState& p = process_state();
   g_config = load_config(secure_getenv);
-  if (!g_config.enabled) return;
+  if (!g_config.enabled || g_config.other_process) return;
   p.rings.configure(g_config.max_threads, g_config.ring_bytes);
   if (pthread_key_create(&p.ring_key, orphan_ring) != 0) {
     GPROF_WARN("cannot create a thread key; this process is not profiled");
@@ -87,17 +88,17 @@ void initialize_process() {
   // Registered before the program's own atexit handlers and static
   // destructors, so it runs after them and their CUDA calls are recorded.
   atexit(finish_process);
-  g_recording.store(true, std::memory_order_release);
+  configure_capture(g_config);
 }
 
 void finish_process() {
   ProcessState& p = process_state();
   if (p.writer_state.load(std::memory_order_acquire) != static_cast<int>(WriterState::kRunning)) {
-    g_recording.store(false);
+    stop_recording();
     return;
   }
   bool finished = p.writer->stop_and_wait(g_config.flush_timeout_ms);
-  g_recording.store(false);
+  stop_recording();
   if (!finished)
     GPROF_WARN(
         "the final flush did not finish within %u ms (GPROF_FLUSH_TIMEOUT_MS); "

@@ -18,13 +18,14 @@ enum class LossReason : int {
   kCuptiNoBuffer,       // CUPTI asked for a buffer while the whole pool was in use
   kCuptiZeroTimestamp,  // activity records without timestamps (start = end = 0)
   kCuptiParseError,     // buffers or records gprof could not read
+  kStringTableFull,     // NVTX strings beyond the table's capacity (events keep id 0)
   kCount
 };
 
 inline constexpr const char* kLossReasonNames[] = {
-    "ring_full",         "no_ring",       "write_error",     "encode_error",
-    "kernel_table_full", "cupti_dropped", "cupti_no_buffer", "cupti_zero_timestamp",
-    "cupti_parse_error"};
+    "ring_full",         "no_ring",          "write_error",     "encode_error",
+    "kernel_table_full", "cupti_dropped",    "cupti_no_buffer", "cupti_zero_timestamp",
+    "cupti_parse_error", "string_table_full"};
 static_assert(sizeof kLossReasonNames / sizeof kLossReasonNames[0] ==
               static_cast<size_t>(LossReason::kCount));
 

@@ -14,6 +14,7 @@
 #include "collector/gpu_source.h"
 #include "collector/kernel_registry.h"
 #include "collector/ring_pool.h"
+#include "collector/string_table.h"
 
 namespace gprof {
 
@@ -25,6 +26,7 @@ enum class WriterState : int { kIdle, kStarting, kRunning, kFailed };
 struct ProcessState {
   RingPool rings;
   KernelRegistry kernels;
+  StringTable strings;
   pthread_key_t ring_key{};
   // Bumped in a fork child: rings claimed before the fork are not its own.
   std::atomic<uint32_t> generation{0};

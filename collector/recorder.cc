@@ -45,7 +45,10 @@ Ring* attach_thread(ThreadSlot& slot) {
 
 }  // namespace
 
-void submit(ApiRecord& record) {
+namespace {
+
+template <typename Record>
+void push_record(Record& record, RecordKind kind) {
   ThreadSlot& slot = t_slot;
   Ring* ring = slot.ring;
   if (__builtin_expect(ring == nullptr || slot.generation != process_state().generation.load(
@@ -58,7 +61,7 @@ void submit(ApiRecord& record) {
     }
   }
   record.tid = slot.tid;
-  record.kind = RecordKind::kApi;
+  record.kind = kind;
   Ring::Push pushed = ring->push(record);
   if (__builtin_expect(pushed != Ring::Push::kOk, 0)) {
     if (pushed == Ring::Push::kFull) {
@@ -67,6 +70,20 @@ void submit(ApiRecord& record) {
       sem_post(wake);  // async-signal-safe, no lock: a burst must not wait for the timer
     }
   }
+}
+
+}  // namespace
+
+void submit(ApiRecord& record) {
+  push_record(record, RecordKind::kApi);
+}
+
+void submit_range(RangeEvent& event) {
+  push_record(event, RecordKind::kRange);
+}
+
+StringTable& string_table() {
+  return process_state().strings;
 }
 
 KernelRegistry& kernel_registry() {

@@ -6,6 +6,7 @@
 
 #include "collector/config.h"
 #include "collector/kernel_registry.h"
+#include "collector/string_table.h"
 #include "formats/record.h"
 
 namespace gprof {
@@ -23,7 +24,11 @@ inline bool recording() {
 // starts the writer thread).
 void submit(ApiRecord& record);
 
+// The same for an NVTX event.
+void submit_range(RangeEvent& event);
+
 KernelRegistry& kernel_registry();
+StringTable& string_table();
 
 // Lifecycle (collector/lifecycle.cc). Called once from the preload constructor.
 void initialize_process();

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 
 #include "formats/record.h"
 
@@ -28,7 +29,10 @@ struct alignas(64) Ring {
   // Owner thread only. kFull: dropped, the caller counts the loss.
   // kHalfFull is returned once per fill, when the ring crosses half its
   // capacity, so the caller can wake the writer early.
-  Push push(const ApiRecord& record) {
+  // Either record type: both are one 96-byte slot (formats/record.h).
+  template <typename Record>
+  Push push(const Record& record) {
+    static_assert(sizeof(Record) == sizeof(ApiRecord));
     uint64_t t = tail.load(std::memory_order_relaxed);
     uint64_t used = t - cached_head;
     if (used > mask) {
@@ -36,7 +40,7 @@ struct alignas(64) Ring {
       used = t - cached_head;
       if (used > mask) return Push::kFull;
     }
-    slots[t & mask] = record;
+    std::memcpy(static_cast<void*>(&slots[t & mask]), &record, sizeof record);
     tail.store(t + 1, std::memory_order_release);
     return used == (mask >> 1) ? Push::kHalfFull : Push::kOk;
   }

@@ -11,6 +11,7 @@
 #include <initializer_list>
 #include <new>
 
+#include "collector/capture_window.h"
 #include "collector/clock.h"
 #include "collector/log.h"
 #include "collector/loss_counters.h"
@@ -44,8 +45,8 @@ const char* fork_policy_name(ForkPolicy policy) {
 
 }  // namespace
 
-Writer::Writer(const Config& config, RingPool& rings, KernelRegistry& kernels)
-    : config_(config), rings_(rings), kernels_(kernels) {
+Writer::Writer(const Config& config, RingPool& rings, KernelRegistry& kernels, StringTable& strings)
+    : config_(config), rings_(rings), kernels_(kernels), strings_table_(strings) {
   sem_init(&wake_, 0, 0);
   sem_init(&done_, 0, 0);
 }
@@ -130,7 +131,7 @@ bool Writer::open_file() {
   fd_ = create_output_file(expanded, config_.file_mode, path_, sizeof path_);
   if (fd_ < 0) {
     GPROF_WARN("cannot create '%s': %s; this process is not profiled", expanded, strerror(errno));
-    g_recording.store(false, std::memory_order_relaxed);
+    stop_recording();
     return false;
   }
   GPROF_INFO("recording to %s", path_);
@@ -181,13 +182,27 @@ void Writer::write_header() {
 uint64_t Writer::drain_once(uint64_t max_per_ring) {
   batches_.clear();
   uint64_t total = 0;
+  uint64_t ranges = 0;
   rings_.for_each_in_use([&](Ring& ring) {
-    calls_.begin(ring.tid.load(std::memory_order_relaxed));
-    uint64_t n = ring.drain(max_per_ring, [&](const ApiRecord& r) { calls_.add(r); });
-    if (n > 0) calls_.finish(batches_);
+    const uint32_t tid = ring.tid.load(std::memory_order_relaxed);
+    calls_.begin(tid);
+    ranges_.begin(tid);
+    uint64_t n = ring.drain(max_per_ring, [&](const ApiRecord& r) {
+      if (r.kind == RecordKind::kRange) {
+        RangeEvent e;
+        std::memcpy(&e, &r, sizeof e);
+        ranges_.add(e);
+      } else {
+        calls_.add(r);
+      }
+    });
+    ranges += ranges_.count();
+    if (calls_.count() > 0) calls_.finish(batches_);
+    if (ranges_.count() > 0) ranges_.finish(batches_);
     total += n;
   });
   ProcessState& p = process_state();
+  capture_tick(clock_ns());
   gpu_strings_.clear();
   uint64_t gpu = 0;
   if (GpuSource* source = p.gpu_source.load(std::memory_order_acquire)) {
@@ -205,6 +220,13 @@ uint64_t Writer::drain_once(uint64_t max_per_ring) {
   for (; names_emitted_ < published; ++names_emitted_) {
     if (const char* name = kernels_.name(names_emitted_))
       encode_string(strings_, names_emitted_, StringKind::kKernel, name);
+  }
+  // NVTX strings, published before any event that carries their id.
+  for (const uint32_t end = strings_table_.end(); strings_emitted_ < end; ++strings_emitted_) {
+    if (const char* text = strings_table_.text(strings_emitted_)) {
+      const auto kind = static_cast<StringKind>(strings_table_.string_class(strings_emitted_));
+      encode_string(strings_, strings_emitted_, kind, text);
+    }
   }
   if (total == 0 && gpu == 0 && strings_.empty() && status_.empty()) return 0;
   frame_.clear();
@@ -227,7 +249,8 @@ uint64_t Writer::drain_once(uint64_t max_per_ring) {
   if (write_failed_) {
     losses().add(LossReason::kWriteError, total + gpu);
   } else {
-    api_records_ += total;
+    api_records_ += total - ranges;
+    range_events_ += ranges;
     gpu_records_ += gpu;
   }
   return total + gpu;
@@ -297,7 +320,7 @@ void Writer::write_bytes(const void* data, size_t size) {
     write_failed_ = true;
     GPROF_WARN("writing '%s' failed: %s; recording stopped, the program continues", path_,
                strerror(error));
-    g_recording.store(false, std::memory_order_relaxed);
+    stop_recording();
   }
 }
 

@@ -15,13 +15,14 @@
 #include "collector/kernel_registry.h"
 #include "collector/process_info.h"
 #include "collector/ring_pool.h"
+#include "collector/string_table.h"
 #include "formats/frame_encoder.h"
 
 namespace gprof {
 
 class Writer : private GpuSink {
  public:
-  Writer(const Config& config, RingPool& rings, KernelRegistry& kernels);
+  Writer(const Config& config, RingPool& rings, KernelRegistry& kernels, StringTable& strings);
   Writer(const Writer&) = delete;
   Writer& operator=(const Writer&) = delete;
 
@@ -52,6 +53,7 @@ class Writer : private GpuSink {
   const Config& config_;
   RingPool& rings_;
   KernelRegistry& kernels_;
+  StringTable& strings_table_;
   sem_t wake_;
   sem_t done_;
   std::atomic<bool> stop_requested_{false};
@@ -78,6 +80,9 @@ class Writer : private GpuSink {
   ByteBuffer status_;
   uint64_t frames_ = 0;
   ApiCallsEncoder calls_;
+  RangesEncoder ranges_;
+  uint32_t strings_emitted_ = StringTable::kFirstId;  // NVTX string ids below have an entry
+  uint64_t range_events_ = 0;
   ByteBuffer strings_;
   ByteBuffer batches_;
   ByteBuffer frame_;

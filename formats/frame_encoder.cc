@@ -8,7 +8,8 @@ namespace {
 
 // pb::Frame field numbers.
 constexpr uint32_t kFrameHeader = 1, kFrameStrings = 2, kFrameApiCalls = 3, kFrameFooter = 4,
-                   kFrameGpuActivities = 5, kFrameExternalCorrelations = 6, kFrameCupti = 7;
+                   kFrameGpuActivities = 5, kFrameExternalCorrelations = 6, kFrameCupti = 7,
+                   kFrameRanges = 8;
 
 }  // namespace
 
@@ -57,6 +58,41 @@ void ApiCallsEncoder::finish(ByteBuffer& frame) {
   for (int i = 0; i < kColumnCount; ++i)
     put_packed(scratch_, static_cast<uint32_t>(i + 3), columns_[i]);
   put_message(frame, kFrameApiCalls, scratch_);
+  begin(tid_);
+}
+
+void RangesEncoder::begin(uint32_t tid) {
+  for (ByteBuffer& column : columns_) column.clear();
+  tid_ = tid;
+  base_ns_ = 0;
+  previous_ = 0;
+  count_ = 0;
+}
+
+void RangesEncoder::add(const RangeEvent& e) {
+  if (count_ == 0) {
+    base_ns_ = e.time_ns;
+    previous_ = e.time_ns;
+  }
+  ++count_;
+  put_varint(columns_[kOp], static_cast<uint8_t>(e.op));
+  put_varint(columns_[kTimeDelta], zigzag64(static_cast<int64_t>(e.time_ns - previous_)));
+  previous_ = e.time_ns;
+  put_varint(columns_[kName], e.name);
+  put_varint(columns_[kDomain], e.domain);
+  put_varint(columns_[kCategory], e.category);
+  put_varint(columns_[kRangeId], e.range_id);
+  put_varint(columns_[kColor], e.color);
+  put_varint(columns_[kPayload], e.payload);
+}
+
+void RangesEncoder::finish(ByteBuffer& frame) {
+  scratch_.clear();
+  put_uint64(scratch_, 1, tid_);
+  put_uint64(scratch_, 2, base_ns_);
+  // Column i is pb::Ranges field i + 3 (gprof.proto).
+  for (int i = 0; i < kCount; ++i) put_packed(scratch_, static_cast<uint32_t>(i + 3), columns_[i]);
+  put_message(frame, kFrameRanges, scratch_);
   begin(tid_);
 }
 

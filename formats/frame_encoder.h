@@ -51,7 +51,14 @@ struct FooterFields {
   size_t loss_count = 0;
 };
 
-enum class StringKind : uint32_t { kOther = 0, kKernel = 1, kThread = 2 };
+enum class StringKind : uint32_t {
+  kOther = 0,
+  kKernel = 1,
+  kThread = 2,
+  kNvtx = 3,
+  kDomain = 4,
+  kCategory = 5
+};
 
 // Accumulates the API calls of one thread into the columns of pb::ApiCalls.
 class ApiCallsEncoder {
@@ -89,6 +96,25 @@ class ApiCallsEncoder {
   uint32_t tid_ = 0;
   uint64_t base_ns_ = 0;
   uint64_t previous_start_ = 0;
+  size_t count_ = 0;
+};
+
+// Accumulates the NVTX events of one thread into the columns of pb::Ranges.
+class RangesEncoder {
+ public:
+  void begin(uint32_t tid);
+  void add(const RangeEvent& event);
+  size_t count() const { return count_; }
+  // Writes the batch as field Frame.ranges into `frame` and resets.
+  void finish(ByteBuffer& frame);
+
+ private:
+  enum Column { kOp, kTimeDelta, kName, kDomain, kCategory, kRangeId, kColor, kPayload, kCount };
+  ByteBuffer columns_[kCount];
+  ByteBuffer scratch_;
+  uint32_t tid_ = 0;
+  uint64_t base_ns_ = 0;
+  uint64_t previous_ = 0;
   size_t count_ = 0;
 };
 

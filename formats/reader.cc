@@ -176,6 +176,32 @@ void deliver_gpu_batch(const pb::GpuActivities& batch, RecordVisitor& visitor) {
   }
 }
 
+bool check_ranges(const pb::Ranges& batch) {
+  const int n = batch.op_size();
+  return batch.time_delta_size() == n && batch.name_size() == n && batch.domain_size() == n &&
+         batch.category_size() == n && batch.range_id_size() == n && batch.color_size() == n &&
+         batch.payload_size() == n;
+}
+
+void deliver_ranges(const pb::Ranges& batch, RecordVisitor& visitor) {
+  uint64_t time = batch.base_ns();
+  for (int i = 0; i < batch.op_size(); ++i) {
+    RangeEvent e{};
+    e.kind = RecordKind::kRange;
+    e.op = static_cast<RangeOp>(batch.op(i));
+    e.tid = batch.tid();
+    time += static_cast<uint64_t>(batch.time_delta(i));
+    e.time_ns = time;
+    e.name = batch.name(i);
+    e.domain = batch.domain(i);
+    e.category = batch.category(i);
+    e.range_id = batch.range_id(i);
+    e.color = batch.color(i);
+    e.payload = batch.payload(i);
+    visitor.on_range(e);
+  }
+}
+
 // Checks a whole frame before handing any of it out: a frame is delivered
 // entirely or counted bad, never half.
 bool deliver_frame(const pb::Frame& frame, RecordVisitor& visitor, ReadStatus& status) {
@@ -190,6 +216,8 @@ bool deliver_frame(const pb::Frame& frame, RecordVisitor& visitor, ReadStatus& s
     if (!check_gpu_batch(batch)) return false;
   for (const pb::ExternalCorrelations& pairs : frame.external_correlations())
     if (pairs.correlation_size() != pairs.external_id_size()) return false;
+  for (const pb::Ranges& batch : frame.ranges())
+    if (!check_ranges(batch)) return false;
   if (frame.has_header()) visitor.on_header(frame.header());
   if (frame.has_cupti()) visitor.on_cupti(frame.cupti());
   for (const pb::StringEntry& entry : frame.strings()) visitor.on_string(entry);
@@ -202,6 +230,10 @@ bool deliver_frame(const pb::Frame& frame, RecordVisitor& visitor, ReadStatus& s
     }
     deliver_batch(batch, visitor);
     status.records += static_cast<uint64_t>(batch.api_size());
+  }
+  for (const pb::Ranges& batch : frame.ranges()) {
+    deliver_ranges(batch, visitor);
+    status.range_events += static_cast<uint64_t>(batch.op_size());
   }
   for (const pb::GpuActivities& batch : frame.gpu_activities()) {
     deliver_gpu_batch(batch, visitor);

@@ -20,8 +20,9 @@ struct ReadStatus {
   uint64_t bad_frames = 0;     // bad checksum, unparsable payload or columns: skipped
   uint64_t ignored_bytes = 0;  // a trailing partial frame (killed process)
   uint64_t file_bytes = 0;
-  uint64_t records = 0;      // API records delivered to the visitor
-  uint64_t gpu_records = 0;  // GPU activity records delivered
+  uint64_t records = 0;       // API records delivered to the visitor
+  uint64_t gpu_records = 0;   // GPU activity records delivered
+  uint64_t range_events = 0;  // NVTX events delivered
   // Records in batches that name an ApiId this build does not know (a newer
   // writer): their optional columns cannot be split, so the batch is skipped.
   uint64_t skipped_records = 0;
@@ -39,6 +40,8 @@ class RecordVisitor {
   // `record.tid` is filled from the batch; `kind` is kApi.
   virtual void on_api(const ApiRecord& /*record*/) {}
   virtual void on_gpu(const GpuRecord& /*record*/) {}
+  // `event.tid` is filled from the batch; `kind` is kRange.
+  virtual void on_range(const RangeEvent& /*event*/) {}
   // CUPTI correlation id -> the external id an API record carries (when gprof
   // could not subscribe to CUPTI).
   virtual void on_external_correlation(uint64_t /*correlation*/, uint64_t /*external_id*/) {}

@@ -2,6 +2,7 @@
 // it is written on the hot path of the host program (DESIGN.md §2.1).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
@@ -9,7 +10,7 @@
 
 namespace gprof {
 
-enum class RecordKind : uint8_t { kApi = 1 };
+enum class RecordKind : uint8_t { kApi = 1, kRange = 2 };
 
 // What the GPU ran, from CUPTI activity records (DESIGN.md §3).
 enum class GpuKind : uint8_t { kKernel = 1, kMemcpy = 2, kMemset = 3, kSync = 4 };
@@ -39,6 +40,44 @@ struct ApiRecord {
 
 static_assert(sizeof(ApiRecord) == 96, "ring slots are 96 bytes; change deliberately");
 static_assert(std::is_trivially_copyable_v<ApiRecord>);
+
+// What an NVTX call did (DESIGN.md §3 "NVTX"). Ranges are stored as their
+// events: pairing pushes with pops and starts with ends is the tools' work, so
+// that unbalanced pops, ranges left open and ranges ended on another thread
+// lose nothing in the process.
+enum class RangeOp : uint8_t {
+  kPush = 1,          // nvtxRangePush*, nvtxDomainRangePushEx
+  kPop = 2,           // nvtxRangePop, nvtxDomainRangePop (name = 0)
+  kStart = 3,         // nvtxRangeStart*: range_id identifies it; may end on another thread
+  kEnd = 4,           // nvtxRangeEnd (name = 0)
+  kMark = 5,          // nvtxMark*
+  kNameCategory = 6,  // category → name
+  kNameThread = 7,    // range_id = the OS thread id named; name = its name
+};
+
+// An NVTX event, in a ring slot of the same size as ApiRecord; `kind` is at
+// the same offset so the writer can tell the two apart.
+struct RangeEvent {
+  uint64_t time_ns;   // on the recording clock
+  uint64_t range_id;  // kStart/kEnd: the nvtxRangeId_t; kNameThread: the thread
+  uint64_t payload;   // nvtxEventAttributes_t payload, as 64 bits (0 when none)
+  uint32_t name;      // interned message id (0: none)
+  uint32_t domain;    // interned domain name id (0: the default domain)
+  uint32_t category;  // nvtxEventAttributes_t category (0: none)
+  uint32_t color;     // ARGB when given (0: none)
+  uint8_t pad[40];
+  uint32_t tid;
+  uint32_t reserved;
+  uint16_t reserved2;
+  RecordKind kind;
+  RangeOp op;
+  uint32_t reserved3;
+};
+
+static_assert(sizeof(RangeEvent) == sizeof(ApiRecord), "ring slots hold either record");
+static_assert(offsetof(RangeEvent, kind) == offsetof(ApiRecord, kind));
+static_assert(offsetof(RangeEvent, tid) == offsetof(ApiRecord, tid));
+static_assert(std::is_trivially_copyable_v<RangeEvent>);
 
 // One GPU activity, parsed from a CUPTI buffer on the writer thread (never on a
 // host thread's hot path). Times are on the recording clock.

@@ -1,4 +1,5 @@
 // cudaProfilerStart/Stop: recorded as calls; capture windows build on them.
+#include "collector/capture_window.h"
 #include "inject/api_call.h"
 #include "inject/cuda_api.h"
 #include "inject/real_function.h"
@@ -11,6 +12,7 @@ extern "C" {
 cudaError_t CUDARTAPI cudaProfilerStart() {
   auto real = REAL(cudaProfilerStart);
   if (!real) return kMissing;
+  gprof::capture_profiler_start();  // first, so that this call opens the window it starts
   ApiCall call(ApiId::cudaProfilerStart);
   return call.finish(real());
 }
@@ -18,8 +20,13 @@ cudaError_t CUDARTAPI cudaProfilerStart() {
 cudaError_t CUDARTAPI cudaProfilerStop() {
   auto real = REAL(cudaProfilerStop);
   if (!real) return kMissing;
-  ApiCall call(ApiId::cudaProfilerStop);
-  return call.finish(real());
+  cudaError_t result;
+  {
+    ApiCall call(ApiId::cudaProfilerStop);
+    result = call.finish(real());
+  }
+  gprof::capture_profiler_stop();  // after: the stop call is the window's last record
+  return result;
 }
 
 }  // extern "C"

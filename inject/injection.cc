@@ -1,12 +1,15 @@
 // InitializeInjection: the CUDA driver calls it at cuInit when
 // CUDA_INJECTION64_PATH names this library (the preload constructor sets it
 // when unset). This is where CUPTI is set up, once, with CUDA initializing.
+#include "collector/capture_window.h"
 #include "collector/cupti_session.h"
 #include "collector/recorder.h"
 #include "inject/cupti_handler.h"
 
 extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) {
-  if (!gprof::recording()) return 1;  // disabled, AT_SECURE, or a stopped fork child
+  // Disabled, AT_SECURE, another process (GPROF_ONLY_PID) or a stopped fork
+  // child. A capture window that is merely closed still needs CUPTI.
+  if (!gprof::recording_enabled()) return 1;
   gprof::CuptiSetup setup;
   setup.handler = gprof::inject::on_cupti_callback;
   setup.callbacks = gprof::inject::kCuptiCallbacks;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collector/capture_window.h"
 #include "collector/log.h"
 #include "collector/process_state.h"
 #include "collector/recorder.h"
@@ -52,9 +53,33 @@ void claim_cuda_injection() {
       current);
 }
 
+// NVTX's header-only API loads the tool named by NVTX_INJECTION64_PATH at a
+// program's first NVTX call; the same library serves both.
+void claim_nvtx_injection() {
+  Dl_info self{};
+  char own[PATH_MAX];
+  if (!dladdr(reinterpret_cast<void*>(&claim_nvtx_injection), &self) || !self.dli_fname ||
+      !realpath(self.dli_fname, own))
+    return;
+  const char* current = getenv("NVTX_INJECTION64_PATH");
+  if (current == nullptr || *current == '\0') {
+    setenv("NVTX_INJECTION64_PATH", own, 1);
+    return;
+  }
+  char theirs[PATH_MAX];
+  if (realpath(current, theirs) && strcmp(theirs, own) == 0) return;
+  GPROF_WARN(
+      "NVTX_INJECTION64_PATH=%s belongs to another tool and is left alone; NVTX ranges "
+      "are not recorded",
+      current);
+}
+
 __attribute__((constructor)) void gprof_preload_constructor() {
   gprof::initialize_process();
-  if (gprof::recording()) claim_cuda_injection();
+  if (gprof::recording_enabled()) {
+    claim_cuda_injection();
+    claim_nvtx_injection();
+  }
 }
 
 }  // namespace

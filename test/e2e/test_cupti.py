@@ -247,7 +247,7 @@ class Clock(CuptiCase):
     def test_gpu_times_match_cuda_events(self):
         events_path = os.path.join(self.tmp, "events.json")
         run = self.profile([program("timed_kernels"), "--launches", "10", "--events-json",
-                            events_path], env={"GPROF_FAKE_KERNEL_NS": "2000000"})
+                            events_path], env={"GPROF_FAKE_KERNEL_NS": "20000000"})
         self.assertEqual(run.returncode, 0, run.stderr)
         with open(events_path) as f:
             events = json.load(f)

@@ -70,3 +70,30 @@ TEST_CASE("size parsing") {
   CHECK_FALSE(parse_size(""));
   CHECK_FALSE(parse_size("99999999999999999999"));
 }
+
+TEST_CASE("capture windows: GPROF_CAPTURE forms") {
+  Config c;
+  REQUIRE(parse_capture("cudaProfilerApi", c));
+  CHECK(c.capture_mode == CaptureMode::kProfilerApi);
+  REQUIRE(parse_capture("nvtx:forward", c));
+  CHECK(c.capture_mode == CaptureMode::kNvtx);
+  CHECK(std::string(c.capture_name) == "forward");
+  CHECK(std::string(c.capture_domain).empty());
+  REQUIRE(parse_capture("nvtx:ProfilerStep*@PyTorch", c));
+  CHECK(std::string(c.capture_name) == "ProfilerStep*");
+  CHECK(std::string(c.capture_domain) == "PyTorch");
+  REQUIRE(parse_capture("all", c));
+  CHECK(c.capture_mode == CaptureMode::kAll);
+  CHECK_FALSE(parse_capture("nvtx:", c));
+  CHECK_FALSE(parse_capture("sometimes", c));
+  CHECK_FALSE(parse_capture("nvtx:" + std::string(200, 'x'), c));
+}
+
+TEST_CASE("capture windows: seconds") {
+  CHECK(parse_seconds_as_ms("10") == 10000u);
+  CHECK(parse_seconds_as_ms("0.5") == 500u);
+  CHECK(parse_seconds_as_ms("1.2345") == 1234u);
+  CHECK_FALSE(parse_seconds_as_ms(""));
+  CHECK_FALSE(parse_seconds_as_ms("-1"));
+  CHECK_FALSE(parse_seconds_as_ms("5s"));
+}

@@ -24,6 +24,8 @@ struct Collect : RecordVisitor {
   void on_api(const ApiRecord& r) override { records.push_back(r); }
   void on_footer(const pb::Footer& f) override { footers.push_back(f); }
   void on_gpu(const GpuRecord& r) override { gpu.push_back(r); }
+  void on_range(const RangeEvent& e) override { ranges.push_back(e); }
+  std::vector<RangeEvent> ranges;
   void on_external_correlation(uint64_t c, uint64_t e) override { external.emplace_back(c, e); }
   void on_cupti(const pb::CuptiStatus& s) override { cupti.push_back(s); }
   std::vector<GpuRecord> gpu;
@@ -235,6 +237,47 @@ TEST_CASE("reader: GPU activities, external correlations and CUPTI status round-
   REQUIRE(out.cupti.size() == 1);
   CHECK(out.cupti[0].state() == pb::CuptiStatus::EXTERNAL_CORRELATION);
   CHECK(out.cupti[0].clock_offset_ns() == -17);
+}
+
+TEST_CASE("reader: NVTX events round-trip in order", "[reader][nvtx]") {
+  std::vector<RangeEvent> events = {
+      test::make_range_event(RangeOp::kPush, 5000, 1 << 28),
+      test::make_range_event(RangeOp::kStart, 5100, (1 << 28) + 1, 77),
+      test::make_range_event(RangeOp::kPop, 4900),  // out of order: delta < 0
+      test::make_range_event(RangeOp::kEnd, 9000, 0, 77),
+      test::make_range_event(RangeOp::kMark, 9500, (1 << 28) + 2),
+  };
+  events[0].domain = 3;
+  events[0].category = 4;
+  events[0].color = 0xFF00FF00;
+  events[0].payload = 1ull << 40;
+  Collect out;
+  const ReadStatus st = read_bytes("ranges.gprof",
+                                   SidecarBuilder()
+                                       .header(test::test_header())
+                                       .named(pb::StringEntry::NVTX, {{1 << 28, "forward"}})
+                                       .ranges(99, events)
+                                       .bytes(),
+                                   out);
+  REQUIRE(st.opened);
+  CHECK(st.bad_frames == 0);
+  CHECK(st.range_events == 5);
+  REQUIRE(out.ranges.size() == 5);
+  for (size_t i = 0; i < events.size(); ++i) {
+    INFO("event " << i);
+    CHECK(out.ranges[i].op == events[i].op);
+    CHECK(out.ranges[i].time_ns == events[i].time_ns);
+    CHECK(out.ranges[i].name == events[i].name);
+    CHECK(out.ranges[i].range_id == events[i].range_id);
+    CHECK(out.ranges[i].tid == 99);
+    CHECK(out.ranges[i].kind == RecordKind::kRange);
+  }
+  CHECK(out.ranges[0].domain == 3);
+  CHECK(out.ranges[0].category == 4);
+  CHECK(out.ranges[0].color == 0xFF00FF00);
+  CHECK(out.ranges[0].payload == (1ull << 40));
+  REQUIRE(out.strings.size() == 1);
+  CHECK(out.strings[0].kind() == pb::StringEntry::NVTX);
 }
 
 TEST_CASE("reader: a GPU batch of an unknown kind is a bad frame", "[reader][gpu]") {

@@ -92,6 +92,37 @@ SidecarBuilder& SidecarBuilder::external(const std::vector<std::pair<uint64_t, u
   return raw(encoded_frame(frame));
 }
 
+SidecarBuilder& SidecarBuilder::ranges(uint32_t tid, const std::vector<RangeEvent>& events) {
+  RangesEncoder encoder;
+  encoder.begin(tid);
+  for (const RangeEvent& e : events) encoder.add(e);
+  ByteBuffer frame;
+  encoder.finish(frame);
+  return raw(encoded_frame(frame));
+}
+
+SidecarBuilder& SidecarBuilder::named(
+    StringKindForTests kind, const std::vector<std::pair<uint32_t, std::string>>& strings) {
+  pb::Frame f;
+  for (const auto& [id, value] : strings) {
+    pb::StringEntry* e = f.add_strings();
+    e->set_id(id);
+    e->set_kind(kind);
+    e->set_value(value);
+  }
+  return frame(f);
+}
+
+RangeEvent make_range_event(RangeOp op, uint64_t time_ns, uint32_t name, uint64_t range_id) {
+  RangeEvent e{};
+  e.kind = RecordKind::kRange;
+  e.op = op;
+  e.time_ns = time_ns;
+  e.name = name;
+  e.range_id = range_id;
+  return e;
+}
+
 SidecarBuilder& SidecarBuilder::cupti(const pb::CuptiStatus& status) {
   pb::Frame f;
   *f.mutable_cupti() = status;

@@ -12,6 +12,8 @@
 
 namespace gprof::test {
 
+using StringKindForTests = pb::StringEntry::Kind;
+
 // The columns of one thread's calls, as the format stores them (gprof.proto).
 pb::ApiCalls encode_batch(uint32_t tid, const std::vector<ApiRecord>& records);
 
@@ -34,6 +36,11 @@ class SidecarBuilder {
   SidecarBuilder& gpu(const std::vector<GpuRecord>& records);
   SidecarBuilder& external(const std::vector<std::pair<uint64_t, uint64_t>>& pairs);
   SidecarBuilder& cupti(const pb::CuptiStatus& status);
+  // NVTX events of thread `tid`, written with the in-process encoder.
+  SidecarBuilder& ranges(uint32_t tid, const std::vector<RangeEvent>& events);
+  // String entries of any kind (NVTX messages, domains, categories).
+  SidecarBuilder& named(StringKindForTests kind,
+                        const std::vector<std::pair<uint32_t, std::string>>& strings);
   SidecarBuilder& frame(const pb::Frame& frame);
   SidecarBuilder& footer(const pb::Footer& footer);
   SidecarBuilder& raw(std::string_view bytes);
@@ -55,6 +62,9 @@ pb::FileHeader test_header();
 
 // One call of `api` on [start, start + duration).
 ApiRecord make_call(ApiId api, uint64_t start_ns, uint64_t duration_ns);
+
+// An NVTX event of `op` at `time_ns` (name: a string id, 0 for pops and ends).
+RangeEvent make_range_event(RangeOp op, uint64_t time_ns, uint32_t name = 0, uint64_t range_id = 0);
 
 // One kernel execution of `kernel` (a string id) on [start, start + duration).
 GpuRecord make_kernel(uint32_t kernel, uint64_t start_ns, uint64_t duration_ns,

@@ -1,0 +1,141 @@
+#include "collector/capture_window.h"
+
+#include <atomic>
+#include <cstring>
+#include <string_view>
+
+#include "collector/clock.h"
+#include "collector/process_state.h"
+#include "collector/recorder.h"
+
+namespace gprof {
+namespace {
+
+struct Window {
+  std::atomic<bool> enabled{false};
+  CaptureMode mode = CaptureMode::kAll;
+  std::atomic<int> profiler_on{0};    // cudaProfilerStart/Stop: 1 between them
+  std::atomic<int> capture_depth{0};  // open GPROF_CAPTURE=nvtx:NAME ranges
+  std::atomic<uint32_t> steps_started{0};
+  std::atomic<int> step_open{0};  // 1 while inside a step the window takes
+  std::atomic<bool> steps_done{false};
+  std::atomic<bool> time_open{true};
+  uint64_t start_ns = 0;
+  uint64_t open_at_ns = 0;   // GPROF_DELAY
+  uint64_t close_at_ns = 0;  // GPROF_DURATION (0: never)
+  uint32_t skip_steps = 0;
+  uint32_t steps = 0;  // 0: every step after the skipped ones
+  bool step_gated = false;
+  char capture_name[Config::kMaxName] = {};
+  char step_name[Config::kMaxName] = {};
+  uint32_t capture_domain = 0;  // interned domain of nvtx:NAME@DOMAIN, 0: any
+};
+
+constinit Window g_window;
+
+bool prefix_glob(std::string_view pattern, std::string_view text) {
+  if (!pattern.empty() && pattern.back() == '*') {
+    pattern.remove_suffix(1);
+    return text.substr(0, pattern.size()) == pattern;
+  }
+  return pattern == text;
+}
+
+uint8_t classify(const char* text, size_t size, StringClass cls) {
+  if (cls != StringClass::kNvtx) return 0;
+  const std::string_view name(text, size);
+  uint8_t flags = 0;
+  const Window& w = g_window;
+  if (w.step_name[0] ? prefix_glob(w.step_name, name)
+                     : (name.substr(0, 12) == "ProfilerStep" || name.substr(0, 4) == "step"))
+    flags |= kStringStep;
+  if (w.mode == CaptureMode::kNvtx && prefix_glob(w.capture_name, name)) flags |= kStringCapture;
+  return flags;
+}
+
+void update() {
+  const Window& w = g_window;
+  bool on = w.enabled.load(std::memory_order_acquire) && w.time_open.load();
+  if (on && w.mode == CaptureMode::kProfilerApi) on = w.profiler_on.load() > 0;
+  if (on && w.mode == CaptureMode::kNvtx) on = w.capture_depth.load() > 0;
+  if (on && w.step_gated) on = w.step_open.load() > 0 && !w.steps_done.load();
+  g_recording.store(on, std::memory_order_release);
+}
+
+}  // namespace
+
+void configure_capture(const Config& c) {
+  Window& w = g_window;
+  w.mode = c.capture_mode;
+  std::memcpy(w.capture_name, c.capture_name, sizeof w.capture_name);
+  std::memcpy(w.step_name, c.step_name, sizeof w.step_name);
+  w.skip_steps = c.skip_steps;
+  w.steps = c.steps;
+  w.step_gated = c.skip_steps > 0 || c.steps > 0;
+  w.start_ns = clock_ns();
+  w.open_at_ns = w.start_ns + c.delay_ms * 1000000ull;
+  w.close_at_ns = c.duration_ms ? w.open_at_ns + c.duration_ms * 1000000ull : 0;
+  w.time_open.store(c.delay_ms == 0);
+  process_state().strings.set_classifier(classify);
+  if (c.capture_domain[0])
+    w.capture_domain = process_state().strings.intern(
+        c.capture_domain, std::strlen(c.capture_domain), StringClass::kDomain);
+  w.enabled.store(true, std::memory_order_release);
+  update();
+}
+
+uint32_t capture_domain() {
+  return g_window.capture_domain;
+}
+
+bool recording_enabled() {
+  return g_window.enabled.load(std::memory_order_acquire);
+}
+
+void stop_recording() {
+  g_window.enabled.store(false, std::memory_order_release);
+  g_recording.store(false, std::memory_order_release);
+}
+
+void capture_range_entered(uint8_t flags) {
+  Window& w = g_window;
+  if (flags & kStringCapture) w.capture_depth.fetch_add(1);
+  if ((flags & kStringStep) && w.step_gated) {
+    const uint32_t index = w.steps_started.fetch_add(1);
+    const bool taken = index >= w.skip_steps && (w.steps == 0 || index < w.skip_steps + w.steps);
+    w.step_open.store(taken ? 1 : 0);
+    if (w.steps != 0 && index >= w.skip_steps + w.steps) w.steps_done.store(true);
+  }
+  if (flags) update();
+}
+
+void capture_range_left(uint8_t flags) {
+  Window& w = g_window;
+  if ((flags & kStringCapture) && w.capture_depth.load() > 0) w.capture_depth.fetch_sub(1);
+  if ((flags & kStringStep) && w.step_gated) {
+    w.step_open.store(0);
+    if (w.steps != 0 && w.steps_started.load() >= w.skip_steps + w.steps) w.steps_done.store(true);
+  }
+  if (flags) update();
+}
+
+void capture_profiler_start() {
+  g_window.profiler_on.store(1);
+  update();
+}
+
+void capture_profiler_stop() {
+  g_window.profiler_on.store(0);
+  update();
+}
+
+void capture_tick(uint64_t now_ns) {
+  Window& w = g_window;
+  const bool open = now_ns >= w.open_at_ns && (w.close_at_ns == 0 || now_ns < w.close_at_ns);
+  if (open != w.time_open.load()) {
+    w.time_open.store(open);
+    update();
+  }
+}
+
+}  // namespace gprof

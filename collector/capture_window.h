@@ -1,0 +1,33 @@
+// Capture windows (GPROF_CAPTURE, GPROF_DELAY/DURATION, GPROF_SKIP_STEPS/
+// GPROF_STEPS): which stretch of the run is recorded. Outside the window the
+// hooks see recording() == false and cost one relaxed load (DESIGN.md §2.1).
+#pragma once
+
+#include <cstdint>
+
+#include "collector/config.h"
+
+namespace gprof {
+
+// From initialize_process: reads the window settings, starts recording (or
+// not, when the window opens later).
+void configure_capture(const Config& config);
+
+// Recording is possible at all (enabled, writer healthy); windows open and
+// close only within it.
+bool recording_enabled();
+// Ends recording for good (exit, write error, fork child with GPROF_FORK=stop).
+void stop_recording();
+
+// The domain id GPROF_CAPTURE=nvtx:NAME@DOMAIN names, 0 for any domain.
+uint32_t capture_domain();
+
+// Window events. `flags` are the StringTable flags of an NVTX range's name.
+void capture_range_entered(uint8_t flags);
+void capture_range_left(uint8_t flags);
+void capture_profiler_start();
+void capture_profiler_stop();
+// The writer thread calls this every pass: time-based windows.
+void capture_tick(uint64_t now_ns);
+
+}  // namespace gprof
