@@ -6,6 +6,7 @@
 
 #include <type_traits>
 
+#include "collector/capture_window.h"
 #include "collector/clock.h"
 #include "collector/recorder.h"
 #include "inject/api_call.h"
@@ -324,30 +325,8 @@ constexpr CUpti_CallbackId kDriverIds[] = {GPROF_DRIVER_CALLBACKS(GPROF_DRIVER_I
 #undef GPROF_RUNTIME_ID
 #undef GPROF_DRIVER_ID
 
-}  // namespace
-
-const CallbackIds kCuptiCallbacks[2] = {
-    {CUPTI_CB_DOMAIN_RUNTIME_API, kRuntimeIds, sizeof kRuntimeIds / sizeof kRuntimeIds[0]},
-    {CUPTI_CB_DOMAIN_DRIVER_API, kDriverIds, sizeof kDriverIds / sizeof kDriverIds[0]},
-};
-
-void CUPTIAPI on_cupti_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
-                                const void* data) {
-  if (domain != CUPTI_CB_DOMAIN_RUNTIME_API && domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
-  const auto* cb = static_cast<const CUpti_CallbackData*>(data);
-  CallState& state = t_call;
-  if (cb->callbackSite == CUPTI_API_ENTER) {
-    *cb->correlationData = 0;
-    if (ApiRecord* interposed = state.interposed) {
-      // The outermost CUPTI call inside the hook is the hook's own call.
-      if (interposed->correlation == 0) interposed->correlation = cb->correlationId;
-      return;
-    }
-    if (state.cupti_depth > 0 || !recording()) return;
-    ++state.cupti_depth;
-    *cb->correlationData = clock_ns();
-    return;
-  }
+void on_exit(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_CallbackData* cb,
+             CallState& state) {
   const uint64_t start = *cb->correlationData;
   if (start == 0) return;  // not recorded at its entry
   --state.cupti_depth;
@@ -361,6 +340,46 @@ void CUPTIAPI on_cupti_callback(void*, CUpti_CallbackDomain domain, CUpti_Callba
   r.correlation = cb->correlationId;
   if (cb->functionReturnValue) r.result = *static_cast<const int32_t*>(cb->functionReturnValue);
   submit(r);
+}
+
+}  // namespace
+
+const CallbackIds kCuptiCallbacks[2] = {
+    {CUPTI_CB_DOMAIN_RUNTIME_API, kRuntimeIds, sizeof kRuntimeIds / sizeof kRuntimeIds[0]},
+    {CUPTI_CB_DOMAIN_DRIVER_API, kDriverIds, sizeof kDriverIds / sizeof kDriverIds[0]},
+};
+
+void CUPTIAPI on_cupti_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                                const void* data) {
+  if (domain != CUPTI_CB_DOMAIN_RUNTIME_API && domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
+  const auto* cb = static_cast<const CUpti_CallbackData*>(data);
+  CallState& state = t_call;
+  // Capture windows follow cudaProfilerStart/Stop made through a static
+  // runtime too (the interposed hooks handle the others; both are idempotent).
+  if (domain == CUPTI_CB_DOMAIN_RUNTIME_API && state.interposed == nullptr) {
+    if (cbid == CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000 &&
+        cb->callbackSite == CUPTI_API_ENTER)
+      capture_profiler_start();
+    if (cbid == CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000 &&
+        cb->callbackSite == CUPTI_API_EXIT) {
+      on_exit(domain, cbid, cb, state);  // the stop call is the window's last record
+      capture_profiler_stop();
+      return;
+    }
+  }
+  if (cb->callbackSite == CUPTI_API_ENTER) {
+    *cb->correlationData = 0;
+    if (ApiRecord* interposed = state.interposed) {
+      // The outermost CUPTI call inside the hook is the hook's own call.
+      if (interposed->correlation == 0) interposed->correlation = cb->correlationId;
+      return;
+    }
+    if (state.cupti_depth > 0 || !recording()) return;
+    ++state.cupti_depth;
+    *cb->correlationData = clock_ns();
+    return;
+  }
+  on_exit(domain, cbid, cb, state);
 }
 
 }  // namespace gprof::inject
