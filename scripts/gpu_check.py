@@ -195,17 +195,30 @@ warmup, steps = int(sys.argv[2]), int(sys.argv[3])
 for _ in range(warmup):
     step()
 torch.cuda.synchronize()
-if sys.argv[1] == "torch":
+if sys.argv[1] == "nvtx":
+    # What gprof sees of torch's ops: NVTX ranges named "aten::addmm, seq = N, ...".
+    torch.cuda.profiler.start()
+    with torch.autograd.profiler.emit_nvtx():
+        for _ in range(steps):
+            step()
+        torch.cuda.synchronize()
+    torch.cuda.profiler.stop()
+elif sys.argv[1] == "torch":
     from torch.profiler import profile, ProfilerActivity
     with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
         for _ in range(steps):
             step()
         torch.cuda.synchronize()
-    kernels = {}
+    kernels, ops = {}, {}
     for e in prof.key_averages():
+        self_cuda = (e.self_device_time_total if hasattr(e, "self_device_time_total")
+                     else e.self_cuda_time_total)
+        if e.key.startswith("aten::"):
+            ops[e.key] = [e.count, self_cuda]
         if e.device_type == torch.autograd.DeviceType.CUDA:
             kernels[e.key] = [e.count, e.self_device_time_total if hasattr(e, "self_device_time_total") else e.self_cuda_time_total]
     json.dump(kernels, open(sys.argv[4], "w"))
+    json.dump(ops, open(sys.argv[4] + ".ops", "w"))
 else:
     for _ in range(steps):
         step()
@@ -252,6 +265,51 @@ def check_torch(checks, gprof, work, warmup=5, steps=20):
                    rel <= 0.05)
 
 
+def parse_table(text):
+    """gpuprof's torch-style table as {name: {column: cell}}."""
+    import re
+    lines = text.splitlines()
+    seps = [i for i, l in enumerate(lines) if l.startswith("---")]
+    if len(seps) < 3:
+        return {}
+    cells = lambda line: re.split(r"\s{2,}", line.strip())
+    columns = cells(lines[seps[0] + 1])
+    return {c[0]: dict(zip(columns, c)) for c in (cells(l) for l in lines[seps[1] + 1:seps[2]])}
+
+
+def time_us(cell):
+    import re
+    m = re.match(r"^(-?[0-9.]+)(s|ms|us|ns)$", cell)
+    return float(m.group(1)) * {"s": 1e6, "ms": 1e3, "us": 1.0, "ns": 1e-3}[m.group(2)]
+
+
+def check_torch_nvtx(checks, gprof, work, steps=20):
+    """emit_nvtx() ranges: gprof's aten:: rows against torch.profiler's, Self CUDA within 2%."""
+    ref_path = os.path.join(work, "torch_kernels.json.ops")
+    script = os.path.join(work, "train_step.py")
+    if not os.path.exists(ref_path):
+        return
+    reference = json.load(open(ref_path))
+    proc, files = gprof.profile([sys.executable, script, "nvtx", "5", str(steps)], work, "nvtx",
+                                {"GPROF_CAPTURE": "cudaProfilerApi"})
+    checks.add("torch emit_nvtx: exit code under gprof", 0, proc.returncode, proc.returncode == 0)
+    if not files:
+        return
+    out = run([gprof.cli, "report", "--view", "ranges", "--limit", "100000", "--time-unit", "us",
+               *files]).stdout
+    ours = collections.defaultdict(float)
+    for name, row in parse_table(out).items():
+        ours[name.split(",")[0]] += time_us(row.get("Self CUDA", "0.000us"))
+    top = sorted(reference.items(), key=lambda kv: -kv[1][1])[:10]
+    for name, (count, self_us) in top:
+        if self_us <= 0:
+            continue
+        mine = ours.get(name, 0.0)
+        rel = abs(mine - self_us) / self_us
+        checks.add(f"torch emit_nvtx: {name} Self CUDA", f"{self_us:.1f} us",
+                   f"{mine:.1f} us ({rel * 100:.1f}%)", rel <= 0.02)
+
+
 def main():
     parser = argparse.ArgumentParser(description="gprof checks on a real GPU")
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
@@ -285,6 +343,7 @@ def main():
             checks.rows.append(("torch: training step", "a real GPU", "fakes", "SKIP"))
         else:
             check_torch(checks, gprof, work)
+            check_torch_nvtx(checks, gprof, work)
         for f in sorted(os.listdir(work)):
             if f.startswith("vector_add_static") and f.endswith(".gprof"):
                 print(gprof.info([os.path.join(work, f)]))
