@@ -1,5 +1,7 @@
 #include "collector/process_info.h"
 
+#include "collector/process_state.h"
+
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <time.h>
@@ -42,8 +44,11 @@ void collect_process_info(ProcessInfo& info) {
   if (localtime_r(&now, &local))
     strftime(info.start_time, sizeof info.start_time, "%Y%m%dT%H%M%S", &local);
   read_cmdline(info);
-  // Static information only: this never initializes a context.
+  // Static information only: this never initializes a context. Never in the
+  // child of a fork (DESIGN.md §2.7): a CUDA or CUPTI call there can block on
+  // a lock another thread of the parent held at fork time.
   using RuntimeGetVersion = int (*)(int*);
+  if (process_state().generation.load(std::memory_order_acquire) != 0) return;
   if (auto get =
           reinterpret_cast<RuntimeGetVersion>(dlsym(RTLD_DEFAULT, "cudaRuntimeGetVersion"))) {
     int version = 0;

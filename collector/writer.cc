@@ -145,6 +145,24 @@ void Writer::write_header() {
   snprintf(max_threads, sizeof max_threads, "%u", config_.max_threads);
   snprintf(file_mode, sizeof file_mode, "%04o", config_.file_mode);
   snprintf(flush_timeout, sizeof flush_timeout, "%u", config_.flush_timeout_ms);
+  // Tools drop GPU work whose call was outside a capture window: it says so.
+  char capture[Config::kMaxName * 2 + 16];
+  switch (config_.capture_mode) {
+    case CaptureMode::kAll:
+      snprintf(capture, sizeof capture, "all");
+      break;
+    case CaptureMode::kProfilerApi:
+      snprintf(capture, sizeof capture, "cudaProfilerApi");
+      break;
+    case CaptureMode::kNvtx:
+      snprintf(capture, sizeof capture, "nvtx:%s%s%s", config_.capture_name,
+               config_.capture_domain[0] ? "@" : "", config_.capture_domain);
+      break;
+  }
+  char window[96];
+  snprintf(window, sizeof window, "delay_ms=%llu duration_ms=%llu skip_steps=%u steps=%u",
+           static_cast<unsigned long long>(config_.delay_ms),
+           static_cast<unsigned long long>(config_.duration_ms), config_.skip_steps, config_.steps);
   const KeyValue entries[] = {
       {"output", config_.output_pattern},
       {"buffer_size", ring_bytes},
@@ -152,6 +170,8 @@ void Writer::write_header() {
       {"file_mode", file_mode},
       {"fork", fork_policy_name(config_.fork_policy)},
       {"flush_timeout_ms", flush_timeout},
+      {"capture", capture},
+      {"capture_window", window},
   };
   HeaderFields h;
   h.pid = info.pid;
@@ -170,6 +190,9 @@ void Writer::write_header() {
   h.gprof_version = GPROF_VERSION;
   h.config = entries;
   h.config_count = sizeof entries / sizeof entries[0];
+  const bool windowed =
+      config_.delay_ms || config_.duration_ms || config_.skip_steps || config_.steps;
+  if (!windowed) --h.config_count;  // capture_window is last
 
   ByteBuffer preamble;
   encode_preamble(preamble);

@@ -67,7 +67,8 @@ class VectorAdd(E2ETestCase):
         rows, columns, footer = parse_table(out)
         self.assertEqual(columns, ["Name", "Self CPU %", "Self CPU", "CPU total %", "CPU total",
                                    "CPU time avg", "Self CUDA", "Self CUDA %", "CUDA total",
-                                   "CUDA time avg", "# of Calls"])
+                                   "CUDA time avg", "CPU Mem", "Self CPU Mem", "CUDA Mem",
+                                   "Self CUDA Mem", "# of Calls"])
         self.assertEqual(rows["cudaLaunchKernel"]["# of Calls"], str(self.ITERATIONS))
         self.assertEqual(rows["cudaMalloc"]["# of Calls"], "3")
         self.assertEqual(rows["cudaMemcpy"]["# of Calls"], "3")

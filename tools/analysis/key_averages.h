@@ -1,17 +1,10 @@
-// The key-averages aggregator: events in, one Row per key out (DESIGN.md §5).
-//
-// CPU-side events (ranges, API calls) are kept per thread and resolved in
-// finish(): sorted by start time (longer first on ties), they are nested with
-// a stack as torch's EventList._populate_cpu_children does, so an event's
-// parent is the innermost event of the same thread that encloses it. Then
-//   Self CPU  = duration - durations of direct children (never below zero),
-//   CPU total = duration, except that an event nested inside another event of
-//               the same key adds nothing (recursion counted once).
-// Memory: 24 bytes per CPU event until finish().
+// The rows of the key-averages tables (DESIGN.md §5), keyed by what a row
+// is (a range, an API call, a GPU activity, [memory]), its name and its
+// --group-by value. Callers add to rows through row(); how events nest and
+// what they add is cpu_tree.h's and ops_rows.h's business.
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -25,38 +18,25 @@ class KeyAverages {
  public:
   using Key = uint32_t;
 
-  // The row for `name`, created (with `kind`) on first use. Rows come out of
-  // finish() in the order their keys were created.
-  Key key(std::string_view name, RowKind kind);
+  // The row of (`kind`, `name`, `group`), created on first use.
+  Key key(std::string_view name, RowKind kind, std::string_view group = {});
 
-  // A range or an API call on `thread` (any id unique across the inputs,
-  // e.g. file index << 32 | tid). Order of calls does not matter.
-  void add_cpu_event(uint64_t thread, uint64_t start_ns, uint64_t end_ns, Key key);
+  Row& row(Key key) { return rows_[key]; }
 
-  // A GPU activity of `key` (one more call). A file without GPU records adds
-  // one with duration 0 per kernel launch, so kernel rows count launches.
-  void add_gpu_activity(Key key, uint64_t duration_ns);
+  // `count` executions of a GPU activity that took `duration_ns` together
+  // (self = total). A file without GPU records adds one with duration 0 per
+  // kernel launch, so that kernel rows count launches.
+  void add_gpu_activity(Key key, uint64_t duration_ns, uint64_t count = 1);
 
-  // GPU time issued by an event of `key` (an API call): Self CUDA and CUDA
-  // total grow, # of Calls does not (the call itself counts as a CPU event).
-  void add_device_time(Key key, uint64_t duration_ns);
-
-  // Resolves nesting and returns the rows; the aggregator is empty afterwards.
+  // The rows with at least one call, in the order their keys were created;
+  // the aggregator is empty afterwards.
   std::vector<Row> finish();
 
   size_t row_count() const { return rows_.size(); }
 
  private:
-  struct CpuEvent {
-    uint64_t start_ns;
-    uint64_t end_ns;
-    Key key;
-  };
-  void resolve_thread(std::vector<CpuEvent>& events);
-
   std::vector<Row> rows_;
-  std::map<std::string, Key, std::less<>> keys_;
-  std::unordered_map<uint64_t, std::vector<CpuEvent>> threads_;
+  std::unordered_map<std::string, Key> keys_;
 };
 
 }  // namespace gprof::analysis

@@ -36,20 +36,36 @@ Summary summarize(std::vector<int64_t>& samples) {
 void LaunchesVisitor::on_launch(const Launch& launch) {
   const std::string_view name =
       launch.work.size() == 1 ? std::string_view(*launch.work.front()->name) : launch.info.display;
-  auto it = index_.find(name);
-  if (it == index_.end()) {
-    it = index_.emplace(std::string(name), keys_.size()).first;
-    keys_.push_back(Samples{std::string(name), {}, {}, {}});
-  }
-  Samples& samples = keys_[it->second];
   const CallRef& call = launch.call;
   const uint64_t first_start = launch.work.front()->record->start_ns;
   uint64_t last_end = first_start;
   for (const GpuActivity* work : launch.work) last_end = std::max(last_end, work->record->end_ns);
-  samples.api.push_back(call.end_ns > call.start_ns ? signed_difference(call.end_ns, call.start_ns)
-                                                    : 0);
-  samples.queue.push_back(signed_difference(first_start, call.end_ns));
-  samples.gpu.push_back(signed_difference(last_end, first_start));
+  const Sample sample{
+      call.index, name,
+      call.end_ns > call.start_ns ? signed_difference(call.end_ns, call.start_ns) : 0,
+      signed_difference(first_start, call.end_ns), signed_difference(last_end, first_start)};
+  if (scope_ == nullptr || !scope_->filters())
+    add(sample);
+  else
+    pending_.push_back(sample);
+}
+
+void LaunchesVisitor::on_file_end(uint32_t /*file*/, const FileInfo& /*info*/) {
+  for (const Sample& sample : pending_)
+    if (scope_->contains(sample.call)) add(sample);
+  pending_.clear();
+}
+
+void LaunchesVisitor::add(const Sample& sample) {
+  auto it = index_.find(sample.name);
+  if (it == index_.end()) {
+    it = index_.emplace(std::string(sample.name), keys_.size()).first;
+    keys_.push_back(Samples{std::string(sample.name), {}, {}, {}});
+  }
+  Samples& samples = keys_[it->second];
+  samples.api.push_back(sample.api);
+  samples.queue.push_back(sample.queue);
+  samples.gpu.push_back(sample.gpu);
 }
 
 std::vector<LaunchRow> LaunchesVisitor::finish() {

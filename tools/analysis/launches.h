@@ -12,8 +12,10 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "tools/analysis/call_scope.h"
 #include "tools/analysis/profile.h"
 
 namespace gprof::analysis {
@@ -40,7 +42,11 @@ struct LaunchRow {
 
 class LaunchesVisitor : public ProfileVisitor {
  public:
+  // `scope`: only calls in it (nullptr: all).
+  explicit LaunchesVisitor(const CallScope* scope = nullptr) : scope_(scope) {}
+
   void on_launch(const Launch& launch) override;
+  void on_file_end(uint32_t file, const FileInfo& info) override;
 
   // One row per key, in order of first appearance; the visitor is empty
   // afterwards. Memory until then: 24 bytes per launch.
@@ -51,6 +57,15 @@ class LaunchesVisitor : public ProfileVisitor {
     std::string name;
     std::vector<int64_t> api, queue, gpu;
   };
+  struct Sample {  // one launch of the current file, until its scope is known
+    uint32_t call;
+    std::string_view name;  // owned by the loader or static until the file ends
+    int64_t api, queue, gpu;
+  };
+  void add(const Sample& sample);
+
+  const CallScope* scope_;
+  std::vector<Sample> pending_;
   std::vector<Samples> keys_;
   std::map<std::string, size_t, std::less<>> index_;
 };

@@ -4,10 +4,9 @@
 
 namespace gprof::analysis {
 
-void CallPairing::add_call(const ApiRecord& record) {
+void CallPairing::add_call(const ApiRecord& record, uint32_t index) {
   if (record.correlation == 0) return;
-  calls_.push_back(
-      CallRef{record.correlation, record.start_ns, record.end_ns, record.tid, record.api});
+  calls_.push_back(CallRef{record.correlation, record.start_ns, record.end_ns, index, record.api});
 }
 
 void CallPairing::add_external(uint64_t correlation, uint64_t external_id) {

@@ -25,14 +25,15 @@ struct CallRef {
   uint64_t correlation;
   uint64_t start_ns;
   uint64_t end_ns;
-  uint32_t tid;
+  uint32_t index;  // the call's position among the file's API calls (ApiCall::index)
   ApiId api;
 };
 
 class CallPairing {
  public:
-  // Calls with correlation 0 never pair and are not kept.
-  void add_call(const ApiRecord& record);
+  // Calls with correlation 0 never pair and are not kept. `index`: the
+  // call's position in the file, handed back in CallRef::index.
+  void add_call(const ApiRecord& record, uint32_t index = 0);
   void add_external(uint64_t correlation, uint64_t external_id);
   // Call once all of the file's records are in, before find().
   void seal();

@@ -4,13 +4,15 @@
 #include <unordered_map>
 
 #include "tools/analysis/gpu_names.h"
+#include "tools/analysis/range_names.h"
 
 namespace gprof::analysis {
 namespace {
 
-// Adapts the reader's per-file callbacks: keeps the file's kernel names
-// (string ids are per file), hands resolved calls on as they come, and keeps
-// the GPU records until the end of the file, when they can be paired.
+// Adapts the reader's per-file callbacks: keeps the file's kernel and NVTX
+// names (string ids are per file), hands resolved calls on as they come, and
+// keeps the GPU records and NVTX events until the end of the file, when they
+// can be paired.
 class FileAdapter : public RecordVisitor {
  public:
   FileAdapter(uint32_t file, FileInfo& info, ProfileVisitor& out)
@@ -22,7 +24,10 @@ class FileAdapter : public RecordVisitor {
   }
 
   void on_string(const pb::StringEntry& entry) override {
-    if (entry.kind() == pb::StringEntry::KERNEL) kernels_[entry.id()] = entry.value();
+    if (entry.kind() == pb::StringEntry::KERNEL)
+      kernels_[entry.id()] = entry.value();
+    else
+      strings_[string_key(entry.kind(), entry.id())] = entry.value();
     out_.on_string(file_, entry);
   }
 
@@ -31,8 +36,15 @@ class FileAdapter : public RecordVisitor {
     if (info == nullptr) return;  // the reader skips unknown APIs; be safe anyway
     const std::string* kernel = nullptr;
     if (info->fields & kFieldLaunch) kernel = kernel_name(record.kernel);
-    pairing_.add_call(record);
-    out_.on_api(ApiCall{file_, record, *info, kernel});
+    seen(record.start_ns, record.end_ns);
+    pairing_.add_call(record, calls_);
+    out_.on_api(ApiCall{file_, record, *info, kernel, calls_++});
+  }
+
+  void on_range(const RangeEvent& event) override {
+    if (event.op != RangeOp::kNameThread && event.op != RangeOp::kNameCategory)
+      seen(event.time_ns, event.time_ns);
+    ranges_.add(event);
   }
 
   void on_gpu(const GpuRecord& record) override {
@@ -42,6 +54,7 @@ class FileAdapter : public RecordVisitor {
       ++info_.gpu.no_timestamp;
       return;
     }
+    seen(record.start_ns, record.end_ns);
     gpu_.push_back(record);
   }
 
@@ -56,16 +69,33 @@ class FileAdapter : public RecordVisitor {
     out_.on_footer(file_, footer);
   }
 
-  // After the reader is done with the file: pairs and hands out its GPU records.
+  // After the reader is done with the file: pairs and hands out its ranges
+  // and GPU records.
+  // The shim names its window in the header (collector/writer.cc).
+  bool windowed() const {
+    if (!info_.header) return false;
+    for (const pb::ConfigEntry& e : info_.header->config()) {
+      if (e.key() == "capture" && e.value() != "all") return true;
+      if (e.key() == "capture_window") return true;
+    }
+    return false;
+  }
+
   void finish() {
+    finish_ranges();
     pairing_.seal();
     GpuCounts& counts = info_.gpu;
+    const bool window = windowed();
     counts.external_correlations = pairing_.external_count();
     std::vector<GpuActivity> activities;
     activities.reserve(gpu_.size());
     for (const GpuRecord& r : gpu_) {
       const std::string* kernel = r.kind == GpuKind::kKernel ? kernel_name(r.kernel) : nullptr;
       const CallRef* call = pairing_.find(r.correlation);
+      if (call == nullptr && window) {
+        ++counts.outside_window;
+        continue;
+      }
       activities.push_back(GpuActivity{file_, &r, &row_name(r, kernel), kernel, call});
       count(r.kind);
       if (call == nullptr) ++counts.unpaired;
@@ -94,6 +124,47 @@ class FileAdapter : public RecordVisitor {
   }
 
  private:
+  static uint64_t string_key(int kind, uint32_t id) {
+    return static_cast<uint64_t>(kind) << 32 | id;
+  }
+  const std::string* string_of(int kind, uint32_t id) const {
+    if (id == 0) return nullptr;
+    auto it = strings_.find(string_key(kind, id));
+    return it == strings_.end() ? nullptr : &it->second;
+  }
+
+  void seen(uint64_t start_ns, uint64_t end_ns) {
+    if (!seen_any_ || start_ns < info_.first_ns) info_.first_ns = start_ns;
+    info_.last_ns = std::max(info_.last_ns, end_ns);
+    seen_any_ = true;
+  }
+
+  void finish_ranges() {
+    // Open ranges end when the process did: at the footer's time when the
+    // file has one, else at the last record.
+    uint64_t last = info_.last_ns;
+    if (info_.footer) last = std::max<uint64_t>(last, info_.footer->end_clock_ns());
+    const std::vector<Range> ranges = ranges_.finish(last, info_.ranges);
+    for (const auto& [tid, name] : ranges_.thread_names()) {
+      const std::string* text = string_of(pb::StringEntry::NVTX, name);
+      if (text == nullptr) text = string_of(pb::StringEntry::THREAD, name);
+      if (text != nullptr) info_.thread_names[tid] = *text;
+    }
+    // One name per (message, domain), built once however many calls use it.
+    std::unordered_map<uint64_t, std::string> names;
+    for (const Range& r : ranges) {
+      const uint64_t key = static_cast<uint64_t>(r.domain) << 32 | r.name;
+      auto it = names.find(key);
+      if (it == names.end()) {
+        it = names
+                 .emplace(key, range_row_name(string_of(pb::StringEntry::NVTX, r.name),
+                                              string_of(pb::StringEntry::DOMAIN, r.domain)))
+                 .first;
+      }
+      out_.on_range(RangeSpan{file_, r, it->second});
+    }
+  }
+
   const std::string* kernel_name(uint32_t id) const {
     if (id == 0) return nullptr;
     auto it = kernels_.find(id);
@@ -145,9 +216,13 @@ class FileAdapter : public RecordVisitor {
   FileInfo& info_;
   ProfileVisitor& out_;
   std::unordered_map<uint32_t, std::string> kernels_;
+  std::unordered_map<uint64_t, std::string> strings_;  // other kinds, by string_key
   std::unordered_map<uint64_t, std::string> names_;
   std::vector<GpuRecord> gpu_;
   CallPairing pairing_;
+  RangePairing ranges_;
+  uint32_t calls_ = 0;
+  bool seen_any_ = false;  // first_ns holds a time
 };
 
 }  // namespace

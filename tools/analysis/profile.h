@@ -2,14 +2,17 @@
 // ids are resolved here, so that analyses see names, not ids, and can mix
 // files (one process each: ranks, forks, exec'd children).
 //
-// GPU records are paired with the API calls that issued them (pairing.h).
-// Since a file may hold a GPU record before the call or the external
-// correlation it pairs through, a file's GPU records are kept until the file
-// has been read and handed out then: every on_api of a file comes before its
-// on_gpu and on_launch calls, which come before its on_file_end.
+// GPU records are paired with the API calls that issued them (pairing.h),
+// NVTX events into ranges (nvtx_ranges.h). Since a file may hold a GPU record
+// before the call or the external correlation it pairs through, and a range's
+// end before its start, a file's GPU records and NVTX events are kept until
+// the file has been read and handed out then: every on_api of a file comes
+// before its on_range calls, then its on_gpu, then its on_launch calls, then
+// its on_file_end.
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -21,6 +24,7 @@
 #include "formats/gprof.pb.h"
 #include "formats/reader.h"
 #include "formats/record.h"
+#include "tools/analysis/nvtx_ranges.h"
 #include "tools/analysis/pairing.h"
 
 namespace gprof::analysis {
@@ -34,6 +38,9 @@ struct GpuCounts {
   uint64_t syncs = 0;
   uint64_t unpaired = 0;      // no API call of the file issued them
   uint64_t no_timestamp = 0;  // start = end = 0 (DESIGN.md §3): counted, not handed out
+  // With a capture window (GPROF_CAPTURE, GPROF_DELAY…), CUPTI still reports
+  // the GPU work of calls made outside it; that work is left out, counted.
+  uint64_t outside_window = 0;
   uint64_t external_correlations = 0;
 };
 
@@ -45,6 +52,12 @@ struct FileInfo {
   std::optional<pb::Footer> footer;
   std::optional<pb::CuptiStatus> cupti;  // the last one read
   GpuCounts gpu;
+  RangeCounts ranges;
+  std::map<uint32_t, std::string> thread_names;  // nvtxNameOsThread: tid -> name
+  // Earliest start and latest end of any record (API call, NVTX event, GPU
+  // activity); both 0 when the file has none.
+  uint64_t first_ns = 0;
+  uint64_t last_ns = 0;
 };
 
 struct ApiCall {
@@ -54,6 +67,14 @@ struct ApiCall {
   // For launches: the mangled kernel name from the file's string table;
   // nullptr when the id is 0 or was never defined.
   const std::string* kernel;
+  uint32_t index;  // 0, 1, 2... in the order the file's calls are handed out
+};
+
+// A paired NVTX range or a mark (nvtx_ranges.h) with its row name.
+struct RangeSpan {
+  uint32_t file;
+  const Range& range;
+  const std::string& name;  // range_row_name(): "forward", "aten::mm", "mydomain:step"
 };
 
 // One GPU record with what the file says about it.
@@ -88,6 +109,8 @@ class ProfileVisitor {
   virtual void on_header(uint32_t /*file*/, const pb::FileHeader& /*header*/) {}
   virtual void on_string(uint32_t /*file*/, const pb::StringEntry& /*entry*/) {}
   virtual void on_api(const ApiCall& /*call*/) {}
+  // Every range and mark of the file, in the order they were opened.
+  virtual void on_range(const RangeSpan& /*span*/) {}
   // Every GPU record of the file with a timestamp, in file order.
   virtual void on_gpu(const GpuActivity& /*activity*/) {}
   // Every API call of the file that issued GPU work, in correlation order.

@@ -1,24 +1,30 @@
 // One row of a key-averages table (DESIGN.md §5): every event of one key,
-// summed. The GPU and memory columns are part of the model now so that they
-// slot in when GPU activities and allocations are recorded; until then they
-// stay zero and the renderer leaves their columns out, as PyTorch does.
+// summed. Columns with nothing in them (no GPU records, no allocations) stay
+// zero and the renderer leaves them out, as PyTorch does.
 #pragma once
 
 #include <cstdint>
 #include <string>
 
+#include "formats/record.h"
+
 namespace gprof::analysis {
 
 // What the row's events are (each kind is also its own view).
 enum class RowKind : uint8_t {
-  kRange,  // NVTX range (user annotation)
-  kApi,    // CUDA API call on a CPU thread
-  kGpu,    // GPU activity: kernel, memcpy, memset
+  kRange,   // NVTX range (user annotation)
+  kApi,     // CUDA API call on a CPU thread
+  kGpu,     // GPU activity: kernel, memcpy, memset
+  kMemory,  // "[memory]": allocations and frees outside any range
 };
 
 struct Row {
   std::string name;
   RowKind kind = RowKind::kApi;
+  GpuKind gpu_kind{};  // kGpu rows: what ran (kernel, memcpy, memset)
+  // The --group-by value that is part of the key ("grid=[4096, 1, 1] ...",
+  // a stream, a thread...); empty when grouping by name or not applicable.
+  std::string group;
   uint64_t count = 0;  // # of Calls
   // CPU side (ranges and API calls; zero for GPU activities).
   uint64_t self_cpu_ns = 0;   // minus direct children on the same thread

@@ -13,6 +13,14 @@
 
 namespace gprof::analysis {
 
+// What the percentage columns are shares of (DESIGN.md §5): the Self CPU of
+// all rows and the Self CUDA of the GPU activity rows.
+struct TableTotals {
+  double self_cpu_ns = 0;
+  double self_device_ns = 0;
+};
+TableTotals table_totals(const std::vector<Row>& rows);
+
 struct TableOptions {
   std::optional<SortKey> sort;        // nullopt: rows as given
   size_t row_limit = 100;             // rows printed (totals still cover all); 0: all
@@ -20,17 +28,26 @@ struct TableOptions {
   std::optional<TimeUnit> time_unit;  // nullopt: auto-scale per value
   bool profile_memory = false;        // add the CPU Mem / Self CPU Mem columns
   std::string device_name = "CUDA";
+  // Shares and the footer's totals; nullopt: table_totals(rows). A view that
+  // shows part of the rows passes the totals of all, so that a share means
+  // the same in every view.
+  std::optional<TableTotals> totals;
+  // The --group-by column after # of Calls (Row::group); empty: none.
+  std::string group_title;
 };
 
 // Columns: Name, Self CPU %, Self CPU, CPU total %, CPU total, CPU time avg,
 // then Self CUDA, Self CUDA %, CUDA total, CUDA time avg when any row has GPU
-// time, the memory columns when asked, and # of Calls. The name column is
-// right-aligned, min(longest name + 4, max_name_width) wide; names of
-// max_name_width - 3 characters or more are cut to that and end in "...".
-// Other columns are 12 wide; every column is followed by two spaces. Footer:
-// "Self CPU time total: ..." (and "Self CUDA time total: ..."). Percentages
-// are shares of the summed Self CPU (Self CUDA: of GPU activity rows).
-// Returns "" when there are no rows, as torch does.
+// time, CPU Mem and Self CPU Mem when profile_memory (and CUDA Mem, Self CUDA
+// Mem when some row's Self CUDA Mem is positive, as torch's has_device_mem),
+// # of Calls, then the group column. The name column is right-aligned,
+// min(longest name + 4, max_name_width) wide; names of max_name_width - 3
+// characters or more are cut to that and end in "...". The group column is
+// like torch's Input Shapes: min(max(longest value + 4, title), 80) wide,
+// values cut to that. Other columns are 12 wide; every column is followed by
+// two spaces. Footer: "Self CPU time total: ..." (and "Self CUDA time total:
+// ..."). Percentages are shares of the totals. Returns "" when there are no
+// rows, as torch does.
 std::string render_table(std::vector<Row> rows, const TableOptions& options);
 
 }  // namespace gprof::analysis

@@ -1,8 +1,8 @@
-// gpuprof dump FILE...: the raw records as JSON Lines, for scripts and tests
+// gpuprof dump FILE...: the records as JSON Lines, for scripts and tests
 // that need them rather than a table. API records by default (so existing
-// consumers see what they always saw); --records gpu|all adds GPU records,
-// which come after the API records of their file (they are paired at its
-// end).
+// consumers see what they always saw); --records gpu|ranges|all adds GPU
+// records and NVTX ranges, which come after the API records of their file
+// (they are paired at its end): ranges and marks first, then GPU records.
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
@@ -31,7 +31,7 @@ void print_line(const nlohmann::json& j) {
 
 class DumpVisitor : public analysis::ProfileVisitor {
  public:
-  DumpVisitor(bool api, bool gpu) : api_(api), gpu_(gpu) {}
+  DumpVisitor(bool api, bool gpu, bool ranges) : api_(api), gpu_(gpu), ranges_(ranges) {}
 
   void on_api(const analysis::ApiCall& call) override {
     if (!api_) return;
@@ -53,6 +53,24 @@ class DumpVisitor : public analysis::ProfileVisitor {
     if (fields & kFieldAddress) j["address"] = r.address;
     if (fields & kFieldCopyKind) j["copy_kind"] = r.copy_kind;
     print_line(j);
+  }
+
+  // A paired range (nvtx_ranges.h) with its row name; a mark has start = end.
+  void on_range(const analysis::RangeSpan& span) override {
+    if (!ranges_) return;
+    const analysis::Range& r = span.range;
+    const char* kind = r.kind == analysis::RangeKind::kPushPop    ? "push_pop"
+                       : r.kind == analysis::RangeKind::kStartEnd ? "start_end"
+                                                                  : "mark";
+    print_line({{"type", "range"},
+                {"file", span.file},
+                {"kind", kind},
+                {"name", span.name},
+                {"start_ns", r.start_ns},
+                {"end_ns", r.end_ns},
+                {"tid", r.tid},
+                {"end_tid", r.end_tid},
+                {"open_at_exit", r.open_at_exit}});
   }
 
   // Every GpuRecord field, whatever the kind, plus the row name and, when
@@ -91,6 +109,7 @@ class DumpVisitor : public analysis::ProfileVisitor {
  private:
   bool api_;
   bool gpu_;
+  bool ranges_;
 };
 
 }  // namespace
@@ -101,12 +120,15 @@ void add_dump_command(CLI::App& app, int& exit_status) {
       "dump", "Print the recorded records as JSON Lines (one object per record, in file order)");
   cmd->add_option("files", options->files, "Sidecar files")->required()->type_name("FILE");
   cmd->add_option("--records", options->records,
-                  "Which records: api (CPU-side calls), gpu (CUPTI activities), all")
+                  "Which records: api (CPU-side calls), gpu (CUPTI activities), ranges (NVTX "
+                  "ranges and marks, paired), all")
       ->type_name("WHICH")
       ->capture_default_str()
-      ->check(CLI::IsMember({"api", "gpu", "all"}));
+      ->check(CLI::IsMember({"api", "gpu", "ranges", "all"}));
   cmd->callback([options, &exit_status] {
-    DumpVisitor visitor(options->records != "gpu", options->records != "api");
+    const std::string& which = options->records;
+    DumpVisitor visitor(which == "api" || which == "all", which == "gpu" || which == "all",
+                        which == "ranges" || which == "all");
     std::vector<analysis::FileInfo> infos = analysis::load_files(options->files, visitor);
     exit_status = check_files(infos) ? kExitOk : kExitFileError;
   });

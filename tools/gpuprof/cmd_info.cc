@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -15,6 +16,10 @@
 #include "tools/analysis/cuda_errors.h"
 #include "tools/analysis/format.h"
 #include "tools/analysis/profile.h"
+#include "tools/analysis/range_text.h"
+#include "tools/analysis/throughput.h"
+#include "tools/analysis/throughput_text.h"
+#include "tools/analysis/visitor_chain.h"
 #include "tools/gpuprof/commands.h"
 #include "tools/gpuprof/diagnostics.h"
 #include "tools/gpuprof/info_gpu.h"
@@ -108,7 +113,8 @@ void print_header(const pb::FileHeader& h) {
   for (const pb::ConfigEntry& e : h.config()) field("Config", e.key() + "=" + e.value());
 }
 
-void print_file(const analysis::FileInfo& file, const InfoVisitor& counts) {
+void print_file(const analysis::FileInfo& file, const InfoVisitor& counts,
+                const analysis::FileThroughput& throughput) {
   const ReadStatus& s = file.status;
   fmt::print("== {}\n", file.path);
   field("Integrity", describe_integrity(s));
@@ -128,13 +134,20 @@ void print_file(const analysis::FileInfo& file, const InfoVisitor& counts) {
   if (s.skipped_records) records += fmt::format("; {} skipped (unknown API)", s.skipped_records);
   field("Records", records);
   field("GPU records", describe_gpu_records(file));
+  field("Ranges", analysis::describe_ranges(file.ranges));
+  // Steps, GPU utilization and time in synchronize calls, as under the table.
+  if (!throughput.empty())
+    for (const auto& [label, value] : analysis::throughput_fields(throughput, std::nullopt, {}))
+      field(label, value);
   const auto strings = [&](int kind) {
     auto it = counts.strings_.find(kind);
     return it == counts.strings_.end() ? uint64_t{0} : it->second;
   };
-  field("Strings",
-        fmt::format("{} kernel names, {} thread names, {} other", strings(pb::StringEntry::KERNEL),
-                    strings(pb::StringEntry::THREAD), strings(pb::StringEntry::OTHER)));
+  field("Strings", fmt::format("{} kernel names, {} thread names, {} NVTX strings, {} other",
+                               strings(pb::StringEntry::KERNEL), strings(pb::StringEntry::THREAD),
+                               strings(pb::StringEntry::NVTX) + strings(pb::StringEntry::DOMAIN) +
+                                   strings(pb::StringEntry::CATEGORY),
+                               strings(pb::StringEntry::OTHER)));
 
   print_cupti(file);
 
@@ -173,7 +186,9 @@ int run_info(const InfoOptions& options) {
   bool first = true;
   for (const std::string& path : options.files) {
     InfoVisitor counts;
-    const std::vector<analysis::FileInfo> files = analysis::load_files({path}, counts);
+    analysis::ThroughputVisitor throughput;
+    analysis::VisitorChain chain({&counts, &throughput});
+    const std::vector<analysis::FileInfo> files = analysis::load_files({path}, chain);
     const analysis::FileInfo& file = files.front();
     if (!file.status.opened) {
       print_error(file.path, file.status.error);
@@ -182,7 +197,7 @@ int run_info(const InfoOptions& options) {
     }
     if (!first) fmt::print("\n");
     first = false;
-    print_file(file, counts);
+    print_file(file, counts, throughput.files().front());
     std::fflush(stdout);
     if (is_damaged(file.status)) print_warning(file.path, describe_integrity(file.status));
   }

@@ -1,122 +1,70 @@
 // gpuprof report FILE...: prof.key_averages().table() for sidecar files
-// (--view ops, the default), or API / queue / GPU time per launch
-// (--view launches).
+// (--view ops, the default, and its parts ranges, api, kernels), copies and
+// sets by kind and size (--view memory), or API / queue / GPU time per
+// launch (--view launches). The views run in report_views.cc.
 #include <fmt/format.h>
 
-#include <cstdio>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "tools/analysis/api_rows.h"
-#include "tools/analysis/cupti_status.h"
-#include "tools/analysis/format.h"
-#include "tools/analysis/key_averages.h"
+#include "tools/analysis/group_by.h"
 #include "tools/analysis/launch_table.h"
-#include "tools/analysis/launches.h"
-#include "tools/analysis/profile.h"
 #include "tools/analysis/sort.h"
-#include "tools/analysis/table.h"
+#include "tools/analysis/transfer_table.h"
+#include "tools/analysis/views.h"
 #include "tools/gpuprof/commands.h"
 #include "tools/gpuprof/diagnostics.h"
+#include "tools/gpuprof/report_options.h"
 
 namespace gprof::cli {
 namespace {
 
-constexpr const char* kViewOps = "ops";
-constexpr const char* kViewLaunches = "launches";
-// torch's table() is most often sorted by CPU total; a launch by its GPU time.
-constexpr const char* kDefaultOpsSort = "cpu_time_total";
-constexpr const char* kDefaultLaunchesSort = "gpu_avg";
-
-struct ReportOptions {
-  std::vector<std::string> files;
-  std::string view = kViewOps;
-  std::string sort;  // empty: the view's default
-  size_t limit = 100;
-  std::string time_unit;
-  size_t name_width = 55;
-};
-
-std::string join(const std::vector<std::string>& items) {
+template <typename Names>
+std::string join(const Names& items) {
   std::string out;
-  for (const std::string& item : items) {
+  for (const auto& item : items) {
     if (!out.empty()) out += ", ";
     out += item;
   }
   return out;
 }
 
-std::vector<std::string> ops_sort_names() {
-  std::vector<std::string> names;
-  for (std::string_view name : analysis::sort_key_names()) names.emplace_back(name);
-  return names;
-}
-
-// What is under every table: why a file has no GPU times, what was lost.
-void print_notes(const std::vector<analysis::FileInfo>& files) {
-  for (const analysis::FileInfo& file : files) {
-    if (!file.status.opened || file.gpu.records != 0) continue;
-    fmt::print("GPU times were not recorded{}: {}\n",
-               files.size() > 1 ? " in " + file.path : std::string(),
-               analysis::missing_gpu_times_reason(file.cupti));
-  }
-  const std::string losses = analysis::format_losses(analysis::total_losses(files));
-  if (!losses.empty()) fmt::print("Lost records: {}\n", losses);
-}
-
-int run_ops(const ReportOptions& options) {
-  const std::string sort = options.sort.empty() ? kDefaultOpsSort : options.sort;
-  analysis::TableOptions table;
-  table.sort = analysis::parse_sort_key(sort);
-  if (!table.sort) {
-    fmt::print(stderr, "gpuprof: error: --sort: '{}' is not a column of the ops view; keys: {}\n",
-               sort, join(ops_sort_names()));
-    return kExitUsage;
-  }
-  table.row_limit = options.limit;
-  table.max_name_width = options.name_width;
-  if (!options.time_unit.empty()) table.time_unit = analysis::parse_time_unit(options.time_unit);
-
-  analysis::KeyAverages averages;
-  analysis::ApiRowsVisitor visitor(averages);
-  const std::vector<analysis::FileInfo> files = analysis::load_files(options.files, visitor);
-  if (!check_files(files)) return kExitFileError;
-  const std::string text = analysis::render_table(averages.finish(), table);
-  fmt::print("{}", text.empty() ? "No records.\n" : text);
-  print_notes(files);
-  return kExitOk;
-}
-
-int run_launches(const ReportOptions& options) {
-  const std::string sort = options.sort.empty() ? kDefaultLaunchesSort : options.sort;
-  analysis::LaunchTableOptions table;
-  table.sort = analysis::parse_launch_sort_key(sort);
-  if (!table.sort) {
-    fmt::print(stderr,
-               "gpuprof: error: --sort: '{}' is not a column of the launches view; keys: {}\n",
-               sort, join(analysis::launch_sort_key_names()));
-    return kExitUsage;
-  }
-  table.row_limit = options.limit;
-  table.max_name_width = options.name_width;
-  if (!options.time_unit.empty()) table.time_unit = analysis::parse_time_unit(options.time_unit);
-
-  analysis::LaunchesVisitor visitor;
-  const std::vector<analysis::FileInfo> files = analysis::load_files(options.files, visitor);
-  if (!check_files(files)) return kExitFileError;
-  const std::string text = analysis::render_launch_table(visitor.finish(), table);
-  fmt::print("{}", text.empty() ? "No API call with GPU work.\n" : text);
-  print_notes(files);
-  return kExitOk;
-}
-
 std::string sort_help() {
-  return "Sort rows by KEY, descending (name: ascending). Default: " +
-         std::string(kDefaultOpsSort) + " (ops), " + kDefaultLaunchesSort +
-         " (launches). ops keys: " + join(ops_sort_names()) +
+  return "Sort rows by KEY, descending (name: ascending). Default: cpu_time_total (ops, ranges, "
+         "api, kernels), name (memory: by kind, then size), gpu_avg (launches). Table keys: " +
+         join(analysis::sort_key_names()) +
+         ". memory keys: " + join(analysis::transfer_sort_key_names()) +
          ". launches keys: " + join(analysis::launch_sort_key_names()) +
          ". Column titles such as \"Self CPU\" or \"Queue median\" work too.";
+}
+
+// A validator from a parse function: accepted when it parses.
+template <typename Parse>
+CLI::Validator parses(Parse parse, std::string what, std::string valid) {
+  return CLI::Validator(
+      [parse, what, valid](std::string& value) -> std::string {
+        if (parse(value)) return {};
+        return fmt::format("unknown {} '{}'; valid {}s: {}", what, value, what, valid);
+      },
+      "");
+}
+
+int run(const ReportOptions& options) {
+  const analysis::View view = *analysis::parse_view(options.view);
+  if (analysis::is_key_averages_view(view)) return run_key_averages_view(options);
+  // Those shape the key-averages rows; the other tables have their own keys.
+  for (const auto& [given, flag] : {std::pair{options.group_by != "name", "--group-by"},
+                                    std::pair{options.top_level_only, "--top-level-only"}}) {
+    if (given) {
+      fmt::print(stderr,
+                 "gpuprof: error: {} applies to the ops, ranges, api and kernels views, not {}\n",
+                 flag, options.view);
+      return kExitUsage;
+    }
+  }
+  return view == analysis::View::kMemory ? run_memory_view(options) : run_launches_view(options);
 }
 
 }  // namespace
@@ -129,25 +77,54 @@ void add_report_command(CLI::App& app, int& exit_status) {
       ->required()
       ->type_name("FILE");
   cmd->add_option("--view", options->view,
-                  "ops: API calls and GPU activities (torch's table); launches: API, queue and "
-                  "GPU time of each call that issued GPU work")
+                  "ops: NVTX ranges, API calls, GPU activities and [memory] (torch's table); "
+                  "ranges, api, kernels: those rows of it; memory: copies and sets by kind and "
+                  "size with their bandwidth; launches: API, queue and GPU time of each call "
+                  "that issued GPU work")
       ->type_name("VIEW")
       ->capture_default_str()
-      ->check(CLI::Validator(
-          [](std::string& value) -> std::string {
-            if (value == kViewOps || value == kViewLaunches) return {};
-            return fmt::format("unknown view '{}'; valid views: {}, {}", value, kViewOps,
-                               kViewLaunches);
-          },
-          ""));
+      ->check(parses(analysis::parse_view, "view", join(analysis::view_names())));
   // Checked against the chosen view once parsing is done.
   cmd->add_option("--sort", options->sort, sort_help())
       ->type_name("KEY")
       ->check(CLI::Validator(
           [](std::string& value) -> std::string {
-            if (analysis::parse_sort_key(value) || analysis::parse_launch_sort_key(value))
+            if (analysis::parse_sort_key(value) || analysis::parse_launch_sort_key(value) ||
+                analysis::parse_transfer_sort_key(value))
               return {};
             return "unknown sort key '" + value + "'";
+          },
+          ""));
+  cmd->add_option("--group-by", options->group_by,
+                  "Key rows by name and: launch-config (grid, block, shared memory), stream, "
+                  "device, thread or process; the value is shown after # of Calls")
+      ->type_name("KEY")
+      ->capture_default_str()
+      ->check(parses(analysis::parse_group_by, "group-by key", join(analysis::group_by_names())));
+  cmd->add_option("--range", options->ranges,
+                  "Only what happened inside NVTX ranges named NAME ('*' matches any run of "
+                  "characters); the ranges themselves included. Repeatable")
+      ->type_name("NAME")
+      ->allow_extra_args(false);
+  cmd->add_flag("--top-level-only", options->top_level_only,
+                "Only events without a parent range or call (torch's top_level_events_only); "
+                "GPU activities and [memory] have none");
+  cmd->add_flag("--profile-memory", options->profile_memory,
+                "Show the memory columns even when no call allocated or freed memory");
+  cmd->add_option("--step", options->steps,
+                  "NVTX ranges that are training steps (glob); default: ProfilerStep*, else "
+                  "step*. Repeatable")
+      ->type_name("NAME")
+      ->allow_extra_args(false);
+  cmd->add_option("--samples-per-step", options->samples_per_step,
+                  "Samples (batch size) per step, to print samples/s")
+      ->type_name("N")
+      ->check(CLI::Validator(
+          [](std::string& value) -> std::string {
+            const bool digits =
+                !value.empty() && value.find_first_not_of("0123456789") == std::string::npos;
+            if (digits && value.find_first_not_of('0') != std::string::npos) return {};
+            return "'" + value + "' is not a whole number of 1 or more";
           },
           ""));
   cmd->add_option("--limit", options->limit, "Print at most N rows (0: all)")
@@ -161,9 +138,7 @@ void add_report_command(CLI::App& app, int& exit_status) {
       ->type_name("N")
       ->capture_default_str()
       ->check(CLI::Range(size_t{4}, size_t{100000}));
-  cmd->callback([options, &exit_status] {
-    exit_status = options->view == kViewLaunches ? run_launches(*options) : run_ops(*options);
-  });
+  cmd->callback([options, &exit_status] { exit_status = run(*options); });
 }
 
 }  // namespace gprof::cli

@@ -9,5 +9,6 @@ namespace gprof::cli {
 void add_report_command(CLI::App& app, int& exit_status);
 void add_info_command(CLI::App& app, int& exit_status);
 void add_dump_command(CLI::App& app, int& exit_status);
+void add_record_command(CLI::App& app, int& exit_status);
 
 }  // namespace gprof::cli

@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <string>
+
+#include "tools/analysis/cupti_status.h"
 
 namespace gprof::cli {
 
@@ -32,6 +35,17 @@ bool check_files(const std::vector<analysis::FileInfo>& files) {
       print_warning(file.path, "the exit flush timed out; the last records may be missing");
   }
   return all_opened;
+}
+
+void print_table_notes(std::FILE* out, const std::vector<analysis::FileInfo>& files) {
+  for (const analysis::FileInfo& file : files) {
+    if (!file.status.opened || file.gpu.records != 0) continue;
+    fmt::print(out, "GPU times were not recorded{}: {}\n",
+               files.size() > 1 ? " in " + file.path : std::string(),
+               analysis::missing_gpu_times_reason(file.cupti));
+  }
+  const std::string losses = analysis::format_losses(analysis::total_losses(files));
+  if (!losses.empty()) fmt::print(out, "Lost records: {}\n", losses);
 }
 
 }  // namespace gprof::cli

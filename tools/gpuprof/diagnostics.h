@@ -2,6 +2,7 @@
 // stderr per problem, "gpuprof: error: FILE: ..." or "gpuprof: warning: ...".
 #pragma once
 
+#include <cstdio>
 #include <string_view>
 #include <vector>
 
@@ -24,5 +25,9 @@ bool check_files(const std::vector<analysis::FileInfo>& files);
 
 // Whether a readable file deserves a warning about its integrity.
 bool is_damaged(const ReadStatus& status);
+
+// What belongs under every table of these files: why a file has no GPU
+// times, and what was lost (gprof's and CUPTI's losses).
+void print_table_notes(std::FILE* out, const std::vector<analysis::FileInfo>& files);
 
 }  // namespace gprof::cli

@@ -31,6 +31,8 @@ std::string describe_gpu_records(const analysis::FileInfo& file) {
                       plural(g.sets, "set", "sets"), plural(g.syncs, "sync", "syncs"), g.unpaired);
   }
   if (g.no_timestamp) out += fmt::format("; {} without a timestamp skipped", g.no_timestamp);
+  if (g.outside_window)
+    out += fmt::format("; {} issued outside the capture window left out", g.outside_window);
   if (file.footer && file.footer->gpu_records() != file.status.gpu_records)
     out += fmt::format("; the footer counts {}", file.footer->gpu_records());
   return out;

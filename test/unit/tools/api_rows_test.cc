@@ -1,5 +1,5 @@
 // Loading sidecar files and turning their API calls into rows.
-#include "tools/analysis/api_rows.h"
+#include "tools/analysis/ops_rows.h"
 
 #include <catch2/catch.hpp>
 
@@ -57,7 +57,7 @@ TEST_CASE("api rows: display names, kernel rows, several files", "[api_rows]") {
       .footer(footer_with({{"ring_full", 3}, {"write_error", 1}}));
 
   KeyAverages averages;
-  ApiRowsVisitor visitor(averages);
+  OpsRowsVisitor visitor(averages);
   const auto files = load_files({test::write_temp_file("rows1.gprof", first.bytes()),
                                  test::write_temp_file("rows2.gprof", second.bytes())},
                                 visitor);
@@ -100,7 +100,7 @@ TEST_CASE("api rows: threads of different files never nest", "[api_rows]") {
   SidecarBuilder b;
   b.header(test::test_header()).calls(7, {make_call(ApiId::cudaMalloc, 10, 100)});
   KeyAverages averages;
-  ApiRowsVisitor visitor(averages);
+  OpsRowsVisitor visitor(averages);
   load_files({test::write_temp_file("nest_a.gprof", a.bytes()),
               test::write_temp_file("nest_b.gprof", b.bytes())},
              visitor);
@@ -110,7 +110,7 @@ TEST_CASE("api rows: threads of different files never nest", "[api_rows]") {
 
 TEST_CASE("load_files: unreadable files are reported, not thrown", "[api_rows]") {
   KeyAverages averages;
-  ApiRowsVisitor visitor(averages);
+  OpsRowsVisitor visitor(averages);
   const auto files = load_files({"/nonexistent.gprof"}, visitor);
   REQUIRE(files.size() == 1);
   CHECK_FALSE(files[0].status.opened);

@@ -53,6 +53,12 @@ TEST_CASE("gpuprof report: GPU columns and totals from GPU records", "[cli_gpu]"
       "0.000us       0.000us       2.000us        13.25%       2.000us       2.000us"
       "             1  \n"));
   CHECK(contains(run.out, "Self CPU time total: 14.150us\nSelf CUDA time total: 15.100us\n"));
+  // No steps: utilization over the first to the last record, [1000, 30100).
+  CHECK(contains(run.out,
+                 "Self CUDA time total: 15.100us\n"
+                 "Window: 29.100us (first to last record)\n"
+                 "GPU 0: busy 15.100us (51.89% of the window)\n"
+                 "Synchronize: 10.000us in 1 call (34.36% of the window)\n"));
   CHECK_FALSE(contains(run.out, "GPU times were not recorded"));
   CHECK_FALSE(contains(run.out, "Stream Synchronize"));
 }
@@ -121,9 +127,11 @@ TEST_CASE("gpuprof report --view launches", "[cli_gpu]") {
 
 TEST_CASE("gpuprof report: views and sort keys are checked", "[cli_gpu]") {
   const std::string path = write_subscribed_capture("views.gprof");
-  const Run bad_view = gpuprof("report --view kernels '" + path + "'");
+  const Run bad_view = gpuprof("report --view kernel '" + path + "'");
   CHECK(bad_view.status == 2);
-  CHECK(contains(bad_view.err, "unknown view 'kernels'; valid views: ops, launches"));
+  CHECK(
+      contains(bad_view.err,
+               "unknown view 'kernel'; valid views: ops, ranges, api, kernels, memory, launches"));
   const Run wrong_sort =
       gpuprof("report --view launches --sort self_cpu_time_total '" + path + "'");
   CHECK(wrong_sort.status == 2);

@@ -9,7 +9,7 @@
 
 #include "test/unit/formats/sidecar_builder.h"
 #include "test/unit/tools/gpu_fixtures.h"
-#include "tools/analysis/api_rows.h"
+#include "tools/analysis/ops_rows.h"
 #include "tools/analysis/profile.h"
 #include "tools/analysis/table.h"
 
@@ -25,7 +25,7 @@ struct Loaded {
 
 Loaded load(const std::vector<std::string>& paths) {
   KeyAverages averages;
-  ApiRowsVisitor visitor(averages);
+  OpsRowsVisitor visitor(averages);
   Loaded out;
   out.files = load_files(paths, visitor);
   out.rows = averages.finish();

@@ -1,0 +1,65 @@
+// The report of a checked-in sidecar file, byte for byte (golden/README.md):
+// the layout, the numbers and the lines under the table, as users see them.
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "test/unit/tools/cli_run.h"
+
+namespace gprof {
+namespace {
+
+std::string golden_dir() {
+  const char* dir = std::getenv("GPROF_GOLDEN_DIR");
+  REQUIRE(dir != nullptr);
+  return dir;
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  INFO(path);
+  REQUIRE(in.good());
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+struct Case {
+  std::string expected;  // file name in the golden folder
+  std::string args;
+};
+
+std::vector<Case> cases() {
+  std::vector<Case> out;
+  std::istringstream in(slurp(golden_dir() + "/cases"));
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    const size_t space = line.find(' ');
+    if (space == std::string::npos)
+      out.push_back(Case{line, ""});
+    else
+      out.push_back(Case{line.substr(0, space), line.substr(space + 1)});
+  }
+  return out;
+}
+
+TEST_CASE("golden: gpuprof report of a checked-in file", "[golden]") {
+  const std::string dir = golden_dir();
+  const std::vector<Case> all = cases();
+  REQUIRE(all.size() == 5);
+  for (const Case& c : all) {
+    INFO("gpuprof report " << c.args << " training.gprof; expected: " << c.expected
+                           << " (test/unit/tools/golden/update.sh BUILD_DIR updates it)");
+    const test::Run run = test::gpuprof("report " + c.args + " '" + dir + "/training.gprof'");
+    CHECK(run.status == 0);
+    CHECK(run.err.empty());
+    CHECK(run.out == slurp(dir + "/" + c.expected));
+  }
+}
+
+}  // namespace
+}  // namespace gprof

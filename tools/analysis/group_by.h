@@ -1,0 +1,49 @@
+// --group-by: what besides the name keys a row, as torch's
+// key_averages(group_by_input_shape=True) adds the input shapes. The value
+// is shown in a column after "# of Calls" and is empty for rows it does not
+// apply to.
+//   name           nothing (the default)
+//   launch-config  kernel launches and kernels: grid, block, shared memory
+//                  (a call: what it asked for, dynamic shared memory; a
+//                  kernel: what ran, static + dynamic)
+//   stream         GPU work: its CUPTI stream; an API call: that of the
+//                  first GPU work it issued
+//   device         likewise, the device ordinal
+//   thread         ranges and calls: their thread; GPU work: the thread of
+//                  the call that issued it; "tid (name)" when NVTX named it
+//   process        every row: the pid of its file, and its rank when known
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "formats/record.h"
+
+namespace gprof::analysis {
+
+enum class GroupBy : uint8_t { kName, kLaunchConfig, kStream, kDevice, kThread, kProcess };
+
+// "name", "launch-config" (also "launch_config"), "stream", "device",
+// "thread", "process"; nullopt for anything else.
+std::optional<GroupBy> parse_group_by(std::string_view text);
+
+// The names parse_group_by accepts, for help texts and errors.
+std::vector<std::string_view> group_by_names();
+
+// The column title: "" (name), "Launch Config", "Stream", "Device", "Thread",
+// "Process".
+std::string_view group_title(GroupBy group_by);
+
+// "grid=[4096, 1, 1] block=[256, 1, 1] smem=0"
+std::string launch_config_text(const Dim3& grid, const Dim3& block, uint32_t shared_mem);
+
+// "1234", or "1234 (loader)" when the thread has a name.
+std::string thread_text(uint32_t tid, const std::string* name);
+
+// "42", or "42 (rank 3)".
+std::string process_text(uint32_t pid, std::string_view rank);
+
+}  // namespace gprof::analysis

@@ -1,0 +1,98 @@
+// Pairs a file's NVTX events into ranges (DESIGN.md §5). The shim stores
+// events, not ranges, so that nothing the program did is lost in the host:
+// the rules for what does not pair live here.
+//   push/pop:  a stack per thread and domain (NVTX keeps one per domain); a
+//              pop with nothing open is an "unbalanced pop" and is ignored.
+//   start/end: paired by range id, whatever the threads; an end without a
+//              start is counted and ignored.
+//   either:    a range still open when the file ends is closed at the file's
+//              last timestamp and counted as "open at exit".
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <utility>
+#include <vector>
+
+#include "formats/record.h"
+
+namespace gprof::analysis {
+
+enum class RangeKind : uint8_t {
+  kPushPop,   // nests on its thread
+  kStartEnd,  // may end on another thread; never a parent of API calls
+  kMark,      // an instant (nvtxMark): start = end
+};
+
+struct Range {
+  uint64_t start_ns = 0;
+  uint64_t end_ns = 0;   // >= start_ns
+  uint32_t tid = 0;      // the thread that pushed, started or marked it
+  uint32_t end_tid = 0;  // the thread that popped or ended it
+  uint32_t name = 0;     // NVTX string id; 0: no message
+  uint32_t domain = 0;   // DOMAIN string id; 0: the default domain
+  RangeKind kind = RangeKind::kPushPop;
+  bool open_at_exit = false;
+};
+
+// What a file's NVTX events amounted to.
+struct RangeCounts {
+  uint64_t push_pop = 0;  // ranges, open-at-exit ones included
+  uint64_t start_end = 0;
+  uint64_t marks = 0;
+  uint64_t unbalanced_pops = 0;
+  uint64_t ends_without_start = 0;
+  uint64_t open_at_exit = 0;
+  uint64_t cross_thread = 0;  // start/end ranges ended on another thread
+
+  RangeCounts& operator+=(const RangeCounts& other);
+  // Whether a report should mention them: something did not pair, or a
+  // range crossed threads (it is a row, but no parent of API calls).
+  bool noteworthy() const {
+    return unbalanced_pops || ends_without_start || open_at_exit || cross_thread;
+  }
+};
+
+class RangePairing {
+ public:
+  // Events of one thread arrive in the order the thread made them; threads'
+  // batches interleave in any order.
+  void add(const RangeEvent& event);
+
+  // The ranges and marks, in the order they were opened (file order), open
+  // ones closed at `last_ns`. Adds what it saw to `counts`; empty afterwards.
+  std::vector<Range> finish(uint64_t last_ns, RangeCounts& counts);
+
+  // nvtxNameOsThread: thread id -> NVTX string id (the last name given).
+  const std::map<uint32_t, uint32_t>& thread_names() const { return thread_names_; }
+
+ private:
+  struct Opened {
+    Range range;
+    uint64_t seq;  // order of opening, for a stable output
+  };
+  struct Start {
+    uint64_t id;
+    uint64_t time_ns;
+    uint64_t seq;
+    uint32_t tid;
+    uint32_t name;
+    uint32_t domain;
+  };
+  struct End {
+    uint64_t id;
+    uint64_t time_ns;
+    uint32_t tid;
+  };
+  void pair_start_end(uint64_t last_ns);
+
+  std::map<std::pair<uint32_t, uint32_t>, std::vector<Opened>> stacks_;  // (tid, domain)
+  std::vector<Opened> done_;
+  std::vector<Start> starts_;
+  std::vector<End> ends_;
+  std::map<uint32_t, uint32_t> thread_names_;
+  RangeCounts counts_;
+  uint64_t seq_ = 0;
+};
+
+}  // namespace gprof::analysis

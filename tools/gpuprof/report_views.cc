@@ -1,0 +1,188 @@
+// The views of `gpuprof report`: the key-averages table and its parts (ops,
+// ranges, api, kernels) with what belongs under it, and the memory and
+// launches tables.
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tools/analysis/key_averages.h"
+#include "tools/analysis/launch_table.h"
+#include "tools/analysis/launches.h"
+#include "tools/analysis/ops_rows.h"
+#include "tools/analysis/range_text.h"
+#include "tools/analysis/sort.h"
+#include "tools/analysis/table.h"
+#include "tools/analysis/throughput.h"
+#include "tools/analysis/throughput_text.h"
+#include "tools/analysis/transfer_table.h"
+#include "tools/analysis/transfers.h"
+#include "tools/analysis/views.h"
+#include "tools/analysis/visitor_chain.h"
+#include "tools/gpuprof/diagnostics.h"
+#include "tools/gpuprof/report_options.h"
+
+namespace gprof::cli {
+namespace {
+
+// torch's table() is most often sorted by CPU total; a launch by its GPU time.
+constexpr const char* kDefaultOpsSort = "cpu_time_total";
+constexpr const char* kDefaultLaunchesSort = "gpu_avg";
+
+template <typename Names>
+std::string join(const Names& items) {
+  std::string out;
+  for (const auto& item : items) {
+    if (!out.empty()) out += ", ";
+    out += item;
+  }
+  return out;
+}
+
+int usage_error(const std::string& message) {
+  fmt::print(stderr, "gpuprof: error: {}\n", message);
+  return kExitUsage;
+}
+
+std::optional<analysis::TimeUnit> time_unit(const ReportOptions& options) {
+  if (options.time_unit.empty()) return std::nullopt;
+  return analysis::parse_time_unit(options.time_unit);
+}
+
+std::string quoted_list(const std::vector<std::string>& items) {
+  std::vector<std::string> quoted;
+  for (const std::string& item : items) quoted.push_back("'" + item + "'");
+  return join(quoted);
+}
+
+// What the table says when it has no rows.
+std::string no_rows(const ReportOptions& options, analysis::View view, bool any_rows) {
+  if (!any_rows && !options.ranges.empty())
+    return "Nothing inside ranges matching " + quoted_list(options.ranges) + ".\n";
+  switch (view) {
+    case analysis::View::kRanges:
+      return "No NVTX ranges.\n";
+    case analysis::View::kApi:
+      return "No API calls.\n";
+    case analysis::View::kKernels:
+      return "No kernels.\n";
+    default:
+      return "No records.\n";
+  }
+}
+
+// Where the scope of --range comes from for the views that do not build the
+// key-averages rows themselves: only built when there is a filter.
+struct ScopeOnly {
+  explicit ScopeOnly(const ReportOptions& options)
+      : visitor(scratch, analysis::OpsOptions{analysis::GroupBy::kName, options.ranges, false}) {}
+  analysis::KeyAverages scratch;
+  analysis::OpsRowsVisitor visitor;
+};
+
+}  // namespace
+
+int run_key_averages_view(const ReportOptions& options) {
+  const analysis::View view = *analysis::parse_view(options.view);
+  const std::string sort = options.sort.empty() ? kDefaultOpsSort : options.sort;
+  analysis::TableOptions table;
+  table.sort = analysis::parse_sort_key(sort);
+  if (!table.sort) {
+    return usage_error(fmt::format("--sort: '{}' is not a column of the {} view; keys: {}", sort,
+                                   options.view, join(analysis::sort_key_names())));
+  }
+  table.row_limit = options.limit;
+  table.max_name_width = options.name_width;
+  table.time_unit = time_unit(options);
+  const analysis::GroupBy group_by = *analysis::parse_group_by(options.group_by);
+  table.group_title = std::string(analysis::group_title(group_by));
+
+  analysis::KeyAverages averages;
+  analysis::OpsRowsVisitor ops(
+      averages, analysis::OpsOptions{group_by, options.ranges, options.top_level_only});
+  analysis::ThroughputVisitor throughput(options.steps);
+  analysis::VisitorChain chain({&ops, &throughput});
+  const std::vector<analysis::FileInfo> files = analysis::load_files(options.files, chain);
+  if (!check_files(files)) return kExitFileError;
+
+  std::vector<analysis::Row> rows = averages.finish();
+  // Shares of everything in scope, whichever part the view shows.
+  table.totals = analysis::table_totals(rows);
+  table.profile_memory = options.profile_memory || ops.saw_memory();
+  const bool any_rows = !rows.empty();
+  std::erase_if(rows,
+                [view](const analysis::Row& row) { return !analysis::row_in_view(row, view); });
+  const std::string text = analysis::render_table(std::move(rows), table);
+  fmt::print("{}", text.empty() ? no_rows(options, view, any_rows) : text);
+
+  analysis::RangeCounts ranges;
+  for (const analysis::FileInfo& file : files) ranges += file.ranges;
+  const std::string problems = analysis::describe_range_problems(ranges);
+  if (!problems.empty()) fmt::print("Ranges: {}\n", problems);
+  const std::optional<uint64_t> samples =
+      options.samples_per_step ? std::optional<uint64_t>(options.samples_per_step) : std::nullopt;
+  fmt::print("{}", analysis::render_throughput(throughput.files(), samples, table.time_unit));
+  print_table_notes(stdout, files);
+  return kExitOk;
+}
+
+int run_memory_view(const ReportOptions& options) {
+  analysis::TransferTableOptions table;
+  if (!options.sort.empty()) {
+    const auto sort = analysis::parse_transfer_sort_key(options.sort);
+    if (!sort) {
+      return usage_error(fmt::format("--sort: '{}' is not a column of the memory view; keys: {}",
+                                     options.sort, join(analysis::transfer_sort_key_names())));
+    }
+    table.sort = *sort;
+  }
+  table.row_limit = options.limit;
+  table.max_name_width = options.name_width;
+  table.time_unit = time_unit(options);
+
+  std::optional<ScopeOnly> scope;
+  if (!options.ranges.empty()) scope.emplace(options);
+  analysis::TransfersVisitor transfers(scope ? &scope->visitor : nullptr);
+  std::vector<analysis::ProfileVisitor*> visitors;
+  if (scope) visitors.push_back(&scope->visitor);
+  visitors.push_back(&transfers);
+  analysis::VisitorChain chain(visitors);
+  const std::vector<analysis::FileInfo> files = analysis::load_files(options.files, chain);
+  if (!check_files(files)) return kExitFileError;
+  const std::string text = analysis::render_transfer_table(transfers.finish(), table);
+  fmt::print("{}", text.empty() ? "No copies or sets with GPU records.\n" : text);
+  print_table_notes(stdout, files);
+  return kExitOk;
+}
+
+int run_launches_view(const ReportOptions& options) {
+  const std::string sort = options.sort.empty() ? kDefaultLaunchesSort : options.sort;
+  analysis::LaunchTableOptions table;
+  table.sort = analysis::parse_launch_sort_key(sort);
+  if (!table.sort) {
+    return usage_error(fmt::format("--sort: '{}' is not a column of the launches view; keys: {}",
+                                   sort, join(analysis::launch_sort_key_names())));
+  }
+  table.row_limit = options.limit;
+  table.max_name_width = options.name_width;
+  table.time_unit = time_unit(options);
+
+  std::optional<ScopeOnly> scope;
+  if (!options.ranges.empty()) scope.emplace(options);
+  analysis::LaunchesVisitor launches(scope ? &scope->visitor : nullptr);
+  std::vector<analysis::ProfileVisitor*> visitors;
+  if (scope) visitors.push_back(&scope->visitor);
+  visitors.push_back(&launches);
+  analysis::VisitorChain chain(visitors);
+  const std::vector<analysis::FileInfo> files = analysis::load_files(options.files, chain);
+  if (!check_files(files)) return kExitFileError;
+  const std::string text = analysis::render_launch_table(launches.finish(), table);
+  fmt::print("{}", text.empty() ? "No API call with GPU work.\n" : text);
+  print_table_notes(stdout, files);
+  return kExitOk;
+}
+
+}  // namespace gprof::cli
