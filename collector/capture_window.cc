@@ -129,6 +129,11 @@ void capture_profiler_stop() {
   update();
 }
 
+bool capture_needs_timer() {
+  const Window& w = g_window;
+  return w.enabled.load() && (w.open_at_ns != w.start_ns || w.close_at_ns != 0);
+}
+
 void capture_tick(uint64_t now_ns) {
   Window& w = g_window;
   const bool open = now_ns >= w.open_at_ns && (w.close_at_ns == 0 || now_ns < w.close_at_ns);

@@ -29,5 +29,9 @@ void capture_profiler_start();
 void capture_profiler_stop();
 // The writer thread calls this every pass: time-based windows.
 void capture_tick(uint64_t now_ns);
+// GPROF_DELAY or GPROF_DURATION is set: the writer must run before the first
+// record to open the window. Started at CUDA or NVTX initialization (threads
+// are not allowed in the constructor, DESIGN.md §2.7).
+bool capture_needs_timer();
 
 }  // namespace gprof

@@ -12,6 +12,7 @@
 
 #include "collector/capture_window.h"
 #include "collector/clock.h"
+#include "collector/process_state.h"
 #include "collector/recorder.h"
 
 namespace gprof::inject {
@@ -265,6 +266,7 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjectionNvtx2(
     NvtxGetExportTableFunc_t get_export_table) {
   // 0 tells NVTX to leave its calls as no-ops: disabled, AT_SECURE, another process.
   if (!gprof::recording_enabled() || get_export_table == nullptr) return 0;
+  if (gprof::capture_needs_timer()) gprof::start_writer_once();
   const auto* callbacks =
       static_cast<const NvtxExportTableCallbacks*>(get_export_table(NVTX_ETID_CALLBACKS));
   if (callbacks == nullptr || callbacks->GetModuleFunctionTable == nullptr) return 0;

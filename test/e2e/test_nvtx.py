@@ -267,6 +267,33 @@ class TrainLoop(E2ETestCase):
         self.assertEqual(names["cudaDeviceSynchronize"], 3)
 
 
+class TimeWindows(E2ETestCase):
+    """GPROF_DELAY / GPROF_DURATION: the writer opens and closes the window every pass."""
+    LAUNCHES = 100000
+
+    def launches(self, env):
+        run = self.profile([program("launch_loop"), str(self.LAUNCHES)],
+                           env=dict(env, GPROF_FAKE_KERNEL_NS="100", GPROF_BUFFER_SIZE="64M"))
+        self.assertEqual(run.returncode, 0, run.stderr)
+        if not run.files:
+            return []
+        return [c for c in dump(run.files[0], "api") if c["name"] == "cudaLaunchKernel"]
+
+    def test_duration_stops_recording(self):
+        everything = self.launches({})
+        self.assertEqual(len(everything), self.LAUNCHES)
+        window = self.launches({"GPROF_DURATION": "0.05"})
+        self.assertGreater(len(window), 0)
+        self.assertLess(len(window), self.LAUNCHES)
+        span = window[-1]["end_ns"] - window[0]["start_ns"]
+        # 50 ms, plus up to two writer passes (GPROF_FLUSH_INTERVAL_MS=20) to notice.
+        self.assertLess(span, 50e6 + 45e6, span)
+
+    def test_delay_starts_recording_later(self):
+        window = self.launches({"GPROF_DELAY": "0.05"})
+        self.assertLess(len(window), self.LAUNCHES)
+
+
 class CpuOnly(E2ETestCase):
     """nvtx_cpu_only: no CUDA at all, and still a profile of its ranges."""
 
