@@ -41,23 +41,17 @@ void kernel(const CUpti_ActivityKernel10& r, int64_t offset, ParsedActivity& out
   out.kernel_name = r.name;
 }
 
-void memcpy(const CUpti_ActivityMemcpy6& r, int64_t offset, ParsedActivity& out) {
+// Copies and peer copies share these fields under the same names.
+template <typename Record>
+void copy(const Record& r, int64_t offset, ParsedActivity& out) {
   if (!timed(r, offset, GpuKind::kMemcpy, out)) return;
   GpuRecord& g = out.gpu;
-  g.device = r.deviceId;
-  g.bytes = r.bytes;
-  g.copy_kind = r.copyKind;
-  g.src_kind = r.srcKind;
-  g.dst_kind = r.dstKind;
-  g.graph = r.graphId;
-  g.graph_node = r.graphNodeId;
-}
-
-void peer_copy(const CUpti_ActivityMemcpyPtoP4& r, int64_t offset, ParsedActivity& out) {
-  if (!timed(r, offset, GpuKind::kMemcpy, out)) return;
-  GpuRecord& g = out.gpu;
-  g.device = r.srcDeviceId;
-  g.peer_device = r.dstDeviceId;
+  if constexpr (requires { r.srcDeviceId; }) {
+    g.device = r.srcDeviceId;
+    g.peer_device = r.dstDeviceId;
+  } else {
+    g.device = r.deviceId;
+  }
   g.bytes = r.bytes;
   g.copy_kind = r.copyKind;
   g.src_kind = r.srcKind;
@@ -94,10 +88,10 @@ ParsedActivity parse_activity(const CUpti_Activity* record, int64_t offset) {
       kernel(*reinterpret_cast<const CUpti_ActivityKernel10*>(record), offset, out);
       break;
     case CUPTI_ACTIVITY_KIND_MEMCPY:
-      memcpy(*reinterpret_cast<const CUpti_ActivityMemcpy6*>(record), offset, out);
+      copy(*reinterpret_cast<const CUpti_ActivityMemcpy6*>(record), offset, out);
       break;
     case CUPTI_ACTIVITY_KIND_MEMCPY2:
-      peer_copy(*reinterpret_cast<const CUpti_ActivityMemcpyPtoP4*>(record), offset, out);
+      copy(*reinterpret_cast<const CUpti_ActivityMemcpyPtoP4*>(record), offset, out);
       break;
     case CUPTI_ACTIVITY_KIND_MEMSET:
       memset(*reinterpret_cast<const CUpti_ActivityMemset4*>(record), offset, out);

@@ -130,6 +130,17 @@ int pop(uint32_t domain) {
   return level;
 }
 
+void name_category(uint32_t domain, uint32_t category, uint32_t name) {
+  if (!recording()) return;
+  RangeEvent e{};
+  e.time_ns = clock_ns();
+  e.op = RangeOp::kNameCategory;
+  e.domain = domain;
+  e.category = category;
+  e.name = name;
+  submit_range(e);
+}
+
 uint64_t start(uint32_t name, uint32_t domain, const nvtxEventAttributes_t* a) {
   const uint64_t id = g_next_range_id.fetch_add(1, std::memory_order_relaxed);
   emit(RangeOp::kStart, name, domain, a, id);
@@ -171,22 +182,10 @@ int NVTX_API RangePop() {
   return pop(0);
 }
 void NVTX_API NameCategoryA(uint32_t category, const char* name) {
-  RangeEvent e{};
-  if (!recording()) return;
-  e.time_ns = clock_ns();
-  e.op = RangeOp::kNameCategory;
-  e.category = category;
-  e.name = intern(name, StringClass::kCategory);
-  submit_range(e);
+  name_category(0, category, intern(name, StringClass::kCategory));
 }
 void NVTX_API NameCategoryW(uint32_t category, const wchar_t* name) {
-  if (!recording()) return;
-  RangeEvent e{};
-  e.time_ns = clock_ns();
-  e.op = RangeOp::kNameCategory;
-  e.category = category;
-  e.name = intern(name, StringClass::kCategory);
-  submit_range(e);
+  name_category(0, category, intern(name, StringClass::kCategory));
 }
 void NVTX_API NameOsThreadA(uint32_t thread, const char* name) {
   emit(RangeOp::kNameThread, intern(name, StringClass::kNvtx), 0, nullptr, thread);
@@ -216,24 +215,10 @@ nvtxResourceHandle_t NVTX_API DomainResourceCreate(nvtxDomainHandle_t, nvtxResou
 }
 void NVTX_API DomainResourceDestroy(nvtxResourceHandle_t) {}
 void NVTX_API DomainNameCategoryA(nvtxDomainHandle_t d, uint32_t category, const char* name) {
-  if (!recording()) return;
-  RangeEvent e{};
-  e.time_ns = clock_ns();
-  e.op = RangeOp::kNameCategory;
-  e.domain = domain_id(d);
-  e.category = category;
-  e.name = intern(name, StringClass::kCategory);
-  submit_range(e);
+  name_category(domain_id(d), category, intern(name, StringClass::kCategory));
 }
 void NVTX_API DomainNameCategoryW(nvtxDomainHandle_t d, uint32_t category, const wchar_t* name) {
-  if (!recording()) return;
-  RangeEvent e{};
-  e.time_ns = clock_ns();
-  e.op = RangeOp::kNameCategory;
-  e.domain = domain_id(d);
-  e.category = category;
-  e.name = intern(name, StringClass::kCategory);
-  submit_range(e);
+  name_category(domain_id(d), category, intern(name, StringClass::kCategory));
 }
 // Registered strings and domains are handed back as their ids: the events
 // that use them then carry the id without a lookup.
