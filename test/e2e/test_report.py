@@ -1,6 +1,9 @@
 """gpuprof on files the shim really wrote: sorting, limits, several files,
 bad input, and protoc reading a frame of a real file."""
 
+import csv
+import io
+import json
 import os
 import struct
 import subprocess
@@ -27,6 +30,26 @@ class Report(E2ETestCase):
         rows, _, _ = parse_table(out)
         selfs = [parse_time_ns(r["Self CPU"]) for r in rows.values()]
         self.assertEqual(selfs, sorted(selfs, reverse=True))
+
+    def test_csv_and_json_parse_back_to_the_table(self):
+        """Python's own csv and json modules read what the C++ writers produced."""
+        table, _, footer = parse_table(gpuprof("report", self.file).stdout)
+        rows = list(csv.DictReader(io.StringIO(gpuprof("report", "--format", "csv",
+                                                       self.file).stdout)))
+        self.assertEqual({r["Name"]: r["# of Calls"] for r in rows},
+                         {name: r["# of Calls"] for name, r in table.items()})
+        total = parse_time_ns(footer[0].split(": ")[1])
+        self.assertAlmostEqual(sum(int(r["Self CPU (ns)"]) for r in rows), total, delta=500)
+        report = json.loads(gpuprof("report", "--format", "json", self.file).stdout)
+        self.assertEqual((report["schema"], report["version"]), ("gprof.report", 1))
+        self.assertEqual({r["name"]: r["count"] for r in report["rows"]},
+                         {name: int(r["# of Calls"]) for name, r in table.items()})
+        gpu = sum(r["self_cuda_ns"] for r in report["rows"]
+                  if r["kind"] in ("kernel", "memcpy", "memset"))
+        self.assertEqual(report["totals"]["self_cuda_ns"], gpu)
+        self.assertEqual(report["files"][0]["path"], self.file)
+        md = gpuprof("report", "--format", "md", self.file).stdout
+        self.assertIn("| cudaLaunchKernel |", md.replace("  ", " "))
 
     def test_time_unit_and_name_width(self):
         out = gpuprof("report", "--time-unit", "us", "--name-width", "12", self.file).stdout

@@ -50,4 +50,31 @@ struct TableOptions {
 // rows, as torch does.
 std::string render_table(std::vector<Row> rows, const TableOptions& options);
 
+// The table's content without its layout, shared by the other report formats
+// (table_markdown.h, table_csv.h, report_json.h): which optional columns it
+// has, its rows in order, and every cell as the table prints it.
+struct TableColumns {
+  bool device_time = false;  // Self CUDA ... CUDA time avg
+  bool cpu_mem = false;      // CPU Mem, Self CPU Mem (profile_memory)
+  bool device_mem = false;   // CUDA Mem, Self CUDA Mem
+  bool grouped = false;      // the --group-by column
+};
+TableColumns table_columns(const std::vector<Row>& rows, const TableOptions& options);
+
+// `rows` sorted by options.sort and cut to options.row_limit.
+std::vector<Row> table_rows(std::vector<Row> rows, const TableOptions& options);
+
+std::vector<std::string> table_headers(const TableColumns& columns, const TableOptions& options);
+
+// One row's cells, with its whole name and group value (never cut).
+std::vector<std::string> table_cells(const Row& row, const TableColumns& columns,
+                                     const TableOptions& options, const TableTotals& totals);
+
+// "Self CPU time total: 1.234ms" (and the CUDA one), without line ends.
+std::vector<std::string> table_footer(const TableColumns& columns, const TableOptions& options,
+                                      const TableTotals& totals);
+
+// options.totals or, without them, table_totals(rows).
+TableTotals effective_totals(const std::vector<Row>& rows, const TableOptions& options);
+
 }  // namespace gprof::analysis

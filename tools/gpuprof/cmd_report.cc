@@ -54,6 +54,13 @@ CLI::Validator parses(Parse parse, std::string what, std::string valid) {
 int run(const ReportOptions& options) {
   const analysis::View view = *analysis::parse_view(options.view);
   if (analysis::is_key_averages_view(view)) return run_key_averages_view(options);
+  if (options.format != "table") {
+    fmt::print(stderr,
+               "gpuprof: error: --format {} applies to the ops, ranges, api and kernels views; "
+               "the {} view prints a table only\n",
+               options.format, options.view);
+    return kExitUsage;
+  }
   // Those shape the key-averages rows; the other tables have their own keys.
   for (const auto& [given, flag] : {std::pair{options.group_by != "name", "--group-by"},
                                     std::pair{options.top_level_only, "--top-level-only"}}) {
@@ -84,6 +91,13 @@ void add_report_command(CLI::App& app, int& exit_status) {
       ->type_name("VIEW")
       ->capture_default_str()
       ->check(parses(analysis::parse_view, "view", join(analysis::view_names())));
+  cmd->add_option("--format", options->format,
+                  "table: the text table; md: a GitHub Markdown table; csv: RFC 4180 with raw "
+                  "nanoseconds and bytes; json: every row in raw units with the files' metadata "
+                  "(docs/report-json.md). md, csv and json: ops, ranges, api and kernels views")
+      ->type_name("FORMAT")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"table", "md", "csv", "json"}));
   // Checked against the chosen view once parsing is done.
   cmd->add_option("--sort", options->sort, sort_help())
       ->type_name("KEY")

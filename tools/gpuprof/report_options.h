@@ -12,7 +12,8 @@ namespace gprof::cli {
 struct ReportOptions {
   std::vector<std::string> files;
   std::string view = "ops";
-  std::string sort;  // empty: the view's default
+  std::string format = "table";  // table, md, csv, json (key-averages views only)
+  std::string sort;              // empty: the view's default
   size_t limit = 100;
   std::string time_unit;  // empty: auto-scale
   size_t name_width = 55;

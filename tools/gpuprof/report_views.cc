@@ -16,6 +16,8 @@
 #include "tools/analysis/range_text.h"
 #include "tools/analysis/sort.h"
 #include "tools/analysis/table.h"
+#include "tools/analysis/table_csv.h"
+#include "tools/analysis/table_markdown.h"
 #include "tools/analysis/throughput.h"
 #include "tools/analysis/throughput_text.h"
 #include "tools/analysis/transfer_table.h"
@@ -23,6 +25,7 @@
 #include "tools/analysis/views.h"
 #include "tools/analysis/visitor_chain.h"
 #include "tools/gpuprof/diagnostics.h"
+#include "tools/gpuprof/report_json.h"
 #include "tools/gpuprof/report_options.h"
 
 namespace gprof::cli {
@@ -115,7 +118,21 @@ int run_key_averages_view(const ReportOptions& options) {
   const bool any_rows = !rows.empty();
   std::erase_if(rows,
                 [view](const analysis::Row& row) { return !analysis::row_in_view(row, view); });
-  const std::string text = analysis::render_table(std::move(rows), table);
+  // Machine-readable formats: only the rows on stdout; notes go to stderr.
+  if (options.format == "csv" || options.format == "json") {
+    if (options.format == "csv") {
+      fmt::print("{}", analysis::render_csv_table(std::move(rows), table));
+    } else {
+      fmt::print("{}",
+                 render_json_report(std::move(rows), table,
+                                    JsonReportInfo{options.view, options.group_by, sort}, files));
+    }
+    print_table_notes(stderr, files);
+    return kExitOk;
+  }
+  const std::string text = options.format == "md"
+                               ? analysis::render_markdown_table(std::move(rows), table)
+                               : analysis::render_table(std::move(rows), table);
   fmt::print("{}", text.empty() ? no_rows(options, view, any_rows) : text);
 
   analysis::RangeCounts ranges;

@@ -2,7 +2,7 @@
 # Regenerates the golden files from the current code (README.md):
 #   test/unit/tools/golden/update.sh BUILD_DIR
 set -eu
-build=${1:?usage: update.sh BUILD_DIR}
+build=$(cd "${1:?usage: update.sh BUILD_DIR}" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 ninja -C "$build" test/unit/make_golden_sidecar tools/gpuprof >/dev/null
 "$build/test/unit/make_golden_sidecar" "$here/training.gprof"
@@ -10,6 +10,7 @@ grep -v '^#' "$here/cases" | while read -r out args; do
   [ -n "$out" ] || continue
   # ARGS are plain words: split them on purpose.
   # shellcheck disable=SC2086
-  "$build/tools/gpuprof" report $args "$here/training.gprof" >"$here/$out"
+  # From the folder, so that JSON's file path is "training.gprof".
+  (cd "$here" && "$build/tools/gpuprof" report $args training.gprof) >"$here/$out"
   echo "wrote $here/$out"
 done

@@ -1,0 +1,108 @@
+#include "tools/gpuprof/report_json.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+
+#include "tools/gpuprof/diagnostics.h"
+
+namespace gprof::cli {
+namespace {
+
+using nlohmann::ordered_json;
+
+const char* kind_name(const analysis::Row& row) {
+  switch (row.kind) {
+    case analysis::RowKind::kRange:
+      return "range";
+    case analysis::RowKind::kApi:
+      return "api";
+    case analysis::RowKind::kMemory:
+      return "memory";
+    case analysis::RowKind::kGpu:
+      break;
+  }
+  switch (row.gpu_kind) {
+    case GpuKind::kMemcpy:
+      return "memcpy";
+    case GpuKind::kMemset:
+      return "memset";
+    default:
+      return "kernel";
+  }
+}
+
+ordered_json file_json(const analysis::FileInfo& file) {
+  ordered_json out;
+  out["path"] = file.path;
+  const pb::FileHeader header = file.header.value_or(pb::FileHeader{});
+  out["pid"] = header.pid();
+  out["host"] = header.host();
+  out["rank"] = header.rank();
+  ordered_json argv = ordered_json::array();
+  for (const std::string& arg : header.argv()) argv.push_back(arg);
+  out["command_line"] = argv;
+  out["start_wall_ns"] = header.start_wall_ns();
+  ordered_json losses = ordered_json::object();
+  if (file.footer) {
+    for (const pb::Loss& loss : file.footer->losses())
+      if (loss.count() != 0) losses[loss.reason()] = loss.count();
+  }
+  out["losses"] = losses;
+  out["integrity"] = {
+      {"damaged", is_damaged(file.status)},
+      {"complete", file.status.complete},
+      {"bad_frames", file.status.bad_frames},
+      {"ignored_bytes", file.status.ignored_bytes},
+      {"skipped_records", file.status.skipped_records},
+      {"flush_timed_out", file.footer && file.footer->flush_timed_out()},
+  };
+  return out;
+}
+
+ordered_json row_json(const analysis::Row& row, bool grouped) {
+  ordered_json out;
+  out["name"] = row.name;
+  out["kind"] = kind_name(row);
+  if (grouped) out["group"] = row.group;
+  out["count"] = row.count;
+  out["self_cpu_ns"] = row.self_cpu_ns;
+  out["cpu_total_ns"] = row.cpu_total_ns;
+  out["self_cuda_ns"] = row.self_device_ns;
+  out["cuda_total_ns"] = row.device_total_ns;
+  out["cpu_mem_bytes"] = row.cpu_mem;
+  out["self_cpu_mem_bytes"] = row.self_cpu_mem;
+  out["cuda_mem_bytes"] = row.device_mem;
+  out["self_cuda_mem_bytes"] = row.self_device_mem;
+  return out;
+}
+
+}  // namespace
+
+std::string render_json_report(std::vector<analysis::Row> rows,
+                               const analysis::TableOptions& options, const JsonReportInfo& info,
+                               const std::vector<analysis::FileInfo>& files) {
+  const analysis::TableTotals totals = analysis::effective_totals(rows, options);
+  rows = analysis::table_rows(std::move(rows), options);
+  const bool grouped = !options.group_title.empty();
+
+  ordered_json doc;
+  doc["schema"] = "gprof.report";
+  doc["version"] = kReportJsonVersion;
+  doc["view"] = info.view;
+  doc["group_by"] = info.group_by;
+  doc["sort"] = info.sort;
+  doc["limit"] = options.row_limit;
+  ordered_json file_list = ordered_json::array();
+  for (const analysis::FileInfo& file : files) file_list.push_back(file_json(file));
+  doc["files"] = file_list;
+  doc["totals"] = {{"self_cpu_ns", static_cast<uint64_t>(totals.self_cpu_ns)},
+                   {"self_cuda_ns", static_cast<uint64_t>(totals.self_device_ns)}};
+  ordered_json row_list = ordered_json::array();
+  for (const analysis::Row& row : rows) row_list.push_back(row_json(row, grouped));
+  doc["rows"] = row_list;
+  // Names are bytes from the file: invalid UTF-8 becomes U+FFFD, never an error.
+  return doc.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace gprof::cli

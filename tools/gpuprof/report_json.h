@@ -1,0 +1,28 @@
+// `gpuprof report --format json`: the key-averages rows with the files'
+// metadata and losses, in the versioned schema of docs/report-json.md.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "tools/analysis/profile.h"
+#include "tools/analysis/row.h"
+#include "tools/analysis/table.h"
+
+namespace gprof::cli {
+
+inline constexpr int kReportJsonVersion = 1;
+
+struct JsonReportInfo {
+  std::string view;      // ops, ranges, api, kernels
+  std::string group_by;  // name, launch-config, stream, ...
+  std::string sort;      // the sort key used
+};
+
+// The document, pretty-printed (2 spaces) and ending in a newline. `rows`
+// are sorted and limited as the table's (options.sort, options.row_limit).
+std::string render_json_report(std::vector<analysis::Row> rows,
+                               const analysis::TableOptions& options, const JsonReportInfo& info,
+                               const std::vector<analysis::FileInfo>& files);
+
+}  // namespace gprof::cli
