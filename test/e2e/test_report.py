@@ -9,7 +9,8 @@ import struct
 import subprocess
 import unittest
 
-from gprof_e2e import BUILD, E2ETestCase, SOURCE, gpuprof, parse_table, parse_time_ns, program
+from gprof_e2e import (BUILD, E2ETestCase, SOURCE, gpuprof, parse_table, parse_time_ns, program,
+                       run_program)
 
 
 class Report(E2ETestCase):
@@ -62,6 +63,38 @@ class Report(E2ETestCase):
         rows, _, _ = parse_table(gpuprof("report", self.file, second).stdout)
         self.assertEqual(rows["cudaLaunchKernel"]["# of Calls"], "8")
         self.assertEqual(rows["cudaMalloc"]["# of Calls"], "6")
+
+    def test_directories_and_group_by_rank(self):
+        """A directory stands for the sidecar files under it, whatever their names; ranks
+        come from the launcher's RANK and key rows with --group-by rank."""
+        ranks = os.path.join(self.tmp, "job")
+        os.makedirs(os.path.join(ranks, "node1"))
+        for rank, iterations in (("0", "2"), ("1", "7")):
+            run = run_program([program("vector_add"), "--iterations", iterations], self.tmp,
+                              env={"RANK": rank,
+                                   "GPROF_OUTPUT": os.path.join(ranks, "node1",
+                                                                f"r{rank}-%p.out")})
+            self.assertEqual(run.returncode, 0, run.stderr)
+        with open(os.path.join(ranks, "notes.txt"), "w") as f:
+            f.write("not a profile\n")
+        rows, _, _ = parse_table(gpuprof("report", ranks).stdout)
+        self.assertEqual(rows["cudaLaunchKernel"]["# of Calls"], "9")
+        report = json.loads(gpuprof("report", "--format", "json", "--group-by", "rank",
+                                    "--limit", "0", ranks).stdout)
+        self.assertEqual(report["group_by"], "rank")
+        launches = {r["group"]: r["count"] for r in report["rows"]
+                    if r["name"] == "cudaLaunchKernel"}
+        self.assertEqual(launches, {"0": 2, "1": 7})
+        self.assertEqual(len(report["files"]), 2)
+        # info and dump take directories too; one directory and a file in it is one file.
+        info = gpuprof("info", ranks, os.path.join(ranks, "node1")).stdout
+        self.assertEqual(info.count("== "), 2)
+        empty = os.path.join(self.tmp, "empty")
+        os.makedirs(empty)
+        for command in ("report", "info", "dump"):
+            none = gpuprof(command, empty, check=False)
+            self.assertEqual(none.returncode, 1, command)
+            self.assertIn("empty: no sidecar files in this directory", none.stderr)
 
     def test_missing_and_corrupt_files(self):
         missing = gpuprof("report", os.path.join(self.tmp, "nope.gprof"), check=False)

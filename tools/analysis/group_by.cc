@@ -20,6 +20,7 @@ constexpr std::array kChoices = {
     Choice{"device", GroupBy::kDevice, "Device"},
     Choice{"thread", GroupBy::kThread, "Thread"},
     Choice{"process", GroupBy::kProcess, "Process"},
+    Choice{"rank", GroupBy::kRank, "Rank"},
 };
 
 }  // namespace
@@ -56,6 +57,11 @@ std::string thread_text(uint32_t tid, const std::string* name) {
 std::string process_text(uint32_t pid, std::string_view rank) {
   if (rank.empty()) return std::to_string(pid);
   return fmt::format("{} (rank {})", pid, rank);
+}
+
+std::string rank_text(uint32_t pid, std::string_view rank) {
+  if (rank.empty()) return fmt::format("pid {}", pid);
+  return std::string(rank);
 }
 
 }  // namespace gprof::analysis

@@ -12,6 +12,10 @@
 //   thread         ranges and calls: their thread; GPU work: the thread of
 //                  the call that issued it; "tid (name)" when NVTX named it
 //   process        every row: the pid of its file, and its rank when known
+//   rank           every row: the rank of its file (the launcher's RANK,
+//                  OMPI_COMM_WORLD_RANK, PMI_RANK or SLURM_PROCID; "0"
+//                  without one), so that the processes of one rank (forks,
+//                  restarts) add up; "pid N" when the file has no rank
 #pragma once
 
 #include <cstdint>
@@ -24,10 +28,10 @@
 
 namespace gprof::analysis {
 
-enum class GroupBy : uint8_t { kName, kLaunchConfig, kStream, kDevice, kThread, kProcess };
+enum class GroupBy : uint8_t { kName, kLaunchConfig, kStream, kDevice, kThread, kProcess, kRank };
 
 // "name", "launch-config" (also "launch_config"), "stream", "device",
-// "thread", "process"; nullopt for anything else.
+// "thread", "process", "rank"; nullopt for anything else.
 std::optional<GroupBy> parse_group_by(std::string_view text);
 
 // The names parse_group_by accepts, for help texts and errors.
@@ -45,5 +49,8 @@ std::string thread_text(uint32_t tid, const std::string* name);
 
 // "42", or "42 (rank 3)".
 std::string process_text(uint32_t pid, std::string_view rank);
+
+// "3", or "pid 42" when there is no rank.
+std::string rank_text(uint32_t pid, std::string_view rank);
 
 }  // namespace gprof::analysis

@@ -29,7 +29,9 @@ void OpsRowsVisitor::on_file_begin(uint32_t /*file*/, const std::string& /*path*
 }
 
 void OpsRowsVisitor::on_header(uint32_t /*file*/, const pb::FileHeader& header) {
-  process_ = strings_.id(process_text(header.pid(), header.rank()));
+  process_ =
+      strings_.id(options_.group_by == GroupBy::kRank ? rank_text(header.pid(), header.rank())
+                                                      : process_text(header.pid(), header.rank()));
 }
 
 uint32_t OpsRowsVisitor::api_name(const ApiInfo& info) {
@@ -57,7 +59,7 @@ void OpsRowsVisitor::on_api(const ApiCall& call) {
   uint32_t group = Interner::kEmpty;
   if (options_.group_by == GroupBy::kLaunchConfig && launch)
     group = strings_.id(launch_config_text(r.grid, r.block, r.shared_mem));
-  else if (options_.group_by == GroupBy::kProcess)
+  else if (by_file())
     group = process_;
   CpuNode n;
   n.start_ns = r.start_ns;
@@ -97,7 +99,7 @@ void OpsRowsVisitor::on_range(const RangeSpan& span) {
   n.id = static_cast<uint32_t>(nodes_.size());  // after every call of the file
   n.flags = static_cast<uint8_t>(kNodeRange | (detached ? kNodeDetached : 0) |
                                  (named ? kNodeScopeRoot : 0));
-  const uint32_t group = options_.group_by == GroupBy::kProcess ? process_ : Interner::kEmpty;
+  const uint32_t group = by_file() ? process_ : Interner::kEmpty;
   n.label =
       labels_.label(RowLabel{RowKind::kRange, interned(range_names_, &span.name, false), group});
   nodes_.push_back(n);
@@ -114,6 +116,7 @@ uint32_t OpsRowsVisitor::gpu_group(const GpuRecord& r) {
     case GroupBy::kDevice:
       return strings_.id(std::to_string(r.device));
     case GroupBy::kProcess:
+    case GroupBy::kRank:
       return process_;
     case GroupBy::kName:
     case GroupBy::kThread:  // once thread names are known (on_file_end)
@@ -225,8 +228,7 @@ void OpsRowsVisitor::on_file_end(uint32_t /*file*/, const FileInfo& info) {
     CpuNode& n = nodes_[d.call];
     n.own_mem += d.bytes;  // a call allocates or frees in one space only
     if (d.space == MemorySpace::kHost) n.flags |= kNodeHostMemory;
-    const bool by_call =
-        options_.group_by == GroupBy::kThread || options_.group_by == GroupBy::kProcess;
+    const bool by_call = options_.group_by == GroupBy::kThread || by_file();
     const uint32_t group = by_call ? labels_.get(n.label).group : Interner::kEmpty;
     memory_labels.push_back(labels_.label(RowLabel{RowKind::kMemory, memory_name, group}));
   }

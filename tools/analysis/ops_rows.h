@@ -92,6 +92,10 @@ class OpsRowsVisitor : public ProfileVisitor, public CallScope {
   // Whether GPU records and launches are kept one by one until the file
   // ends (their rows depend on the scope or the thread of their call), or
   // summed by label as they come.
+  // Rows keyed by their file: --group-by process or rank.
+  bool by_file() const {
+    return options_.group_by == GroupBy::kProcess || options_.group_by == GroupBy::kRank;
+  }
   bool per_record() const { return filters() || options_.group_by == GroupBy::kThread; }
 
   KeyAverages& out_;

@@ -14,6 +14,7 @@
 #include "tools/analysis/profile.h"
 #include "tools/gpuprof/commands.h"
 #include "tools/gpuprof/diagnostics.h"
+#include "tools/gpuprof/input_paths.h"
 
 namespace gprof::cli {
 namespace {
@@ -118,7 +119,9 @@ void add_dump_command(CLI::App& app, int& exit_status) {
   auto options = std::make_shared<DumpOptions>();
   CLI::App* cmd = app.add_subcommand(
       "dump", "Print the recorded records as JSON Lines (one object per record, in file order)");
-  cmd->add_option("files", options->files, "Sidecar files")->required()->type_name("FILE");
+  cmd->add_option("files", options->files, "Sidecar files and directories of them")
+      ->required()
+      ->type_name("FILE");
   cmd->add_option("--records", options->records,
                   "Which records: api (CPU-side calls), gpu (CUPTI activities), ranges (NVTX "
                   "ranges and marks, paired), all")
@@ -129,8 +132,10 @@ void add_dump_command(CLI::App& app, int& exit_status) {
     const std::string& which = options->records;
     DumpVisitor visitor(which == "api" || which == "all", which == "gpu" || which == "all",
                         which == "ranges" || which == "all");
-    std::vector<analysis::FileInfo> infos = analysis::load_files(options->files, visitor);
-    exit_status = check_files(infos) ? kExitOk : kExitFileError;
+    const Inputs inputs = expand_inputs(options->files);
+    const bool found = report_input_errors(inputs.errors);
+    std::vector<analysis::FileInfo> infos = analysis::load_files(inputs.files, visitor);
+    exit_status = check_files(infos) && found ? kExitOk : kExitFileError;
   });
 }
 

@@ -24,6 +24,7 @@
 #include "tools/gpuprof/diagnostics.h"
 #include "tools/gpuprof/info_gpu.h"
 #include "tools/gpuprof/info_text.h"
+#include "tools/gpuprof/input_paths.h"
 
 namespace gprof::cli {
 namespace {
@@ -182,9 +183,10 @@ void print_file(const analysis::FileInfo& file, const InfoVisitor& counts,
 }
 
 int run_info(const InfoOptions& options) {
-  int status = kExitOk;
+  const Inputs inputs = expand_inputs(options.files);
+  int status = report_input_errors(inputs.errors) ? kExitOk : kExitFileError;
   bool first = true;
-  for (const std::string& path : options.files) {
+  for (const std::string& path : inputs.files) {
     InfoVisitor counts;
     analysis::ThroughputVisitor throughput;
     analysis::VisitorChain chain({&counts, &throughput});
@@ -210,7 +212,9 @@ void add_info_command(CLI::App& app, int& exit_status) {
   auto options = std::make_shared<InfoOptions>();
   CLI::App* cmd = app.add_subcommand(
       "info", "Describe sidecar files: process, versions, record counts, failures, losses");
-  cmd->add_option("files", options->files, "Sidecar files")->required()->type_name("FILE");
+  cmd->add_option("files", options->files, "Sidecar files and directories of them")
+      ->required()
+      ->type_name("FILE");
   cmd->callback([options, &exit_status] { exit_status = run_info(*options); });
 }
 

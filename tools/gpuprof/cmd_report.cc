@@ -16,6 +16,7 @@
 #include "tools/analysis/views.h"
 #include "tools/gpuprof/commands.h"
 #include "tools/gpuprof/diagnostics.h"
+#include "tools/gpuprof/input_paths.h"
 #include "tools/gpuprof/report_options.h"
 
 namespace gprof::cli {
@@ -51,7 +52,10 @@ CLI::Validator parses(Parse parse, std::string what, std::string valid) {
       "");
 }
 
-int run(const ReportOptions& options) {
+int run(ReportOptions options) {
+  Inputs inputs = expand_inputs(options.files);
+  if (!report_input_errors(inputs.errors)) return kExitFileError;
+  options.files = std::move(inputs.files);
   const analysis::View view = *analysis::parse_view(options.view);
   if (analysis::is_key_averages_view(view)) return run_key_averages_view(options);
   if (options.format != "table") {
@@ -80,7 +84,8 @@ void add_report_command(CLI::App& app, int& exit_status) {
   auto options = std::make_shared<ReportOptions>();
   CLI::App* cmd = app.add_subcommand(
       "report", "Print the PyTorch key_averages() table of one or more sidecar files");
-  cmd->add_option("files", options->files, "Sidecar files (aggregated together)")
+  cmd->add_option("files", options->files,
+                  "Sidecar files and directories of them (aggregated together)")
       ->required()
       ->type_name("FILE");
   cmd->add_option("--view", options->view,

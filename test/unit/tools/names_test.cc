@@ -56,8 +56,10 @@ TEST_CASE("group by: names, titles and values", "[names]") {
   CHECK(parse_group_by("device") == GroupBy::kDevice);
   CHECK(parse_group_by("thread") == GroupBy::kThread);
   CHECK(parse_group_by("process") == GroupBy::kProcess);
+  CHECK(parse_group_by("rank") == GroupBy::kRank);
   CHECK_FALSE(parse_group_by("shape"));
-  CHECK(group_by_names().size() == 6);
+  CHECK(group_by_names().size() == 7);
+  CHECK(group_title(GroupBy::kRank) == "Rank");
   CHECK(group_title(GroupBy::kName).empty());
   CHECK(group_title(GroupBy::kLaunchConfig) == "Launch Config");
   CHECK(launch_config_text({4096, 1, 1}, {256, 2, 1}, 1024) ==
@@ -67,6 +69,8 @@ TEST_CASE("group by: names, titles and values", "[names]") {
   CHECK(thread_text(1234, &loader) == "1234 (loader)");
   CHECK(process_text(42, "") == "42");
   CHECK(process_text(42, "3") == "42 (rank 3)");
+  CHECK(rank_text(42, "3") == "3");
+  CHECK(rank_text(42, "") == "pid 42");
 }
 
 TEST_CASE("views: names and the rows each shows", "[names]") {
