@@ -76,7 +76,7 @@ const char* rank_from_environment(GetEnv getenv_fn) {
     const char* value = getenv_fn(name);
     if (value && *value) return value;
   }
-  return "0";
+  return nullptr;
 }
 
 }  // namespace gprof

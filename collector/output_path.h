@@ -22,7 +22,8 @@ struct PathVariables {
 bool expand_output_pattern(const char* pattern, const PathVariables& vars, char* out,
                            size_t out_size);
 
-// RANK, OMPI_COMM_WORLD_RANK, PMI_RANK, SLURM_PROCID, in that order; "0" if none.
+// RANK, OMPI_COMM_WORLD_RANK, PMI_RANK, SLURM_PROCID, in that order; nullptr
+// without a launcher (file names then say "0"; the header says nothing).
 const char* rank_from_environment(GetEnv getenv_fn);
 
 }  // namespace gprof

@@ -117,7 +117,7 @@ bool Writer::open_file() {
   PathVariables vars;
   vars.pid = info.pid;
   vars.host = info.host;
-  vars.rank = rank_from_environment(secure_getenv);
+  if (const char* rank = rank_from_environment(secure_getenv)) vars.rank = rank;
   vars.start_time = info.start_time;
   vars.getenv_fn = secure_getenv;
   char expanded[sizeof path_];
@@ -186,7 +186,7 @@ void Writer::write_header() {
       static_cast<uint64_t>(static_cast<int64_t>(h.start_clock_ns) + h.clock_offset_to_wall_ns);
   h.clock_name = kClockName;
   h.cuda_runtime_version = info.cuda_runtime_version;
-  h.rank = rank_from_environment(secure_getenv);
+  if (const char* rank = rank_from_environment(secure_getenv)) h.rank = rank;
   h.gprof_version = GPROF_VERSION;
   h.config = entries;
   h.config_count = sizeof entries / sizeof entries[0];

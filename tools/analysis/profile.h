@@ -77,7 +77,9 @@ struct RangeSpan {
   const std::string& name;  // range_row_name(): "forward", "aten::mm", "mydomain:step"
 };
 
-// One GPU record with what the file says about it.
+// One GPU record with what the file says about it. The record, the names
+// and the call it points at stay valid until on_file_end returns, so that a
+// visitor may keep the pointers (not the GpuActivity) until then.
 struct GpuActivity {
   uint32_t file;
   const GpuRecord* record;

@@ -10,5 +10,7 @@ void add_report_command(CLI::App& app, int& exit_status);
 void add_info_command(CLI::App& app, int& exit_status);
 void add_dump_command(CLI::App& app, int& exit_status);
 void add_record_command(CLI::App& app, int& exit_status);
+void add_trace_command(CLI::App& app, int& exit_status);
+void add_diff_command(CLI::App& app, int& exit_status);
 
 }  // namespace gprof::cli

@@ -17,6 +17,8 @@ int main(int argc, char** argv) {
   gprof::cli::add_report_command(app, status);
   gprof::cli::add_info_command(app, status);
   gprof::cli::add_dump_command(app, status);
+  gprof::cli::add_trace_command(app, status);
+  gprof::cli::add_diff_command(app, status);
   gprof::cli::add_record_command(app, status);
   // After the subcommands, which would otherwise inherit it.
   app.footer("Run 'gpuprof COMMAND --help' for the options of a command.");

@@ -14,3 +14,6 @@ grep -v '^#' "$here/cases" | while read -r out args; do
   (cd "$here" && "$build/tools/gpuprof" report $args training.gprof) >"$here/$out"
   echo "wrote $here/$out"
 done
+# The trace of the same file (its test: test/unit/tools/trace/golden_trace_test.cc).
+(cd "$here" && "$build/tools/gpuprof" trace training.gprof -o training.trace.json 2>/dev/null)
+echo "wrote $here/training.trace.json"

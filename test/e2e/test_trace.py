@@ -1,0 +1,248 @@
+"""gpuprof trace on files the shim really wrote: every trace must be valid
+trace-event JSON (what Perfetto and chrome://tracing read), hold what the
+report counts, and cut and fail as documented (docs/trace.md)."""
+
+import gzip
+import json
+import os
+import unittest
+
+from gprof_e2e import E2ETestCase, gpuprof, program
+
+SLICE_CATEGORIES = {"cuda_runtime", "cuda_driver", "user_annotation", "kernel", "gpu_memcpy",
+                    "gpu_memset"}
+GPU_CATEGORIES = {"kernel", "gpu_memcpy", "gpu_memset"}
+
+
+class Trace(E2ETestCase):
+    def record(self, name, *args, outdir=None):
+        run = self.profile([program(name), *args],
+                           env={"GPROF_OUTPUT": os.path.join(outdir or self.tmp, "run-%p.gprof")})
+        self.assertEqual(run.returncode, 0, run.stderr)
+        files = [f for f in os.listdir(outdir or self.tmp) if f.endswith(".gprof")]
+        self.assertTrue(files)
+        return run.files or sorted(os.path.join(outdir, f) for f in files)
+
+    def trace(self, *inputs, options=(), out="trace.json"):
+        path = os.path.join(self.tmp, out)
+        gpuprof("trace", *inputs, "-o", path, *options)
+        opener = gzip.open if path.endswith(".gz") else open
+        with opener(path, "rt", encoding="utf-8") as f:
+            trace = json.load(f)
+        self.check_valid(trace)
+        return trace
+
+    def check_valid(self, trace):
+        """The trace-event format: fields per phase, categories, flows that pair, and time
+        order per track and per counter."""
+        self.assertEqual(trace["otherData"]["schema"], "gprof.trace")
+        flows = {"s": {}, "f": {}}
+        track_ts, counter_ts = {}, {}
+        for e in trace["traceEvents"]:
+            for field in ("name", "ph", "pid", "tid", "ts"):
+                self.assertIn(field, e, e)
+            ph = e["ph"]
+            self.assertIn(ph, ("X", "M", "C", "s", "f", "b", "e", "i"), e)
+            if ph == "X":
+                self.assertGreaterEqual(e["dur"], 0, e)
+                self.assertIn(e["cat"], SLICE_CATEGORIES, e)
+            if ph in ("s", "f"):
+                self.assertEqual((e["cat"], e["name"]), ("ac2g", "ac2g"), e)
+                self.assertNotIn(e["id"], flows[ph], f"two flow {ph} events with id {e['id']}")
+                flows[ph][e["id"]] = e
+            if ph in ("b", "e", "i"):
+                self.assertEqual(e["cat"], "user_annotation", e)
+            if ph in ("b", "e"):
+                self.assertIn("id", e)
+            if ph == "M":
+                continue
+            if ph == "C":
+                key = (e["pid"], e["name"])
+                self.assertGreaterEqual(e["ts"], counter_ts.get(key, e["ts"]), e)
+                counter_ts[key] = e["ts"]
+                continue
+            key = (e["pid"], e["tid"])
+            self.assertGreaterEqual(e["ts"], track_ts.get(key, e["ts"]), e)
+            track_ts[key] = e["ts"]
+        self.assertEqual(set(flows["s"]), set(flows["f"]))
+        for flow_id, start in flows["s"].items():
+            end = flows["f"][flow_id]
+            self.assertGreaterEqual(end["ts"], start["ts"])
+            self.assertEqual(end["bp"], "e")
+
+    @staticmethod
+    def events(trace, ph, cat=None):
+        return [e for e in trace["traceEvents"]
+                if e["ph"] == ph and (cat is None or e.get("cat") == cat)]
+
+    def report_kernels(self, *inputs):
+        report = json.loads(gpuprof("report", "--format", "json", "--limit", "0", *inputs).stdout)
+        return sum(r["count"] for r in report["rows"] if r["kind"] == "kernel")
+
+    def test_train_loop(self):
+        files = self.record("train_loop", "--steps", "3")
+        trace = self.trace(*files)
+        kernels = self.events(trace, "X", "kernel")
+        self.assertEqual(len(kernels), self.report_kernels(*files))
+        self.assertEqual(len(kernels), 15)  # 5 launches per step
+        self.assertEqual({k["dur"] for k in kernels}, {20.0})  # GPROF_FAKE_KERNEL_NS's default
+        with open(os.path.join(self.tmp, "trace.json"), encoding="utf-8") as f:
+            self.assertEqual(f.read().count('"cat":"kernel"'), 15)
+        with open(os.path.join(self.tmp, "trace.json"), encoding="utf-8") as f:
+            text = f.read()
+        self.assertEqual(text.count('"dur":20.000,'), 15, "times in us with 3 decimals")
+        # A flow from each launch to its kernel.
+        launches = [e for e in self.events(trace, "X", "cuda_runtime")
+                    if e["name"] == "cudaLaunchKernel"]
+        self.assertEqual(len(launches), 15)
+        # And the 5 copies: HtoD, DtoD in each step, DtoH.
+        self.assertEqual(len(self.events(trace, "s")), 15 + 5)
+        ranges = [e["name"] for e in self.events(trace, "X", "user_annotation")]
+        self.assertEqual(ranges.count("forward"), 3)
+        self.assertIn("ProfilerStep#2", ranges)
+        # cudaMalloc x3 of 64 KiB each, freed at the end.
+        memory = [e["args"]["bytes"] for e in self.events(trace, "C")
+                  if e["name"] == "device memory in use"]
+        self.assertEqual(max(memory), 3 * 65536)
+        self.assertEqual(memory[-1], 0)
+        busy = [e["args"]["%"] for e in self.events(trace, "C") if e["name"] == "GPU busy"]
+        self.assertTrue(busy and all(0 <= b <= 100 for b in busy), busy)
+        names = {e["args"]["name"] for e in self.events(trace, "M")
+                 if e["name"] == "process_name"}
+        pid = trace["otherData"]["files"][0]["pid"]
+        # No launcher, no rank.
+        self.assertIn(f"train_loop (pid {pid})", names)
+        self.assertTrue(any(n.startswith("GPU 0") and n.endswith(f"(pid {pid})") for n in names),
+                        names)
+
+    def test_graph_launch_flows_to_every_node(self):
+        files = self.record("graph_launch")
+        trace = self.trace(*files)
+        kernels = self.events(trace, "X", "kernel")
+        self.assertEqual(len(kernels), self.report_kernels(*files))
+        self.assertEqual(len(kernels), 20)
+        graph_calls = {(e["pid"], e["tid"], e["ts"]) for e in self.events(trace, "X", "cuda_runtime")
+                       if e["name"] == "cudaGraphLaunch"}
+        self.assertEqual(len(graph_calls), 5)
+        from_graphs = [s for s in self.events(trace, "s")
+                       if (s["pid"], s["tid"], s["ts"]) in graph_calls]
+        self.assertEqual(len(from_graphs), 20)
+
+    def test_threads_and_streams(self):
+        files = self.record("threads_streams", "--launches", "10")
+        trace = self.trace(*files)
+        kernels = self.events(trace, "X", "kernel")
+        self.assertEqual(len(kernels), 80)
+        self.assertEqual(len(kernels), self.report_kernels(*files))
+        self.assertEqual(len({k["tid"] for k in kernels}), 8)  # a track per stream
+        launch_threads = {e["tid"] for e in self.events(trace, "X", "cuda_runtime")
+                          if e["name"] == "cudaLaunchKernel"}
+        self.assertEqual(len(launch_threads), 8)
+        streams = {e["args"]["name"] for e in self.events(trace, "M") if e["name"] == "thread_name"
+                   and e["args"]["name"].startswith("stream ")}
+        self.assertEqual(streams, {f"stream {k['tid']}" for k in kernels})
+
+    def test_gzip_holds_the_same_json(self):
+        files = self.record("vector_add")
+        plain = self.trace(*files)
+        packed = self.trace(*files, out="trace.json.gz")
+        self.assertEqual(plain, packed)
+        with open(os.path.join(self.tmp, "trace.json.gz"), "rb") as f:
+            self.assertEqual(f.read(2), b"\x1f\x8b")
+        stdout = gpuprof("trace", *files, "-o", "-").stdout
+        self.assertEqual(json.loads(stdout), plain)
+
+    def test_two_processes_from_a_directory(self):
+        runs = os.path.join(self.tmp, "runs")
+        os.makedirs(runs)
+        self.record("vector_add", "--iterations", "2", outdir=runs)
+        self.record("vector_add", "--iterations", "3", outdir=runs)
+        trace = self.trace(runs)
+        files = trace["otherData"]["files"]
+        self.assertEqual(len(files), 2)
+        self.assertEqual(trace["otherData"]["clock"], "CLOCK_MONOTONIC")  # one host
+        pids = {f["pid"] for f in files}
+        self.assertEqual(len(pids), 2)
+        launch_pids = {e["pid"] for e in self.events(trace, "X", "cuda_runtime")}
+        self.assertEqual(launch_pids, pids)
+        self.assertEqual(len(self.events(trace, "X", "kernel")), self.report_kernels(runs))
+        # Side by side on one axis: the second run starts after the first ended.
+        first = min((e["ts"] for e in self.events(trace, "X") if e["pid"] == files[0]["pid"]))
+        second = min((e["ts"] for e in self.events(trace, "X") if e["pid"] == files[1]["pid"]))
+        self.assertEqual(min(first, second), 0)
+        self.assertGreater(max(first, second), 0)
+
+    def test_fork_child_is_its_own_process(self):
+        files = self.record("fork_child")
+        self.assertEqual(len(files), 2)
+        trace = self.trace(*files)
+        names = [e["args"]["name"] for e in self.events(trace, "M") if e["name"] == "process_name"]
+        pids = [f["pid"] for f in trace["otherData"]["files"]]
+        for pid in pids:
+            self.assertIn(f"fork_child (pid {pid})", names)
+
+    def test_window_and_range(self):
+        files = self.record("train_loop", "--steps", "4")
+        full = self.trace(*files)
+        step = next(e for e in self.events(full, "X", "user_annotation")
+                    if e["name"] == "ProfilerStep#2")
+        begin, end = step["ts"], step["ts"] + step["dur"]
+
+        cut = self.trace(*files, options=("--window", f"{begin:.3f}us:{end:.3f}us"),
+                         out="window.json")
+        kept = [e for e in cut["traceEvents"] if e["ph"] in ("X", "i", "b")]
+        self.assertTrue(kept)
+        for e in kept:
+            self.assertLessEqual(e["ts"], end + 1e-9, e)
+            self.assertGreaterEqual(e["ts"] + e.get("dur", 0), begin - 1e-9, e)
+        self.assertLess(len(kept), len([e for e in full["traceEvents"]
+                                        if e["ph"] in ("X", "i", "b")]))
+
+        ranged = self.trace(*files, options=("--range", "ProfilerStep#2"), out="range.json")
+        calls = self.events(ranged, "X", "cuda_runtime")
+        self.assertEqual(sorted({c["name"] for c in calls}),
+                         ["cudaDeviceSynchronize", "cudaLaunchKernel", "cudaMemcpyAsync"])
+        for c in calls:
+            self.assertGreaterEqual(c["ts"], begin)
+            self.assertLessEqual(c["ts"] + c["dur"], end + 1e-9)
+        self.assertEqual(len(self.events(ranged, "X", "kernel")), 5)
+        self.assertEqual(len(self.events(ranged, "s")), 6)  # 5 launches and the copy
+        self.assertEqual([e["name"] for e in self.events(ranged, "X", "user_annotation")],
+                         ["ProfilerStep#2", "forward", "backward"])
+
+    def assertNoOutput(self):
+        left = [f for f in os.listdir(self.tmp) if f.startswith("out.json")]
+        self.assertEqual(left, [], "no trace and no temporary file is left behind")
+
+    def test_bad_input_and_bad_options(self):
+        files = self.record("vector_add")
+        out = os.path.join(self.tmp, "out.json")
+        missing = gpuprof("trace", os.path.join(self.tmp, "nope.gprof"), "-o", out, check=False)
+        self.assertEqual(missing.returncode, 1, missing.stderr)
+        self.assertIn("nope.gprof", missing.stderr)
+        self.assertNoOutput()
+        # A readable file next to an unreadable one: still no trace.
+        junk = os.path.join(self.tmp, "junk.gprof")
+        with open(junk, "w") as f:
+            f.write("not a profile\n")
+        mixed = gpuprof("trace", files[0], junk, "-o", out, check=False)
+        self.assertEqual(mixed.returncode, 1, mixed.stderr)
+        self.assertNoOutput()
+        empty = os.path.join(self.tmp, "empty")
+        os.makedirs(empty)
+        self.assertEqual(gpuprof("trace", empty, "-o", out, check=False).returncode, 1)
+        self.assertNoOutput()
+        for options in (["--window", "1s"], ["--window", "2s:1s"], ["--window", "5:10ms"],
+                        ["--busy-bucket", "0ms"], ["--busy-bucket", "1"], []):
+            bad = gpuprof("trace", files[0], *options, *(["-o", out] if options else []),
+                          check=False)
+            self.assertEqual(bad.returncode, 2, (options, bad.stderr))
+            self.assertNoOutput()
+        unwritable = gpuprof("trace", files[0], "-o", os.path.join(self.tmp, "no", "dir.json"),
+                             check=False)
+        self.assertEqual(unwritable.returncode, 1)
+        self.assertIn("cannot create", unwritable.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,206 @@
+// The trace of the training fixture (training_fixture.h gives every record;
+// times below are relative to its first call, at 1000 ns).
+#include <fmt/format.h>
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <set>
+
+#include "test/unit/formats/sidecar_builder.h"
+#include "test/unit/tools/trace/trace_json.h"
+#include "test/unit/tools/training_fixture.h"
+
+namespace gprof::test {
+namespace {
+
+json training_trace(const trace::TraceOptions& options = {}) {
+  return trace_of({write_training_capture("trace_training.gprof")}, options);
+}
+
+json named(const std::vector<json>& events, std::string_view name, size_t nth = 0) {
+  for (const json& e : events)
+    if (e.at("name") == name && nth-- == 0) return e;
+  FAIL("no event " << name);
+  return {};
+}
+
+TEST_CASE("trace: the document and its processes", "[trace]") {
+  const json t = training_trace();
+  check_well_formed(t);
+  CHECK(t.at("displayTimeUnit") == "ms");
+  const json& other = t.at("otherData");
+  CHECK(other.at("schema") == "gprof.trace");
+  CHECK(other.at("version") == 1);
+  CHECK(other.at("clock") == "CLOCK_MONOTONIC");
+  CHECK(other.at("time_origin") == 1000);
+  REQUIRE(other.at("files").size() == 1);
+  CHECK(other.at("files")[0].at("pid") == 42);
+  CHECK(other.at("files")[0].at("host") == "testhost");
+  CHECK(other.at("files")[0].at("command_line") == "./train --epochs 3");
+
+  std::map<std::string, std::string> names;  // "pid/tid" -> name
+  for (const json& m : events_of(t, "M"))
+    if (m.at("name") != "process_sort_index")
+      names[fmt::format("{}/{}", m.at("pid").get<int>(), m.at("tid").get<int>())] =
+          m.at("args").at("name");
+  CHECK(names == std::map<std::string, std::string>{{"42/0", "train (pid 42)"},
+                                                    {"16777216/0", "GPU 0 (pid 42)"},
+                                                    {"42/100", "main"},
+                                                    {"42/200", "loader"},
+                                                    {"16777216/7", "stream 7"},
+                                                    {"16777216/9", "stream 9"}});
+}
+
+TEST_CASE("trace: API calls on their threads", "[trace]") {
+  const json t = training_trace();
+  const std::vector<json> calls = events_of(t, "X", "cuda_runtime");
+  CHECK(calls.size() == 15);
+  const json launch = named(calls, "cudaLaunchKernel");
+  CHECK(launch.at("pid") == 42);
+  CHECK(launch.at("tid") == 100);
+  CHECK(launch.at("ts") == 11.5);
+  CHECK(launch.at("dur") == 0.5);
+  const json launch_args = json::parse(
+      R"j({"correlation":1,"stream":"0x0","kernel":"square(float*, int)",
+          "grid":[4096,1,1],"block":[256,1,1],"shared memory":0})j");
+  CHECK(launch.at("args") == launch_args);
+  // The loader thread's prefetch: its own track.
+  const json copy = named(calls, "cudaMemcpyAsync", 2);
+  CHECK(copy.at("tid") == 200);
+  CHECK(copy.at("ts") == 5.0);
+  const json copy_args = json::parse(R"({"correlation":10,"stream":"0x5000","bytes":262144})");
+  CHECK(copy.at("args") == copy_args);
+  CHECK(named(calls, "cudaFree").at("args") == json::parse(R"({"correlation":0})"));
+  CHECK(events_of(t, "X", "cuda_driver").empty());
+}
+
+TEST_CASE("trace: GPU work on device and stream tracks", "[trace]") {
+  const json t = training_trace();
+  const std::vector<json> kernels = events_of(t, "X", "kernel");
+  CHECK(names_of(kernels) == std::vector<std::string>{"square(float*, int)", "square(float*, int)",
+                                                      "square(float*, int)", "vector_add",
+                                                      "vector_add"});
+  const json add = named(kernels, "vector_add");
+  CHECK(add.at("pid") == 16777216);
+  CHECK(add.at("tid") == 9);
+  CHECK(add.at("ts") == 20.0);
+  CHECK(add.at("dur") == 2.0);
+  const json add_args = json::parse(R"({"correlation":3,"device":0,"stream":9,
+      "grid":[1024,1,1],"block":[128,1,1],"shared memory":1536,"registers per thread":32})");
+  CHECK(add.at("args") == add_args);
+  const std::vector<json> copies = events_of(t, "X", "gpu_memcpy");
+  REQUIRE(copies.size() == 4);
+  const json upload = named(copies, "Memcpy HtoD (Pinned -> Device)");
+  CHECK(upload.at("args").at("bytes") == 1048576);
+  CHECK(upload.at("args").at("memory bandwidth (GB/s)") == 1048.576);  // 1 MiB in 1 us
+  CHECK(events_of(t, "X", "gpu_memset").empty());
+  // The stream synchronizes are sync records, not GPU work.
+  for (const json& e : events_of(t, "X")) {
+    const bool sync = e.at("name").get<std::string>().find("Synchronize") != std::string::npos;
+    CHECK((!sync || e.at("pid") == 42));
+  }
+}
+
+TEST_CASE("trace: a flow from each call to each piece of its GPU work", "[trace]") {
+  const json t = training_trace();
+  const std::vector<json> starts = events_of(t, "s", "ac2g");
+  const std::vector<json> ends = events_of(t, "f", "ac2g");
+  CHECK(starts.size() == 9);  // corr 1-4 and 6-10: every call with work
+  REQUIRE(ends.size() == 9);
+  const json launch = named(events_of(t, "X", "cuda_runtime"), "cudaLaunchKernel", 2);
+  const json kernel = named(events_of(t, "X", "kernel"), "vector_add");
+  for (const json& s : starts) {
+    if (s.at("ts") != launch.at("ts")) continue;
+    CHECK(s.at("tid") == launch.at("tid"));
+    const json& f = *std::find_if(ends.begin(), ends.end(),
+                                  [&](const json& e) { return e.at("id") == s.at("id"); });
+    CHECK(f.at("ts") == kernel.at("ts"));
+    CHECK(f.at("pid") == kernel.at("pid"));
+    CHECK(f.at("tid") == kernel.at("tid"));
+    CHECK(f.at("bp") == "e");
+  }
+}
+
+TEST_CASE("trace: NVTX ranges, start/end ranges and marks", "[trace]") {
+  const json t = training_trace();
+  const std::vector<json> ranges = events_of(t, "X", "user_annotation");
+  CHECK(names_of(ranges) ==
+        std::vector<std::string>{"ProfilerStep#0", "forward", "aten::mm", "aten::mm", "backward",
+                                 "ProfilerStep#1", "forward", "aten::mm", "backward", "prefetch"});
+  CHECK(named(ranges, "prefetch").at("args") == json::parse(R"({"open at exit":true})"));
+  CHECK(named(ranges, "prefetch").at("dur") == 8.0);  // closed at the footer's 60000
+  const std::vector<json> begins = events_of(t, "b", "user_annotation");
+  const std::vector<json> ends = events_of(t, "e", "user_annotation");
+  REQUIRE(begins.size() == 1);
+  REQUIRE(ends.size() == 1);
+  CHECK(begins[0].at("name") == "data loading");
+  CHECK(begins[0].at("ts") == 4.0);
+  CHECK(ends[0].at("ts") == 8.0);
+  CHECK(begins[0].at("id") == ends[0].at("id"));
+  const std::vector<json> marks = events_of(t, "i", "user_annotation");
+  REQUIRE(marks.size() == 1);
+  CHECK(marks[0].at("name") == "checkpoint");
+  CHECK(marks[0].at("s") == "t");
+  CHECK(marks[0].at("ts") == 48.5);
+}
+
+TEST_CASE("trace: an enclosing slice comes before what it holds at the same time", "[trace]") {
+  SidecarBuilder file;
+  file.header(test_header())
+      .named(pb::StringEntry::NVTX, {{1, "outer"}, {2, "inner"}})
+      .ranges(5, {make_range_event(RangeOp::kPush, 100, 2), make_range_event(RangeOp::kPop, 200),
+                  make_range_event(RangeOp::kPush, 100, 1), make_range_event(RangeOp::kPop, 300)})
+      .calls(5, {make_call(ApiId::cudaDeviceSynchronize, 100, 100)});
+  // Pushed inner first: written outer, inner, then the call (a range holds
+  // the calls inside it).
+  const json t = trace_of({write_temp_file("trace_nested.gprof", file.bytes())});
+  check_well_formed(t);
+  CHECK(names_of(events_of(t, "X")) ==
+        std::vector<std::string>{"outer", "inner", "cudaDeviceSynchronize"});
+}
+
+TEST_CASE("trace: memory and GPU busy counters", "[trace]") {
+  trace::TraceOptions options;
+  options.busy_bucket_ns = 10'000;
+  const json t = training_trace(options);
+  std::vector<std::pair<double, uint64_t>> device;
+  std::vector<std::pair<double, double>> busy;
+  for (const json& c : events_of(t, "C")) {
+    if (c.at("name") == "device memory in use")
+      device.emplace_back(c.at("ts"), c.at("args").at("bytes"));
+    if (c.at("name") == "GPU busy") {
+      CHECK(c.at("pid") == 16777216);
+      busy.emplace_back(c.at("ts"), c.at("args").at("%"));
+    }
+  }
+  // 4 MiB, + 1 MiB, then that 1 MiB freed.
+  CHECK(device ==
+        std::vector<std::pair<double, uint64_t>>{{0.0, 4194304}, {17.5, 5242880}, {20.5, 4194304}});
+  // Work per 10 us: copies 2.5-3.5 and 6-7; square 12-16, 16-20; vector_add
+  // 20-22 and copy 22-23; square 32-36; vector_add 40-42 and copy 42.5-43.5.
+  CHECK(busy ==
+        std::vector<std::pair<double, double>>{
+            {0.0, 20.0}, {10.0, 80.0}, {20.0, 30.0}, {30.0, 40.0}, {40.0, 30.0}, {50.0, 0.0}});
+}
+
+TEST_CASE("trace: GPU busy is the union of overlapping work, not its sum", "[trace]") {
+  SidecarBuilder file;
+  GpuRecord a = make_kernel(1, 1000, 600, 1);
+  GpuRecord b = make_kernel(1, 1200, 600, 2);  // overlaps a by 400 ns on another stream
+  b.stream = 8;
+  file.header(test_header())
+      .strings({{1, "k"}})
+      .gpu({a, b})
+      .calls(5, {make_call(ApiId::cudaDeviceSynchronize, 1000, 10)});
+  trace::TraceOptions options;
+  options.busy_bucket_ns = 1000;
+  const json t = trace_of({write_temp_file("trace_union.gprof", file.bytes())}, options);
+  std::vector<double> busy;
+  for (const json& c : events_of(t, "C"))
+    if (c.at("name") == "GPU busy") busy.push_back(c.at("args").at("%"));
+  CHECK(busy == std::vector<double>{80.0, 0.0});  // [1000, 1800) of [1000, 2000)
+}
+
+}  // namespace
+}  // namespace gprof::test

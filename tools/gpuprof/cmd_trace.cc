@@ -1,0 +1,94 @@
+// gpuprof trace FILE|DIR... -o OUT.json[.gz]: the files as one Chrome
+// trace-event document for Perfetto and chrome://tracing (docs/trace.md).
+#include <fmt/format.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tools/gpuprof/commands.h"
+#include "tools/gpuprof/diagnostics.h"
+#include "tools/gpuprof/input_paths.h"
+#include "tools/trace/output_file.h"
+#include "tools/trace/time_window.h"
+#include "tools/trace/trace_writer.h"
+
+namespace gprof::cli {
+namespace {
+
+struct TraceArgs {
+  std::vector<std::string> files;
+  std::string output;
+  std::string window;
+  std::vector<std::string> ranges;
+  std::string busy_bucket = "1ms";
+};
+
+int run(const TraceArgs& args) {
+  trace::TraceOptions options;
+  options.cut.ranges = args.ranges;
+  if (!args.window.empty()) options.cut.window = trace::parse_window(args.window).window;
+  options.busy_bucket_ns = static_cast<uint64_t>(*trace::parse_duration_ns(args.busy_bucket));
+
+  Inputs inputs = expand_inputs(args.files);
+  if (!report_input_errors(inputs.errors)) return kExitFileError;
+  std::string error;
+  std::unique_ptr<trace::OutputFile> out = trace::OutputFile::open(args.output, error);
+  if (!out) {
+    fmt::print(stderr, "gpuprof: error: {}\n", error);
+    return kExitFileError;
+  }
+  const trace::TraceSummary summary = trace::write_trace(inputs.files, options, *out);
+  // Unreadable input: no trace at all (the temporary file goes with `out`).
+  if (!check_files(summary.files)) return kExitFileError;
+  if (!out->commit(error)) {
+    fmt::print(stderr, "gpuprof: error: {}\n", error);
+    return kExitFileError;
+  }
+  if (args.output != "-")
+    fmt::print(stderr, "gpuprof: wrote {} ({} events from {} file{})\n", args.output,
+               summary.events, summary.files.size(), summary.files.size() == 1 ? "" : "s");
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_trace_command(CLI::App& app, int& exit_status) {
+  auto args = std::make_shared<TraceArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "trace", "Write a Chrome trace-event JSON timeline (Perfetto UI, chrome://tracing)");
+  cmd->add_option("files", args->files,
+                  "Sidecar files and directories of them: each process side by side on one "
+                  "time axis")
+      ->required()
+      ->type_name("FILE|DIR");
+  cmd->add_option("-o,--output", args->output,
+                  "Where to write: OUT.json, OUT.json.gz (gzip), or - for stdout")
+      ->required()
+      ->type_name("OUT");
+  cmd->add_option("--window", args->window,
+                  "Only events overlapping START:END, times from the trace's first record with "
+                  "a unit (ns, us, ms, s): 1.5s:2s, 100ms:, :250ms")
+      ->type_name("START:END")
+      ->check(
+          CLI::Validator([](std::string& value) { return trace::parse_window(value).error; }, ""));
+  cmd->add_option("--range", args->ranges,
+                  "Only what lies inside NVTX ranges named NAME ('*' matches any run of "
+                  "characters), with the GPU work it issued. Repeatable")
+      ->type_name("NAME")
+      ->allow_extra_args(false);
+  cmd->add_option("--busy-bucket", args->busy_bucket,
+                  "Time step of the GPU busy counter, with a unit")
+      ->type_name("DURATION")
+      ->capture_default_str()
+      ->check(CLI::Validator(
+          [](std::string& value) -> std::string {
+            const std::optional<int64_t> ns = trace::parse_duration_ns(value);
+            if (ns && *ns > 0) return {};
+            return "'" + value + "' is not a positive time with a unit (ns, us, ms, s)";
+          },
+          ""));
+  cmd->callback([args, &exit_status] { exit_status = run(*args); });
+}
+
+}  // namespace gprof::cli

@@ -1,0 +1,59 @@
+// One file's events as trace-event JSON objects, spelled as PyTorch's
+// (kineto's) traces spell them, so that Perfetto and chrome://tracing show
+// them as users of torch.profiler know them (docs/trace.md lists them all).
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "tools/trace/event_output.h"
+#include "tools/trace/file_events.h"
+
+namespace gprof::trace {
+
+// Where a track is in the trace.
+struct Place {
+  uint32_t pid;
+  uint32_t tid;
+};
+
+class EventJson {
+ public:
+  // `places`: per track of `file`; flow and async ids of the file are
+  // `flow_base` + its GPU work index and `async_base` + its range index.
+  EventJson(EventOutput& out, const FileEvents& file, const std::vector<Place>& places,
+            int64_t to_relative, uint64_t flow_base, uint64_t async_base)
+      : out_(out),
+        file_(file),
+        places_(places),
+        to_relative_(to_relative),
+        flow_base_(flow_base),
+        async_base_(async_base) {}
+
+  // The event, and after a call or GPU work its end of each flow whose
+  // other end is kept too.
+  void write(const Event& event);
+
+ private:
+  void head(Buffer& b, std::string_view phase, std::string_view category, std::string_view name,
+            uint32_t track, uint64_t time_ns);
+  void call(const Event& e);
+  void gpu(const Event& e);
+  void range(const Event& e);
+  void counter(const Event& e);
+  void flow(bool start, uint64_t id, uint32_t track, uint64_t time_ns);
+
+  EventOutput& out_;
+  const FileEvents& file_;
+  const std::vector<Place>& places_;
+  int64_t to_relative_;
+  uint64_t flow_base_;
+  uint64_t async_base_;
+};
+
+// A metadata event: {"ph":"M","name":NAME,...,"args":{KEY:value}}.
+void write_metadata(EventOutput& out, std::string_view name, Place place, std::string_view text);
+void write_sort_index(EventOutput& out, Place place, uint32_t index);
+
+}  // namespace gprof::trace

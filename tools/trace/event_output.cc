@@ -1,0 +1,30 @@
+#include "tools/trace/event_output.h"
+
+namespace gprof::trace {
+namespace {
+
+constexpr size_t kFlushBytes = 1 << 20;
+
+}  // namespace
+
+Buffer& EventOutput::begin_event() {
+  buffer_.append(std::string_view(events_ == 0 ? "\n" : ",\n"));
+  return buffer_;
+}
+
+void EventOutput::end_event() {
+  ++events_;
+  if (buffer_.size() >= kFlushBytes) flush();
+}
+
+void EventOutput::raw(std::string_view text) {
+  buffer_.append(text);
+}
+
+bool EventOutput::flush() {
+  if (ok_) ok_ = sink_.write(std::string_view(buffer_.data(), buffer_.size()));
+  buffer_.clear();
+  return ok_;
+}
+
+}  // namespace gprof::trace

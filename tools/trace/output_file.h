@@ -1,0 +1,44 @@
+// The trace file: never left half-written. Bytes go to OUT.tmp-PID next to
+// OUT, which commit() renames to OUT once everything is written; without a
+// commit (an error, an unreadable input) the temporary file is removed.
+// "OUT.gz" is gzip-compressed by zlib as it is written; "-" is stdout.
+#pragma once
+
+#include <zlib.h>
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "tools/trace/sink.h"
+
+namespace gprof::trace {
+
+class OutputFile : public Sink {
+ public:
+  // nullptr with `error` set when the file cannot be created.
+  static std::unique_ptr<OutputFile> open(const std::string& path, std::string& error);
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+  ~OutputFile() override;
+
+  bool write(std::string_view bytes) override;
+  // Flushes, closes and renames; false with `error` set when any of it (or an
+  // earlier write) failed, the temporary file then removed.
+  bool commit(std::string& error);
+
+ private:
+  OutputFile(std::string path, std::string temp) : path_(std::move(path)), temp_(std::move(temp)) {}
+  bool close();
+  void discard();
+
+  std::string path_;
+  std::string temp_;  // empty for stdout
+  std::FILE* plain_ = nullptr;
+  gzFile gz_ = nullptr;
+  bool failed_ = false;
+  std::string error_;  // the first failure
+};
+
+}  // namespace gprof::trace

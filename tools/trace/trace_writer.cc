@@ -1,0 +1,190 @@
+#include "tools/trace/trace_writer.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+#include <tuple>
+
+#include "tools/analysis/visitor_chain.h"
+#include "tools/trace/busy_counter.h"
+#include "tools/trace/clock_alignment.h"
+#include "tools/trace/event_json.h"
+#include "tools/trace/file_events.h"
+#include "tools/trace/file_scan.h"
+#include "tools/trace/process_names.h"
+
+namespace gprof::trace {
+namespace {
+
+// Trace processes of GPUs, and of a file whose pid an earlier file took, get
+// numbers no Linux pid reaches (pid_max is at most 2^22).
+constexpr uint32_t kFirstSyntheticPid = 1u << 24;
+
+struct FileEntry {
+  std::string path;
+  uint32_t pid = 0;
+  uint32_t trace_pid = 0;
+  std::string host;
+  std::string rank;
+  std::string command_line;
+};
+
+// Within a track: by time; at one time enclosing slices first.
+bool earlier(const Event& a, const Event& b) {
+  const auto key = [](const Event& e) {
+    return std::tuple(e.track, e.start_ns, !is_slice(e.kind), is_slice(e.kind) ? ~e.dur_ns : 0,
+                      e.kind, e.ref);
+  };
+  return key(a) < key(b);
+}
+
+class TraceWriter : public analysis::ProfileVisitor {
+ public:
+  TraceWriter(const TraceOptions& options, FileEvents& events, EventOutput& out)
+      : options_(options), events_(events), out_(out) {}
+
+  // Several files: their clocks and the origin, known before the first is
+  // written.
+  void plan(const std::vector<std::string>& paths) {
+    std::vector<FileStart> starts;
+    for (const std::string& path : paths) starts.push_back(scan_file_start(path));
+    std::vector<const pb::FileHeader*> headers;
+    for (const FileStart& s : starts) headers.push_back(s.header ? &*s.header : nullptr);
+    clocks_ = plan_clocks(headers);
+    for (size_t i = 0; i < starts.size(); ++i)
+      if (starts[i].first_ns)
+        widen_origin(static_cast<int64_t>(*starts[i].first_ns) + clocks_->shift[i]);
+  }
+
+  void on_file_end(uint32_t file, const analysis::FileInfo& info) override {
+    if (!info.status.opened) return;
+    if (!clocks_) {  // one file: its own clock, from its first record
+      clocks_ = plan_clocks({info.header ? &*info.header : nullptr});
+      if (info.first_ns != 0 || info.last_ns != 0)
+        widen_origin(static_cast<int64_t>(info.first_ns));
+    }
+    const pb::FileHeader header = info.header.value_or(pb::FileHeader());
+    const int64_t to_relative = clocks_->shift.at(file) - origin_.value_or(0);
+
+    events_.add_memory_counters();
+    cut_events(events_, options_.cut, to_relative);
+    add_busy_counters(events_, options_.busy_bucket_ns, to_relative, options_.cut.window);
+    const std::vector<Place> places = place_tracks(header, info);
+    std::sort(events_.events.begin(), events_.events.end(), earlier);
+    EventJson json(out_, events_, places, to_relative, next_flow_, next_async_);
+    for (const Event& e : events_.events) json.write(e);
+    next_flow_ += events_.gpu.size();
+    next_async_ += events_.ranges.size();
+    // Free the file's events before the next one is read.
+    events_.on_file_begin(file, "");
+    events_.events.shrink_to_fit();
+    events_.calls.shrink_to_fit();
+    events_.gpu.shrink_to_fit();
+
+    files_.push_back(FileEntry{info.path, header.pid(), places_pid_, header.host(), header.rank(),
+                               command_line(header)});
+  }
+
+  // Everything after the traceEvents array.
+  void write_tail() {
+    Buffer b;
+    b.append(
+        std::string_view("\n],\n\"displayTimeUnit\":\"ms\",\n\"otherData\":{"
+                         "\"schema\":\"gprof.trace\",\"version\":1,\"clock\":"));
+    append_json_string(b, clocks_ ? clocks_->clock : "CLOCK_MONOTONIC");
+    fmt::format_to(std::back_inserter(b), ",\"time_origin\":{},\"files\":[", origin_.value_or(0));
+    for (size_t i = 0; i < files_.size(); ++i) {
+      const FileEntry& f = files_[i];
+      b.append(std::string_view(i == 0 ? "\n{\"path\":" : ",\n{\"path\":"));
+      append_json_string(b, f.path);
+      fmt::format_to(std::back_inserter(b), ",\"pid\":{},\"trace_pid\":{},\"host\":", f.pid,
+                     f.trace_pid);
+      append_json_string(b, f.host);
+      b.append(std::string_view(",\"rank\":"));
+      append_json_string(b, f.rank);
+      b.append(std::string_view(",\"command_line\":"));
+      append_json_string(b, f.command_line);
+      b.push_back('}');
+    }
+    b.append(std::string_view("\n]}}\n"));
+    out_.raw(std::string_view(b.data(), b.size()));
+  }
+
+ private:
+  void widen_origin(int64_t time) { origin_ = std::min(origin_.value_or(time), time); }
+
+  uint32_t synthetic_pid() {
+    while (used_pids_.contains(next_pid_)) ++next_pid_;
+    used_pids_.insert(next_pid_);
+    return next_pid_++;
+  }
+
+  // The file's trace processes (its own, then one per GPU it used, each with
+  // its name and place in the list) and each track's pid and tid.
+  std::vector<Place> place_tracks(const pb::FileHeader& header, const analysis::FileInfo& info) {
+    places_pid_ = header.pid();
+    if (!used_pids_.insert(places_pid_).second) places_pid_ = synthetic_pid();
+    write_metadata(out_, "process_name", Place{places_pid_, 0}, process_title(header));
+    write_sort_index(out_, Place{places_pid_, 0}, next_sort_++);
+    std::map<uint32_t, uint32_t> devices;  // ordinal -> trace pid
+    for (const Track& t : events_.tracks)
+      if (t.gpu) devices.emplace(t.device, 0);
+    for (auto& [device, pid] : devices) {
+      pid = synthetic_pid();
+      write_metadata(out_, "process_name", Place{pid, 0}, gpu_title(header, device));
+      write_sort_index(out_, Place{pid, 0}, next_sort_++);
+    }
+    std::vector<Place> places;
+    places.reserve(events_.tracks.size());
+    for (const Track& t : events_.tracks) {
+      const Place place{t.gpu ? devices[t.device] : places_pid_, t.tid};
+      places.push_back(place);
+      // tid 0 holds a process's counters; no thread or stream of its own.
+      if (t.tid == 0 && !has_slices(static_cast<uint32_t>(places.size() - 1))) continue;
+      write_metadata(
+          out_, "thread_name", place,
+          t.gpu ? fmt::format("stream {}", t.tid) : thread_title(t.tid, info.thread_names));
+    }
+    return places;
+  }
+
+  bool has_slices(uint32_t track) const {
+    return std::any_of(events_.events.begin(), events_.events.end(), [&](const Event& e) {
+      return e.track == track && e.kind != EventKind::kCounter;
+    });
+  }
+
+  const TraceOptions& options_;
+  FileEvents& events_;
+  EventOutput& out_;
+  std::optional<ClockPlan> clocks_;
+  std::optional<int64_t> origin_;
+  std::set<uint32_t> used_pids_;
+  uint32_t next_pid_ = kFirstSyntheticPid;
+  uint32_t next_sort_ = 0;
+  uint32_t places_pid_ = 0;
+  uint64_t next_flow_ = 1;
+  uint64_t next_async_ = 1;
+  std::vector<FileEntry> files_;
+};
+
+}  // namespace
+
+TraceSummary write_trace(const std::vector<std::string>& paths, const TraceOptions& options,
+                         Sink& out) {
+  EventOutput output(out);
+  FileEvents events;
+  TraceWriter writer(options, events, output);
+  if (paths.size() > 1) writer.plan(paths);
+  output.raw("{\"traceEvents\":[");
+  analysis::VisitorChain chain({&events, &writer});
+  TraceSummary summary;
+  summary.files = analysis::load_files(paths, chain);
+  writer.write_tail();
+  summary.written = output.flush();
+  summary.events = output.events();
+  return summary;
+}
+
+}  // namespace gprof::trace

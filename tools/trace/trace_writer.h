@@ -1,0 +1,35 @@
+// gpuprof trace: sidecar files as one Chrome trace-event JSON document
+// (docs/trace.md), written as it is produced. Each file is read by the
+// loader, its events kept compactly (file_events.h), cut (event_filter.h),
+// sorted per track and written before the next file is read, so memory
+// follows the largest file, not the run.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tools/analysis/profile.h"
+#include "tools/trace/event_filter.h"
+#include "tools/trace/sink.h"
+
+namespace gprof::trace {
+
+struct TraceOptions {
+  EventCut cut;
+  uint64_t busy_bucket_ns = 1'000'000;
+};
+
+struct TraceSummary {
+  std::vector<analysis::FileInfo> files;  // as load_files describes them
+  uint64_t events = 0;                    // written, metadata included
+  bool written = false;                   // false: the sink failed
+};
+
+// Writes the trace of `paths` (one process each, in this order) to `out`.
+// Files that cannot be read add nothing; the caller decides what that means
+// (check_files).
+TraceSummary write_trace(const std::vector<std::string>& paths, const TraceOptions& options,
+                         Sink& out);
+
+}  // namespace gprof::trace
