@@ -1,5 +1,301 @@
-"""Placeholder until the diff suite lands."""
+"""`gpuprof diff BASE NEW` on files real processes wrote under the shim, on the fakes: the gate's
+verdict and exit status, the rows it names, several runs per side and the noise test, JSON
+report baselines, unreadable input, every output format, and the CI job of docs/diff.md
+(record, diff against a kept baseline.json, Markdown summary, failing exit status)."""
+
+import json
+import os
+import re
+import subprocess
 import unittest
+import xml.etree.ElementTree as ET
+
+from gprof_e2e import (E2ETestCase, FAKE_LIBRARY_PATH, GPUPROF, LIBGPROF, gpuprof, program,
+                       run_program)
+
+MATMUL = "matmul(float*, float const*, int)"
+RELU = "relu(float*, int)"
+SCALE = "scale(float*, float, int)"
+EXTRA_COPY = "Memcpy DtoH (Device -> Pageable)"
+
+
+def diff(*args):
+    """gpuprof diff ARGS; returns the completed process (any exit status)."""
+    return gpuprof("diff", *args, check=False)
+
+
+def read(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+def failure_lines(stdout):
+    """The lines under the text verdict: '  SUBJECT: RULE: VALUES'."""
+    lines = stdout.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("REGRESSION:") or line.startswith("OK:"):
+            return [l.strip() for l in lines[i + 1:] if l.startswith("  ")]
+    raise AssertionError(f"no verdict in:\n{stdout}")
+
+
+class Diff(E2ETestCase):
+    def workload(self, name, *args, env=None):
+        """One run of diff_workload in a directory of its own; returns its sidecar file."""
+        outdir = os.path.join(self.tmp, name)
+        os.makedirs(outdir, exist_ok=True)
+        run = run_program([program("diff_workload"), *args], outdir, env=env)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertEqual(len(run.files), 1, run.files)
+        return run.files[0]
+
+    def runs(self, name, kernel_ns):
+        """A directory with one run per kernel time: a side of several runs."""
+        outdir = os.path.join(self.tmp, name)
+        os.makedirs(outdir)
+        for ns in kernel_ns:
+            run = run_program([program("diff_workload")], outdir,
+                              env={"GPROF_FAKE_KERNEL_NS": str(ns)})
+            self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertEqual(len(os.listdir(outdir)), len(kernel_ns))
+        return outdir
+
+    def setUp(self):
+        super().setUp()
+        self.base = self.workload("base")
+
+    def test_identical_runs_pass(self):
+        same = self.workload("same")
+        out = diff(self.base, same)
+        self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
+        self.assertIn("OK: no rule failed (5 rules)", out.stdout)
+        self.assertEqual(failure_lines(out.stdout), [])
+        self.assertIn("noise test: none (one run on each side", out.stdout)
+
+    def test_extra_copy_fails_naming_the_copy(self):
+        copy = self.workload("copy", "--extra-copy")
+        out = diff(self.base, copy)
+        self.assertEqual(out.returncode, 1, out.stdout + out.stderr)
+        failures = failure_lines(out.stdout)
+        # The workload already copies DtoH once at its end: 1 -> 6 copies.
+        self.assertIn(f"memcpy {EXTRA_COPY}: gpu.count:+0%: 1 -> 6 (+5, +500.0%)", failures)
+        self.assertTrue(any(f.startswith(f"memcpy {EXTRA_COPY}: self_cuda:+10%")
+                            for f in failures), failures)
+        self.assertFalse(any(MATMUL in f or RELU in f for f in failures), failures)
+
+    def test_slower_kernel_fails_naming_it(self):
+        slow = self.workload("slow", env={"GPROF_FAKE_KERNEL_NS_OVERRIDE": "matmul=40000"})
+        out = diff(self.base, slow)
+        self.assertEqual(out.returncode, 1, out.stdout + out.stderr)
+        failures = failure_lines(out.stdout)
+        self.assertIn(f"kernel {MATMUL}: self_cuda:+10%: 100.000us -> 200.000us "
+                      "(+100.000us, +100.0%)", failures)
+        self.assertTrue(any(f.startswith("Self CUDA time total: total.self_cuda:+5%")
+                            for f in failures), failures)
+        self.assertFalse(any(RELU in f or SCALE in f for f in failures), failures)
+        self.assertIn("REGRESSION: 2 rules failed", out.stdout)
+
+    def test_vanished_kernel_fails_naming_it(self):
+        gone = self.workload("gone", "--no-relu")
+        out = diff(self.base, gone)
+        self.assertEqual(out.returncode, 1, out.stdout + out.stderr)
+        self.assertEqual(failure_lines(out.stdout),
+                         [f"kernel {RELU}: gpu.vanished: 5 calls in BASE, not in NEW"])
+        self.assertIn("Vanished rows, only in BASE (1):", out.stdout)
+
+    def test_noisy_repeats_are_within_noise(self):
+        # Medians 19 -> 22 us (+15.8% > 10%), but the ranges of the runs overlap.
+        base = self.runs("noisy-base", [19000, 19000, 22000])
+        new = self.runs("noisy-new", [19000, 22000, 22000])
+        out = diff(base, new)
+        self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
+        self.assertIn("noise test: ranges of 3 base and 3 new runs must not overlap "
+                      "(one-sided Mann-Whitney U = 0, p = 0.05)", out.stdout)
+        self.assertRegex(out.stdout, re.escape(MATMUL) + r" +kernel +within noise")
+        report = json.loads(diff("--format", "json", base, new).stdout)
+        matmul = next(r for r in report["rows"] if r["name"] == MATMUL)
+        self.assertTrue(matmul["within_noise"])
+        self.assertEqual(matmul["metrics"]["self_cuda"]["base"],
+                         {"median": 95000.0, "min": 95000.0, "max": 110000.0})
+        self.assertEqual(matmul["metrics"]["self_cuda"]["new"],
+                         {"median": 110000.0, "min": 95000.0, "max": 110000.0})
+        # The same medians with every NEW run above every BASE run: a regression.
+        slower = self.runs("slower-new", [23000, 24000, 25000])
+        out = diff(base, slower)
+        self.assertEqual(out.returncode, 1, out.stdout + out.stderr)
+        self.assertTrue(any(f.startswith(f"kernel {MATMUL}: self_cuda:+10%: 95.000us -> "
+                                         "120.000us") for f in failure_lines(out.stdout)),
+                        out.stdout)
+
+    def test_unreadable_input_is_exit_2(self):
+        truncated = os.path.join(self.tmp, "truncated.json")
+        report = gpuprof("report", "--format", "json", "--limit", "0", self.base).stdout
+        with open(truncated, "w") as f:
+            f.write(report[:len(report) // 2])
+        out = diff(truncated, self.base)
+        self.assertEqual(out.returncode, 2)
+        self.assertIn(f"gpuprof: error: {truncated}: not valid JSON (truncated?)", out.stderr)
+
+        wrong = os.path.join(self.tmp, "wrong.json")
+        with open(wrong, "w") as f:
+            f.write(report.replace('"version": 1', '"version": 9'))
+        out = diff(wrong, self.base)
+        self.assertEqual(out.returncode, 2)
+        self.assertIn("gprof.report version 9 is not supported", out.stderr)
+
+        garbage = os.path.join(self.tmp, "garbage.gprof")
+        with open(garbage, "wb") as f:
+            f.write(b"\x00garbage, not a sidecar file" * 10)
+        out = diff(garbage, self.base)
+        self.assertEqual(out.returncode, 2)
+        self.assertIn(f"gpuprof: error: {garbage}:", out.stderr)
+
+        empty = os.path.join(self.tmp, "empty")
+        os.makedirs(empty)
+        out = diff(self.base, empty)
+        self.assertEqual(out.returncode, 2)
+        self.assertIn(f"gpuprof: error: {empty}: no sidecar files in this directory", out.stderr)
+
+        out = diff(self.base, os.path.join(self.tmp, "missing.gprof"))
+        self.assertEqual(out.returncode, 2)
+        out = diff("--fail-on", "gpu.count:-1", self.base, self.base)
+        self.assertEqual(out.returncode, 2)
+        self.assertIn("gpuprof: error: --fail-on 'gpu.count:-1': '-1' is not a threshold",
+                      out.stderr)
+
+    def test_damaged_sidecar_warns_and_still_compares(self):
+        with open(self.base, "rb") as f:
+            data = f.read()
+        cut = os.path.join(self.tmp, "cut.gprof")
+        with open(cut, "wb") as f:
+            f.write(data[:len(data) - 40])
+        out = diff(self.base, cut)
+        self.assertIn(out.returncode, (0, 1), out.stderr)
+        self.assertIn(f"gpuprof: warning: {cut}:", out.stderr)
+        self.assertIn("gpuprof diff", out.stdout)
+
+    def test_json_report_baseline(self):
+        baseline = os.path.join(self.tmp, "baseline.json")
+        with open(baseline, "w") as f:
+            f.write(gpuprof("report", "--format", "json", "--limit", "0", self.base).stdout)
+        same = self.workload("same")
+        out = diff(baseline, same)
+        self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
+        self.assertIn(f"base: {baseline} (JSON report)", out.stdout)
+        self.assertEqual(out.stderr, "")
+        slow = self.workload("slow", env={"GPROF_FAKE_KERNEL_NS_OVERRIDE": "matmul=40000"})
+        out = diff(baseline, slow)
+        self.assertEqual(out.returncode, 1)
+        self.assertTrue(any(f.startswith(f"kernel {MATMUL}: self_cuda:+10%")
+                            for f in failure_lines(out.stdout)))
+
+        # A baseline cut by --limit warns; one grouped otherwise is refused.
+        limited = os.path.join(self.tmp, "limited.json")
+        with open(limited, "w") as f:
+            f.write(gpuprof("report", "--format", "json", "--limit", "3", self.base).stdout)
+        out = diff(limited, same)
+        self.assertIn("rows may be missing and count as new (make baselines with --limit 0)",
+                      out.stderr)
+        out = diff("--group-by", "stream", baseline, same)
+        self.assertEqual(out.returncode, 2)
+        self.assertIn("its rows are grouped by name, this diff by stream", out.stderr)
+
+    def test_formats_parse_and_github_annotations(self):
+        slow = self.workload("slow", env={"GPROF_FAKE_KERNEL_NS_OVERRIDE": "matmul=40000"})
+        md_path = os.path.join(self.tmp, "summary.md")
+        junit_path = os.path.join(self.tmp, "junit.xml")
+        json_path = os.path.join(self.tmp, "diff.json")
+        out = diff("--github", "--output-md", md_path, "--output-junit", junit_path,
+                   "--output-json", json_path, self.base, slow)
+        self.assertEqual(out.returncode, 1, out.stderr)
+        annotations = [l for l in out.stdout.splitlines() if l.startswith("::error ")]
+        self.assertEqual(len(annotations), 3)
+        self.assertIn(f"::error title=gprof regression::kernel {MATMUL}: self_cuda:+10%25: "
+                      "100.000us -> 200.000us (+100.000us, +100.0%25)", annotations)
+
+        report = json.loads(read(json_path))
+        self.assertEqual((report["schema"], report["version"]), ("gprof.diff", 1))
+        self.assertEqual(report["verdict"], "regression")
+        self.assertEqual(report["failed_rules"], 2)
+        self.assertEqual(report["base"]["runs"], [{"files": [self.base]}])
+        failed_rows = {f["row"]["name"] for f in report["failures"] if f["row"]}
+        self.assertEqual(failed_rows, {MATMUL, "cudaLaunchKernel"})
+        matmul = next(r for r in report["rows"] if r["name"] == MATMUL)
+        self.assertEqual(matmul["status"], "regression")
+        self.assertEqual(matmul["metrics"]["self_cuda"]["base"]["median"], 100000.0)
+        self.assertEqual(matmul["metrics"]["self_cuda"]["new"]["median"], 200000.0)
+        self.assertEqual(matmul["metrics"]["count"]["change"], 0.0)
+        self.assertEqual(json.loads(diff("--format", "json", self.base, slow).stdout)["rows"],
+                         report["rows"])
+
+        suites = ET.parse(junit_path).getroot()
+        suite = suites.find("testsuite")
+        self.assertEqual(suite.get("name"), "gprof diff")
+        cases = suite.findall("testcase")
+        self.assertEqual([c.get("name") for c in cases],
+                         ["self_cuda:+10%", "total.self_cuda:+5%", "gpu.count:+0%", "gpu.new",
+                          "gpu.vanished"])
+        failed = {c.get("name"): c.find("failure") for c in cases}
+        self.assertIn(f"kernel {MATMUL}: self_cuda:+10%", failed["self_cuda:+10%"].text)
+        self.assertIsNone(failed["gpu.count:+0%"])
+        self.assertEqual(suite.get("failures"), "2")
+        junit = diff("--format", "junit", self.base, slow).stdout
+        self.assertEqual(ET.fromstring(junit).find("testsuite").get("tests"), "5")
+
+        md = read(md_path)
+        self.assertTrue(md.startswith("### ❌ gprof diff: REGRESSION: 2 rules failed\n"), md)
+        self.assertIn(f"| kernel matmul(float\\*, float const\\*, int) | self\\_cuda:+10% | "
+                      "100.000us | 200.000us | +100.000us | +100.0% |", md)
+        self.assertIn("noise test: none", md)
+        self.assertEqual(diff("--format", "md", self.base, slow).stdout, md)
+
+
+class CiJob(E2ETestCase):
+    """docs/diff.md's GitHub Actions job: the baseline is a JSON report kept in the repository;
+    each change is recorded with `gpuprof record` and diffed against it."""
+
+    def record(self, output, env=None):
+        e = {k: v for k, v in os.environ.items()
+             if not k.startswith("GPROF_") or k.startswith("GPROF_FAKE_")}
+        e.pop("LD_PRELOAD", None)
+        e["LD_LIBRARY_PATH"] = FAKE_LIBRARY_PATH
+        e["GPROF_LIB"] = LIBGPROF
+        e.update(env or {})
+        done = subprocess.run([GPUPROF, "record", "-o", output, "--", program("diff_workload")],
+                              env=e, capture_output=True, text=True, timeout=120)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertTrue(os.path.exists(output), done.stderr)
+        return output
+
+    def test_baseline_json_record_diff_markdown_exit_status(self):
+        # Once, when the baseline is (re)made, and committed.
+        first = self.record(os.path.join(self.tmp, "baseline-run.gprof"))
+        baseline = os.path.join(self.tmp, "baseline.json")
+        with open(baseline, "w") as f:
+            f.write(gpuprof("report", "--format", "json", "--limit", "0", first).stdout)
+
+        # Each CI run: an unchanged program passes...
+        same = self.record(os.path.join(self.tmp, "ok.gprof"))
+        summary = os.path.join(self.tmp, "ok.md")
+        out = diff(baseline, same, "--output-md", summary, "--github")
+        self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
+        self.assertTrue(read(summary).startswith("### ✅ gprof diff: OK"))
+        self.assertNotIn("::error", out.stdout)
+
+        # ...and one whose matmul got twice as slow fails with a readable summary.
+        slow = self.record(os.path.join(self.tmp, "new.gprof"),
+                           env={"GPROF_FAKE_KERNEL_NS_OVERRIDE": "matmul=40000"})
+        summary = os.path.join(self.tmp, "summary.md")
+        junit = os.path.join(self.tmp, "junit.xml")
+        out = diff(baseline, slow, "--format", "md", "--output-md", summary,
+                   "--output-junit", junit)
+        self.assertEqual(out.returncode, 1, out.stdout + out.stderr)
+        md = read(summary)
+        self.assertTrue(md.startswith("### ❌ gprof diff: REGRESSION: 2 rules failed"), md)
+        self.assertIn("#### Failures", md)
+        self.assertIn("| kernel matmul(float\\*, float const\\*, int) | self\\_cuda:+10% |", md)
+        self.assertIn(f"**Base:** {baseline} (JSON report)".replace("_", "\\_"), md)
+        self.assertEqual(ET.parse(junit).getroot().find("testsuite").get("failures"), "2")
+
 
 if __name__ == "__main__":
     unittest.main()

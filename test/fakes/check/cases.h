@@ -9,6 +9,7 @@ void ActivityCase();
 void DriverCase();
 void TimestampCallbackCase();
 void ThreadsCase();
+void KernelNsOverrideCase();
 
 void NoDriverCase();
 void SubscriberTakenCase();

@@ -240,3 +240,34 @@ void TimestampCallbackCase() {
 }
 
 }  // namespace fake_check
+
+namespace fake_check {
+
+// GPROF_FAKE_KERNEL_NS_OVERRIDE="slow=50000,_Z4fastPf=3000,broken,bad=abc": by function name or
+// mangled name; other kernels keep GPROF_FAKE_KERNEL_NS, malformed entries are ignored.
+void KernelNsOverrideCase() {
+  const void* slow = RegisterKernel("_Z4slowPf");
+  const void* fast = RegisterKernel("_Z4fastPf");
+  const void* other = RegisterKernel("_Z5otherPf");
+  CHECK_EQ(RegisterBuffers(), CUPTI_SUCCESS);
+  CHECK_EQ(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL), CUPTI_SUCCESS);
+  float* device = nullptr;
+  CHECK_EQ(cudaMalloc(reinterpret_cast<void**>(&device), 256), cudaSuccess);
+  void* args[] = {&device};
+  for (const void* kernel : {slow, fast, other})
+    CHECK_EQ(cudaLaunchKernel(kernel, dim3(1), dim3(32), args, 0, nullptr), cudaSuccess);
+  CHECK_EQ(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), CUPTI_SUCCESS);
+  const std::vector<Record> kernels = OfKind(TakeRecords(), CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+  CHECK_EQ(kernels.size(), 3u);
+  for (const Record& record : kernels) {
+    const auto& k = record.As<CUpti_ActivityKernel10>();
+    const std::string name(k.name);
+    const uint64_t expected = name == "_Z4slowPf"   ? 50'000
+                              : name == "_Z4fastPf" ? 3'000
+                                                    : kKernelNs;
+    CHECK_EQ(k.end - k.start, expected);
+  }
+  CHECK_EQ(cudaFree(device), cudaSuccess);
+}
+
+}  // namespace fake_check

@@ -19,9 +19,10 @@ namespace {
 struct Case {
   const char* name;
   void (*run)();
-  const char* cupti_modes;        // GPROF_FAKE_CUPTI, or null
-  bool inject = false;            // CUDA_INJECTION64_PATH = the injection probe
-  const char* devices = nullptr;  // GPROF_FAKE_DEVICES, or null
+  const char* cupti_modes;                   // GPROF_FAKE_CUPTI, or null
+  bool inject = false;                       // CUDA_INJECTION64_PATH = the injection probe
+  const char* devices = nullptr;             // GPROF_FAKE_DEVICES, or null
+  const char* kernel_ns_override = nullptr;  // GPROF_FAKE_KERNEL_NS_OVERRIDE, or null
 };
 
 const Case kCases[] = {
@@ -47,6 +48,8 @@ const Case kCases[] = {
     {"injection_at_cuinit", InjectionAtCuInitCase, nullptr, true},
     {"no_device", NoDeviceCase, nullptr, false, "0"},
     {"finalize", FinalizeCase, nullptr},
+    {"kernel_ns_override", KernelNsOverrideCase, nullptr, false, nullptr,
+     "slow=50000,_Z4fastPf=3000,broken,bad=abc"},
 };
 
 std::string ProbePath() {
@@ -72,6 +75,7 @@ bool RunChild(const Case& c, const char* self) {
     SetOrUnset("GPROF_FAKE_CUPTI", c.cupti_modes);
     SetOrUnset("CUDA_INJECTION64_PATH", c.inject ? ProbePath().c_str() : nullptr);
     SetOrUnset("GPROF_FAKE_DEVICES", c.devices);
+    SetOrUnset("GPROF_FAKE_KERNEL_NS_OVERRIDE", c.kernel_ns_override);
     unsetenv("GPROF_FAKE_CUPTI_CLOCK_OFFSET_NS");
     unsetenv("GPROF_FAKE_KERNEL_NS");
     unsetenv("GPROF_FAKE_COPY_BYTES_PER_NS");

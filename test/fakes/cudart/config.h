@@ -2,6 +2,9 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace gprof_fake {
 
@@ -12,10 +15,15 @@ struct Config {
   double copy_bytes_per_ns = 10.0;             // GPROF_FAKE_COPY_BYTES_PER_NS (10 = 10 GB/s)
   int64_t copy_setup_ns = 2'000;               // fixed cost of every copy and set
   int driver_version = 13000;                  // GPROF_FAKE_DRIVER_VERSION
+  // GPROF_FAKE_KERNEL_NS_OVERRIDE: (name, ns) for the kernels that take another time.
+  std::vector<std::pair<std::string, int64_t>> kernel_ns_overrides;
 };
 
 // The configuration of this process; parsed on first use. Malformed values keep the default.
 const Config& GetConfig();
+
+// Simulated duration of a launch of the kernel with this mangled name.
+int64_t KernelNs(const Config& config, const std::string& mangled_name);
 
 // Simulated duration of a copy or set of `bytes` bytes.
 int64_t TransferNs(const Config& config, uint64_t bytes);

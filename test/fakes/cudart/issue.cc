@@ -34,7 +34,7 @@ void MoveBytes(const OpRequest& request) {
 }
 
 int64_t DurationNs(const Config& config, const OpRequest& request) {
-  if (request.kind == GPROF_FAKE_OP_KERNEL) return config.kernel_ns;
+  if (request.kind == GPROF_FAKE_OP_KERNEL) return KernelNs(config, request.kernel->name);
   return TransferNs(config, request.bytes());
 }
 

@@ -1,0 +1,20 @@
+#!/bin/sh
+# Regenerates the diff golden files from the current code (README.md):
+#   test/unit/tools/diff/golden/update.sh BUILD_DIR
+set -eu
+build=$(cd "${1:?usage: update.sh BUILD_DIR}" && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
+ninja -C "$build" test/unit/tools/diff/make_diff_golden tools/gpuprof >/dev/null
+"$build/test/unit/tools/diff/make_diff_golden" "$here/regressed.gprof"
+echo "wrote $here/regressed.gprof"
+# The baseline a CI job would keep: the JSON report of the report tests' file.
+(cd "$here" && "$build/tools/gpuprof" report --format json --limit 0 ../../golden/training.gprof) \
+  >"$here/baseline.json"
+echo "wrote $here/baseline.json"
+grep -v '^#' "$here/cases" | while read -r out status args; do
+  [ -n "$out" ] || continue
+  # ARGS are plain words: split them on purpose. A regression exits 1.
+  # shellcheck disable=SC2086
+  (cd "$here" && "$build/tools/gpuprof" diff $args) >"$here/$out" || true
+  echo "wrote $here/$out (expected exit status $status)"
+done

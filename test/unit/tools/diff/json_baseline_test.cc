@@ -1,0 +1,121 @@
+// A JSON report as a baseline: what is read from it, and how a wrong or
+// damaged document is refused.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "test/unit/formats/sidecar_builder.h"
+#include "test/unit/tools/cli_run.h"
+#include "test/unit/tools/training_fixture.h"
+#include "tools/diff/json_baseline.h"
+#include "tools/diff/sidecar_run.h"
+
+namespace gprof::diff {
+namespace {
+
+const std::string kReport = R"({
+  "schema": "gprof.report", "version": 1, "view": "ops", "group_by": "stream",
+  "sort": "cpu_time_total", "limit": 0, "files": [],
+  "totals": {"self_cpu_ns": 9000, "self_cuda_ns": 7000},
+  "rows": [
+    {"name": "k", "kind": "kernel", "group": "7", "count": 3, "self_cpu_ns": 0,
+     "cpu_total_ns": 0, "self_cuda_ns": 6000, "cuda_total_ns": 6000, "cpu_mem_bytes": 0,
+     "self_cpu_mem_bytes": 0, "cuda_mem_bytes": 0, "self_cuda_mem_bytes": 0},
+    {"name": "cudaMalloc", "kind": "api", "group": "", "count": 2, "self_cpu_ns": 400,
+     "cpu_total_ns": 400, "self_cuda_ns": 0, "cuda_total_ns": 0, "cpu_mem_bytes": 0,
+     "self_cpu_mem_bytes": 0, "cuda_mem_bytes": -4096, "self_cuda_mem_bytes": -4096}
+  ]
+})";
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  const size_t at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  return text.replace(at, from.size(), to);
+}
+
+TEST_CASE("json baseline: rows, groups and totals", "[diff][json]") {
+  const JsonBaseline baseline = parse_json_baseline(kReport);
+  INFO(baseline.error);
+  REQUIRE(baseline.rows);
+  CHECK(baseline.warnings.empty());
+  CHECK(baseline.group_by == "stream");
+  const RunRows& run = *baseline.rows;
+  REQUIRE(run.rows.size() == 2);
+  CHECK(run.rows[0].key == RowKey{"kernel", "k", "7"});
+  CHECK(at(run.rows[0].values, Metric::kCount) == 3);
+  CHECK(at(run.rows[0].values, Metric::kSelfCuda) == 6000);
+  CHECK(at(run.rows[1].values, Metric::kSelfCudaMem) == -4096);
+  // The report's totals (they cover rows --limit left out), counts from the rows.
+  CHECK(at(run.totals, TotalMetric::kSelfCpu) == 9000);
+  CHECK(at(run.totals, TotalMetric::kSelfCuda) == 7000);
+  CHECK(at(run.totals, TotalMetric::kKernels) == 3);
+  CHECK(at(run.totals, TotalMetric::kApiCalls) == 2);
+}
+
+TEST_CASE("json baseline: a cut or partial report is read with a warning", "[diff][json]") {
+  const JsonBaseline limited =
+      parse_json_baseline(replaced(kReport, "\"limit\": 0", "\"limit\": 2"));
+  REQUIRE(limited.rows);
+  REQUIRE(limited.warnings.size() == 1);
+  CHECK(limited.warnings[0] ==
+        "the report holds 2 rows, its --limit: rows may be missing and count as new (make "
+        "baselines with --limit 0)");
+  CHECK(parse_json_baseline(replaced(kReport, "\"limit\": 0", "\"limit\": 3")).warnings.empty());
+  const JsonBaseline kernels =
+      parse_json_baseline(replaced(kReport, "\"view\": \"ops\"", "\"view\": \"kernels\""));
+  REQUIRE(kernels.rows);
+  REQUIRE(kernels.warnings.size() == 1);
+  CHECK(kernels.warnings[0].find("the kernels view") != std::string::npos);
+}
+
+TEST_CASE("json baseline: wrong schema, version, truncation, missing fields", "[diff][json]") {
+  auto error = [](const std::string& text) {
+    const JsonBaseline baseline = parse_json_baseline(text);
+    CHECK_FALSE(baseline.rows);
+    return baseline.error;
+  };
+  CHECK(error(kReport.substr(0, kReport.size() / 2)) == "not valid JSON (truncated?)");
+  CHECK(error("[1, 2]") == "not a JSON object");
+  CHECK(error(replaced(kReport, "gprof.report", "gprof.diff")) ==
+        "not a gpuprof JSON report: its schema is \"gprof.diff\", expected \"gprof.report\"");
+  CHECK(error(replaced(kReport, "\"version\": 1", "\"version\": 2")) ==
+        "gprof.report version 2 is not supported; expected version 1");
+  CHECK(error(replaced(kReport, "\"self_cuda_ns\": 6000", "\"self_cuda_ns\": \"6000\"")) ==
+        "rows[0]: no number 'self_cuda_ns'");
+  CHECK(error(replaced(kReport, "\"kind\": \"api\"", "\"kind\": \"cpu\"")) ==
+        "rows[1]: 'kind' is not one of range, api, kernel, memcpy, memset, memory");
+  CHECK(error(replaced(kReport, "\"totals\"", "\"tot\"")) == "no object 'totals'");
+}
+
+TEST_CASE("json baseline: told apart from sidecar files by content", "[diff][json]") {
+  CHECK(looks_like_json(kReport));
+  CHECK(looks_like_json("  \n{"));
+  CHECK_FALSE(looks_like_json("GPROF..."));
+  CHECK_FALSE(looks_like_json(""));
+  CHECK_FALSE(looks_like_json("[]"));
+}
+
+TEST_CASE("json baseline: the report of a file has the rows of the file", "[diff][json]") {
+  const std::string path = test::write_training_capture("json_baseline.gprof");
+  const test::Run report = test::gpuprof("report --format json --limit 0 '" + path + "'");
+  REQUIRE(report.status == 0);
+  const JsonBaseline baseline = parse_json_baseline(report.out);
+  REQUIRE(baseline.rows);
+  CHECK(baseline.warnings.empty());
+  const SidecarRun sidecar = load_sidecar_run({path}, RowOptions{});
+  REQUIRE(baseline.rows->rows.size() == sidecar.rows.rows.size());
+  for (const RunRow& row : sidecar.rows.rows) {
+    INFO(row.key.kind << " " << row.key.name);
+    bool found = false;
+    for (const RunRow& other : baseline.rows->rows) {
+      if (!(other.key == row.key)) continue;
+      found = true;
+      CHECK(other.values == row.values);
+    }
+    CHECK(found);
+  }
+  CHECK(baseline.rows->totals == sidecar.rows.totals);
+}
+
+}  // namespace
+}  // namespace gprof::diff

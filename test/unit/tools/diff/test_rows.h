@@ -1,0 +1,29 @@
+// Hand-made rows for the diff tests: a run is a list of rows, its totals
+// computed from them as for a sidecar file.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "tools/diff/comparison.h"
+#include "tools/diff/run_rows.h"
+
+namespace gprof::test {
+
+// A GPU activity row: self = total = `ns`.
+diff::RunRow gpu_row(const std::string& kind, const std::string& name, double count, double ns);
+inline diff::RunRow kernel_row(const std::string& name, double count, double ns) {
+  return gpu_row("kernel", name, count, ns);
+}
+// An API call or range row with its CPU time and the GPU time it issued.
+diff::RunRow cpu_row(const std::string& kind, const std::string& name, double count, double cpu_ns,
+                     double cuda_ns = 0);
+
+diff::RunRows run_of(std::vector<diff::RunRow> rows);
+
+// compare() of the runs with `rules` (parsed; default rules when empty).
+diff::Comparison compare_runs(const std::vector<diff::RunRows>& base,
+                              const std::vector<diff::RunRows>& now,
+                              const std::vector<std::string>& rules = {}, double min_time_ns = 0);
+
+}  // namespace gprof::test

@@ -1,0 +1,142 @@
+#include "tools/diff/json_baseline.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cctype>
+#include <utility>
+
+namespace gprof::diff {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::string_view kSchema = "gprof.report";
+constexpr int kVersion = 1;
+constexpr std::array<std::string_view, 6> kKinds = {"range",  "api",    "kernel",
+                                                    "memcpy", "memset", "memory"};
+
+// The row fields and where they go, in the report's order.
+constexpr std::array<std::pair<std::string_view, Metric>, kMetricCount> kFields = {{
+    {"count", Metric::kCount},
+    {"self_cpu_ns", Metric::kSelfCpu},
+    {"cpu_total_ns", Metric::kCpuTotal},
+    {"self_cuda_ns", Metric::kSelfCuda},
+    {"cuda_total_ns", Metric::kCudaTotal},
+    {"cpu_mem_bytes", Metric::kCpuMem},
+    {"self_cpu_mem_bytes", Metric::kSelfCpuMem},
+    {"cuda_mem_bytes", Metric::kCudaMem},
+    {"self_cuda_mem_bytes", Metric::kSelfCudaMem},
+}};
+
+bool known_kind(const std::string& kind) {
+  for (std::string_view k : kKinds)
+    if (k == kind) return true;
+  return false;
+}
+
+const json* member(const json& object, std::string_view name) {
+  const auto it = object.find(name);
+  return it == object.end() ? nullptr : &*it;
+}
+
+// The row, or an error that names what is wrong with it.
+std::pair<std::optional<RunRow>, std::string> parse_row(const json& row, size_t index) {
+  const std::string where = fmt::format("rows[{}]", index);
+  if (!row.is_object()) return {std::nullopt, where + " is not an object"};
+  const json* name = member(row, "name");
+  const json* kind = member(row, "kind");
+  if (!name || !name->is_string()) return {std::nullopt, where + ": no string 'name'"};
+  if (!kind || !kind->is_string() || !known_kind(kind->get<std::string>()))
+    return {std::nullopt, where +
+                              ": 'kind' is not one of range, api, kernel, memcpy, memset, "
+                              "memory"};
+  RunRow out;
+  out.key.kind = kind->get<std::string>();
+  out.key.name = name->get<std::string>();
+  if (const json* group = member(row, "group")) {
+    if (!group->is_string()) return {std::nullopt, where + ": 'group' is not a string"};
+    out.key.group = group->get<std::string>();
+  }
+  for (const auto& [field, metric] : kFields) {
+    const json* value = member(row, field);
+    if (!value || !value->is_number())
+      return {std::nullopt, fmt::format("{}: no number '{}'", where, field)};
+    at(out.values, metric) = value->get<double>();
+  }
+  return {std::move(out), ""};
+}
+
+JsonBaseline failed(std::string error) {
+  JsonBaseline out;
+  out.error = std::move(error);
+  return out;
+}
+
+}  // namespace
+
+bool looks_like_json(std::string_view text) {
+  for (char c : text) {
+    if (std::isspace(static_cast<unsigned char>(c))) continue;
+    return c == '{';
+  }
+  return false;
+}
+
+JsonBaseline parse_json_baseline(std::string_view text) {
+  const json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded()) return failed("not valid JSON (truncated?)");
+  if (!doc.is_object()) return failed("not a JSON object");
+  const json* schema = member(doc, "schema");
+  const json* version = member(doc, "version");
+  if (!schema || !schema->is_string() || schema->get<std::string>() != kSchema)
+    return failed(fmt::format("not a gpuprof JSON report: its schema is {}, expected \"{}\"",
+                              schema ? schema->dump() : "missing", kSchema));
+  if (!version || !version->is_number_integer() || version->get<int64_t>() != kVersion)
+    return failed(fmt::format("{} version {} is not supported; expected version {}", kSchema,
+                              version ? version->dump() : "(missing)", kVersion));
+  const json* view = member(doc, "view");
+  const json* group_by = member(doc, "group_by");
+  const json* limit = member(doc, "limit");
+  const json* totals = member(doc, "totals");
+  const json* rows = member(doc, "rows");
+  if (!view || !view->is_string()) return failed("no string 'view'");
+  if (!group_by || !group_by->is_string()) return failed("no string 'group_by'");
+  if (!limit || !limit->is_number_unsigned()) return failed("no whole number 'limit'");
+  if (!rows || !rows->is_array()) return failed("no array 'rows'");
+  if (!totals || !totals->is_object()) return failed("no object 'totals'");
+  const json* self_cpu = member(*totals, "self_cpu_ns");
+  const json* self_cuda = member(*totals, "self_cuda_ns");
+  if (!self_cpu || !self_cpu->is_number() || !self_cuda || !self_cuda->is_number())
+    return failed("'totals' lacks the numbers 'self_cpu_ns' and 'self_cuda_ns'");
+
+  JsonBaseline out;
+  out.group_by = group_by->get<std::string>();
+  RunRows run;
+  for (size_t i = 0; i < rows->size(); ++i) {
+    auto [row, error] = parse_row((*rows)[i], i);
+    if (!row) return failed(error);
+    run.rows.push_back(std::move(*row));
+  }
+  run.totals = totals_of(run.rows);
+  run.totals[static_cast<size_t>(TotalMetric::kSelfCpu)] = self_cpu->get<double>();
+  run.totals[static_cast<size_t>(TotalMetric::kSelfCuda)] = self_cuda->get<double>();
+  out.rows = std::move(run);
+
+  const std::string view_name = view->get<std::string>();
+  if (view_name != "ops")
+    out.warnings.push_back(fmt::format(
+        "the report shows the {} view: rows of the other views count as vanished or new "
+        "(make baselines with the default --view ops)",
+        view_name));
+  const uint64_t row_limit = limit->get<uint64_t>();
+  if (row_limit != 0 && rows->size() >= row_limit)
+    out.warnings.push_back(
+        fmt::format("the report holds {} rows, its --limit: rows may be missing and count as new "
+                    "(make baselines with --limit 0)",
+                    rows->size()));
+  return out;
+}
+
+}  // namespace gprof::diff

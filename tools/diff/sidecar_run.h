@@ -1,0 +1,28 @@
+// One run read from its sidecar files (one per process or rank): the rows
+// `gpuprof report` computes for them, view ops.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "tools/analysis/group_by.h"
+#include "tools/analysis/profile.h"
+#include "tools/diff/run_rows.h"
+
+namespace gprof::diff {
+
+struct RowOptions {
+  analysis::GroupBy group_by = analysis::GroupBy::kName;
+  std::vector<std::string> ranges;  // --range patterns; empty: everything
+};
+
+struct SidecarRun {
+  RunRows rows;
+  // What the reader said about each file; the caller decides what is fatal
+  // (status.opened == false) and what deserves a warning.
+  std::vector<analysis::FileInfo> files;
+};
+
+SidecarRun load_sidecar_run(const std::vector<std::string>& paths, const RowOptions& options);
+
+}  // namespace gprof::diff

@@ -1,0 +1,19 @@
+// A metric over the runs of one side: the median is what is compared, min
+// and max are what the noise test looks at.
+#pragma once
+
+#include <vector>
+
+namespace gprof::diff {
+
+struct Spread {
+  double median = 0;
+  double min = 0;
+  double max = 0;
+};
+
+// Of one value per run; the median of an even number of runs is the mean of
+// the middle two. All zero for no runs.
+Spread spread_of(std::vector<double> values);
+
+}  // namespace gprof::diff
