@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "formats/record.h"
 
@@ -47,5 +48,9 @@ struct Row {
     return count == 0 ? 0.0 : static_cast<double>(device_total_ns) / static_cast<double>(count);
   }
 };
+
+// What the row is, as the JSON report and diff name it: "range", "api",
+// "memory", "kernel", "memcpy" or "memset".
+std::string_view row_kind_name(const Row& row);
 
 }  // namespace gprof::analysis

@@ -2,27 +2,6 @@
 
 namespace gprof::diff {
 
-std::string_view kind_name(const analysis::Row& row) {
-  switch (row.kind) {
-    case analysis::RowKind::kRange:
-      return "range";
-    case analysis::RowKind::kApi:
-      return "api";
-    case analysis::RowKind::kMemory:
-      return "memory";
-    case analysis::RowKind::kGpu:
-      break;
-  }
-  switch (row.gpu_kind) {
-    case GpuKind::kMemcpy:
-      return "memcpy";
-    case GpuKind::kMemset:
-      return "memset";
-    default:
-      return "kernel";
-  }
-}
-
 bool is_gpu_kind(std::string_view kind) {
   return kind == "kernel" || kind == "memcpy" || kind == "memset";
 }
@@ -48,8 +27,8 @@ RunRows run_rows(const std::vector<analysis::Row>& rows) {
   RunRows out;
   out.rows.reserve(rows.size());
   for (const analysis::Row& row : rows)
-    out.rows.push_back(
-        RunRow{RowKey{std::string(kind_name(row)), row.name, row.group}, row_values(row)});
+    out.rows.push_back(RunRow{
+        RowKey{std::string(analysis::row_kind_name(row)), row.name, row.group}, row_values(row)});
   out.totals = totals_of(out.rows);
   return out;
 }

@@ -19,9 +19,6 @@ struct RowKey {
   auto operator<=>(const RowKey&) const = default;
 };
 
-// The kind as docs/report-json.md names it.
-std::string_view kind_name(const analysis::Row& row);
-
 // Kernels, copies and sets: the rows of the `gpu` rule scope.
 bool is_gpu_kind(std::string_view kind);
 

@@ -12,13 +12,13 @@
 #include <string>
 #include <vector>
 
+#include "tools/analysis/duration.h"
 #include "tools/analysis/group_by.h"
 #include "tools/diff/comparison.h"
 #include "tools/diff/diff_json.h"
 #include "tools/diff/diff_junit.h"
 #include "tools/diff/diff_markdown.h"
 #include "tools/diff/diff_text.h"
-#include "tools/diff/duration.h"
 #include "tools/diff/github_annotations.h"
 #include "tools/diff/json_baseline.h"
 #include "tools/diff/rule.h"
@@ -142,13 +142,13 @@ int run(const DiffArgs& args) {
     if (!parsed.rule) return usage_error("--fail-on " + parsed.error);
     options.rules.push_back(*parsed.rule);
   }
-  const std::optional<double> min_time = diff::parse_duration_ns(args.min_time);
+  const std::optional<int64_t> min_time = analysis::parse_duration_ns(args.min_time);
   if (!min_time)
     return usage_error(
         fmt::format("--min-time: '{}' is not a time such as 0, 500ns, 20us, 1.5ms "
                     "or 2s",
                     args.min_time));
-  options.min_time_ns = *min_time;
+  options.min_time_ns = static_cast<double>(*min_time);
   if (!args.sort.empty()) {
     options.sort = diff::parse_metric(args.sort);
     if (!options.sort)

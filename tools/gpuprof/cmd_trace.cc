@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "tools/analysis/duration.h"
 #include "tools/gpuprof/commands.h"
 #include "tools/gpuprof/diagnostics.h"
 #include "tools/gpuprof/input_paths.h"
@@ -28,7 +29,7 @@ int run(const TraceArgs& args) {
   trace::TraceOptions options;
   options.cut.ranges = args.ranges;
   if (!args.window.empty()) options.cut.window = trace::parse_window(args.window).window;
-  options.busy_bucket_ns = static_cast<uint64_t>(*trace::parse_duration_ns(args.busy_bucket));
+  options.busy_bucket_ns = static_cast<uint64_t>(*analysis::parse_duration_ns(args.busy_bucket));
 
   Inputs inputs = expand_inputs(args.files);
   if (!report_input_errors(inputs.errors)) return kExitFileError;
@@ -83,7 +84,7 @@ void add_trace_command(CLI::App& app, int& exit_status) {
       ->capture_default_str()
       ->check(CLI::Validator(
           [](std::string& value) -> std::string {
-            const std::optional<int64_t> ns = trace::parse_duration_ns(value);
+            const std::optional<int64_t> ns = analysis::parse_duration_ns(value);
             if (ns && *ns > 0) return {};
             return "'" + value + "' is not a positive time with a unit (ns, us, ms, s)";
           },

@@ -11,27 +11,6 @@ namespace {
 
 using nlohmann::ordered_json;
 
-const char* kind_name(const analysis::Row& row) {
-  switch (row.kind) {
-    case analysis::RowKind::kRange:
-      return "range";
-    case analysis::RowKind::kApi:
-      return "api";
-    case analysis::RowKind::kMemory:
-      return "memory";
-    case analysis::RowKind::kGpu:
-      break;
-  }
-  switch (row.gpu_kind) {
-    case GpuKind::kMemcpy:
-      return "memcpy";
-    case GpuKind::kMemset:
-      return "memset";
-    default:
-      return "kernel";
-  }
-}
-
 ordered_json file_json(const analysis::FileInfo& file) {
   ordered_json out;
   out["path"] = file.path;
@@ -63,7 +42,7 @@ ordered_json file_json(const analysis::FileInfo& file) {
 ordered_json row_json(const analysis::Row& row, bool grouped) {
   ordered_json out;
   out["name"] = row.name;
-  out["kind"] = kind_name(row);
+  out["kind"] = analysis::row_kind_name(row);
   if (grouped) out["group"] = row.group;
   out["count"] = row.count;
   out["self_cpu_ns"] = row.self_cpu_ns;

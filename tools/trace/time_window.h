@@ -19,11 +19,6 @@ struct TimeWindow {
   bool overlaps(int64_t start, int64_t end) const { return start <= end_ns && end >= begin_ns; }
 };
 
-// "250ms", "1.5s", "20us", "300ns" -> nanoseconds (decimals exact to the
-// nanosecond, finer digits dropped); nullopt without a unit, for a negative
-// or malformed number, or one too large.
-std::optional<int64_t> parse_duration_ns(std::string_view text);
-
 // The window, or what is wrong with `text` (one line, for a usage error).
 struct ParsedWindow {
   std::optional<TimeWindow> window;

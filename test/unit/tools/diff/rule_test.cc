@@ -4,7 +4,6 @@
 
 #include <string>
 
-#include "tools/diff/duration.h"
 #include "tools/diff/rule.h"
 
 namespace gprof::diff {
@@ -114,19 +113,6 @@ TEST_CASE("rule: scopes pick rows by kind", "[diff][rule]") {
   CHECK_FALSE(row_in_scope(Scope::kGpu, "memory"));
   CHECK(row_in_scope(Scope::kAll, "memory"));
   CHECK_FALSE(row_in_scope(Scope::kTotal, "kernel"));
-}
-
-TEST_CASE("min-time: units and bad times", "[diff][rule]") {
-  CHECK(parse_duration_ns("0") == 0.0);
-  CHECK(parse_duration_ns("500ns") == 500.0);
-  CHECK(parse_duration_ns("20us") == 20000.0);
-  CHECK(parse_duration_ns("1.5ms") == 1.5e6);
-  CHECK(parse_duration_ns("2s") == 2e9);
-  CHECK_FALSE(parse_duration_ns("20"));  // a unit is needed
-  CHECK_FALSE(parse_duration_ns("-1ms"));
-  CHECK_FALSE(parse_duration_ns("ms"));
-  CHECK_FALSE(parse_duration_ns("1h"));
-  CHECK_FALSE(parse_duration_ns(""));
 }
 
 }  // namespace
