@@ -133,7 +133,7 @@ class Diff(E2ETestCase):
             f.write(report[:len(report) // 2])
         out = diff(truncated, self.base)
         self.assertEqual(out.returncode, 2)
-        self.assertIn(f"gpuprof: error: {truncated}: not valid JSON (truncated?)", out.stderr)
+        self.assertIn(f"gpuprof: error: {truncated}: not valid JSON (truncated, or a number too large for a double?)", out.stderr)
 
         wrong = os.path.join(self.tmp, "wrong.json")
         with open(wrong, "w") as f:

@@ -18,6 +18,11 @@ std::string escape_markdown(std::string_view text) {
   std::string out;
   out.reserve(text.size());
   for (char c : text) {
+    // A line break would end the table row: a cell stays on one line.
+    if (c == '\n' || c == '\r') {
+      out += ' ';
+      continue;
+    }
     if (kSpecial.find(c) != std::string_view::npos) out += '\\';
     out += c;
   }

@@ -12,7 +12,8 @@
 namespace gprof::analysis {
 
 // `text` with a backslash before each character Markdown could take for
-// syntax inside a table cell: \ ` * _ [ ] < > | ~ &.
+// syntax inside a table cell: \ ` * _ [ ] < > | ~ &; line breaks (NVTX
+// names may hold them) become spaces.
 std::string escape_markdown(std::string_view text);
 
 // Header line, alignment line (name left, the rest right), one line per row,

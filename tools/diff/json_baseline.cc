@@ -60,9 +60,13 @@ std::pair<std::optional<RunRow>, std::string> parse_row(const json& row, size_t 
     out.key.group = group->get<std::string>();
   }
   for (const auto& [field, metric] : kFields) {
+    // As the report writes them: whole numbers, and only memory may be
+    // negative (more freed than allocated).
     const json* value = member(row, field);
-    if (!value || !value->is_number())
-      return {std::nullopt, fmt::format("{}: no number '{}'", where, field)};
+    const bool bytes = field.ends_with("_bytes");
+    if (!value || !value->is_number_integer() || (!bytes && !value->is_number_unsigned()))
+      return {std::nullopt, fmt::format("{}: '{}' is not a whole number{}", where, field,
+                                        bytes ? "" : " of 0 or more")};
     at(out.values, metric) = value->get<double>();
   }
   return {std::move(out), ""};
@@ -86,7 +90,8 @@ bool looks_like_json(std::string_view text) {
 
 JsonBaseline parse_json_baseline(std::string_view text) {
   const json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded()) return failed("not valid JSON (truncated?)");
+  if (doc.is_discarded())
+    return failed("not valid JSON (truncated, or a number too large for a double?)");
   if (!doc.is_object()) return failed("not a JSON object");
   const json* schema = member(doc, "schema");
   const json* version = member(doc, "version");
@@ -108,8 +113,9 @@ JsonBaseline parse_json_baseline(std::string_view text) {
   if (!totals || !totals->is_object()) return failed("no object 'totals'");
   const json* self_cpu = member(*totals, "self_cpu_ns");
   const json* self_cuda = member(*totals, "self_cuda_ns");
-  if (!self_cpu || !self_cpu->is_number() || !self_cuda || !self_cuda->is_number())
-    return failed("'totals' lacks the numbers 'self_cpu_ns' and 'self_cuda_ns'");
+  if (!self_cpu || !self_cpu->is_number_unsigned() || !self_cuda ||
+      !self_cuda->is_number_unsigned())
+    return failed("'totals' lacks the whole numbers 'self_cpu_ns' and 'self_cuda_ns'");
 
   JsonBaseline out;
   out.group_by = group_by->get<std::string>();

@@ -27,6 +27,11 @@ class Buckets {
     for (int64_t t = from; t < work.second;) {
       const int64_t b = floor_div(t, bucket_);
       if (!started_ || b != current_) move_to(b);
+      if (t == b * bucket_ && work.second >= (b + 1) * bucket_) {
+        skip_busy_buckets(b, floor_div(work.second, bucket_) - 1);
+        t = (current_ + 1) * bucket_;
+        continue;
+      }
       const int64_t end = std::min(work.second, (b + 1) * bucket_);
       covered_ += end - t;
       t = end;
@@ -51,6 +56,21 @@ class Buckets {
     started_ = true;
     current_ = b;
     covered_ = 0;
+  }
+
+  // Buckets first..last are all busy: their samples would repeat 100%, so
+  // one at the first (and one where the window starts) stands for them all,
+  // and a long kernel costs no more than a short one.
+  void skip_busy_buckets(int64_t first, int64_t last) {
+    if (last > first) {
+      sample(first, 100.0);
+      if (window_) {
+        const int64_t opens = floor_div(window_->begin_ns, bucket_);
+        if (opens > first && opens <= last) sample(opens, 100.0);
+      }
+      current_ = last;
+    }
+    covered_ = bucket_;
   }
 
   double percent() const {

@@ -1,6 +1,7 @@
 // Golden strings produced by torch.autograd.profiler_util._build_table's
 // formatting rules (Python str.format, "{: >W}  " per column) on the same rows.
 #include "tools/analysis/table.h"
+#include "tools/analysis/table_markdown.h"
 
 #include <catch2/catch.hpp>
 
@@ -138,6 +139,11 @@ TEST_CASE("table: memory columns when asked", "[table]") {
   CHECK(text.find("       CPU Mem  Self CPU Mem    # of Calls  \n") != std::string::npos);
   CHECK(text.find("       3.00 MB       3.00 MB             1  \n") != std::string::npos);
   CHECK(text.find("CUDA Mem") == std::string::npos);
+}
+
+TEST_CASE("markdown: a cell escapes syntax and stays on one line", "[table]") {
+  CHECK(escape_markdown("fo\r|w\nd") == "fo \\|w d");
+  CHECK(escape_markdown("a_b<T>*") == "a\\_b\\<T\\>\\*");
 }
 
 TEST_CASE("table: no rows, no table", "[table]") {

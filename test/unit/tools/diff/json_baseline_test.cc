@@ -74,14 +74,19 @@ TEST_CASE("json baseline: wrong schema, version, truncation, missing fields", "[
     CHECK_FALSE(baseline.rows);
     return baseline.error;
   };
-  CHECK(error(kReport.substr(0, kReport.size() / 2)) == "not valid JSON (truncated?)");
+  CHECK(error(kReport.substr(0, kReport.size() / 2)) ==
+        "not valid JSON (truncated, or a number too large for a double?)");
   CHECK(error("[1, 2]") == "not a JSON object");
   CHECK(error(replaced(kReport, "gprof.report", "gprof.diff")) ==
         "not a gpuprof JSON report: its schema is \"gprof.diff\", expected \"gprof.report\"");
   CHECK(error(replaced(kReport, "\"version\": 1", "\"version\": 2")) ==
         "gprof.report version 2 is not supported; expected version 1");
   CHECK(error(replaced(kReport, "\"self_cuda_ns\": 6000", "\"self_cuda_ns\": \"6000\"")) ==
-        "rows[0]: no number 'self_cuda_ns'");
+        "rows[0]: 'self_cuda_ns' is not a whole number of 0 or more");
+  CHECK(error(replaced(kReport, "\"self_cuda_ns\": 6000", "\"self_cuda_ns\": -1")) ==
+        "rows[0]: 'self_cuda_ns' is not a whole number of 0 or more");
+  CHECK(error(replaced(kReport, "\"self_cuda_ns\": 6000", "\"self_cuda_ns\": 1e300")) ==
+        "rows[0]: 'self_cuda_ns' is not a whole number of 0 or more");
   CHECK(error(replaced(kReport, "\"kind\": \"api\"", "\"kind\": \"cpu\"")) ==
         "rows[1]: 'kind' is not one of range, api, kernel, memcpy, memset, memory");
   CHECK(error(replaced(kReport, "\"totals\"", "\"tot\"")) == "no object 'totals'");

@@ -202,5 +202,25 @@ TEST_CASE("trace: GPU busy is the union of overlapping work, not its sum", "[tra
   CHECK(busy == std::vector<double>{80.0, 0.0});  // [1000, 1800) of [1000, 2000)
 }
 
+TEST_CASE("trace: a long kernel's busy buckets cost nothing per bucket", "[trace]") {
+  SidecarBuilder file;
+  // 10^15 ns (11.6 days) in 1 us buckets: 10^12 buckets, were each visited.
+  const GpuRecord whole = make_kernel(1, 1500, 1'000'000'000'000'000, 1);
+  file.header(test_header())
+      .strings({{1, "k"}})
+      .gpu({whole})
+      .calls(5, {make_call(ApiId::cudaDeviceSynchronize, 1000, 10)});
+  trace::TraceOptions options;
+  options.busy_bucket_ns = 1000;
+  const json t = trace_of({write_temp_file("trace_long.gprof", file.bytes())}, options);
+  std::vector<std::pair<double, double>> busy;
+  for (const json& c : events_of(t, "C"))
+    if (c.at("name") == "GPU busy") busy.emplace_back(c.at("ts"), c.at("args").at("%"));
+  // Origin 1000 ns (the call); work from 0.5 us on: half the first bucket,
+  // then all busy, half the last, then idle.
+  CHECK(busy == std::vector<std::pair<double, double>>{
+                    {0.0, 50.0}, {1.0, 100.0}, {1e12, 50.0}, {1e12 + 1, 0.0}});
+}
+
 }  // namespace
 }  // namespace gprof::test
