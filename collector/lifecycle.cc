@@ -11,6 +11,7 @@
 #include "collector/loss_counters.h"
 #include "collector/process_state.h"
 #include "collector/recorder.h"
+#include "collector/start_time.h"
 #include "collector/writer.h"
 
 namespace gprof {
@@ -79,6 +80,7 @@ void initialize_process() {
   ProcessState& p = process_state();
   g_config = load_config(secure_getenv);
   if (!g_config.enabled || g_config.other_process) return;
+  capture_utc_offset();
   p.rings.configure(g_config.max_threads, g_config.ring_bytes);
   if (pthread_key_create(&p.ring_key, orphan_ring) != 0) {
     GPROF_WARN("cannot create a thread key; this process is not profiled");

@@ -1,10 +1,10 @@
 #include "collector/process_info.h"
 
 #include "collector/process_state.h"
+#include "collector/start_time.h"
 
 #include <dlfcn.h>
 #include <fcntl.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -39,10 +39,7 @@ void collect_process_info(ProcessInfo& info) {
   if (gethostname(info.host, sizeof info.host - 1) != 0) info.host[0] = '\0';
   ssize_t n = readlink("/proc/self/exe", info.exe, sizeof info.exe - 1);
   info.exe[n > 0 ? n : 0] = '\0';
-  time_t now = time(nullptr);
-  tm local{};
-  if (localtime_r(&now, &local))
-    strftime(info.start_time, sizeof info.start_time, "%Y%m%dT%H%M%S", &local);
+  format_start_time(info.start_time, sizeof info.start_time);
   read_cmdline(info);
   // Static information only: this never initializes a context. Never in the
   // child of a fork (DESIGN.md §2.7): a CUDA or CUPTI call there can block on
