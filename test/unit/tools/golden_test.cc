@@ -3,12 +3,11 @@
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "test/unit/tools/cli_run.h"
+#include "test/unit/tools/golden_compare.h"
 
 namespace gprof {
 namespace {
@@ -19,15 +18,6 @@ std::string golden_dir() {
   return dir;
 }
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  INFO(path);
-  REQUIRE(in.good());
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 struct Case {
   std::string expected;  // file name in the golden folder
   std::string args;
@@ -35,9 +25,7 @@ struct Case {
 
 std::vector<Case> cases() {
   std::vector<Case> out;
-  std::istringstream in(slurp(golden_dir() + "/cases"));
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty() || line[0] == '#') continue;
+  for (const std::string& line : test::golden_cases(golden_dir() + "/cases")) {
     const size_t space = line.find(' ');
     if (space == std::string::npos)
       out.push_back(Case{line, ""});
@@ -60,7 +48,7 @@ TEST_CASE("golden: gpuprof report of a checked-in file", "[golden]") {
     // The JSON report names the file; update.sh runs from the folder.
     std::string out = run.out;
     for (size_t at; (at = out.find(dir + "/")) != std::string::npos;) out.erase(at, dir.size() + 1);
-    CHECK(out == slurp(dir + "/" + c.expected));
+    CHECK(out == test::read_golden_file(dir + "/" + c.expected));
   }
 }
 

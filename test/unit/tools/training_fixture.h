@@ -1,5 +1,5 @@
 // A hand-built capture of a training-like loop with NVTX ranges on two
-// threads, shared by the analysis tests, the CLI tests and the golden file's
+// threads, shared by the analysis tests, the CLI tests and the golden files'
 // generator. Round numbers (ns), so that every expected value can be worked
 // out by hand:
 //
@@ -47,6 +47,19 @@ namespace gprof::test {
 
 // The file's bytes, with the header's pid and rank.
 std::string training_capture(uint32_t pid = 42, std::string_view rank = "");
+
+// The training capture after a change that made it slower, for the diff
+// tests and their golden files (header pid and rank as test_header() has them):
+//   - square takes 6000 ns instead of 4000 (Self CUDA +50%): [13000, 19000),
+//     [19000, 25000), [33000, 39000);
+//   - backward launches scale(float*, float) (corr 3, 7) where it launched
+//     vector_add, with vector_add's configuration and times ([25000, 27000),
+//     [41000, 43000)): vector_add vanished, scale is new;
+//   - backward of ProfilerStep#1 also sets 4 KiB of device memory with
+//     cudaMemsetAsync [43600, 43900), corr 11 -> Memset (Device) [44600, 45100):
+//     a new API row and a new memset row.
+// Everything else (calls, ranges, copies, times) is as in training_capture().
+std::string regressed_training_capture();
 
 // training_capture() written to a scratch file `name`; returns its path.
 std::string write_training_capture(const std::string& name, uint32_t pid = 42,

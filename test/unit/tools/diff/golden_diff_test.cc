@@ -4,24 +4,15 @@
 // that paths are the relative ones update.sh used.
 #include <catch2/catch.hpp>
 
-#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "test/unit/tools/cli_run.h"
+#include "test/unit/tools/golden_compare.h"
 
 namespace gprof {
 namespace {
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  INFO(path);
-  REQUIRE(in.good());
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 struct Case {
   std::string expected;  // file name in the golden folder
@@ -31,9 +22,7 @@ struct Case {
 
 std::vector<Case> cases() {
   std::vector<Case> out;
-  std::istringstream in(slurp("cases"));
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty() || line[0] == '#') continue;
+  for (const std::string& line : test::golden_cases("cases")) {
     std::istringstream words(line);
     Case c;
     words >> c.expected >> c.status;
@@ -52,7 +41,7 @@ TEST_CASE("golden: gpuprof diff of checked-in files", "[diff][golden]") {
     const test::Run run = test::gpuprof("diff " + c.args);
     CHECK(run.status == c.status);
     CHECK(run.err.empty());
-    CHECK(run.out == slurp(c.expected));
+    CHECK(run.out == test::read_golden_file(c.expected));
   }
 }
 

@@ -1,24 +1,29 @@
-// Writes the golden sidecar file of the report tests (README.md here):
-//   make_golden_sidecar test/unit/tools/golden/training.gprof
-// The file holds training_fixture.h's capture; the tests read the checked-in
-// copy and never regenerate it.
+// Writes a golden sidecar file from training_fixture.h's captures:
+//   make_golden_sidecar training test/unit/tools/golden/training.gprof
+//   make_golden_sidecar regressed test/unit/tools/diff/golden/regressed.gprof
+// (README.md here and in ../diff/golden). The tests read the checked-in copies
+// and never regenerate them.
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <string>
 
 #include "test/unit/tools/training_fixture.h"
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: %s OUT.gprof\n", argv[0]);
+  const bool training = argc == 3 && std::strcmp(argv[1], "training") == 0;
+  const bool regressed = argc == 3 && std::strcmp(argv[1], "regressed") == 0;
+  if (!training && !regressed) {
+    std::fprintf(stderr, "usage: %s training|regressed OUT.gprof\n", argv[0]);
     return 2;
   }
-  const std::string bytes = gprof::test::training_capture();
-  std::ofstream out(argv[1], std::ios::binary | std::ios::trunc);
+  const std::string bytes =
+      training ? gprof::test::training_capture() : gprof::test::regressed_training_capture();
+  std::ofstream out(argv[2], std::ios::binary | std::ios::trunc);
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   out.close();
   if (!out) {
-    std::fprintf(stderr, "%s: cannot write %s\n", argv[0], argv[1]);
+    std::fprintf(stderr, "%s: cannot write %s\n", argv[0], argv[2]);
     return 1;
   }
   return 0;

@@ -5,7 +5,7 @@ set -eu
 build=$(cd "${1:?usage: update.sh BUILD_DIR}" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 ninja -C "$build" test/unit/make_golden_sidecar tools/gpuprof >/dev/null
-"$build/test/unit/make_golden_sidecar" "$here/training.gprof"
+"$build/test/unit/make_golden_sidecar" training "$here/training.gprof"
 grep -v '^#' "$here/cases" | while read -r out args; do
   [ -n "$out" ] || continue
   # ARGS are plain words: split them on purpose.

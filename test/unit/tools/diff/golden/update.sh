@@ -4,8 +4,8 @@
 set -eu
 build=$(cd "${1:?usage: update.sh BUILD_DIR}" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
-ninja -C "$build" test/unit/tools/diff/make_diff_golden tools/gpuprof >/dev/null
-"$build/test/unit/tools/diff/make_diff_golden" "$here/regressed.gprof"
+ninja -C "$build" test/unit/make_golden_sidecar tools/gpuprof >/dev/null
+"$build/test/unit/make_golden_sidecar" regressed "$here/regressed.gprof"
 echo "wrote $here/regressed.gprof"
 # The baseline a CI job would keep: the JSON report of the report tests' file.
 (cd "$here" && "$build/tools/gpuprof" report --format json --limit 0 ../../golden/training.gprof) \
