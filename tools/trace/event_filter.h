@@ -6,16 +6,18 @@
 //             name matches, whatever its thread; GPU work whose issuing call
 //             is kept; unpaired GPU work is dropped.
 // A memory counter sample stays with the call that moved the memory. Flows
-// need both of their ends (trace_writer.h checks the keep flags).
+// need both of their ends. Each item carries the spans it is judged by
+// (trace_item.h), so the cut is decided as items are written.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
-#include "tools/trace/file_events.h"
 #include "tools/trace/time_window.h"
+#include "tools/trace/trace_item.h"
 
 namespace gprof::trace {
 
@@ -26,9 +28,33 @@ struct EventCut {
   bool cuts() const { return window.has_value() || !ranges.empty(); }
 };
 
-// Sets the keep flags of the file's calls, GPU work and ranges and removes
-// the events not kept. `to_relative` is added to a file time to make it
+using Interval = std::pair<uint64_t, uint64_t>;  // [start, end] on the file's clock
+
+// The cut of one file. `to_relative` is added to a file time to make it
 // relative to the trace's origin.
-void cut_events(FileEvents& file, const EventCut& cut, int64_t to_relative);
+class FileCut {
+ public:
+  FileCut(const EventCut& cut, int64_t to_relative) : cut_(cut), to_relative_(to_relative) {}
+
+  // A range named `name` spanning `span`: part of the --range scope when the
+  // name matches. Add all before asking keep().
+  void add_range(const std::string& name, Interval span);
+
+  bool call_kept(Interval call) const { return in_window(call) && in_scope(call); }
+  bool gpu_kept(const Item& gpu) const;  // a kGpu item
+  bool keep(const Item& item) const;
+  int64_t to_relative() const { return to_relative_; }
+  const std::optional<TimeWindow>& window() const { return cut_.window; }
+
+ private:
+  bool in_window(Interval i) const;
+  bool in_scope(Interval i) const;
+  void merge() const;
+
+  const EventCut& cut_;
+  int64_t to_relative_;
+  mutable std::vector<Interval> scope_;
+  mutable bool merged_ = true;
+};
 
 }  // namespace gprof::trace

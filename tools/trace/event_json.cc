@@ -73,7 +73,11 @@ void EventJson::head(Buffer& b, std::string_view phase, std::string_view categor
   append_microseconds(b, static_cast<int64_t>(time_ns) + to_relative_);
 }
 
-void EventJson::write(const Event& event) {
+void EventJson::write(const Item& event) {
+  if (event.sub != 0) {
+    flow(event.kind == EventKind::kCall, flow_base_ + event.flow_id, event.track, event.start_ns);
+    return;
+  }
   switch (event.kind) {
     case EventKind::kCall:
       call(event);
@@ -89,8 +93,8 @@ void EventJson::write(const Event& event) {
   }
 }
 
-void EventJson::call(const Event& e) {
-  const CallDetails& c = file_.calls[e.ref];
+void EventJson::call(const Item& e) {
+  const CallPart& c = e.call;
   const ApiInfo* info = api_info(c.api);
   if (info == nullptr) return;  // the loader hands out known APIs only
   Buffer& b = out_.begin_event();
@@ -103,7 +107,7 @@ void EventJson::call(const Event& e) {
   if (info->fields & kFieldStream) text(b, "stream", fmt::format("0x{:x}", c.stream));
   if (info->fields & kFieldBytes) number(b, "bytes", c.bytes);
   if (info->fields & kFieldLaunch) {
-    if (c.kernel != kNoIndex) text(b, "kernel", file_.strings->text(c.kernel));
+    if (c.kernel != kNoIndex) text(b, "kernel", strings_.text(c.kernel));
     dim3(b, "grid", c.grid);
     dim3(b, "block", c.block);
     number(b, "shared memory", c.shared_mem);
@@ -114,22 +118,17 @@ void EventJson::call(const Event& e) {
   }
   b.append(std::string_view("}}"));
   out_.end_event();
-  for (uint32_t i = 0; c.first_gpu != kNoIndex && i < c.gpu_count; ++i)
-    if (file_.gpu[c.first_gpu + i].keep)
-      flow(true, flow_base_ + c.first_gpu + i, e.track, e.start_ns);
 }
 
-void EventJson::gpu(const Event& e) {
-  const GpuDetails& work = file_.gpu[e.ref];
-  const GpuRecord& r = *work.record;
-  const CallDetails* issuer = work.call == kNoIndex ? nullptr : &file_.calls[work.call];
+void EventJson::gpu(const Item& e) {
+  const GpuPart& r = e.gpu;
   Buffer& b = out_.begin_event();
-  head(b, "X", gpu_category(r.kind), *work.name, e.track, e.start_ns);
+  head(b, "X", gpu_category(r.kind), strings_.text(r.name), e.track, e.start_ns);
   b.append(std::string_view(",\"dur\":"));
   append_microseconds(b, static_cast<int64_t>(e.dur_ns));
   // The call's correlation, so that both ends of a flow say the same.
   b.append(std::string_view(",\"args\":{\"correlation\":"));
-  fmt::format_to(std::back_inserter(b), "{}", issuer ? issuer->correlation : r.correlation);
+  fmt::format_to(std::back_inserter(b), "{}", r.correlation);
   number(b, "device", r.device);
   number(b, "stream", r.stream);
   if (r.kind == GpuKind::kKernel) {
@@ -150,12 +149,11 @@ void EventJson::gpu(const Event& e) {
   if (r.graph_node != 0) number(b, "graph node", r.graph_node);
   b.append(std::string_view("}}"));
   out_.end_event();
-  if (issuer != nullptr && issuer->keep) flow(false, flow_base_ + e.ref, e.track, e.start_ns);
 }
 
-void EventJson::range(const Event& e) {
-  const RangeDetails& r = file_.ranges[e.ref];
-  const std::string& name = file_.strings->text(r.name);
+void EventJson::range(const Item& e) {
+  const RangePart& r = e.range;
+  const std::string& name = strings_.text(r.name);
   Buffer& b = out_.begin_event();
   switch (e.kind) {
     case EventKind::kRange:
@@ -179,7 +177,7 @@ void EventJson::range(const Event& e) {
     if (domain) {
       append_json_string(b, "domain");
       b.push_back(':');
-      append_json_string(b, file_.strings->text(r.domain));
+      append_json_string(b, strings_.text(r.domain));
     }
     if (r.open_at_exit)
       b.append(std::string_view(domain ? ",\"open at exit\":true" : "\"open at exit\":true"));
@@ -189,8 +187,8 @@ void EventJson::range(const Event& e) {
   out_.end_event();
 }
 
-void EventJson::counter(const Event& e) {
-  const CounterSample& s = file_.counters[e.ref];
+void EventJson::counter(const Item& e) {
+  const CounterPart& s = e.counter;
   Buffer& b = out_.begin_event();
   head(b, "C", "", counter_name(s.counter), e.track, e.start_ns);
   if (s.counter == Counter::kGpuBusy)

@@ -7,8 +7,9 @@
 #include <string_view>
 #include <vector>
 
+#include "tools/analysis/interner.h"
 #include "tools/trace/event_output.h"
-#include "tools/trace/file_events.h"
+#include "tools/trace/trace_item.h"
 
 namespace gprof::trace {
 
@@ -20,32 +21,31 @@ struct Place {
 
 class EventJson {
  public:
-  // `places`: per track of `file`; flow and async ids of the file are
+  // `places`: per track of the file; flow and async ids of the file are
   // `flow_base` + its GPU work index and `async_base` + its range index.
-  EventJson(EventOutput& out, const FileEvents& file, const std::vector<Place>& places,
+  EventJson(EventOutput& out, const analysis::Interner& strings, const std::vector<Place>& places,
             int64_t to_relative, uint64_t flow_base, uint64_t async_base)
       : out_(out),
-        file_(file),
+        strings_(strings),
         places_(places),
         to_relative_(to_relative),
         flow_base_(flow_base),
         async_base_(async_base) {}
 
-  // The event, and after a call or GPU work its end of each flow whose
-  // other end is kept too.
-  void write(const Event& event);
+  // The event, or (sub > 0) one end of a flow.
+  void write(const Item& event);
 
  private:
   void head(Buffer& b, std::string_view phase, std::string_view category, std::string_view name,
             uint32_t track, uint64_t time_ns);
-  void call(const Event& e);
-  void gpu(const Event& e);
-  void range(const Event& e);
-  void counter(const Event& e);
+  void call(const Item& e);
+  void gpu(const Item& e);
+  void range(const Item& e);
+  void counter(const Item& e);
   void flow(bool start, uint64_t id, uint32_t track, uint64_t time_ns);
 
   EventOutput& out_;
-  const FileEvents& file_;
+  const analysis::Interner& strings_;
   const std::vector<Place>& places_;
   int64_t to_relative_;
   uint64_t flow_base_;

@@ -1,115 +1,480 @@
 #include "tools/trace/file_events.h"
 
+#include <algorithm>
+#include <tuple>
+
 #include "tools/analysis/demangle.h"
 #include "tools/analysis/gpu_names.h"
+#include "tools/analysis/range_names.h"
+#include "tools/trace/busy_counter.h"
 
 namespace gprof::trace {
 
-void FileEvents::on_file_begin(uint32_t /*file*/, const std::string& /*path*/) {
-  events.clear();
-  tracks.clear();
-  calls.clear();
-  gpu.clear();
-  ranges.clear();
-  counters.clear();
-  strings = std::make_unique<analysis::Interner>();
-  track_index_.clear();
-  kernels_.clear();
-  domains_.clear();
+// The parts of a call its GPU work is paired and written with.
+struct CallKey {
+  uint64_t correlation;
+  uint64_t start_ns;
+  uint64_t end_ns;
+  uint32_t track;
+  uint32_t index;
+};
+
+namespace {
+
+struct GpuIn {
+  GpuRecord record;
+  uint64_t seq;  // file order
+  uint64_t key;  // the correlation it is joined on
+};
+
+struct External {
+  uint64_t correlation;  // CUPTI's
+  uint64_t external;
+};
+
+struct Work {
+  GpuRecord record;
+  uint64_t seq;
+  CallKey call;
+};
+
+struct Busy {
+  uint32_t device;
+  int64_t start;
+  int64_t end;
+};
+
+struct ByKey {
+  bool operator()(const GpuIn& a, const GpuIn& b) const { return a.key < b.key; }
+};
+struct ByCorrelation {
+  bool operator()(const CallKey& a, const CallKey& b) const {
+    return a.correlation < b.correlation;
+  }
+  bool operator()(const External& a, const External& b) const {
+    return a.correlation < b.correlation;
+  }
+};
+// As the loader hands paired work out: by call, then start.
+struct ByCall {
+  bool operator()(const Work& a, const Work& b) const {
+    return std::tuple(a.call.correlation, a.record.start_ns, a.seq) <
+           std::tuple(b.call.correlation, b.record.start_ns, b.seq);
+  }
+};
+struct BySeq {
+  bool operator()(const Work& a, const Work& b) const { return a.seq < b.seq; }
+};
+struct ByDevice {
+  bool operator()(const Busy& a, const Busy& b) const {
+    return std::tuple(a.device, a.start, a.end) < std::tuple(b.device, b.start, b.end);
+  }
+};
+
+// Walks a sorter of records sorted by `key` alongside increasing lookups:
+// the first record whose key equals the one asked for (the first added wins,
+// as in pairing.h).
+template <typename Sorter, typename T, typename Key>
+class Lookup {
+ public:
+  Lookup(Sorter& sorter, Key key) : cursor_(sorter.sorted()), key_(key) {
+    valid_ = cursor_.next(current_);
+  }
+  const T* find(uint64_t value) {
+    while (valid_ && key_(current_) < value) valid_ = cursor_.next(current_);
+    return valid_ && key_(current_) == value ? &current_ : nullptr;
+  }
+
+ private:
+  typename Sorter::Cursor cursor_;
+  Key key_;
+  T current_;
+  bool valid_;
+};
+
+uint64_t string_key(int kind, uint32_t id) {
+  return static_cast<uint64_t>(kind) << 32 | id;
 }
 
-void FileEvents::on_string(uint32_t /*file*/, const pb::StringEntry& entry) {
-  if (entry.kind() == pb::StringEntry::DOMAIN) domains_[entry.id()] = strings->id(entry.value());
+}  // namespace
+
+struct FileEvents::Join {
+  SpillSorter<CallKey, ByCorrelation> calls;
+  SpillSorter<GpuIn, ByKey> gpu;
+  SpillSorter<External, ByCorrelation> externals;
+  SpillSorter<Work, BySeq> unpaired;
+  SpillSorter<Work, ByCall> paired;
+  SpillSorter<Busy, ByDevice> busy;
+};
+
+FileEvents::FileEvents(analysis::FileInfo& info) : info_(info), join_(std::make_unique<Join>()) {}
+FileEvents::~FileEvents() = default;
+
+void FileEvents::on_header(const pb::FileHeader& header) {
+  info_.header = header;
 }
 
-uint32_t FileEvents::track(bool gpu_track, uint32_t device, uint32_t tid) {
-  const uint64_t key = uint64_t{gpu_track} << 63 | uint64_t{device} << 32 | tid;
-  auto [it, added] = track_index_.emplace(key, static_cast<uint32_t>(tracks.size()));
-  if (added) tracks.push_back(Track{gpu_track, device, tid});
+void FileEvents::on_string(const pb::StringEntry& entry) {
+  if (entry.kind() == pb::StringEntry::KERNEL)
+    kernels_[entry.id()] = entry.value();
+  else
+    texts_[string_key(entry.kind(), entry.id())] = entry.value();
+  if (entry.kind() == pb::StringEntry::DOMAIN) domains_[entry.id()] = strings_.id(entry.value());
+}
+
+void FileEvents::on_cupti(const pb::CuptiStatus& status) {
+  info_.cupti = status;
+}
+void FileEvents::on_footer(const pb::Footer& footer) {
+  info_.footer = footer;
+}
+
+void FileEvents::seen(uint64_t start_ns, uint64_t end_ns) {
+  if (!seen_any_ || start_ns < info_.first_ns) info_.first_ns = start_ns;
+  info_.last_ns = std::max(info_.last_ns, end_ns);
+  seen_any_ = true;
+}
+
+uint32_t FileEvents::track(bool gpu, uint32_t device, uint32_t tid) {
+  const uint64_t key = uint64_t{gpu} << 63 | uint64_t{device} << 32 | tid;
+  auto [it, added] = track_index_.emplace(key, static_cast<uint32_t>(tracks_.size()));
+  if (added) tracks_.push_back(Track{gpu, device, tid, false});
   return it->second;
 }
 
-uint32_t FileEvents::demangled(const std::string* kernel) {
-  if (kernel == nullptr) return kNoIndex;
-  auto it = kernels_.find(kernel);
-  if (it == kernels_.end())
-    it = kernels_.emplace(kernel, strings->id(analysis::demangle(*kernel))).first;
+void FileEvents::add(const Item& item) {
+  if (item.kind != EventKind::kCounter) tracks_[item.track].slices = true;
+  items_.add(item);
+}
+
+const std::string* FileEvents::string_of(int kind, uint32_t id) const {
+  if (id == 0) return nullptr;
+  auto it = texts_.find(string_key(kind, id));
+  return it == texts_.end() ? nullptr : &it->second;
+}
+
+const std::string* FileEvents::kernel_name(uint32_t id) const {
+  if (id == 0) return nullptr;
+  auto it = kernels_.find(id);
+  return it == kernels_.end() ? nullptr : &it->second;
+}
+
+uint32_t FileEvents::demangled(uint32_t kernel) {
+  const std::string* name = kernel_name(kernel);
+  if (name == nullptr) return kNoIndex;
+  auto it = demangled_.find(kernel);
+  if (it == demangled_.end())
+    it = demangled_.emplace(kernel, strings_.id(analysis::demangle(*name))).first;
   return it->second;
 }
 
-void FileEvents::on_api(const analysis::ApiCall& call) {
-  const ApiRecord& r = call.record;
-  CallDetails d{};
-  d.correlation = r.correlation;
-  d.stream = r.stream;
-  d.bytes = r.bytes;
-  d.grid = r.grid;
-  d.block = r.block;
-  d.shared_mem = r.shared_mem;
-  d.kernel = call.info.fields & kFieldLaunch ? demangled(call.kernel) : kNoIndex;
-  d.first_gpu = kNoIndex;
-  d.result = r.result;
-  d.api = r.api;
-  d.keep = true;
-  // Calls come numbered in order (profile.h), so event i is call i until
-  // the events are sorted.
-  if (calls.size() <= call.index) calls.resize(size_t{call.index} + 1);
-  calls[call.index] = d;
-  const uint64_t dur = r.end_ns > r.start_ns ? r.end_ns - r.start_ns : 0;
-  events.push_back(Event{r.start_ns, dur, track(false, 0, r.tid), call.index, EventKind::kCall});
-  ledger_.add(r, call.index);
-}
-
-void FileEvents::on_range(const analysis::RangeSpan& span) {
-  const analysis::Range& r = span.range;
-  auto domain = domains_.find(r.domain);
-  const auto ref = static_cast<uint32_t>(ranges.size());
-  ranges.push_back(
-      RangeDetails{strings->id(span.name),
-                   domain == domains_.end() ? analysis::Interner::kEmpty : domain->second, r.kind,
-                   r.open_at_exit, true});
-  const uint32_t where = track(false, 0, r.tid);
-  const uint64_t dur = r.end_ns - r.start_ns;
+// Names are shared by all records of a kind and kernel (or memory kinds),
+// so that a million launches of one kernel are named once.
+uint32_t FileEvents::row_name(const GpuRecord& r) {
+  const std::string* kernel = r.kind == GpuKind::kKernel ? kernel_name(r.kernel) : nullptr;
+  uint64_t key = uint64_t{static_cast<uint8_t>(r.kind)} << 56;
   switch (r.kind) {
-    case analysis::RangeKind::kPushPop:
-      events.push_back(Event{r.start_ns, dur, where, ref, EventKind::kRange});
+    case GpuKind::kKernel:
+      key |= kernel ? r.kernel : 0;
       break;
-    case analysis::RangeKind::kStartEnd:
-      events.push_back(Event{r.start_ns, dur, where, ref, EventKind::kAsyncBegin});
-      events.push_back(Event{r.end_ns, dur, where, ref, EventKind::kAsyncEnd});
+    case GpuKind::kMemcpy:
+      key |= uint64_t{r.copy_kind} << 16 | uint64_t{r.src_kind} << 8 | r.dst_kind;
       break;
-    case analysis::RangeKind::kMark:
-      events.push_back(Event{r.start_ns, 0, where, ref, EventKind::kMark});
+    case GpuKind::kMemset:
+      key |= r.dst_kind;
       break;
+    case GpuKind::kSync:
+      key |= r.detail;
+      break;
+  }
+  auto it = row_names_.find(key);
+  if (it == row_names_.end())
+    it = row_names_.emplace(key, strings_.id(analysis::gpu_row_name(r, kernel))).first;
+  return it->second;
+}
+
+void FileEvents::on_api(const ApiRecord& r) {
+  const ApiInfo* api = api_info(r.api);
+  if (api == nullptr) return;  // the reader skips unknown APIs; be safe anyway
+  seen(r.start_ns, r.end_ns);
+  const uint32_t index = calls_++;
+  const uint64_t end = std::max(r.end_ns, r.start_ns);
+  Item e{};
+  e.start_ns = r.start_ns;
+  e.dur_ns = end - r.start_ns;
+  e.ref = index;
+  e.track = track(false, 0, r.tid);
+  e.kind = EventKind::kCall;
+  e.call_start = r.start_ns;
+  e.call_end = end;
+  e.call = CallPart{r.correlation,
+                    r.stream,
+                    r.bytes,
+                    r.grid,
+                    r.block,
+                    r.shared_mem,
+                    api->fields & kFieldLaunch ? demangled(r.kernel) : kNoIndex,
+                    r.result,
+                    r.api};
+  add(e);
+  if (r.correlation != 0) join_->calls.add(CallKey{r.correlation, r.start_ns, end, e.track, index});
+  if (r.result == 0 && analysis::memory_effect(r.api)) {
+    ledger_.add(r, index);
+    memory_calls_[index] = {r.start_ns, end};
   }
 }
 
-void FileEvents::add_gpu(const analysis::GpuActivity& activity, uint32_t call) {
-  const GpuRecord& r = *activity.record;
-  events.push_back(Event{r.start_ns, activity.duration_ns(), track(true, r.device, r.stream),
-                         static_cast<uint32_t>(gpu.size()), EventKind::kGpu});
-  gpu.push_back(GpuDetails{activity.record, activity.name, call, true});
+void FileEvents::on_range(const RangeEvent& event) {
+  if (event.op != RangeOp::kNameThread && event.op != RangeOp::kNameCategory)
+    seen(event.time_ns, event.time_ns);
+  ranges_.add(event);
 }
 
-void FileEvents::on_gpu(const analysis::GpuActivity& activity) {
-  // Paired work comes with its call in on_launch, so that a call's work
-  // items are neighbours in `gpu`.
-  if (activity.is_work() && activity.call == nullptr) add_gpu(activity, kNoIndex);
+void FileEvents::on_gpu(const GpuRecord& record) {
+  // The shim drops records CUPTI could not time; never show them as
+  // zero-length work at time 0 should one get through.
+  if (record.start_ns == 0 && record.end_ns == 0) {
+    ++info_.gpu.no_timestamp;
+    return;
+  }
+  seen(record.start_ns, record.end_ns);
+  join_->gpu.add(GpuIn{record, gpu_seq_++, record.correlation});
 }
 
-void FileEvents::on_launch(const analysis::Launch& launch) {
-  const uint32_t index = launch.call.index;
-  if (index >= calls.size()) return;
-  calls[index].first_gpu = static_cast<uint32_t>(gpu.size());
-  calls[index].gpu_count = static_cast<uint32_t>(launch.work.size());
-  for (const analysis::GpuActivity* activity : launch.work) add_gpu(*activity, index);
+void FileEvents::on_external_correlation(uint64_t correlation, uint64_t external_id) {
+  ++externals_;
+  join_->externals.add(External{correlation, external_id});
 }
 
-void FileEvents::add_counter(uint32_t where, uint64_t time_ns, Counter counter, double value,
-                             uint32_t call) {
-  events.push_back(
-      Event{time_ns, 0, where, static_cast<uint32_t>(counters.size()), EventKind::kCounter});
-  counters.push_back(CounterSample{value, call, counter});
+// The shim names its window in the header (collector/writer.cc).
+bool FileEvents::windowed() const {
+  if (!info_.header) return false;
+  for (const pb::ConfigEntry& e : info_.header->config()) {
+    if (e.key() == "capture" && e.value() != "all") return true;
+    if (e.key() == "capture_window") return true;
+  }
+  return false;
+}
+
+void FileEvents::finish(const EventCut& cut, int64_t to_relative, uint64_t busy_bucket_ns) {
+  cut_.emplace(cut, to_relative);
+  finish_ranges();
+  pair_gpu();
+  add_memory_counters();
+  add_busy_counters(to_relative, busy_bucket_ns);
+  join_.reset();
+}
+
+void FileEvents::finish_ranges() {
+  // Open ranges end when the process did: at the footer's time when the
+  // file has one, else at the last record.
+  uint64_t last = info_.last_ns;
+  if (info_.footer) last = std::max<uint64_t>(last, info_.footer->end_clock_ns());
+  const std::vector<analysis::Range> ranges = ranges_.finish(last, info_.ranges);
+  for (const auto& [tid, name] : ranges_.thread_names()) {
+    const std::string* text = string_of(pb::StringEntry::NVTX, name);
+    if (text == nullptr) text = string_of(pb::StringEntry::THREAD, name);
+    if (text != nullptr) info_.thread_names[tid] = *text;
+  }
+  // One name per (message, domain), built once however many calls use it.
+  std::unordered_map<uint64_t, uint32_t> names;
+  for (const analysis::Range& r : ranges) {
+    const uint64_t key = static_cast<uint64_t>(r.domain) << 32 | r.name;
+    auto it = names.find(key);
+    if (it == names.end()) {
+      it = names
+               .emplace(key, strings_.id(analysis::range_row_name(
+                                 string_of(pb::StringEntry::NVTX, r.name),
+                                 string_of(pb::StringEntry::DOMAIN, r.domain))))
+               .first;
+    }
+    auto domain = domains_.find(r.domain);
+    Item e{};
+    e.ref = range_count_++;
+    e.track = track(false, 0, r.tid);
+    e.range = RangePart{it->second,
+                        domain == domains_.end() ? analysis::Interner::kEmpty : domain->second,
+                        r.open_at_exit};
+    const uint64_t dur = r.end_ns - r.start_ns;
+    switch (r.kind) {
+      case analysis::RangeKind::kPushPop:
+        e.start_ns = r.start_ns;
+        e.dur_ns = dur;
+        e.kind = EventKind::kRange;
+        add(e);
+        cut_->add_range(strings_.text(it->second), {r.start_ns, r.end_ns});
+        break;
+      case analysis::RangeKind::kStartEnd:
+        e.start_ns = r.start_ns;
+        e.dur_ns = dur;
+        e.kind = EventKind::kAsyncBegin;
+        add(e);
+        e.start_ns = r.end_ns;
+        e.kind = EventKind::kAsyncEnd;
+        add(e);
+        cut_->add_range(strings_.text(it->second), {r.start_ns, r.end_ns});
+        break;
+      case analysis::RangeKind::kMark:
+        e.start_ns = r.start_ns;
+        e.dur_ns = 0;
+        e.kind = EventKind::kMark;
+        add(e);
+        break;
+    }
+  }
+}
+
+// Pairs each GPU record with its call (pairing.h: mapped through the
+// external correlations first, else by its own correlation), by merge-joins
+// on sorted streams; then numbers the work as the loader hands it out.
+void FileEvents::pair_gpu() {
+  Join& j = *join_;
+  analysis::GpuCounts& counts = info_.gpu;
+  counts.external_correlations = externals_;
+  const bool window = windowed();
+  const auto handed_out = [&](const GpuIn& g, const CallKey* call) {
+    const GpuRecord& r = g.record;
+    if (call == nullptr && window) {
+      ++counts.outside_window;
+      return;
+    }
+    ++counts.records;
+    switch (r.kind) {
+      case GpuKind::kKernel:
+        ++counts.kernels;
+        break;
+      case GpuKind::kMemcpy:
+        ++counts.copies;
+        break;
+      case GpuKind::kMemset:
+        ++counts.sets;
+        break;
+      case GpuKind::kSync:
+        ++counts.syncs;
+        break;
+    }
+    if (call == nullptr) ++counts.unpaired;
+    if (r.kind == GpuKind::kSync) return;  // pairs, but is no GPU work
+    if (call == nullptr)
+      j.unpaired.add(Work{r, g.seq, CallKey{}});
+    else
+      j.paired.add(Work{r, g.seq, *call});
+  };
+  const auto call_key = [](const CallKey& c) { return c.correlation; };
+  using CallLookup = Lookup<decltype(j.calls), CallKey, decltype(call_key)>;
+  // By the record's own correlation: what is left after the external ids.
+  SpillSorter<GpuIn, ByKey> own;
+  SpillSorter<GpuIn, ByKey>* by_own = &j.gpu;
+  if (j.externals.size() != 0) {
+    by_own = &own;
+    SpillSorter<GpuIn, ByKey> mapped;
+    {
+      const auto ext_key = [](const External& e) { return e.correlation; };
+      Lookup<decltype(j.externals), External, decltype(ext_key)> externals(j.externals, ext_key);
+      auto cursor = j.gpu.sorted();
+      GpuIn g;
+      while (cursor.next(g)) {
+        const External* e = g.key == 0 ? nullptr : externals.find(g.key);
+        if (e == nullptr) {
+          own.add(g);
+        } else {
+          g.key = e->external;
+          mapped.add(g);
+        }
+      }
+    }
+    CallLookup calls(j.calls, call_key);
+    auto cursor = mapped.sorted();
+    GpuIn g;
+    while (cursor.next(g)) {
+      const CallKey* call = g.key == 0 ? nullptr : calls.find(g.key);
+      if (call != nullptr) {
+        handed_out(g, call);
+      } else {
+        g.key = g.record.correlation;
+        own.add(g);
+      }
+    }
+  }
+  {
+    CallLookup calls(j.calls, call_key);
+    auto cursor = by_own->sorted();
+    GpuIn g;
+    while (cursor.next(g)) handed_out(g, g.key == 0 ? nullptr : calls.find(g.key));
+  }
+  // The unpaired work in file order, then the paired by call and start: GPU
+  // work indices (flow ids) and GPU tracks follow this order.
+  {
+    auto cursor = j.unpaired.sorted();
+    Work w;
+    while (cursor.next(w)) number_gpu(w.record, nullptr);
+  }
+  auto cursor = j.paired.sorted();
+  Work w;
+  uint64_t last_call = 0;
+  uint32_t sub = 0;
+  bool first = true;
+  while (cursor.next(w)) {
+    if (first || w.call.index != last_call) sub = 0;
+    first = false;
+    last_call = w.call.index;
+    number_gpu(w.record, &w.call);
+    // The call's flow start, written right after the call.
+    Item s{};
+    s.start_ns = w.call.start_ns;
+    s.dur_ns = w.call.end_ns - w.call.start_ns;
+    s.ref = w.call.index;
+    s.track = w.call.track;
+    s.sub = ++sub;
+    s.kind = EventKind::kCall;
+    s.has_call = true;
+    s.call_start = w.call.start_ns;
+    s.call_end = w.call.end_ns;
+    s.gpu_start = w.record.start_ns;
+    s.gpu_end = std::max(w.record.end_ns, w.record.start_ns);
+    s.flow_id = gpu_count_ - 1;
+    items_.add(s);
+  }
+}
+
+void FileEvents::number_gpu(const GpuRecord& r, const CallKey* call) {
+  const uint64_t end = std::max(r.end_ns, r.start_ns);
+  Item e{};
+  e.start_ns = r.start_ns;
+  e.dur_ns = end - r.start_ns;
+  e.ref = gpu_count_++;
+  e.track = track(true, r.device, r.stream);
+  e.kind = EventKind::kGpu;
+  e.has_call = call != nullptr;
+  if (call != nullptr) {
+    e.call_start = call->start_ns;
+    e.call_end = call->end_ns;
+  }
+  e.gpu_start = r.start_ns;
+  e.gpu_end = end;
+  e.flow_id = e.ref;
+  e.gpu = GpuPart{call != nullptr ? call->correlation : r.correlation,
+                  r.bytes,
+                  r.graph_node,
+                  r.graph,
+                  r.device,
+                  r.stream,
+                  row_name(r),
+                  r.grid,
+                  r.block,
+                  r.shared_mem,
+                  r.registers,
+                  r.kind};
+  add(e);
+  if (call != nullptr) {  // its flow end, right after it
+    Item f = e;
+    f.sub = 1;
+    items_.add(f);
+  }
+  if (e.dur_ns != 0 && cut_->gpu_kept(e)) {
+    const int64_t start = static_cast<int64_t>(r.start_ns) + cut_->to_relative();
+    join_->busy.add(Busy{r.device, start, start + static_cast<int64_t>(e.dur_ns)});
+  }
 }
 
 void FileEvents::add_memory_counters() {
@@ -120,10 +485,45 @@ void FileEvents::add_memory_counters() {
     const bool device = d.space == analysis::MemorySpace::kDevice;
     int64_t& level = in_use[device ? 0 : 1];
     level += d.bytes;
-    add_counter(where, events[d.call].start_ns,
-                device ? Counter::kDeviceMemory : Counter::kHostMemory, static_cast<double>(level),
-                d.call);
+    const auto [start, end] = memory_calls_.at(d.call);
+    Item e{};
+    e.start_ns = start;
+    e.ref = counters_++;
+    e.track = where;
+    e.kind = EventKind::kCounter;
+    e.has_call = true;
+    e.call_start = start;
+    e.call_end = end;
+    e.counter = CounterPart{static_cast<double>(level),
+                            device ? Counter::kDeviceMemory : Counter::kHostMemory};
+    add(e);
   }
+}
+
+void FileEvents::add_busy_counters(int64_t to_relative, uint64_t bucket_ns) {
+  auto cursor = join_->busy.sorted();
+  Busy b;
+  std::optional<DeviceBusy> device;
+  uint32_t current = 0;
+  while (cursor.next(b)) {
+    if (!device || b.device != current) {
+      if (device) device->finish();
+      current = b.device;
+      const uint32_t where = track(true, b.device, 0);
+      device.emplace(bucket_ns, cut_->window(),
+                     [this, where, to_relative](int64_t start, double percent) {
+                       Item e{};
+                       e.start_ns = static_cast<uint64_t>(start - to_relative);
+                       e.ref = counters_++;
+                       e.track = where;
+                       e.kind = EventKind::kCounter;
+                       e.counter = CounterPart{percent, Counter::kGpuBusy};
+                       add(e);
+                     });
+    }
+    device->add(b.start, b.end);
+  }
+  if (device) device->finish();
 }
 
 }  // namespace gprof::trace

@@ -1,51 +1,34 @@
-// One file's events, collected as the loader hands them out and kept as
-// compact fixed-size structs until the file ends, when they are cut
-// (event_filter.h), sorted per track and written (trace_writer.h).
-//
-// Memory per event: an Event (32 bytes) plus its kind's details: 72 bytes
-// per API call, 24 per GPU activity (which points at the loader's record, kept
-// by the loader until on_file_end returns), 12 per NVTX range.
+// One file's events, read once with the streaming reader and kept outside
+// memory: every event becomes a self-contained Item (trace_item.h) in a
+// sorter that spills to a temporary file (spill_sorter.h), so that memory
+// does not grow with the file. What the loader (analysis/profile.h) does in
+// memory is done here with sorters too: GPU records are paired with their
+// calls by a merge-join on the correlation (after the file's external
+// correlations, pairing.h), then numbered as the loader hands them out (the
+// unpaired in file order, then the paired by call and start), which fixes
+// flow ids and the order of GPU tracks. Kept in memory: the string tables,
+// the tracks, the NVTX ranges (nvtx_ranges.h) and the memory calls.
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "formats/reader.h"
 #include "tools/analysis/interner.h"
 #include "tools/analysis/memory_ledger.h"
+#include "tools/analysis/nvtx_ranges.h"
 #include "tools/analysis/profile.h"
+#include "tools/trace/event_filter.h"
+#include "tools/trace/spill_sorter.h"
+#include "tools/trace/trace_item.h"
 
 namespace gprof::trace {
 
-inline constexpr uint32_t kNoIndex = UINT32_MAX;
-
-// In the order events of one track and time are written: enclosing slices
-// first, ranges around the calls they hold.
-enum class EventKind : uint8_t {
-  kRange,       // a push/pop range: X
-  kCall,        // an API call: X, then a flow start per GPU work item
-  kGpu,         // a kernel, copy or set: X, then its flow end
-  kAsyncBegin,  // a start/end range: b (dur holds the range's length)
-  kMark,        // i
-  kAsyncEnd,    // e (at the range's end; dur holds its length)
-  kCounter,     // C
-};
-
-inline bool is_slice(EventKind kind) {
-  return kind == EventKind::kRange || kind == EventKind::kCall || kind == EventKind::kGpu;
-}
-
-struct Event {
-  uint64_t start_ns;  // on the file's clock
-  uint64_t dur_ns;
-  uint32_t track;  // FileEvents::tracks
-  uint32_t ref;    // index into the table of its kind (calls, gpu, ranges, counters)
-  EventKind kind;
-};
-static_assert(sizeof(Event) == 32);
+struct CallKey;
 
 // A thread of the process, a stream of a device, or where a process's or
 // device's counters go (tid 0).
@@ -53,79 +36,79 @@ struct Track {
   bool gpu;
   uint32_t device;  // gpu only
   uint32_t tid;     // OS thread id, or CUPTI stream id
+  bool slices;      // holds more than counters
 };
 
-struct CallDetails {
-  uint64_t correlation;
-  uint64_t stream;
-  uint64_t bytes;
-  Dim3 grid;
-  Dim3 block;
-  uint32_t shared_mem;
-  uint32_t kernel;     // demangled name in FileEvents::strings; kNoIndex when none
-  uint32_t first_gpu;  // its GPU work: gpu[first_gpu, first_gpu + gpu_count)
-  uint32_t gpu_count;
-  int32_t result;
-  ApiId api;
-  bool keep;
-};
-
-struct GpuDetails {
-  const GpuRecord* record;  // the loader's, valid until on_file_end returns
-  const std::string* name;  // likewise
-  uint32_t call;            // CallDetails index; kNoIndex when unpaired
-  bool keep;
-};
-
-struct RangeDetails {
-  uint32_t name;    // in FileEvents::strings
-  uint32_t domain;  // in FileEvents::strings; Interner::kEmpty for the default domain
-  analysis::RangeKind kind;
-  bool open_at_exit;
-  bool keep;
-};
-
-enum class Counter : uint8_t { kDeviceMemory, kHostMemory, kGpuBusy };
-
-struct CounterSample {
-  double value;   // bytes, or percent busy
-  uint32_t call;  // the call that moved memory; kNoIndex for GPU busy
-  Counter counter;
-};
-
-class FileEvents : public analysis::ProfileVisitor {
+class FileEvents : public RecordVisitor {
  public:
-  void on_file_begin(uint32_t file, const std::string& path) override;
-  void on_string(uint32_t file, const pb::StringEntry& entry) override;
-  void on_api(const analysis::ApiCall& call) override;
-  void on_range(const analysis::RangeSpan& span) override;
-  void on_gpu(const analysis::GpuActivity& activity) override;
-  void on_launch(const analysis::Launch& launch) override;
+  explicit FileEvents(analysis::FileInfo& info);
+  ~FileEvents() override;
 
-  // Adds the memory counters' samples (from the calls that allocated and
-  // freed). Call once, after the file's calls are in and before events are
-  // reordered.
-  void add_memory_counters();
-  uint32_t track(bool gpu, uint32_t device, uint32_t tid);
-  void add_counter(uint32_t track, uint64_t time_ns, Counter counter, double value,
-                   uint32_t call = kNoIndex);
+  void on_header(const pb::FileHeader& header) override;
+  void on_string(const pb::StringEntry& entry) override;
+  void on_api(const ApiRecord& record) override;
+  void on_range(const RangeEvent& event) override;
+  void on_gpu(const GpuRecord& record) override;
+  void on_external_correlation(uint64_t correlation, uint64_t external_id) override;
+  void on_cupti(const pb::CuptiStatus& status) override;
+  void on_footer(const pb::Footer& footer) override;
 
-  std::vector<Event> events;
-  std::vector<Track> tracks;
-  std::vector<CallDetails> calls;  // by ApiCall::index
-  std::vector<GpuDetails> gpu;
-  std::vector<RangeDetails> ranges;
-  std::vector<CounterSample> counters;
-  std::unique_ptr<analysis::Interner> strings;
+  // Once the file is read: pairs ranges and GPU work, adds the counters and
+  // fills the FileInfo as load_files would.
+  void finish(const EventCut& cut, int64_t to_relative, uint64_t busy_bucket_ns);
+
+  // The kept events in trace order, after finish().
+  template <typename F>
+  void for_each_kept(F&& f) {
+    auto cursor = items_.sorted();
+    Item item;
+    while (cursor.next(item))
+      if (cut_->keep(item)) f(item);
+  }
+
+  const std::vector<Track>& tracks() const { return tracks_; }
+  const analysis::Interner& strings() const { return strings_; }
+  uint64_t gpu_count() const { return gpu_count_; }
+  uint64_t range_count() const { return range_count_; }
 
  private:
-  uint32_t demangled(const std::string* kernel);
-  void add_gpu(const analysis::GpuActivity& activity, uint32_t call);
+  struct Join;
+  uint32_t track(bool gpu, uint32_t device, uint32_t tid);
+  void add(const Item& item);
+  void finish_ranges();
+  void pair_gpu();
+  void number_gpu(const GpuRecord& r, const CallKey* call);
+  void add_memory_counters();
+  void add_busy_counters(int64_t to_relative, uint64_t bucket_ns);
+  uint32_t demangled(uint32_t kernel);
+  uint32_t row_name(const GpuRecord& r);
+  const std::string* string_of(int kind, uint32_t id) const;
+  const std::string* kernel_name(uint32_t id) const;
+  void seen(uint64_t start_ns, uint64_t end_ns);
+  bool windowed() const;
 
+  analysis::FileInfo& info_;
+  analysis::Interner strings_;
+  std::vector<Track> tracks_;
   std::unordered_map<uint64_t, uint32_t> track_index_;
-  std::unordered_map<const std::string*, uint32_t> kernels_;  // mangled -> demangled id
-  std::unordered_map<uint32_t, uint32_t> domains_;            // file's id -> strings id
+  std::unordered_map<uint32_t, std::string> kernels_;  // file's id -> mangled
+  std::unordered_map<uint64_t, std::string> texts_;    // other kinds, by (kind, id)
+  std::unordered_map<uint32_t, uint32_t> demangled_;   // file's kernel id -> strings id
+  std::unordered_map<uint64_t, uint32_t> row_names_;   // gpu_names key -> strings id
+  std::unordered_map<uint32_t, uint32_t> domains_;     // file's id -> strings id
+  analysis::RangePairing ranges_;
   analysis::AllocationLedger ledger_;
+  std::unordered_map<uint32_t, std::pair<uint64_t, uint64_t>> memory_calls_;  // index -> span
+  std::unique_ptr<Join> join_;
+  SpillSorter<Item, Earlier> items_;
+  std::optional<FileCut> cut_;
+  uint32_t calls_ = 0;
+  uint64_t gpu_seq_ = 0;
+  uint64_t gpu_count_ = 0;
+  uint64_t range_count_ = 0;
+  uint64_t counters_ = 0;
+  uint64_t externals_ = 0;
+  bool seen_any_ = false;
 };
 
 }  // namespace gprof::trace

@@ -6,8 +6,7 @@
 #include <set>
 #include <tuple>
 
-#include "tools/analysis/visitor_chain.h"
-#include "tools/trace/busy_counter.h"
+#include "formats/reader.h"
 #include "tools/trace/clock_alignment.h"
 #include "tools/trace/event_json.h"
 #include "tools/trace/file_events.h"
@@ -30,19 +29,9 @@ struct FileEntry {
   std::string command_line;
 };
 
-// Within a track: by time; at one time enclosing slices first.
-bool earlier(const Event& a, const Event& b) {
-  const auto key = [](const Event& e) {
-    return std::tuple(e.track, e.start_ns, !is_slice(e.kind), is_slice(e.kind) ? ~e.dur_ns : 0,
-                      e.kind, e.ref);
-  };
-  return key(a) < key(b);
-}
-
-class TraceWriter : public analysis::ProfileVisitor {
+class TraceWriter {
  public:
-  TraceWriter(const TraceOptions& options, FileEvents& events, EventOutput& out)
-      : options_(options), events_(events), out_(out) {}
+  TraceWriter(const TraceOptions& options, EventOutput& out) : options_(options), out_(out) {}
 
   // Several files: their clocks and the origin, known before the first is
   // written.
@@ -57,7 +46,10 @@ class TraceWriter : public analysis::ProfileVisitor {
         widen_origin(static_cast<int64_t>(*starts[i].first_ns) + clocks_->shift[i]);
   }
 
-  void on_file_end(uint32_t file, const analysis::FileInfo& info) override {
+  // Reads the file once and writes its events.
+  void write_file(uint32_t file, analysis::FileInfo& info) {
+    FileEvents events(info);
+    info.status = read_file(info.path, events);
     if (!info.status.opened) return;
     if (!clocks_) {  // one file: its own clock, from its first record
       clocks_ = plan_clocks({info.header ? &*info.header : nullptr});
@@ -67,20 +59,12 @@ class TraceWriter : public analysis::ProfileVisitor {
     const pb::FileHeader header = info.header.value_or(pb::FileHeader());
     const int64_t to_relative = clocks_->shift.at(file) - origin_.value_or(0);
 
-    events_.add_memory_counters();
-    cut_events(events_, options_.cut, to_relative);
-    add_busy_counters(events_, options_.busy_bucket_ns, to_relative, options_.cut.window);
-    const std::vector<Place> places = place_tracks(header, info);
-    std::sort(events_.events.begin(), events_.events.end(), earlier);
-    EventJson json(out_, events_, places, to_relative, next_flow_, next_async_);
-    for (const Event& e : events_.events) json.write(e);
-    next_flow_ += events_.gpu.size();
-    next_async_ += events_.ranges.size();
-    // Free the file's events before the next one is read.
-    events_.on_file_begin(file, "");
-    events_.events.shrink_to_fit();
-    events_.calls.shrink_to_fit();
-    events_.gpu.shrink_to_fit();
+    events.finish(options_.cut, to_relative, options_.busy_bucket_ns);
+    const std::vector<Place> places = place_tracks(header, info, events);
+    EventJson json(out_, events.strings(), places, to_relative, next_flow_, next_async_);
+    events.for_each_kept([&](const Item& e) { json.write(e); });
+    next_flow_ += events.gpu_count();
+    next_async_ += events.range_count();
 
     files_.push_back(FileEntry{info.path, header.pid(), places_pid_, header.host(), header.rank(),
                                command_line(header)});
@@ -122,13 +106,14 @@ class TraceWriter : public analysis::ProfileVisitor {
 
   // The file's trace processes (its own, then one per GPU it used, each with
   // its name and place in the list) and each track's pid and tid.
-  std::vector<Place> place_tracks(const pb::FileHeader& header, const analysis::FileInfo& info) {
+  std::vector<Place> place_tracks(const pb::FileHeader& header, const analysis::FileInfo& info,
+                                  const FileEvents& events) {
     places_pid_ = header.pid();
     if (!used_pids_.insert(places_pid_).second) places_pid_ = synthetic_pid();
     write_metadata(out_, "process_name", Place{places_pid_, 0}, process_title(header));
     write_sort_index(out_, Place{places_pid_, 0}, next_sort_++);
     std::map<uint32_t, uint32_t> devices;  // ordinal -> trace pid
-    for (const Track& t : events_.tracks)
+    for (const Track& t : events.tracks())
       if (t.gpu) devices.emplace(t.device, 0);
     for (auto& [device, pid] : devices) {
       pid = synthetic_pid();
@@ -136,12 +121,12 @@ class TraceWriter : public analysis::ProfileVisitor {
       write_sort_index(out_, Place{pid, 0}, next_sort_++);
     }
     std::vector<Place> places;
-    places.reserve(events_.tracks.size());
-    for (const Track& t : events_.tracks) {
+    places.reserve(events.tracks().size());
+    for (const Track& t : events.tracks()) {
       const Place place{t.gpu ? devices[t.device] : places_pid_, t.tid};
       places.push_back(place);
       // tid 0 holds a process's counters; no thread or stream of its own.
-      if (t.tid == 0 && !has_slices(static_cast<uint32_t>(places.size() - 1))) continue;
+      if (t.tid == 0 && !t.slices) continue;
       write_metadata(
           out_, "thread_name", place,
           t.gpu ? fmt::format("stream {}", t.tid) : thread_title(t.tid, info.thread_names));
@@ -149,14 +134,7 @@ class TraceWriter : public analysis::ProfileVisitor {
     return places;
   }
 
-  bool has_slices(uint32_t track) const {
-    return std::any_of(events_.events.begin(), events_.events.end(), [&](const Event& e) {
-      return e.track == track && e.kind != EventKind::kCounter;
-    });
-  }
-
   const TraceOptions& options_;
-  FileEvents& events_;
   EventOutput& out_;
   std::optional<ClockPlan> clocks_;
   std::optional<int64_t> origin_;
@@ -174,13 +152,15 @@ class TraceWriter : public analysis::ProfileVisitor {
 TraceSummary write_trace(const std::vector<std::string>& paths, const TraceOptions& options,
                          Sink& out) {
   EventOutput output(out);
-  FileEvents events;
-  TraceWriter writer(options, events, output);
+  TraceWriter writer(options, output);
   if (paths.size() > 1) writer.plan(paths);
   output.raw("{\"traceEvents\":[");
-  analysis::VisitorChain chain({&events, &writer});
   TraceSummary summary;
-  summary.files = analysis::load_files(paths, chain);
+  summary.files.resize(paths.size());
+  for (size_t i = 0; i < paths.size(); ++i) {
+    summary.files[i].path = paths[i];
+    writer.write_file(static_cast<uint32_t>(i), summary.files[i]);
+  }
   writer.write_tail();
   summary.written = output.flush();
   summary.events = output.events();

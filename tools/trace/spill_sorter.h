@@ -1,0 +1,147 @@
+// An external sort for fixed-size records, so that the trace's memory does
+// not grow with the file: records are kept up to a budget, then each full
+// buffer is sorted and written as a run to an anonymous temporary file;
+// sorted() merges the runs (a heap, a small buffer per run). When everything
+// fits in one buffer no file is written. Equal records come out in the order
+// they were added (each run is sorted stably; the merge breaks ties by run).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <queue>
+#include <stdexcept>
+#include <type_traits>
+#include <vector>
+
+namespace gprof::trace {
+
+template <typename T, typename Less>
+class SpillSorter {
+  static_assert(std::is_trivially_copyable_v<T>);
+
+ public:
+  explicit SpillSorter(size_t budget_records = (size_t{8} << 20) / sizeof(T), Less less = Less())
+      : budget_(std::max<size_t>(budget_records, 1)), less_(less) {}
+
+  void add(const T& record) {
+    if (sealed_) throw std::logic_error("SpillSorter: add after sorted()");
+    if (buffer_.size() >= budget_) spill();
+    buffer_.push_back(record);
+  }
+
+  size_t size() const { return total_ + buffer_.size(); }
+  size_t runs() const { return runs_.size(); }
+
+  // Pulls the records in order; any number of cursors may be opened, each
+  // reads everything once.
+  class Cursor {
+   public:
+    bool next(T& out) {
+      if (heap_.empty()) return false;
+      const size_t run = heap_.top().second;
+      heap_.pop();
+      Source& s = sources_[run];
+      out = s.buffer[s.at++];
+      if (refill(s)) heap_.push({&s.buffer[s.at], run});
+      return true;
+    }
+
+   private:
+    friend class SpillSorter;
+    struct Source {
+      const T* memory = nullptr;  // the in-memory run
+      size_t offset = 0;          // next record of the run in the file
+      size_t left = 0;            // records of the run not yet read
+      std::vector<T> buffer;
+      size_t at = 0;
+    };
+    using Head = std::pair<const T*, size_t>;  // current record, run
+    struct After {
+      const Less* less;
+      bool operator()(const Head& a, const Head& b) const {
+        if ((*less)(*b.first, *a.first)) return true;
+        if ((*less)(*a.first, *b.first)) return false;
+        return a.second > b.second;
+      }
+    };
+
+    Cursor(const SpillSorter& sorter) : sorter_(sorter), heap_(After{&sorter.less_}) {
+      sources_.resize(sorter.runs_.size() + 1);
+      for (size_t i = 0; i < sorter.runs_.size(); ++i) {
+        sources_[i].offset = sorter.runs_[i].first;
+        sources_[i].left = sorter.runs_[i].second;
+      }
+      Source& memory = sources_.back();
+      memory.memory = sorter.buffer_.data();
+      memory.left = sorter.buffer_.size();
+      for (size_t i = 0; i < sources_.size(); ++i)
+        if (refill(sources_[i])) heap_.push({&sources_[i].buffer[sources_[i].at], i});
+    }
+
+    // Whether the source has a current record, reading its next block when
+    // the buffer is used up.
+    bool refill(Source& s) {
+      if (s.at < s.buffer.size()) return true;
+      if (s.left == 0) return false;
+      const size_t n = std::min(s.left, kBlock);
+      s.buffer.resize(n);
+      if (s.memory != nullptr) {
+        std::copy(s.memory, s.memory + n, s.buffer.begin());
+        s.memory += n;
+      } else {
+        std::fseek(sorter_.file_.get(), static_cast<long>(s.offset * sizeof(T)), SEEK_SET);
+        if (std::fread(s.buffer.data(), sizeof(T), n, sorter_.file_.get()) != n)
+          throw std::runtime_error("SpillSorter: cannot read back a run");
+        s.offset += n;
+      }
+      s.left -= n;
+      s.at = 0;
+      return true;
+    }
+
+    static constexpr size_t kBlock = std::max<size_t>(1, (size_t{64} << 10) / sizeof(T));
+    const SpillSorter& sorter_;
+    std::vector<Source> sources_;
+    std::priority_queue<Head, std::vector<Head>, After> heap_;
+  };
+
+  // Sorts what is left in memory; no add() afterwards.
+  Cursor sorted() {
+    if (!sealed_) {
+      std::stable_sort(buffer_.begin(), buffer_.end(), less_);
+      sealed_ = true;
+    }
+    return Cursor(*this);
+  }
+
+ private:
+  struct Close {
+    void operator()(FILE* f) const { std::fclose(f); }
+  };
+
+  void spill() {
+    std::stable_sort(buffer_.begin(), buffer_.end(), less_);
+    if (!file_) {
+      file_.reset(std::tmpfile());
+      if (!file_) throw std::runtime_error("SpillSorter: cannot create a temporary file");
+    }
+    std::fseek(file_.get(), static_cast<long>(total_ * sizeof(T)), SEEK_SET);
+    if (std::fwrite(buffer_.data(), sizeof(T), buffer_.size(), file_.get()) != buffer_.size())
+      throw std::runtime_error("SpillSorter: cannot write a run");
+    runs_.emplace_back(total_, buffer_.size());
+    total_ += buffer_.size();
+    buffer_.clear();
+  }
+
+  size_t budget_;
+  Less less_;
+  std::vector<T> buffer_;
+  std::vector<std::pair<size_t, size_t>> runs_;  // (first record, count) in file_
+  size_t total_ = 0;                             // records in file_
+  std::unique_ptr<FILE, Close> file_;
+  bool sealed_ = false;
+};
+
+}  // namespace gprof::trace

@@ -1,0 +1,108 @@
+// One event of a file as the trace writes it: a self-contained fixed-size
+// record (names are ids into the file's string table), so that a file's
+// events can be sorted outside memory (spill_sorter.h) and each written
+// without looking anything up.
+#pragma once
+
+#include <cstdint>
+#include <tuple>
+
+#include "formats/api_ids.h"
+#include "formats/record.h"
+#include "tools/analysis/nvtx_ranges.h"
+
+namespace gprof::trace {
+
+inline constexpr uint32_t kNoIndex = UINT32_MAX;
+
+// In the order events of one track and time are written: enclosing slices
+// first, ranges around the calls they hold.
+enum class EventKind : uint8_t {
+  kRange,       // a push/pop range: X
+  kCall,        // an API call: X, then a flow start per GPU work item
+  kGpu,         // a kernel, copy or set: X, then its flow end
+  kAsyncBegin,  // a start/end range: b (dur holds the range's length)
+  kMark,        // i
+  kAsyncEnd,    // e (at the range's end; dur holds its length)
+  kCounter,     // C
+};
+
+inline bool is_slice(EventKind kind) {
+  return kind == EventKind::kRange || kind == EventKind::kCall || kind == EventKind::kGpu;
+}
+
+enum class Counter : uint8_t { kDeviceMemory, kHostMemory, kGpuBusy };
+
+struct CallPart {
+  uint64_t correlation;
+  uint64_t stream;
+  uint64_t bytes;
+  Dim3 grid;
+  Dim3 block;
+  uint32_t shared_mem;
+  uint32_t kernel;  // demangled name id; kNoIndex when none
+  int32_t result;
+  ApiId api;
+};
+
+struct GpuPart {
+  uint64_t correlation;  // the issuing call's when paired, else the record's
+  uint64_t bytes;
+  uint64_t graph_node;
+  uint32_t graph;
+  uint32_t device;
+  uint32_t stream;
+  uint32_t name;  // row name id
+  Dim3 grid;
+  Dim3 block;
+  uint32_t shared_mem;
+  uint32_t registers;
+  GpuKind kind;
+};
+
+struct RangePart {
+  uint32_t name;    // id
+  uint32_t domain;  // id; Interner::kEmpty for the default domain
+  bool open_at_exit;
+};
+
+struct CounterPart {
+  double value;  // bytes, or percent busy
+  Counter counter;
+};
+
+struct Item {
+  // The sort key (earlier()).
+  uint64_t start_ns;  // on the file's clock
+  uint64_t dur_ns;
+  uint64_t ref;    // call index, GPU work index, range index or counter number
+  uint32_t track;  // FileStream::tracks
+  uint32_t sub;    // 0: the event; 1, 2...: the flows written after it
+  EventKind kind;
+  // What --window and --range judge it by (event_filter.h): the issuing or
+  // memory-moving call (gpu, flows, memory counters), and a flow's GPU end.
+  bool has_call;
+  uint64_t call_start, call_end;
+  uint64_t gpu_start, gpu_end;
+  uint64_t flow_id;  // flows: relative to the file's first
+  // The kind's details (not a union: the parts are small, and plain
+  // members keep Item trivially copyable whatever Dim3 initializes).
+  CallPart call;
+  GpuPart gpu;
+  RangePart range;
+  CounterPart counter;
+};
+
+// Within a track: by time; at one time enclosing slices first; a call's or
+// GPU slice's flows right after it.
+struct Earlier {
+  bool operator()(const Item& a, const Item& b) const {
+    const auto key = [](const Item& e) {
+      return std::tuple(e.track, e.start_ns, !is_slice(e.kind), is_slice(e.kind) ? ~e.dur_ns : 0,
+                        e.kind, e.ref, e.sub);
+    };
+    return key(a) < key(b);
+  }
+};
+
+}  // namespace gprof::trace
