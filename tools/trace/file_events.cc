@@ -466,11 +466,6 @@ void FileEvents::number_gpu(const GpuRecord& r, const CallKey* call) {
                   r.registers,
                   r.kind};
   add(e);
-  if (call != nullptr) {  // its flow end, right after it
-    Item f = e;
-    f.sub = 1;
-    items_.add(f);
-  }
   if (e.dur_ns != 0 && cut_->gpu_kept(e)) {
     const int64_t start = static_cast<int64_t>(r.start_ns) + cut_->to_relative();
     join_->busy.add(Busy{r.device, start, start + static_cast<int64_t>(e.dur_ns)});

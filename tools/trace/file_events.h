@@ -57,13 +57,21 @@ class FileEvents : public RecordVisitor {
   // fills the FileInfo as load_files would.
   void finish(const EventCut& cut, int64_t to_relative, uint64_t busy_bucket_ns);
 
-  // The kept events in trace order, after finish().
+  // The kept events in trace order, after finish(). A paired GPU slice's
+  // flow end is handed out right after it (sub 1), not stored.
   template <typename F>
   void for_each_kept(F&& f) {
     auto cursor = items_.sorted();
     Item item;
-    while (cursor.next(item))
-      if (cut_->keep(item)) f(item);
+    while (cursor.next(item)) {
+      if (!cut_->keep(item)) continue;
+      f(item);
+      if (item.kind == EventKind::kGpu && item.has_call &&
+          cut_->call_kept({item.call_start, item.call_end})) {
+        item.sub = 1;
+        f(item);
+      }
+    }
   }
 
   const std::vector<Track>& tracks() const { return tracks_; }

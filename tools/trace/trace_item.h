@@ -77,7 +77,7 @@ struct Item {
   uint64_t dur_ns;
   uint64_t ref;    // call index, GPU work index, range index or counter number
   uint32_t track;  // FileStream::tracks
-  uint32_t sub;    // 0: the event; 1, 2...: the flows written after it
+  uint32_t sub;    // 0: the event; 1, 2...: a call's flow starts, written after it
   EventKind kind;
   // What --window and --range judge it by (event_filter.h): the issuing or
   // memory-moving call (gpu, flows, memory counters), and a flow's GPU end.
@@ -85,12 +85,13 @@ struct Item {
   uint64_t call_start, call_end;
   uint64_t gpu_start, gpu_end;
   uint64_t flow_id;  // flows: relative to the file's first
-  // The kind's details (not a union: the parts are small, and plain
-  // members keep Item trivially copyable whatever Dim3 initializes).
-  CallPart call;
-  GpuPart gpu;
-  RangePart range;
-  CounterPart counter;
+  // The kind's details.
+  union {
+    CallPart call;
+    GpuPart gpu;
+    RangePart range;
+    CounterPart counter;
+  };
 };
 
 // Within a track: by time; at one time enclosing slices first; a call's or
