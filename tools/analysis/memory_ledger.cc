@@ -35,26 +35,27 @@ void AllocationLedger::add(const ApiRecord& record, uint32_t call) {
   calls_.push_back(Call{record.start_ns, record.address, record.bytes, call, *effect});
 }
 
+int64_t LiveAllocations::apply(MemoryEffect effect, uint64_t address, uint64_t bytes) {
+  auto& space = live_[static_cast<int>(effect.space)];
+  if (effect.allocates) {
+    if (address != 0) space[address] = bytes;
+    return static_cast<int64_t>(bytes);
+  }
+  if (address == 0) return 0;
+  auto it = space.find(address);
+  if (it == space.end()) return 0;
+  const int64_t freed = -static_cast<int64_t>(it->second);
+  space.erase(it);
+  return freed;
+}
+
 std::vector<MemoryDelta> AllocationLedger::resolve() {
   std::stable_sort(calls_.begin(), calls_.end(),
                    [](const Call& a, const Call& b) { return a.start_ns < b.start_ns; });
-  // Live allocations by address, per space (a pinned and a device pointer
-  // never share an address, but a cudaFree of a pinned one frees nothing).
-  std::unordered_map<uint64_t, uint64_t> live[2];
+  LiveAllocations live;
   std::vector<MemoryDelta> out;
   for (const Call& c : calls_) {
-    auto& space = live[static_cast<int>(c.effect.space)];
-    int64_t bytes = 0;
-    if (c.effect.allocates) {
-      bytes = static_cast<int64_t>(c.bytes);
-      if (c.address != 0) space[c.address] = c.bytes;
-    } else if (c.address != 0) {
-      auto it = space.find(c.address);
-      if (it != space.end()) {
-        bytes = -static_cast<int64_t>(it->second);
-        space.erase(it);
-      }
-    }
+    const int64_t bytes = live.apply(c.effect, c.address, c.bytes);
     if (bytes != 0) out.push_back(MemoryDelta{c.call, c.effect.space, bytes});
   }
   calls_.clear();

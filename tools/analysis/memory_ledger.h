@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 #include "formats/record.h"
@@ -31,6 +32,20 @@ struct MemoryDelta {
   uint32_t call;  // ApiCall::index
   MemorySpace space;
   int64_t bytes;  // > 0 allocated, < 0 freed; never 0
+};
+
+// The live allocations by address, per space, for calls taken in time order:
+// what each call moved. AllocationLedger::resolve uses it; the trace feeds it
+// from an external sort, so that memory follows the live allocations only.
+class LiveAllocations {
+ public:
+  // Bytes moved: > 0 allocated, < 0 freed, 0 nothing.
+  int64_t apply(MemoryEffect effect, uint64_t address, uint64_t bytes);
+
+ private:
+  // A pinned and a device pointer never share an address, but a cudaFree
+  // of a pinned one frees nothing.
+  std::unordered_map<uint64_t, uint64_t> live_[2];
 };
 
 class AllocationLedger {

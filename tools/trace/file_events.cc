@@ -38,6 +38,15 @@ struct Work {
   CallKey call;
 };
 
+// An allocation or free call that succeeded.
+struct Memory {
+  uint64_t start_ns;
+  uint64_t end_ns;
+  uint64_t address;
+  uint64_t bytes;
+  analysis::MemoryEffect effect;
+};
+
 struct Busy {
   uint32_t device;
   int64_t start;
@@ -64,6 +73,9 @@ struct ByCall {
 };
 struct BySeq {
   bool operator()(const Work& a, const Work& b) const { return a.seq < b.seq; }
+};
+struct ByStart {
+  bool operator()(const Memory& a, const Memory& b) const { return a.start_ns < b.start_ns; }
 };
 struct ByDevice {
   bool operator()(const Busy& a, const Busy& b) const {
@@ -105,6 +117,7 @@ struct FileEvents::Join {
   SpillSorter<Work, BySeq> unpaired;
   SpillSorter<Work, ByCall> paired;
   SpillSorter<Busy, ByDevice> busy;
+  SpillSorter<Memory, ByStart> memory;
 };
 
 FileEvents::FileEvents(analysis::FileInfo& info) : info_(info), join_(std::make_unique<Join>()) {}
@@ -218,9 +231,9 @@ void FileEvents::on_api(const ApiRecord& r) {
                     r.api};
   add(e);
   if (r.correlation != 0) join_->calls.add(CallKey{r.correlation, r.start_ns, end, e.track, index});
-  if (r.result == 0 && analysis::memory_effect(r.api)) {
-    ledger_.add(r, index);
-    memory_calls_[index] = {r.start_ns, end};
+  if (r.result == 0) {
+    if (const auto effect = analysis::memory_effect(r.api))
+      join_->memory.add(Memory{r.start_ns, end, r.address, r.bytes, *effect});
   }
 }
 
@@ -472,23 +485,29 @@ void FileEvents::number_gpu(const GpuRecord& r, const CallKey* call) {
   }
 }
 
+// In time order (stable: as AllocationLedger::resolve), keeping only the
+// live allocations in memory.
 void FileEvents::add_memory_counters() {
-  if (ledger_.empty()) return;
+  if (join_->memory.size() == 0) return;
   const uint32_t where = track(false, 0, 0);
+  analysis::LiveAllocations live;
   int64_t in_use[2] = {0, 0};
-  for (const analysis::MemoryDelta& d : ledger_.resolve()) {
-    const bool device = d.space == analysis::MemorySpace::kDevice;
+  auto cursor = join_->memory.sorted();
+  Memory m;
+  while (cursor.next(m)) {
+    const int64_t bytes = live.apply(m.effect, m.address, m.bytes);
+    if (bytes == 0) continue;
+    const bool device = m.effect.space == analysis::MemorySpace::kDevice;
     int64_t& level = in_use[device ? 0 : 1];
-    level += d.bytes;
-    const auto [start, end] = memory_calls_.at(d.call);
+    level += bytes;
     Item e{};
-    e.start_ns = start;
+    e.start_ns = m.start_ns;
     e.ref = counters_++;
     e.track = where;
     e.kind = EventKind::kCounter;
     e.has_call = true;
-    e.call_start = start;
-    e.call_end = end;
+    e.call_start = m.start_ns;
+    e.call_end = m.end_ns;
     e.counter = CounterPart{static_cast<double>(level),
                             device ? Counter::kDeviceMemory : Counter::kHostMemory};
     add(e);

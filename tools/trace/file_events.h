@@ -7,7 +7,7 @@
 // correlations, pairing.h), then numbered as the loader hands them out (the
 // unpaired in file order, then the paired by call and start), which fixes
 // flow ids and the order of GPU tracks. Kept in memory: the string tables,
-// the tracks, the NVTX ranges (nvtx_ranges.h) and the memory calls.
+// the tracks, the NVTX ranges (nvtx_ranges.h) and the live allocations.
 #pragma once
 
 #include <cstdint>
@@ -105,8 +105,6 @@ class FileEvents : public RecordVisitor {
   std::unordered_map<uint64_t, uint32_t> row_names_;   // gpu_names key -> strings id
   std::unordered_map<uint32_t, uint32_t> domains_;     // file's id -> strings id
   analysis::RangePairing ranges_;
-  analysis::AllocationLedger ledger_;
-  std::unordered_map<uint32_t, std::pair<uint64_t, uint64_t>> memory_calls_;  // index -> span
   std::unique_ptr<Join> join_;
   SpillSorter<Item, Earlier> items_;
   std::optional<FileCut> cut_;

@@ -1,8 +1,8 @@
 // gpuprof trace: sidecar files as one Chrome trace-event JSON document
-// (docs/trace.md), written as it is produced. Each file is read by the
-// loader, its events kept compactly (file_events.h), cut (event_filter.h),
-// sorted per track and written before the next file is read, so memory
-// follows the largest file, not the run.
+// (docs/trace.md), written as it is produced. Each file is read once, its
+// events sorted per track outside memory (file_events.h), cut as they are
+// written (event_filter.h), before the next file is read, so memory stays
+// bounded whatever the size of a file or the number of files.
 #pragma once
 
 #include <cstdint>
@@ -21,7 +21,7 @@ struct TraceOptions {
 };
 
 struct TraceSummary {
-  std::vector<analysis::FileInfo> files;  // as load_files describes them
+  std::vector<analysis::FileInfo> files;  // as load_files would describe them
   uint64_t events = 0;                    // written, metadata included
   bool written = false;                   // false: the sink failed
 };
