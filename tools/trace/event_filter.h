@@ -44,6 +44,7 @@ class FileCut {
   bool gpu_kept(const Item& gpu) const;  // a kGpu item
   bool keep(const Item& item) const;
   int64_t to_relative() const { return to_relative_; }
+  bool cuts() const { return cut_.cuts(); }
   const std::optional<TimeWindow>& window() const { return cut_.window; }
 
  private:

@@ -155,6 +155,19 @@ uint32_t FileEvents::track(bool gpu, uint32_t device, uint32_t tid) {
   return it->second;
 }
 
+bool FileEvents::kept_slices(uint32_t track) {
+  // Only a track with slices before the cut can keep some: the extra pass
+  // is for the rare tid-0 thread or stream.
+  if (!tracks_[track].slices || !cut_ || !cut_->cuts()) return tracks_[track].slices;
+  if (kept_slices_.empty()) {
+    kept_slices_.assign(tracks_.size(), false);
+    for_each_kept([&](const Item& e) {
+      if (e.kind != EventKind::kCounter) kept_slices_[e.track] = true;
+    });
+  }
+  return kept_slices_[track];
+}
+
 void FileEvents::add(const Item& item) {
   if (item.kind != EventKind::kCounter) tracks_[item.track].slices = true;
   items_.add(item);

@@ -36,7 +36,7 @@ struct Track {
   bool gpu;
   uint32_t device;  // gpu only
   uint32_t tid;     // OS thread id, or CUPTI stream id
-  bool slices;      // holds more than counters
+  bool slices;      // holds more than counters, before the cut
 };
 
 class FileEvents : public RecordVisitor {
@@ -75,6 +75,10 @@ class FileEvents : public RecordVisitor {
   }
 
   const std::vector<Track>& tracks() const { return tracks_; }
+  // Whether the track keeps more than counters after the cut. With a cut,
+  // the first call for a track with slices costs one more pass over the
+  // sorted events.
+  bool kept_slices(uint32_t track);
   const analysis::Interner& strings() const { return strings_; }
   uint64_t gpu_count() const { return gpu_count_; }
   uint64_t range_count() const { return range_count_; }
@@ -108,6 +112,7 @@ class FileEvents : public RecordVisitor {
   std::unique_ptr<Join> join_;
   SpillSorter<Item, Earlier> items_;
   std::optional<FileCut> cut_;
+  std::vector<bool> kept_slices_;  // per track, once asked with a cut
   uint32_t calls_ = 0;
   uint64_t gpu_seq_ = 0;
   uint64_t gpu_count_ = 0;

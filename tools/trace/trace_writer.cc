@@ -107,7 +107,7 @@ class TraceWriter {
   // The file's trace processes (its own, then one per GPU it used, each with
   // its name and place in the list) and each track's pid and tid.
   std::vector<Place> place_tracks(const pb::FileHeader& header, const analysis::FileInfo& info,
-                                  const FileEvents& events) {
+                                  FileEvents& events) {
     places_pid_ = header.pid();
     if (!used_pids_.insert(places_pid_).second) places_pid_ = synthetic_pid();
     write_metadata(out_, "process_name", Place{places_pid_, 0}, process_title(header));
@@ -126,7 +126,7 @@ class TraceWriter {
       const Place place{t.gpu ? devices[t.device] : places_pid_, t.tid};
       places.push_back(place);
       // tid 0 holds a process's counters; no thread or stream of its own.
-      if (t.tid == 0 && !t.slices) continue;
+      if (t.tid == 0 && !events.kept_slices(static_cast<uint32_t>(places.size() - 1))) continue;
       write_metadata(
           out_, "thread_name", place,
           t.gpu ? fmt::format("stream {}", t.tid) : thread_title(t.tid, info.thread_names));
