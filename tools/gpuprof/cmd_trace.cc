@@ -2,6 +2,7 @@
 // trace-event document for Perfetto and chrome://tracing (docs/trace.md).
 #include <fmt/format.h>
 
+#include <exception>
 #include <memory>
 #include <string>
 #include <vector>
@@ -39,7 +40,13 @@ int run(const TraceArgs& args) {
     fmt::print(stderr, "gpuprof: error: {}\n", error);
     return kExitFileError;
   }
-  const trace::TraceSummary summary = trace::write_trace(inputs.files, options, *out);
+  trace::TraceSummary summary;
+  try {
+    summary = trace::write_trace(inputs.files, options, *out);
+  } catch (const std::exception& e) {  // the external sort's temporary file (spill_sorter.h)
+    fmt::print(stderr, "gpuprof: error: {}\n", e.what());
+    return kExitFileError;
+  }
   // Unreadable input: no trace at all (the temporary file goes with `out`).
   if (!check_files(summary.files)) return kExitFileError;
   if (!out->commit(error)) {

@@ -7,11 +7,14 @@
 #pragma once
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <queue>
 #include <stdexcept>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -93,7 +96,7 @@ class SpillSorter {
       } else {
         std::fseek(sorter_.file_.get(), static_cast<long>(s.offset * sizeof(T)), SEEK_SET);
         if (std::fread(s.buffer.data(), sizeof(T), n, sorter_.file_.get()) != n)
-          throw std::runtime_error("SpillSorter: cannot read back a run");
+          throw std::runtime_error("cannot read back a temporary file for sorting");
         s.offset += n;
       }
       s.left -= n;
@@ -125,11 +128,14 @@ class SpillSorter {
     std::stable_sort(buffer_.begin(), buffer_.end(), less_);
     if (!file_) {
       file_.reset(std::tmpfile());
-      if (!file_) throw std::runtime_error("SpillSorter: cannot create a temporary file");
+      if (!file_)
+        throw std::runtime_error(std::string("cannot create a temporary file for sorting: ") +
+                                 std::strerror(errno));
     }
     std::fseek(file_.get(), static_cast<long>(total_ * sizeof(T)), SEEK_SET);
     if (std::fwrite(buffer_.data(), sizeof(T), buffer_.size(), file_.get()) != buffer_.size())
-      throw std::runtime_error("SpillSorter: cannot write a run");
+      throw std::runtime_error(std::string("cannot write a temporary file for sorting: ") +
+                               std::strerror(errno));
     runs_.emplace_back(total_, buffer_.size());
     total_ += buffer_.size();
     buffer_.clear();
