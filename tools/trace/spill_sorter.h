@@ -1,8 +1,8 @@
 // An external sort for fixed-size records, so that the trace's memory does
 // not grow with the file: records are kept up to a budget, then each full
 // buffer is sorted and written as a run to an anonymous temporary file;
-// sorted() merges the runs (a heap, a small buffer per run). When everything
-// fits in one buffer no file is written. Equal records come out in the order
+// sorted() merges the runs (a heap; the runs' read buffers share 4 MiB).
+// When everything fits in one buffer no file is written. Equal records come out in the order
 // they were added (each run is sorted stably; the merge breaks ties by run).
 #pragma once
 
@@ -72,6 +72,9 @@ class SpillSorter {
 
     Cursor(const SpillSorter& sorter) : sorter_(sorter), heap_(After{&sorter.less_}) {
       sources_.resize(sorter.runs_.size() + 1);
+      // The read buffers share a fixed budget, so that memory does not grow
+      // with the number of runs (smaller reads when there are many).
+      block_ = std::clamp<size_t>(kReadBudget / sources_.size() / sizeof(T), 1, kBlock);
       for (size_t i = 0; i < sorter.runs_.size(); ++i) {
         sources_[i].offset = sorter.runs_[i].first;
         sources_[i].left = sorter.runs_[i].second;
@@ -88,7 +91,7 @@ class SpillSorter {
     bool refill(Source& s) {
       if (s.at < s.buffer.size()) return true;
       if (s.left == 0) return false;
-      const size_t n = std::min(s.left, kBlock);
+      const size_t n = std::min(s.left, block_);
       s.buffer.resize(n);
       if (s.memory != nullptr) {
         std::copy(s.memory, s.memory + n, s.buffer.begin());
@@ -105,6 +108,8 @@ class SpillSorter {
     }
 
     static constexpr size_t kBlock = std::max<size_t>(1, (size_t{64} << 10) / sizeof(T));
+    static constexpr size_t kReadBudget = size_t{4} << 20;  // bytes, all runs together
+    size_t block_ = kBlock;
     const SpillSorter& sorter_;
     std::vector<Source> sources_;
     std::priority_queue<Head, std::vector<Head>, After> heap_;
