@@ -71,15 +71,7 @@ class FileAdapter : public RecordVisitor {
 
   // After the reader is done with the file: pairs and hands out its ranges
   // and GPU records.
-  // The shim names its window in the header (collector/writer.cc).
-  bool windowed() const {
-    if (!info_.header) return false;
-    for (const pb::ConfigEntry& e : info_.header->config()) {
-      if (e.key() == "capture" && e.value() != "all") return true;
-      if (e.key() == "capture_window") return true;
-    }
-    return false;
-  }
+  bool windowed() const { return info_.header && has_capture_window(*info_.header); }
 
   void finish() {
     finish_ranges();
@@ -97,7 +89,7 @@ class FileAdapter : public RecordVisitor {
         continue;
       }
       activities.push_back(GpuActivity{file_, &r, &row_name(r, kernel), kernel, call});
-      count(r.kind);
+      counts.count(r.kind);
       if (call == nullptr) ++counts.unpaired;
     }
     counts.records = activities.size();
@@ -194,24 +186,6 @@ class FileAdapter : public RecordVisitor {
     return it->second;
   }
 
-  void count(GpuKind kind) {
-    GpuCounts& counts = info_.gpu;
-    switch (kind) {
-      case GpuKind::kKernel:
-        ++counts.kernels;
-        break;
-      case GpuKind::kMemcpy:
-        ++counts.copies;
-        break;
-      case GpuKind::kMemset:
-        ++counts.sets;
-        break;
-      case GpuKind::kSync:
-        ++counts.syncs;
-        break;
-    }
-  }
-
   uint32_t file_;
   FileInfo& info_;
   ProfileVisitor& out_;
@@ -226,6 +200,32 @@ class FileAdapter : public RecordVisitor {
 };
 
 }  // namespace
+
+void GpuCounts::count(GpuKind kind) {
+  switch (kind) {
+    case GpuKind::kKernel:
+      ++kernels;
+      break;
+    case GpuKind::kMemcpy:
+      ++copies;
+      break;
+    case GpuKind::kMemset:
+      ++sets;
+      break;
+    case GpuKind::kSync:
+      ++syncs;
+      break;
+  }
+}
+
+// The shim names its window in the header (collector/writer.cc).
+bool has_capture_window(const pb::FileHeader& header) {
+  for (const pb::ConfigEntry& e : header.config()) {
+    if (e.key() == "capture" && e.value() != "all") return true;
+    if (e.key() == "capture_window") return true;
+  }
+  return false;
+}
 
 std::vector<FileInfo> load_files(const std::vector<std::string>& paths, ProfileVisitor& visitor) {
   std::vector<FileInfo> files;

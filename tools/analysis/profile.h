@@ -42,6 +42,9 @@ struct GpuCounts {
   // the GPU work of calls made outside it; that work is left out, counted.
   uint64_t outside_window = 0;
   uint64_t external_correlations = 0;
+
+  // One more handed-out record of this kind (kernels, copies, sets, syncs).
+  void count(GpuKind kind);
 };
 
 // What one file said about itself.
@@ -120,6 +123,10 @@ class ProfileVisitor {
   virtual void on_footer(uint32_t /*file*/, const pb::Footer& /*footer*/) {}
   virtual void on_file_end(uint32_t /*file*/, const FileInfo& /*info*/) {}
 };
+
+// Whether the shim recorded this file with a capture window (GPROF_CAPTURE,
+// GPROF_DELAY...): GPU work of calls outside it is then left out.
+bool has_capture_window(const pb::FileHeader& header);
 
 // Reads the files one after another, in order. Never throws for bad input:
 // each FileInfo's status says what was wrong (status.opened == false: the

@@ -274,12 +274,7 @@ void FileEvents::on_external_correlation(uint64_t correlation, uint64_t external
 
 // The shim names its window in the header (collector/writer.cc).
 bool FileEvents::windowed() const {
-  if (!info_.header) return false;
-  for (const pb::ConfigEntry& e : info_.header->config()) {
-    if (e.key() == "capture" && e.value() != "all") return true;
-    if (e.key() == "capture_window") return true;
-  }
-  return false;
+  return info_.header && analysis::has_capture_window(*info_.header);
 }
 
 void FileEvents::finish(const EventCut& cut, int64_t to_relative, uint64_t busy_bucket_ns) {
@@ -365,20 +360,7 @@ void FileEvents::pair_gpu() {
       return;
     }
     ++counts.records;
-    switch (r.kind) {
-      case GpuKind::kKernel:
-        ++counts.kernels;
-        break;
-      case GpuKind::kMemcpy:
-        ++counts.copies;
-        break;
-      case GpuKind::kMemset:
-        ++counts.sets;
-        break;
-      case GpuKind::kSync:
-        ++counts.syncs;
-        break;
-    }
+    counts.count(r.kind);
     if (call == nullptr) ++counts.unpaired;
     if (r.kind == GpuKind::kSync) return;  // pairs, but is no GPU work
     if (call == nullptr)
