@@ -12,6 +12,7 @@
 #include "formats/api_ids.h"
 #include "formats/crc32c.h"
 #include "formats/framing.h"
+#include "formats/utf8_text.h"
 
 namespace gprof {
 namespace {
@@ -202,6 +203,25 @@ void deliver_ranges(const pb::Ranges& batch, RecordVisitor& visitor) {
   }
 }
 
+// The `bytes` fields of gprof.proto that hold the host's text.
+void make_text_valid(pb::Frame& frame) {
+  if (frame.has_header()) {
+    pb::FileHeader& header = *frame.mutable_header();
+    make_valid_utf8(*header.mutable_host());
+    for (std::string& arg : *header.mutable_argv()) make_valid_utf8(arg);
+    make_valid_utf8(*header.mutable_rank());
+    make_valid_utf8(*header.mutable_exe());
+    for (pb::ConfigEntry& entry : *header.mutable_config()) make_valid_utf8(*entry.mutable_value());
+  }
+  if (frame.has_cupti()) {
+    pb::CuptiStatus& cupti = *frame.mutable_cupti();
+    make_valid_utf8(*cupti.mutable_library());
+    make_valid_utf8(*cupti.mutable_reason());
+    make_valid_utf8(*cupti.mutable_injection());
+  }
+  for (pb::StringEntry& entry : *frame.mutable_strings()) make_valid_utf8(*entry.mutable_value());
+}
+
 // Checks a whole frame before handing any of it out: a frame is delivered
 // entirely or counted bad, never half.
 bool deliver_frame(const pb::Frame& frame, RecordVisitor& visitor, ReadStatus& status) {
@@ -293,8 +313,12 @@ uint64_t read_frames(std::FILE* f, bool sized, RecordVisitor& visitor, ReadStatu
       continue;
     }
     frame.Clear();
-    if (!frame.ParseFromArray(payload.data(), static_cast<int>(length)) ||
-        !deliver_frame(frame, visitor, status)) {
+    if (!frame.ParseFromArray(payload.data(), static_cast<int>(length))) {
+      ++status.bad_frames;
+      continue;
+    }
+    make_text_valid(frame);
+    if (!deliver_frame(frame, visitor, status)) {
       ++status.bad_frames;
       continue;
     }

@@ -65,10 +65,31 @@ class Trace(E2ETestCase):
             self.assertGreaterEqual(e["ts"], track_ts.get(key, e["ts"]), e)
             track_ts[key] = e["ts"]
         self.assertEqual(set(flows["s"]), set(flows["f"]))
+        self.check_nested(trace)
         for flow_id, start in flows["s"].items():
             end = flows["f"][flow_id]
             self.assertGreaterEqual(end["ts"], start["ts"])
             self.assertEqual(end["bp"], "e")
+
+    def check_nested(self, trace):
+        """Slices of one track nest (Perfetto and chrome://tracing drop or misdraw slices that
+        overlap in part), to the nanosecond the document gives."""
+        tracks = {}
+        for e in trace["traceEvents"]:
+            if e["ph"] == "X":
+                start = round(e["ts"] * 1000)
+                tracks.setdefault((e["pid"], e["tid"]), []).append(
+                    (start, start + round(e["dur"] * 1000), e["name"]))
+        for key, slices in tracks.items():
+            slices.sort(key=lambda s: (s[0], -s[1]))
+            open_ends = []
+            for start, end, name in slices:
+                while open_ends and open_ends[-1][0] <= start:
+                    open_ends.pop()
+                if open_ends:
+                    self.assertLessEqual(end, open_ends[-1][0],
+                                         f"{name!r} overlaps {open_ends[-1][1]!r} on {key}")
+                open_ends.append((end, name))
 
     @staticmethod
     def events(trace, ph, cat=None):
@@ -213,6 +234,31 @@ class Trace(E2ETestCase):
     def assertNoOutput(self):
         left = [f for f in os.listdir(self.tmp) if f.startswith("out.json")]
         self.assertEqual(left, [], "no trace and no temporary file is left behind")
+
+    def test_crossing_domains_and_names_that_are_not_utf8(self):
+        """Ranges of two NVTX domains that overlap without nesting on one thread: the second is
+        an async slice. A name with a Latin-1 byte, '|' and a newline reaches every output,
+        its bad byte as U+FFFD (nvtx_odd_ranges.cc)."""
+        run = self.profile([program("nvtx_odd_ranges"), b"caf\xe9 | step\n2"])
+        self.assertEqual(run.returncode, 0, run.stderr)
+        trace = self.trace(*run.files)
+        name = "caf\ufffd | step\n2"
+        slices = {e["name"]: e for e in self.events(trace, "X", "user_annotation")}
+        self.assertEqual(set(slices), {name, "outer A"})
+        begin = self.events(trace, "b")
+        end = self.events(trace, "e")
+        self.assertEqual([e["name"] for e in begin], ["libdom:crossing B"])
+        self.assertEqual([e["id"] for e in end], [begin[0]["id"]])
+        outer = slices["outer A"]
+        self.assertGreater(begin[0]["ts"], outer["ts"])
+        self.assertGreater(end[0]["ts"], outer["ts"] + outer["dur"])
+
+        report = json.loads(gpuprof("report", "--format", "json", *run.files).stdout)
+        self.assertIn(name, [r["name"] for r in report["rows"]])
+        table = gpuprof("report", *run.files).stdout
+        self.assertIn("caf\ufffd | step 2", table)  # one line per row
+        markdown = gpuprof("report", "--format", "md", *run.files).stdout
+        self.assertIn("| caf\ufffd \\| step 2 |", markdown)
 
     def test_bad_input_and_bad_options(self):
         files = self.record("vector_add")

@@ -92,4 +92,13 @@ std::string_view display_prefix(std::string_view text, size_t n) {
   return text;
 }
 
+std::string single_line(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7F) c = ' ';
+  }
+  return out;
+}
+
 }  // namespace gprof::analysis

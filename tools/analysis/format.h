@@ -37,4 +37,8 @@ size_t display_length(std::string_view text);
 // The first `n` characters (code points) of `text`.
 std::string_view display_prefix(std::string_view text, size_t n);
 
+// `text` for one line of a text table or log: control characters (a newline
+// or tab in an NVTX message, say) become spaces, so a row stays one line.
+std::string single_line(std::string_view text);
+
 }  // namespace gprof::analysis

@@ -39,8 +39,8 @@ size_t name_column_width(size_t longest_name, size_t max_width) {
 
 std::string fit_name(std::string_view name, size_t max_width) {
   if (display_length(name) >= max_width - 3)
-    return std::string(display_prefix(name, max_width - 3)) + "...";
-  return std::string(name);
+    return single_line(display_prefix(name, max_width - 3)) + "...";
+  return single_line(name);
 }
 
 }  // namespace gprof::analysis

@@ -47,7 +47,7 @@ std::string format_relative(double base, double now) {
 std::string row_label(const RowKey& key) {
   std::string out = key.kind + " " + key.name;
   if (!key.group.empty()) out += " [" + key.group + "]";
-  return out;
+  return analysis::single_line(out);
 }
 
 }  // namespace gprof::diff

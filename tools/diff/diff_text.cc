@@ -14,8 +14,8 @@ namespace gprof::diff {
 namespace {
 
 std::string cut(const std::string& name, size_t width) {
-  if (analysis::display_length(name) <= width) return name;
-  return std::string(analysis::display_prefix(name, width - 3)) + "...";
+  if (analysis::display_length(name) <= width) return analysis::single_line(name);
+  return analysis::single_line(analysis::display_prefix(name, width - 3)) + "...";
 }
 
 std::string rows_table(const Comparison& comparison, size_t name_width) {

@@ -108,6 +108,34 @@ uint64_t string_key(int kind, uint32_t id) {
   return static_cast<uint64_t>(kind) << 32 | id;
 }
 
+// Push/pop stacks are per NVTX domain, so ranges of two domains on one
+// thread may overlap without nesting (push A, push B in another domain, pop
+// A, pop B). Marks those that start inside an enclosing range of their thread
+// and end after it.
+std::vector<bool> crossing_push_pop(const std::vector<analysis::Range>& ranges) {
+  std::vector<size_t> order;
+  for (size_t i = 0; i < ranges.size(); ++i)
+    if (ranges[i].kind == analysis::RangeKind::kPushPop) order.push_back(i);
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    const analysis::Range& x = ranges[a];
+    const analysis::Range& y = ranges[b];
+    return std::tie(x.tid, x.start_ns, y.end_ns) < std::tie(y.tid, y.start_ns, x.end_ns);
+  });
+  std::vector<bool> crossing(ranges.size(), false);
+  std::vector<const analysis::Range*> open;  // the enclosing slices, innermost last
+  for (const size_t i : order) {
+    const analysis::Range& r = ranges[i];
+    if (!open.empty() && open.back()->tid != r.tid) open.clear();
+    while (!open.empty() && open.back()->end_ns <= r.start_ns) open.pop_back();
+    if (!open.empty() && r.end_ns > open.back()->end_ns) {
+      crossing[i] = true;
+    } else {
+      open.push_back(&r);
+    }
+  }
+  return crossing;
+}
+
 }  // namespace
 
 struct FileEvents::Join {
@@ -297,9 +325,11 @@ void FileEvents::finish_ranges() {
     if (text == nullptr) text = string_of(pb::StringEntry::THREAD, name);
     if (text != nullptr) info_.thread_names[tid] = *text;
   }
+  const std::vector<bool> crossing = crossing_push_pop(ranges);
   // One name per (message, domain), built once however many calls use it.
   std::unordered_map<uint64_t, uint32_t> names;
-  for (const analysis::Range& r : ranges) {
+  for (size_t i = 0; i < ranges.size(); ++i) {
+    const analysis::Range& r = ranges[i];
     const uint64_t key = static_cast<uint64_t>(r.domain) << 32 | r.name;
     auto it = names.find(key);
     if (it == names.end()) {
@@ -317,7 +347,13 @@ void FileEvents::finish_ranges() {
                         domain == domains_.end() ? analysis::Interner::kEmpty : domain->second,
                         r.open_at_exit};
     const uint64_t dur = r.end_ns - r.start_ns;
-    switch (r.kind) {
+    // A push/pop range that crosses another of its thread cannot be a slice
+    // of that thread's track (slices nest there): it becomes an async slice,
+    // as start/end ranges are.
+    const analysis::RangeKind kind = r.kind == analysis::RangeKind::kPushPop && crossing[i]
+                                         ? analysis::RangeKind::kStartEnd
+                                         : r.kind;
+    switch (kind) {
       case analysis::RangeKind::kPushPop:
         e.start_ns = r.start_ns;
         e.dur_ns = dur;

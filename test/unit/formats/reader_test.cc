@@ -316,6 +316,40 @@ TEST_CASE("reader: strings are delivered before the calls of the same frame", "[
   CHECK(order.events == "sa");
 }
 
+TEST_CASE("reader: text that is not UTF-8 reads back with U+FFFD, its frame kept", "[reader]") {
+  struct Text : RecordVisitor {
+    void on_header(const pb::FileHeader& h) override { header = h; }
+    void on_string(const pb::StringEntry& e) override { strings.push_back(e.value()); }
+    void on_api(const ApiRecord&) override { ++calls; }
+    pb::FileHeader header;
+    std::vector<std::string> strings;
+    int calls = 0;
+  } text;
+  pb::FileHeader header = test::test_header();
+  header.add_argv("caf\xE9.py");
+  header.set_exe("/opt/\xFF/app");
+  pb::ConfigEntry* config = header.add_config();
+  config->set_key("output");
+  config->set_value("run-\xFE.gprof");
+  pb::Frame frame;
+  pb::StringEntry* s = frame.add_strings();
+  s->set_id(1);
+  s->set_kind(pb::StringEntry::NVTX);
+  s->set_value("bad\xFF\xFEutf8");
+  *frame.add_api_calls() = test::encode_batch(1, {make_call(ApiId::cudaFree, 10, 1)});
+  SidecarBuilder file;
+  file.header(header).frame(frame).footer(test_footer());
+  const ReadStatus status = read_file(write_temp_file("utf8.gprof", file.bytes()), text);
+  CHECK(status.bad_frames == 0);
+  CHECK(status.complete);
+  CHECK(text.calls == 1);
+  REQUIRE(text.strings.size() == 1);
+  CHECK(text.strings[0] == "bad\xEF\xBF\xBD\xEF\xBF\xBDutf8");
+  CHECK(text.header.argv(text.header.argv_size() - 1) == "caf\xEF\xBF\xBD.py");
+  CHECK(text.header.exe() == "/opt/\xEF\xBF\xBD/app");
+  CHECK(text.header.config(text.header.config_size() - 1).value() == "run-\xEF\xBF\xBD.gprof");
+}
+
 TEST_CASE("reader: a file without a footer is read up to its last whole frame", "[reader]") {
   SidecarBuilder file;
   file.header(test::test_header())
