@@ -5,9 +5,11 @@ report counts, and cut and fail as documented (docs/trace.md)."""
 import gzip
 import json
 import os
+import stat
+import subprocess
 import unittest
 
-from gprof_e2e import E2ETestCase, gpuprof, program
+from gprof_e2e import GPUPROF, E2ETestCase, gpuprof, program
 
 SLICE_CATEGORIES = {"cuda_runtime", "cuda_driver", "user_annotation", "kernel", "gpu_memcpy",
                     "gpu_memset"}
@@ -133,6 +135,19 @@ class Trace(E2ETestCase):
         pid = trace["otherData"]["files"][0]["pid"]
         # No launcher, no rank.
         self.assertIn(f"train_loop (pid {pid})", names)
+        self.assertNotIn("distributedInfo", trace)
+        # What kineto writes beside the events: ts 0 in wall time, the GPUs. Calls carry their
+        # stream's handle, never "stream" (the integer id of GPU work to kineto's readers).
+        self.assertEqual(trace["schemaVersion"], 1)
+        report = json.loads(gpuprof("report", "--format", "json", *files).stdout)
+        start_wall = report["files"][0]["start_wall_ns"]
+        # The first call may precede the file's start (the writer starts at CUDA's init).
+        self.assertAlmostEqual(trace["baseTimeNanoseconds"], start_wall, delta=10**9)
+        self.assertEqual([d["id"] for d in trace["deviceProperties"]], [0])
+        self.assertTrue(all("stream" not in e["args"] and "stream handle" in e["args"]
+                            for e in launches))
+        self.assertTrue(all(isinstance(e["args"]["stream"], int)
+                            for e in kernels))
         self.assertTrue(any(n.startswith("GPU 0") and n.endswith(f"(pid {pid})") for n in names),
                         names)
 
@@ -192,6 +207,14 @@ class Trace(E2ETestCase):
         second = min((e["ts"] for e in self.events(trace, "X") if e["pid"] == files[1]["pid"]))
         self.assertEqual(min(first, second), 0)
         self.assertGreater(max(first, second), 0)
+
+    def test_rank_is_distributed_info(self):
+        run = self.profile([program("vector_add"), "--iterations", "1"], env={"RANK": "3"})
+        self.assertEqual(run.returncode, 0, run.stderr)
+        trace = self.trace(*run.files)
+        self.assertEqual(trace["distributedInfo"], {"rank": 3})
+        names = [e["args"]["name"] for e in self.events(trace, "M") if e["name"] == "process_name"]
+        self.assertTrue(any(n.startswith("rank 3: vector_add") for n in names), names)
 
     def test_fork_child_is_its_own_process(self):
         files = self.record("fork_child")
@@ -259,6 +282,32 @@ class Trace(E2ETestCase):
         self.assertIn("caf\ufffd | step 2", table)  # one line per row
         markdown = gpuprof("report", "--format", "md", *run.files).stdout
         self.assertIn("| caf\ufffd \\| step 2 |", markdown)
+
+    def test_output_that_is_not_a_regular_file(self):
+        """A device or a FIFO is written to, never replaced; a symbolic link keeps pointing at
+        the file, which gets the trace."""
+        files = self.record("vector_add")
+        gpuprof("trace", *files, "-o", "/dev/null")
+        self.assertTrue(stat.S_ISCHR(os.stat("/dev/null").st_mode))
+        full = gpuprof("trace", *files, "-o", "/dev/full", check=False)
+        self.assertEqual(full.returncode, 1)
+        self.assertIn("cannot write /dev/full", full.stderr)
+        self.assertTrue(stat.S_ISCHR(os.stat("/dev/full").st_mode))
+        os.makedirs(os.path.join(self.tmp, "real"))
+        target = os.path.join(self.tmp, "real", "target.json")
+        link = os.path.join(self.tmp, "link.json")
+        os.symlink(target, link)
+        gpuprof("trace", *files, "-o", link)
+        self.assertTrue(os.path.islink(link))
+        with open(target, encoding="utf-8") as f:
+            self.check_valid(json.load(f))
+        fifo = os.path.join(self.tmp, "fifo.json")
+        os.mkfifo(fifo)
+        child = subprocess.Popen([GPUPROF, "trace", *files, "-o", fifo], stderr=subprocess.PIPE)
+        with open(fifo, encoding="utf-8") as f:
+            self.check_valid(json.load(f))
+        self.assertEqual(child.wait(timeout=60), 0)
+        self.assertTrue(stat.S_ISFIFO(os.stat(fifo).st_mode))
 
     def test_bad_input_and_bad_options(self):
         files = self.record("vector_add")

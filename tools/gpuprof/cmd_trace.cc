@@ -47,6 +47,8 @@ int run(const TraceArgs& args) {
     fmt::print(stderr, "gpuprof: error: {}\n", e.what());
     return kExitFileError;
   }
+  for (const std::string& warning : summary.warnings)
+    fmt::print(stderr, "gpuprof: warning: {}\n", warning);
   // Unreadable input: no trace at all (the temporary file goes with `out`).
   if (!check_files(summary.files)) return kExitFileError;
   if (!out->commit(error)) {

@@ -103,8 +103,10 @@ void EventJson::call(const Item& e) {
   append_microseconds(b, static_cast<int64_t>(e.dur_ns));
   b.append(std::string_view(",\"args\":{\"correlation\":"));
   fmt::format_to(std::back_inserter(b), "{}", c.correlation);
-  // Handles are pointers: hexadecimal text, as a debugger shows them.
-  if (info->fields & kFieldStream) text(b, "stream", fmt::format("0x{:x}", c.stream));
+  // Handles are pointers: hexadecimal text, as a debugger shows them. Not
+  // "stream": tools for kineto traces (HTA) read that as the integer CUPTI
+  // stream id of GPU work, and -1 or absent on CPU events.
+  if (info->fields & kFieldStream) text(b, "stream handle", fmt::format("0x{:x}", c.stream));
   if (info->fields & kFieldBytes) number(b, "bytes", c.bytes);
   if (info->fields & kFieldLaunch) {
     if (c.kernel != kNoIndex) text(b, "kernel", strings_.text(c.kernel));

@@ -1,10 +1,13 @@
 #include "tools/trace/output_file.h"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
+#include <system_error>
 
 namespace gprof::trace {
 namespace {
@@ -17,6 +20,25 @@ std::string errno_text() {
   return std::strerror(errno);
 }
 
+bool exists_not_regular(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
+}
+
+// The file a symbolic link names (it may not exist yet), so that the rename
+// replaces it and not the link; `path` itself otherwise.
+std::string rename_target(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  fs::path target = path;
+  for (int hops = 0; hops < 40 && fs::is_symlink(fs::symlink_status(target, error)); ++hops) {
+    const fs::path next = fs::read_symlink(target, error);
+    if (error) return path;
+    target = next.is_absolute() ? next : target.parent_path() / next;
+  }
+  return target.string();
+}
+
 }  // namespace
 
 std::unique_ptr<OutputFile> OutputFile::open(const std::string& path, std::string& error) {
@@ -25,19 +47,28 @@ std::unique_ptr<OutputFile> OutputFile::open(const std::string& path, std::strin
     out->plain_ = stdout;
     return out;
   }
-  std::unique_ptr<OutputFile> out(new OutputFile(path, fmt::format("{}.tmp-{}", path, getpid())));
+  const bool direct = exists_not_regular(path);
+  const std::string target = direct ? path : rename_target(path);
+  std::unique_ptr<OutputFile> out(
+      new OutputFile(target, direct ? "" : fmt::format("{}.tmp-{}", target, getpid())));
+  const std::string& name = direct ? target : out->temp_;
   if (path.ends_with(".gz")) {
-    out->gz_ = gzopen(out->temp_.c_str(), kGzipMode);
+    out->gz_ = gzopen(name.c_str(), kGzipMode);
     if (out->gz_ != nullptr) gzbuffer(out->gz_, kGzipBuffer);
   } else {
-    out->plain_ = std::fopen(out->temp_.c_str(), "wb");
+    out->plain_ = std::fopen(name.c_str(), "wb");
   }
   if (out->gz_ == nullptr && out->plain_ == nullptr) {
-    error = fmt::format("cannot create {}: {}", out->temp_, errno_text());
+    error = fmt::format("cannot create {}: {}", name, errno_text());
     out->temp_.clear();  // nothing to remove
     return nullptr;
   }
   return out;
+}
+
+std::string OutputFile::written_name() const {
+  if (!temp_.empty()) return temp_;
+  return path_ == "-" ? "stdout" : path_;
 }
 
 OutputFile::~OutputFile() {
@@ -54,7 +85,7 @@ bool OutputFile::write(std::string_view bytes) {
     ok = std::fwrite(bytes.data(), 1, bytes.size(), plain_) == bytes.size();
   if (!ok) {
     failed_ = true;
-    error_ = fmt::format("cannot write {}: {}", temp_.empty() ? "stdout" : temp_, errno_text());
+    error_ = fmt::format("cannot write {}: {}", written_name(), errno_text());
   }
   return ok;
 }
@@ -70,7 +101,7 @@ bool OutputFile::close() {
   }
   if (!ok && !failed_) {
     failed_ = true;
-    error_ = fmt::format("cannot write {}: {}", temp_.empty() ? "stdout" : temp_, errno_text());
+    error_ = fmt::format("cannot write {}: {}", written_name(), errno_text());
   }
   return ok;
 }

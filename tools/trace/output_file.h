@@ -2,6 +2,9 @@
 // OUT, which commit() renames to OUT once everything is written; without a
 // commit (an error, an unreadable input) the temporary file is removed.
 // "OUT.gz" is gzip-compressed by zlib as it is written; "-" is stdout.
+// An OUT that exists and is not a regular file (/dev/stdout, a FIFO, a
+// device) is written directly: a rename would replace it. A symbolic link
+// is followed: the file it names is replaced, the link stays.
 #pragma once
 
 #include <zlib.h>
@@ -32,9 +35,11 @@ class OutputFile : public Sink {
   OutputFile(std::string path, std::string temp) : path_(std::move(path)), temp_(std::move(temp)) {}
   bool close();
   void discard();
+  // What the bytes are written to, for messages.
+  std::string written_name() const;
 
-  std::string path_;
-  std::string temp_;  // empty for stdout
+  std::string path_;  // what commit() renames onto (a symbolic link resolved)
+  std::string temp_;  // empty when written directly (stdout, not a regular file)
   std::FILE* plain_ = nullptr;
   gzFile gz_ = nullptr;
   bool failed_ = false;

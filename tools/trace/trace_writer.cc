@@ -1,6 +1,7 @@
 #include "tools/trace/trace_writer.h"
 
 #include <algorithm>
+#include <charconv>
 #include <map>
 #include <optional>
 #include <set>
@@ -41,6 +42,17 @@ class TraceWriter {
     std::vector<const pb::FileHeader*> headers;
     for (const FileStart& s : starts) headers.push_back(s.header ? &*s.header : nullptr);
     clocks_ = plan_clocks(headers);
+    for (size_t i = 0; i < paths.size(); ++i) {
+      if (!clocks_->assumed[i] || !starts[i].first_ns) continue;
+      warnings_.push_back(
+          clocks_->as_file
+              ? fmt::format("{} has no header, so its clock is unknown: its times are placed as "
+                            "if on the clock of {}",
+                            paths[i], paths[*clocks_->as_file])
+              : fmt::format("{} has no header, so its clock is unknown: its times are placed as "
+                            "if on the same clock as the other files",
+                            paths[i]));
+    }
     for (size_t i = 0; i < starts.size(); ++i)
       if (starts[i].first_ns)
         widen_origin(static_cast<int64_t>(*starts[i].first_ns) + clocks_->shift[i]);
@@ -68,7 +80,10 @@ class TraceWriter {
 
     files_.push_back(FileEntry{info.path, header.pid(), places_pid_, header.host(), header.rank(),
                                command_line(header)});
+    if (info.header && !wall_offset_) wall_offset_ = header.clock().offset_to_wall_ns();
   }
+
+  const std::vector<std::string>& warnings() const { return warnings_; }
 
   // Everything after the traceEvents array.
   void write_tail() {
@@ -91,11 +106,40 @@ class TraceWriter {
       append_json_string(b, f.command_line);
       b.push_back('}');
     }
-    b.append(std::string_view("\n]}}\n"));
+    b.append(std::string_view("\n]}"));
+    write_kineto_fields(b);
+    b.append(std::string_view("}\n"));
     out_.raw(std::string_view(b.data(), b.size()));
   }
 
  private:
+  // What kineto puts beside the events, for tools made for its traces (HTA):
+  // wall time of ts 0, the GPUs, and the rank when the document holds one.
+  void write_kineto_fields(Buffer& b) const {
+    b.append(std::string_view(",\n\"schemaVersion\":1"));
+    if (clocks_ && (wall_offset_ || clocks_->clock == kWallClock)) {
+      const int64_t offset = clocks_->clock == kWallClock ? 0 : wall_offset_.value_or(0);
+      fmt::format_to(std::back_inserter(b), ",\n\"baseTimeNanoseconds\":{}",
+                     origin_.value_or(0) + offset);
+    }
+    b.append(std::string_view(",\n\"deviceProperties\":["));
+    for (auto it = devices_.begin(); it != devices_.end(); ++it) {
+      fmt::format_to(std::back_inserter(b),
+                     "{}{{\"id\":{},\"name\":", it == devices_.begin() ? "" : ",", it->first);
+      append_json_string(b, it->second);
+      b.push_back('}');
+    }
+    b.push_back(']');
+    std::set<std::string> ranks;
+    for (const FileEntry& f : files_) ranks.insert(f.rank);
+    if (ranks.size() != 1) return;
+    int rank = 0;
+    const std::string& only = *ranks.begin();
+    if (!only.empty() && std::from_chars(only.data(), only.data() + only.size(), rank).ptr ==
+                             only.data() + only.size())
+      fmt::format_to(std::back_inserter(b), ",\n\"distributedInfo\":{{\"rank\":{}}}", rank);
+  }
+
   void widen_origin(int64_t time) { origin_ = std::min(origin_.value_or(time), time); }
 
   uint32_t synthetic_pid() {
@@ -116,6 +160,9 @@ class TraceWriter {
     for (const Track& t : events.tracks())
       if (t.gpu) devices.emplace(t.device, 0);
     for (auto& [device, pid] : devices) {
+      std::string& name = devices_[device];
+      for (const pb::Device& d : header.devices())
+        if (d.ordinal() == device && name.empty()) name = d.name();
       pid = synthetic_pid();
       write_metadata(out_, "process_name", Place{pid, 0}, gpu_title(header, device));
       write_sort_index(out_, Place{pid, 0}, next_sort_++);
@@ -145,6 +192,9 @@ class TraceWriter {
   uint64_t next_flow_ = 1;
   uint64_t next_async_ = 1;
   std::vector<FileEntry> files_;
+  std::vector<std::string> warnings_;
+  std::optional<int64_t> wall_offset_;       // the first header's
+  std::map<uint32_t, std::string> devices_;  // ordinal -> name ("": unknown) of GPUs with work
 };
 
 }  // namespace
@@ -164,6 +214,7 @@ TraceSummary write_trace(const std::vector<std::string>& paths, const TraceOptio
   writer.write_tail();
   summary.written = output.flush();
   summary.events = output.events();
+  summary.warnings = writer.warnings();
   return summary;
 }
 

@@ -24,6 +24,7 @@ struct TraceSummary {
   std::vector<analysis::FileInfo> files;  // as load_files would describe them
   uint64_t events = 0;                    // written, metadata included
   bool written = false;                   // false: the sink failed
+  std::vector<std::string> warnings;      // one line each
 };
 
 // Writes the trace of `paths` (one process each, in this order) to `out`.

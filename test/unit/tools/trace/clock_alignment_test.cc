@@ -51,8 +51,28 @@ TEST_CASE("clock plan: one host and clock, or wall time", "[trace]") {
   b.set_host(a.host());
   b.mutable_clock()->set_name("CLOCK_REALTIME");
   CHECK(trace::plan_clocks({&a, &b}).clock == "wall");
-  CHECK(trace::plan_clocks({&a, nullptr}).clock == "wall");
   CHECK(trace::plan_clocks({&b}).clock == "CLOCK_REALTIME");
+}
+
+TEST_CASE("clock plan: a file without a header borrows the first header's clock", "[trace]") {
+  pb::FileHeader a = test_header();
+  a.mutable_clock()->set_offset_to_wall_ns(100);
+  trace::ClockPlan one_host = trace::plan_clocks({nullptr, &a});
+  CHECK(one_host.clock == "CLOCK_MONOTONIC");
+  CHECK(one_host.shift == std::vector<int64_t>{0, 0});
+  CHECK(one_host.assumed == std::vector<bool>{true, false});
+  CHECK(one_host.as_file == 1u);
+  // On wall time it takes that file's offset: not 57 years before the others.
+  pb::FileHeader b = a;
+  b.set_host("other");
+  b.mutable_clock()->set_offset_to_wall_ns(300);
+  trace::ClockPlan wall = trace::plan_clocks({&a, &b, nullptr});
+  CHECK(wall.clock == "wall");
+  CHECK(wall.shift == std::vector<int64_t>{100, 300, 100});
+  CHECK(wall.assumed == std::vector<bool>{false, false, true});
+  trace::ClockPlan none = trace::plan_clocks({nullptr, nullptr});
+  CHECK(none.clock == "CLOCK_MONOTONIC");
+  CHECK_FALSE(none.as_file);
 }
 
 TEST_CASE("trace of two processes of one host: their clock as it is", "[trace]") {

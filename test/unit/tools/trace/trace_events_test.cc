@@ -62,14 +62,15 @@ TEST_CASE("trace: API calls on their threads", "[trace]") {
   CHECK(launch.at("ts") == 11.5);
   CHECK(launch.at("dur") == 0.5);
   const json launch_args = json::parse(
-      R"j({"correlation":1,"stream":"0x0","kernel":"square(float*, int)",
+      R"j({"correlation":1,"stream handle":"0x0","kernel":"square(float*, int)",
           "grid":[4096,1,1],"block":[256,1,1],"shared memory":0})j");
   CHECK(launch.at("args") == launch_args);
   // The loader thread's prefetch: its own track.
   const json copy = named(calls, "cudaMemcpyAsync", 2);
   CHECK(copy.at("tid") == 200);
   CHECK(copy.at("ts") == 5.0);
-  const json copy_args = json::parse(R"({"correlation":10,"stream":"0x5000","bytes":262144})");
+  const json copy_args =
+      json::parse(R"({"correlation":10,"stream handle":"0x5000","bytes":262144})");
   CHECK(copy.at("args") == copy_args);
   CHECK(named(calls, "cudaFree").at("args") == json::parse(R"({"correlation":0})"));
   CHECK(events_of(t, "X", "cuda_driver").empty());
