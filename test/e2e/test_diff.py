@@ -92,7 +92,7 @@ class Diff(E2ETestCase):
         self.assertTrue(any(f.startswith("Self CUDA time total: total.self_cuda:+5%")
                             for f in failures), failures)
         self.assertFalse(any(RELU in f or SCALE in f for f in failures), failures)
-        self.assertIn("REGRESSION: 2 rules failed", out.stdout)
+        self.assertIn("REGRESSION: 2 of 5 rules failed: 3 failures on 2 rows and 1 total", out.stdout)
 
     def test_vanished_kernel_fails_naming_it(self):
         gone = self.workload("gone", "--no-relu")
@@ -157,6 +157,24 @@ class Diff(E2ETestCase):
 
         out = diff(self.base, os.path.join(self.tmp, "missing.gprof"))
         self.assertEqual(out.returncode, 2)
+
+        # Not a file to read whole: told apart by its first bytes, at once.
+        out = diff("/dev/zero", self.base)
+        self.assertEqual(out.returncode, 2)
+        self.assertIn("gpuprof: error: /dev/zero:", out.stderr)
+
+        # A file cut before its first records has nothing to compare: neither "every row is
+        # new" (exit 1) nor "nothing regressed" (exit 0) on either side.
+        with open(self.base, "rb") as f:
+            data = f.read()
+        header_only = os.path.join(self.tmp, "header_only.gprof")
+        with open(header_only, "wb") as f:
+            f.write(data[:800])
+        for sides in ((header_only, self.base), (self.base, header_only)):
+            out = diff("--fail-on", "self_cuda:+10", *sides)
+            self.assertEqual(out.returncode, 2, out.stdout + out.stderr)
+            self.assertIn(f"gpuprof: error: {header_only}: no records: nothing to compare",
+                          out.stderr)
         out = diff("--fail-on", "gpu.count:-1", self.base, self.base)
         self.assertEqual(out.returncode, 2)
         self.assertIn("gpuprof: error: --fail-on 'gpu.count:-1': '-1' is not a threshold",
@@ -165,9 +183,14 @@ class Diff(E2ETestCase):
     def test_damaged_sidecar_warns_and_still_compares(self):
         with open(self.base, "rb") as f:
             data = f.read()
+        # Into the last frame (the footer): the records before it stay whole.
+        at, last = 12, 12  # magic and version; then [length][crc32c][payload] frames
+        while at < len(data):
+            last = at
+            at += 8 + int.from_bytes(data[at:at + 4], "little")
         cut = os.path.join(self.tmp, "cut.gprof")
         with open(cut, "wb") as f:
-            f.write(data[:len(data) - 40])
+            f.write(data[:last + 10])
         out = diff(self.base, cut)
         self.assertIn(out.returncode, (0, 1), out.stderr)
         self.assertIn(f"gpuprof: warning: {cut}:", out.stderr)
@@ -188,16 +211,38 @@ class Diff(E2ETestCase):
         self.assertTrue(any(f.startswith(f"kernel {MATMUL}: self_cuda:+10%")
                             for f in failure_lines(out.stdout)))
 
-        # A baseline cut by --limit warns; one grouped otherwise is refused.
-        limited = os.path.join(self.tmp, "limited.json")
-        with open(limited, "w") as f:
-            f.write(gpuprof("report", "--format", "json", "--limit", "3", self.base).stdout)
-        out = diff(limited, same)
-        self.assertIn("rows may be missing and count as new (make baselines with --limit 0)",
-                      out.stderr)
+        # A baseline with only part of the rows, or grouped or cut otherwise, is refused: its
+        # missing rows would fail as new ones.
+        def made_with(name, *options):
+            path = os.path.join(self.tmp, name)
+            with open(path, "w") as f:
+                f.write(gpuprof("report", "--format", "json", *options, self.base).stdout)
+            return path
+
+        for path, message in (
+                (made_with("limited.json", "--limit", "3"),
+                 "the report holds 3 rows, its --limit: rows may be missing; make baselines "
+                 "with --limit 0"),
+                (made_with("kernels.json", "--limit", "0", "--view", "kernels"),
+                 "the report shows the kernels view"),
+                (made_with("top.json", "--limit", "0", "--top-level-only"),
+                 "the report was made with --top-level-only"),
+                (made_with("ranged.json", "--limit", "0", "--range", "step*"),
+                 "its rows are cut by --range 'step*', this diff's by (none)")):
+            out = diff(path, same)
+            self.assertEqual(out.returncode, 2, out.stdout + out.stderr)
+            self.assertIn(f"gpuprof: error: {path}: {message}", out.stderr)
+        out = diff("--range", "step*", made_with("ranged.json", "--limit", "0", "--range", "step*"),
+                   same)
+        self.assertNotEqual(out.returncode, 2, out.stderr)
         out = diff("--group-by", "stream", baseline, same)
         self.assertEqual(out.returncode, 2)
         self.assertIn("its rows are grouped by name, this diff by stream", out.stderr)
+        # Either spelling of a group-by names the same key.
+        grouped = made_with("grouped.json", "--limit", "0", "--group-by", "launch_config")
+        self.assertEqual(json.loads(read(grouped))["group_by"], "launch-config")
+        out = diff("--group-by", "launch_config", grouped, same)
+        self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
 
     def test_formats_parse_and_github_annotations(self):
         slow = self.workload("slow", env={"GPROF_FAKE_KERNEL_NS_OVERRIDE": "matmul=40000"})
@@ -242,7 +287,7 @@ class Diff(E2ETestCase):
         self.assertEqual(ET.fromstring(junit).find("testsuite").get("tests"), "5")
 
         md = read(md_path)
-        self.assertTrue(md.startswith("### ❌ gprof diff: REGRESSION: 2 rules failed\n"), md)
+        self.assertTrue(md.startswith("### ❌ gprof diff: REGRESSION: 2 of 5 rules failed: 3 failures on 2 rows and 1 total\n"), md)
         self.assertIn(f"| kernel matmul(float\\*, float const\\*, int) | self\\_cuda:+10% | "
                       "100.000us | 200.000us | +100.000us | +100.0% |", md)
         self.assertIn("noise test: none", md)
@@ -290,7 +335,7 @@ class CiJob(E2ETestCase):
                    "--output-junit", junit)
         self.assertEqual(out.returncode, 1, out.stdout + out.stderr)
         md = read(summary)
-        self.assertTrue(md.startswith("### ❌ gprof diff: REGRESSION: 2 rules failed"), md)
+        self.assertTrue(md.startswith("### ❌ gprof diff: REGRESSION: 2 of 5 rules failed: 3 failures on 2 rows and 1 total"), md)
         self.assertIn("#### Failures", md)
         self.assertIn("| kernel matmul(float\\*, float const\\*, int) | self\\_cuda:+10% |", md)
         self.assertIn(f"**Base:** {baseline} (JSON report)".replace("_", "\\_"), md)

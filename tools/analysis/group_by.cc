@@ -32,6 +32,12 @@ std::optional<GroupBy> parse_group_by(std::string_view text) {
   return std::nullopt;
 }
 
+std::string_view group_by_name(GroupBy group_by) {
+  for (const Choice& choice : kChoices)
+    if (choice.group_by == group_by) return choice.name;
+  return {};
+}
+
 std::vector<std::string_view> group_by_names() {
   std::vector<std::string_view> names;
   for (const Choice& choice : kChoices) names.push_back(choice.name);

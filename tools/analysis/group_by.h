@@ -34,6 +34,9 @@ enum class GroupBy : uint8_t { kName, kLaunchConfig, kStream, kDevice, kThread, 
 // "thread", "process", "rank"; nullopt for anything else.
 std::optional<GroupBy> parse_group_by(std::string_view text);
 
+// The canonical name: "launch-config" whichever spelling was given.
+std::string_view group_by_name(GroupBy group_by);
+
 // The names parse_group_by accepts, for help texts and errors.
 std::vector<std::string_view> group_by_names();
 

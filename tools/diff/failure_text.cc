@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <set>
+#include <string_view>
+
 #include "tools/analysis/format.h"
 #include "tools/diff/change_text.h"
 
@@ -46,7 +49,25 @@ std::string verdict_line(const Comparison& comparison) {
   const size_t rules = comparison.options.rules.size();
   if (failed == 0)
     return fmt::format("OK: no rule failed ({} rule{})", rules, rules == 1 ? "" : "s");
-  return fmt::format("REGRESSION: {} rule{} failed", failed, failed == 1 ? "" : "s");
+  // Rules, failures, rows: one slow kernel fails its row, its launch call's
+  // and the total, so the three counts differ and each is given.
+  std::set<size_t> rows;
+  size_t totals = 0;
+  for (const Failure& failure : comparison.gate.failures) {
+    if (failure.row)
+      rows.insert(*failure.row);
+    else
+      ++totals;
+  }
+  const auto count = [](size_t n, std::string_view what) {
+    return fmt::format("{} {}{}", n, what, n == 1 ? "" : "s");
+  };
+  std::string where;
+  if (!rows.empty()) where = count(rows.size(), "row");
+  if (totals > 0) where += (where.empty() ? "" : " and ") + count(totals, "total");
+  const size_t failures = comparison.gate.failures.size();
+  return fmt::format("REGRESSION: {} of {} failed: {} on {}", failed, count(rules, "rule"),
+                     count(failures, "failure"), where);
 }
 
 std::string rules_line(const Comparison& comparison) {

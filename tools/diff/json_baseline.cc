@@ -81,9 +81,10 @@ JsonBaseline failed(std::string error) {
 }  // namespace
 
 bool looks_like_json(std::string_view text) {
+  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);  // a UTF-8 byte order mark
   for (char c : text) {
     if (std::isspace(static_cast<unsigned char>(c))) continue;
-    return c == '{';
+    return c == '{' || c == '[';
   }
   return false;
 }
@@ -117,8 +118,35 @@ JsonBaseline parse_json_baseline(std::string_view text) {
       !self_cuda->is_number_unsigned())
     return failed("'totals' lacks the whole numbers 'self_cpu_ns' and 'self_cuda_ns'");
 
+  // A baseline must hold every row of what the runs will be cut to, or its
+  // missing rows would fail the gate as new ones: refused, not warned about.
+  const std::string view_name = view->get<std::string>();
+  if (view_name != "ops")
+    return failed(fmt::format(
+        "the report shows the {} view, whose rows are only part of a run's: make baselines "
+        "with the default --view ops",
+        view_name));
+  const uint64_t row_limit = limit->get<uint64_t>();
+  if (row_limit != 0 && rows->size() >= row_limit)
+    return failed(
+        fmt::format("the report holds {} rows, its --limit: rows may be missing; make baselines "
+                    "with --limit 0",
+                    rows->size()));
+  if (const json* top = member(doc, "top_level_only"); top && top->is_boolean() && top->get<bool>())
+    return failed(
+        "the report was made with --top-level-only, which gpuprof diff does not apply to runs");
+
   JsonBaseline out;
   out.group_by = group_by->get<std::string>();
+  if (const json* ranges = member(doc, "ranges")) {
+    if (!ranges->is_array()) return failed("'ranges' is not an array of strings");
+    std::vector<std::string> patterns;
+    for (const json& pattern : *ranges) {
+      if (!pattern.is_string()) return failed("'ranges' is not an array of strings");
+      patterns.push_back(pattern.get<std::string>());
+    }
+    out.ranges = std::move(patterns);
+  }
   RunRows run;
   for (size_t i = 0; i < rows->size(); ++i) {
     auto [row, error] = parse_row((*rows)[i], i);
@@ -129,19 +157,6 @@ JsonBaseline parse_json_baseline(std::string_view text) {
   run.totals[static_cast<size_t>(TotalMetric::kSelfCpu)] = self_cpu->get<double>();
   run.totals[static_cast<size_t>(TotalMetric::kSelfCuda)] = self_cuda->get<double>();
   out.rows = std::move(run);
-
-  const std::string view_name = view->get<std::string>();
-  if (view_name != "ops")
-    out.warnings.push_back(fmt::format(
-        "the report shows the {} view: rows of the other views count as vanished or new "
-        "(make baselines with the default --view ops)",
-        view_name));
-  const uint64_t row_limit = limit->get<uint64_t>();
-  if (row_limit != 0 && rows->size() >= row_limit)
-    out.warnings.push_back(
-        fmt::format("the report holds {} rows, its --limit: rows may be missing and count as new "
-                    "(make baselines with --limit 0)",
-                    rows->size()));
   return out;
 }
 

@@ -15,14 +15,18 @@ namespace gprof::diff {
 struct JsonBaseline {
   std::optional<RunRows> rows;  // nullopt: unusable, see error
   std::string group_by;         // the report's --group-by
-  std::string error;            // why the document cannot be used
-  // Usable, but the comparison may be off: another view than ops, rows cut
-  // by --limit.
-  std::vector<std::string> warnings;
+  // The report's --range patterns; nullopt for a report written before it
+  // recorded them.
+  std::optional<std::vector<std::string>> ranges;
+  // Why the document cannot be used: not a report, damaged, or rows that are
+  // only part of a run's (another view than ops, cut by --limit, made with
+  // --top-level-only).
+  std::string error;
 };
 
-// Whether `text` looks like a JSON document rather than a sidecar file: its
-// first character that is not white space is '{'.
+// Whether `text` (the start of a file is enough) looks like a JSON document
+// rather than a sidecar file: after a byte order mark and white space, '{'
+// or '['.
 bool looks_like_json(std::string_view text);
 
 // Checks the schema ("gprof.report"), its version (1) and every field the

@@ -62,9 +62,30 @@ int usage_error(const std::string& message) {
 std::optional<std::string> json_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // The start decides, so that a sidecar file (or /dev/zero) is not read whole.
+  std::string text(4096, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<size_t>(in.gcount()));
   if (!diff::looks_like_json(text)) return std::nullopt;
+  text.append(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   return text;
+}
+
+// Records of every kind the run's files delivered: none means nothing to
+// compare (a file cut before its first records, a process that did no CUDA
+// work), which must not pass for "every row vanished" or "no change".
+uint64_t records_in(const std::vector<analysis::FileInfo>& files) {
+  uint64_t records = 0;
+  for (const analysis::FileInfo& file : files)
+    records += file.status.records + file.status.gpu_records + file.status.range_events;
+  return records;
+}
+
+std::string ranges_text(const std::vector<std::string>& ranges) {
+  if (ranges.empty()) return "(none)";
+  std::string out;
+  for (const std::string& range : ranges) out += (out.empty() ? "'" : " '") + range + "'";
+  return out;
 }
 
 struct LoadedSide {
@@ -87,8 +108,13 @@ std::optional<LoadedSide> load_side(const std::string& argument, const DiffArgs&
         files.size() == 1 ? json_text(files.front()) : std::nullopt;
     if (!text) {
       diff::SidecarRun run = diff::load_sidecar_run(files, rows);
-      ok = check_files(run.files) && ok;
+      const bool readable = check_files(run.files);
+      ok = readable && ok;
       print_table_notes(stderr, run.files);
+      if (readable && records_in(run.files) == 0) {
+        print_error(files.size() == 1 ? files.front() : argument, "no records: nothing to compare");
+        ok = false;
+      }
       side.runs.push_back(std::move(run.rows));
       continue;
     }
@@ -99,16 +125,23 @@ std::optional<LoadedSide> load_side(const std::string& argument, const DiffArgs&
       ok = false;
       continue;
     }
-    for (const std::string& warning : json.warnings) print_warning(path, warning);
-    if (json.group_by != args.group_by) {
+    if (analysis::parse_group_by(json.group_by) != analysis::parse_group_by(args.group_by)) {
       print_error(path, fmt::format("its rows are grouped by {}, this diff by {}; run the diff "
                                     "with --group-by {}",
                                     json.group_by, args.group_by, json.group_by));
       ok = false;
       continue;
     }
-    if (!args.ranges.empty())
-      print_warning(path, "--range applies to sidecar files; a JSON report is compared as it is");
+    if (!json.ranges) {
+      if (!args.ranges.empty())
+        print_warning(path, "--range applies to sidecar files; a JSON report is compared as it is");
+    } else if (*json.ranges != args.ranges) {
+      print_error(path, fmt::format("its rows are cut by --range {}, this diff's by {}; the "
+                                    "diff needs the same --range as the report",
+                                    ranges_text(*json.ranges), ranges_text(args.ranges)));
+      ok = false;
+      continue;
+    }
     side.info.json_report = runs.runs.size() == 1;
     side.runs.push_back(std::move(*json.rows));
   }

@@ -72,6 +72,8 @@ std::string render_json_report(std::vector<analysis::Row> rows,
   doc["group_by"] = info.group_by;
   doc["sort"] = info.sort;
   doc["limit"] = options.row_limit;
+  doc["ranges"] = info.ranges;
+  doc["top_level_only"] = info.top_level_only;
   ordered_json file_list = ordered_json::array();
   for (const analysis::FileInfo& file : files) file_list.push_back(file_json(file));
   doc["files"] = file_list;

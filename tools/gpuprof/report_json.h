@@ -15,8 +15,12 @@ inline constexpr int kReportJsonVersion = 1;
 
 struct JsonReportInfo {
   std::string view;      // ops, ranges, api, kernels
-  std::string group_by;  // name, launch-config, stream, ...
-  std::string sort;      // the sort key used
+  std::string group_by;  // name, launch-config, stream, ... (canonical)
+  std::string sort;      // the sort key used (canonical)
+  // What selected the rows besides the view: a baseline made with them is
+  // only comparable with runs cut the same way (gpuprof diff checks).
+  std::vector<std::string> ranges;
+  bool top_level_only = false;
 };
 
 // The document, pretty-printed (2 spaces) and ending in a newline. `rows`

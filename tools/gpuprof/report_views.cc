@@ -124,8 +124,12 @@ int run_key_averages_view(const ReportOptions& options) {
       fmt::print("{}", analysis::render_csv_table(std::move(rows), table));
     } else {
       fmt::print("{}",
-                 render_json_report(std::move(rows), table,
-                                    JsonReportInfo{options.view, options.group_by, sort}, files));
+                 render_json_report(
+                     std::move(rows), table,
+                     JsonReportInfo{options.view, std::string(analysis::group_by_name(group_by)),
+                                    std::string(analysis::sort_key_name(*table.sort)),
+                                    options.ranges, options.top_level_only},
+                     files));
     }
     print_table_notes(stderr, files);
     return kExitOk;

@@ -96,7 +96,8 @@ TEST_CASE("formats: text has the table, totals, one-side rows and the verdict", 
   CHECK(text.find("New rows, only in NEW (1):\n  kernel a|b*_c<d>&e 50%: 1 call, Self CUDA "
                   "0.500us, CPU total 0.000us (fails)\n") != std::string::npos);
   CHECK(text.find("Vanished rows, only in BASE (1):\n  kernel gone: 1 call,") != std::string::npos);
-  CHECK(text.find("REGRESSION: 5 rules failed\n") != std::string::npos);
+  CHECK(text.find("REGRESSION: 5 of 5 rules failed: 7 failures on 4 rows and 1 total\n") !=
+        std::string::npos);
   CHECK(text.find("  kernel slow: self_cuda:+10%: 4.000us -> 6.000us (+2.000us, +50.0%)\n") !=
         std::string::npos);
   CHECK(text.find("Self CUDA time total  5.000us  6.500us  +1.500us  +30.0%\n") !=
@@ -112,7 +113,9 @@ TEST_CASE("formats: text cuts long names", "[diff][formats]") {
 
 TEST_CASE("formats: markdown escapes names and shows the verdict", "[diff][formats]") {
   const std::string md = render_markdown(sample());
-  CHECK(md.rfind("### ❌ gprof diff: REGRESSION: 5 rules failed\n", 0) == 0);
+  CHECK(md.rfind("### ❌ gprof diff: REGRESSION: 5 of 5 rules failed: 7 failures on 4 rows and "
+                 "1 total\n",
+                 0) == 0);
   CHECK(md.find("#### Failures\n\n| Row | Rule | Base | New | Change | % |\n") !=
         std::string::npos);
   CHECK(md.find("| kernel slow | self\\_cuda:+10% | 4.000us | 6.000us | +2.000us | +50.0% |") !=

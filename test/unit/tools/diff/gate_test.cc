@@ -70,7 +70,8 @@ TEST_CASE("gate: a slower kernel fails self_cuda and the total", "[diff][gate]")
   CHECK(verdict(comparison, "slow").status == Status::kRegression);
   CHECK(verdict(comparison, "steady").status == Status::kSame);
   CHECK(verdict(comparison, "cudaLaunchKernel").status == Status::kChanged);
-  CHECK(verdict_line(comparison) == "REGRESSION: 2 rules failed");
+  CHECK(verdict_line(comparison) ==
+        "REGRESSION: 2 of 5 rules failed: 2 failures on 1 row and 1 total");
   CHECK(failure_line(comparison, comparison.gate.failures[0], "->") ==
         "kernel slow: self_cuda:+10%: 1.000us -> 2.000us (+1.000us, +100.0%)");
 }

@@ -37,8 +37,8 @@ TEST_CASE("json baseline: rows, groups and totals", "[diff][json]") {
   const JsonBaseline baseline = parse_json_baseline(kReport);
   INFO(baseline.error);
   REQUIRE(baseline.rows);
-  CHECK(baseline.warnings.empty());
   CHECK(baseline.group_by == "stream");
+  CHECK_FALSE(baseline.ranges);  // written before reports recorded --range
   const RunRows& run = *baseline.rows;
   REQUIRE(run.rows.size() == 2);
   CHECK(run.rows[0].key == RowKey{"kernel", "k", "7"});
@@ -52,20 +52,29 @@ TEST_CASE("json baseline: rows, groups and totals", "[diff][json]") {
   CHECK(at(run.totals, TotalMetric::kApiCalls) == 2);
 }
 
-TEST_CASE("json baseline: a cut or partial report is read with a warning", "[diff][json]") {
+TEST_CASE("json baseline: a report with only part of a run's rows is refused", "[diff][json]") {
   const JsonBaseline limited =
       parse_json_baseline(replaced(kReport, "\"limit\": 0", "\"limit\": 2"));
-  REQUIRE(limited.rows);
-  REQUIRE(limited.warnings.size() == 1);
-  CHECK(limited.warnings[0] ==
-        "the report holds 2 rows, its --limit: rows may be missing and count as new (make "
-        "baselines with --limit 0)");
-  CHECK(parse_json_baseline(replaced(kReport, "\"limit\": 0", "\"limit\": 3")).warnings.empty());
+  CHECK_FALSE(limited.rows);
+  CHECK(limited.error ==
+        "the report holds 2 rows, its --limit: rows may be missing; make baselines with --limit "
+        "0");
+  CHECK(parse_json_baseline(replaced(kReport, "\"limit\": 0", "\"limit\": 3")).rows);
   const JsonBaseline kernels =
       parse_json_baseline(replaced(kReport, "\"view\": \"ops\"", "\"view\": \"kernels\""));
-  REQUIRE(kernels.rows);
-  REQUIRE(kernels.warnings.size() == 1);
-  CHECK(kernels.warnings[0].find("the kernels view") != std::string::npos);
+  CHECK_FALSE(kernels.rows);
+  CHECK(kernels.error.find("the kernels view") != std::string::npos);
+  const JsonBaseline top = parse_json_baseline(
+      replaced(kReport, "\"limit\": 0,", "\"limit\": 0, \"top_level_only\": true,"));
+  CHECK_FALSE(top.rows);
+  CHECK(top.error.find("--top-level-only") != std::string::npos);
+  const JsonBaseline ranged = parse_json_baseline(
+      replaced(kReport, "\"limit\": 0,", "\"limit\": 0, \"ranges\": [\"step*\"],"));
+  REQUIRE(ranged.rows);
+  CHECK(ranged.ranges == std::vector<std::string>{"step*"});
+  CHECK_FALSE(
+      parse_json_baseline(replaced(kReport, "\"limit\": 0,", "\"limit\": 0, \"ranges\": [1],"))
+          .rows);
 }
 
 TEST_CASE("json baseline: wrong schema, version, truncation, missing fields", "[diff][json]") {
@@ -96,8 +105,10 @@ TEST_CASE("json baseline: told apart from sidecar files by content", "[diff][jso
   CHECK(looks_like_json(kReport));
   CHECK(looks_like_json("  \n{"));
   CHECK_FALSE(looks_like_json("GPROF..."));
+  CHECK(looks_like_json("\xEF\xBB\xBF{"));  // a byte order mark
+  CHECK(looks_like_json("[]"));             // JSON, so that its error says what is wrong with it
   CHECK_FALSE(looks_like_json(""));
-  CHECK_FALSE(looks_like_json("[]"));
+  CHECK_FALSE(looks_like_json(std::string(16, '\0')));
 }
 
 TEST_CASE("json baseline: the report of a file has the rows of the file", "[diff][json]") {
@@ -106,7 +117,8 @@ TEST_CASE("json baseline: the report of a file has the rows of the file", "[diff
   REQUIRE(report.status == 0);
   const JsonBaseline baseline = parse_json_baseline(report.out);
   REQUIRE(baseline.rows);
-  CHECK(baseline.warnings.empty());
+  CHECK(baseline.group_by == "name");
+  CHECK(baseline.ranges == std::vector<std::string>{});
   const SidecarRun sidecar = load_sidecar_run({path}, RowOptions{});
   REQUIRE(baseline.rows->rows.size() == sidecar.rows.rows.size());
   for (const RunRow& row : sidecar.rows.rows) {
