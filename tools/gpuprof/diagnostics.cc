@@ -37,15 +37,21 @@ bool check_files(const std::vector<analysis::FileInfo>& files) {
   return all_opened;
 }
 
-void print_table_notes(std::FILE* out, const std::vector<analysis::FileInfo>& files) {
+std::string table_notes(const std::vector<analysis::FileInfo>& files) {
+  std::string out;
   for (const analysis::FileInfo& file : files) {
     if (!file.status.opened || file.gpu.records != 0) continue;
-    fmt::print(out, "GPU times were not recorded{}: {}\n",
-               files.size() > 1 ? " in " + file.path : std::string(),
-               analysis::missing_gpu_times_reason(file.cupti));
+    out += fmt::format("GPU times were not recorded{}: {}\n",
+                       files.size() > 1 ? " in " + file.path : std::string(),
+                       analysis::missing_gpu_times_reason(file.cupti));
   }
   const std::string losses = analysis::format_losses(analysis::total_losses(files));
-  if (!losses.empty()) fmt::print(out, "Lost records: {}\n", losses);
+  if (!losses.empty()) out += fmt::format("Lost records: {}\n", losses);
+  return out;
+}
+
+void print_table_notes(std::FILE* out, const std::vector<analysis::FileInfo>& files) {
+  fmt::print(out, "{}", table_notes(files));
 }
 
 }  // namespace gprof::cli

@@ -29,5 +29,6 @@ bool is_damaged(const ReadStatus& status);
 // What belongs under every table of these files: why a file has no GPU
 // times, and what was lost (gprof's and CUPTI's losses).
 void print_table_notes(std::FILE* out, const std::vector<analysis::FileInfo>& files);
+std::string table_notes(const std::vector<analysis::FileInfo>& files);
 
 }  // namespace gprof::cli

@@ -62,6 +62,22 @@ std::string quoted_list(const std::vector<std::string>& items) {
 }
 
 // What the table says when it has no rows.
+// Lines under a Markdown table: each its own paragraph (consecutive lines
+// would run together), their text escaped like the cells ('*' of a glob).
+std::string markdown_paragraphs(const std::string& lines) {
+  std::string out;
+  size_t start = 0;
+  while (start < lines.size()) {
+    size_t end = lines.find('\n', start);
+    if (end == std::string::npos) end = lines.size();
+    if (end > start)
+      out += "\n" + analysis::escape_markdown(std::string_view(lines).substr(start, end - start)) +
+             "\n";
+    start = end + 1;
+  }
+  return out;
+}
+
 std::string no_rows(const ReportOptions& options, analysis::View view, bool any_rows) {
   if (!any_rows && !options.ranges.empty())
     return "Nothing inside ranges matching " + quoted_list(options.ranges) + ".\n";
@@ -137,16 +153,16 @@ int run_key_averages_view(const ReportOptions& options) {
   const std::string text = options.format == "md"
                                ? analysis::render_markdown_table(std::move(rows), table)
                                : analysis::render_table(std::move(rows), table);
-  fmt::print("{}", text.empty() ? no_rows(options, view, any_rows) : text);
-
+  std::string lines = text.empty() ? no_rows(options, view, any_rows) : "";
   analysis::RangeCounts ranges;
   for (const analysis::FileInfo& file : files) ranges += file.ranges;
   const std::string problems = analysis::describe_range_problems(ranges);
-  if (!problems.empty()) fmt::print("Ranges: {}\n", problems);
+  if (!problems.empty()) lines += fmt::format("Ranges: {}\n", problems);
   const std::optional<uint64_t> samples =
       options.samples_per_step ? std::optional<uint64_t>(options.samples_per_step) : std::nullopt;
-  fmt::print("{}", analysis::render_throughput(throughput.files(), samples, table.time_unit));
-  print_table_notes(stdout, files);
+  lines += analysis::render_throughput(throughput.files(), samples, table.time_unit);
+  lines += table_notes(files);
+  fmt::print("{}{}", text, options.format == "md" ? markdown_paragraphs(lines) : lines);
   return kExitOk;
 }
 
