@@ -94,6 +94,20 @@ class Diff(E2ETestCase):
         self.assertFalse(any(RELU in f or SCALE in f for f in failures), failures)
         self.assertIn("REGRESSION: 2 of 5 rules failed: 3 failures on 2 rows and 1 total", out.stdout)
 
+    def test_metrics_narrow_the_tables(self):
+        slow = self.workload("slow", env={"GPROF_FAKE_KERNEL_NS_OVERRIDE": "matmul=40000"})
+        out = diff("--metrics", "count,self_cuda", "--name-width", "30", self.base, slow)
+        self.assertEqual(out.returncode, 1, out.stderr)
+        titles = out.stdout.splitlines()[5]
+        self.assertEqual(titles.split(), ["#", "of", "Calls", "Self", "CUDA"])
+        self.assertLessEqual(max(len(l) for l in out.stdout.splitlines()
+                                 if not l.startswith(("  rows by", "::"))), 130)
+        md = diff("--format", "md", "--metrics", "self_cuda", self.base, slow).stdout
+        self.assertIn("| Name | Kind | Status | Self CUDA |", md)
+        bad = diff("--metrics", "count,bogus", self.base, slow)
+        self.assertEqual(bad.returncode, 2)
+        self.assertIn("--metrics: unknown metric 'bogus'", bad.stderr)
+
     def test_vanished_kernel_fails_naming_it(self):
         gone = self.workload("gone", "--no-relu")
         out = diff(self.base, gone)

@@ -44,6 +44,7 @@ Comparison compare(SideInfo base, SideInfo now, const std::vector<RunRows>& base
 }
 
 std::vector<Metric> shown_metrics(const Comparison& comparison) {
+  if (!comparison.options.metrics.empty()) return comparison.options.metrics;
   std::vector<Metric> metrics = {Metric::kCount, Metric::kSelfCuda, Metric::kCudaTotal,
                                  Metric::kSelfCpu, Metric::kCpuTotal};
   for (Metric metric :

@@ -32,6 +32,9 @@ struct CompareOptions {
   std::optional<Metric> sort;
   size_t limit = 30;  // rows in the tables besides the failed ones; 0: all
   std::string group_by = "name";
+  // The metrics of the text and Markdown tables (--metrics), in this order;
+  // empty: count, the CUDA and CPU times, and each memory metric some row has.
+  std::vector<Metric> metrics;
 };
 
 struct Comparison {

@@ -34,6 +34,9 @@ namespace {
 // CI job must not mistake a broken baseline for a slower program.
 constexpr int kExitRegression = 1;
 constexpr int kExitBadInput = 2;
+constexpr const char* kMetricNames =
+    "count, self_cpu, cpu_total, self_cuda, cuda_total, cpu_mem, self_cpu_mem, cuda_mem, "
+    "self_cuda_mem";
 
 struct DiffArgs {
   std::string base;
@@ -50,6 +53,7 @@ struct DiffArgs {
   std::string output_json;
   std::string output_junit;
   size_t name_width = 55;
+  std::string metrics;
 };
 
 int usage_error(const std::string& message) {
@@ -186,13 +190,21 @@ int run(const DiffArgs& args) {
     options.sort = diff::parse_metric(args.sort);
     if (!options.sort)
       return usage_error(
-          fmt::format("--sort: unknown metric '{}'; metrics: count, self_cpu, "
-                      "cpu_total, self_cuda, cuda_total, cpu_mem, self_cpu_mem, "
-                      "cuda_mem, self_cuda_mem",
-                      args.sort));
+          fmt::format("--sort: unknown metric '{}'; metrics: {}", args.sort, kMetricNames));
   }
   options.limit = args.limit;
   options.group_by = args.group_by;
+  for (size_t start = 0; !args.metrics.empty() && start <= args.metrics.size();) {
+    size_t end = args.metrics.find(',', start);
+    if (end == std::string::npos) end = args.metrics.size();
+    const std::string name = args.metrics.substr(start, end - start);
+    const std::optional<diff::Metric> metric = diff::parse_metric(name);
+    if (!metric)
+      return usage_error(
+          fmt::format("--metrics: unknown metric '{}'; metrics: {}", name, kMetricNames));
+    options.metrics.push_back(*metric);
+    start = end + 1;
+  }
 
   const diff::RowOptions rows{*analysis::parse_group_by(args.group_by), args.ranges};
   std::optional<LoadedSide> base = load_side(args.base, args, rows);
@@ -292,6 +304,11 @@ void add_diff_command(CLI::App& app, int& exit_status) {
       ->type_name("FILE");
   cmd->add_option("--output-junit", args->output_junit, "Also write the JUnit XML to FILE")
       ->type_name("FILE");
+  cmd->add_option("--metrics", args->metrics,
+                  "Metrics of the text and Markdown tables, comma-separated, e.g. "
+                  "count,self_cuda for a narrow CI log (default: count, the CUDA and CPU times "
+                  "and the memory metrics some row has); JSON always has all")
+      ->type_name("LIST");
   cmd->add_option("--name-width", args->name_width,
                   "Widest name in the text table; longer names are cut and end in \"...\"")
       ->type_name("N")
