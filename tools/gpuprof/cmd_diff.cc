@@ -53,7 +53,7 @@ struct DiffArgs {
   std::string output_json;
   std::string output_junit;
   size_t name_width = 55;
-  std::string metrics;
+  std::vector<std::string> metrics;
 };
 
 int usage_error(const std::string& message) {
@@ -86,10 +86,7 @@ uint64_t records_in(const std::vector<analysis::FileInfo>& files) {
 }
 
 std::string ranges_text(const std::vector<std::string>& ranges) {
-  if (ranges.empty()) return "(none)";
-  std::string out;
-  for (const std::string& range : ranges) out += (out.empty() ? "'" : " '") + range + "'";
-  return out;
+  return ranges.empty() ? "(none)" : quoted_list(ranges);
 }
 
 struct LoadedSide {
@@ -194,16 +191,12 @@ int run(const DiffArgs& args) {
   }
   options.limit = args.limit;
   options.group_by = args.group_by;
-  for (size_t start = 0; !args.metrics.empty() && start <= args.metrics.size();) {
-    size_t end = args.metrics.find(',', start);
-    if (end == std::string::npos) end = args.metrics.size();
-    const std::string name = args.metrics.substr(start, end - start);
+  for (const std::string& name : args.metrics) {
     const std::optional<diff::Metric> metric = diff::parse_metric(name);
     if (!metric)
       return usage_error(
           fmt::format("--metrics: unknown metric '{}'; metrics: {}", name, kMetricNames));
     options.metrics.push_back(*metric);
-    start = end + 1;
   }
 
   const diff::RowOptions rows{*analysis::parse_group_by(args.group_by), args.ranges};
@@ -308,7 +301,8 @@ void add_diff_command(CLI::App& app, int& exit_status) {
                   "Metrics of the text and Markdown tables, comma-separated, e.g. "
                   "count,self_cuda for a narrow CI log (default: count, the CUDA and CPU times "
                   "and the memory metrics some row has); JSON always has all")
-      ->type_name("LIST");
+      ->type_name("LIST")
+      ->delimiter(',');
   cmd->add_option("--name-width", args->name_width,
                   "Widest name in the text table; longer names are cut and end in \"...\"")
       ->type_name("N")

@@ -50,6 +50,12 @@ std::string table_notes(const std::vector<analysis::FileInfo>& files) {
   return out;
 }
 
+std::string quoted_list(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& item : items) out += (out.empty() ? "'" : ", '") + item + "'";
+  return out;
+}
+
 void print_table_notes(std::FILE* out, const std::vector<analysis::FileInfo>& files) {
   fmt::print(out, "{}", table_notes(files));
 }

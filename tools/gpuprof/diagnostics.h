@@ -31,4 +31,7 @@ bool is_damaged(const ReadStatus& status);
 void print_table_notes(std::FILE* out, const std::vector<analysis::FileInfo>& files);
 std::string table_notes(const std::vector<analysis::FileInfo>& files);
 
+// "'a', 'b*'": patterns (--range, --step) as messages quote them.
+std::string quoted_list(const std::vector<std::string>& items);
+
 }  // namespace gprof::cli

@@ -55,12 +55,6 @@ std::optional<analysis::TimeUnit> time_unit(const ReportOptions& options) {
   return analysis::parse_time_unit(options.time_unit);
 }
 
-std::string quoted_list(const std::vector<std::string>& items) {
-  std::vector<std::string> quoted;
-  for (const std::string& item : items) quoted.push_back("'" + item + "'");
-  return join(quoted);
-}
-
 // What the table says when it has no rows.
 // Lines under a Markdown table: each its own paragraph (consecutive lines
 // would run together), their text escaped like the cells ('*' of a glob).
