@@ -302,7 +302,7 @@ class Diff(E2ETestCase):
 
         md = read(md_path)
         self.assertTrue(md.startswith("### ❌ gprof diff: REGRESSION: 2 of 5 rules failed: 3 failures on 2 rows and 1 total\n"), md)
-        self.assertIn(f"| kernel matmul(float\\*, float const\\*, int) | self\\_cuda:+10% | "
+        self.assertIn(f"| kernel `matmul(float*, float const*, int)` | self\\_cuda:+10% | "
                       "100.000us | 200.000us | +100.000us | +100.0% |", md)
         self.assertIn("noise test: none", md)
         self.assertEqual(diff("--format", "md", self.base, slow).stdout, md)
@@ -351,7 +351,7 @@ class CiJob(E2ETestCase):
         md = read(summary)
         self.assertTrue(md.startswith("### ❌ gprof diff: REGRESSION: 2 of 5 rules failed: 3 failures on 2 rows and 1 total"), md)
         self.assertIn("#### Failures", md)
-        self.assertIn("| kernel matmul(float\\*, float const\\*, int) | self\\_cuda:+10% |", md)
+        self.assertIn("| kernel `matmul(float*, float const*, int)` | self\\_cuda:+10% |", md)
         self.assertIn(f"**Base:** {baseline} (JSON report)".replace("_", "\\_"), md)
         self.assertEqual(ET.parse(junit).getroot().find("testsuite").get("failures"), "2")
 

@@ -50,7 +50,7 @@ class Report(E2ETestCase):
         self.assertEqual(report["totals"]["self_cuda_ns"], gpu)
         self.assertEqual(report["files"][0]["path"], self.file)
         md = gpuprof("report", "--format", "md", self.file).stdout
-        self.assertIn("| cudaLaunchKernel |", md.replace("  ", " "))
+        self.assertIn("| `cudaLaunchKernel` |", md.replace("  ", " "))
 
     def test_time_unit_and_name_width(self):
         out = gpuprof("report", "--time-unit", "us", "--name-width", "12", self.file).stdout

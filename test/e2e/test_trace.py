@@ -281,7 +281,7 @@ class Trace(E2ETestCase):
         table = gpuprof("report", *run.files).stdout
         self.assertIn("caf\ufffd | step 2", table)  # one line per row
         markdown = gpuprof("report", "--format", "md", *run.files).stdout
-        self.assertIn("| caf\ufffd \\| step 2 |", markdown)
+        self.assertIn("| `caf\ufffd \\| step 2` |", markdown)
 
     def test_output_that_is_not_a_regular_file(self):
         """A device or a FIFO is written to, never replaced; a symbolic link keeps pointing at

@@ -13,6 +13,7 @@ namespace gprof::diff {
 namespace {
 
 using analysis::escape_markdown;
+using analysis::markdown_code;
 
 constexpr const char* kArrow = "→";
 
@@ -29,10 +30,18 @@ std::string header(const std::vector<std::string>& titles, size_t left) {
   return line(titles) + align + "\n";
 }
 
+// Names are code spans: a PR comment must not mention "@user" or link "#12".
 std::string name_cell(const RowKey& key) {
-  std::string out = escape_markdown(key.name);
-  if (!key.group.empty()) out += " \\[" + escape_markdown(key.group) + "\\]";
+  std::string out = markdown_code(key.name);
+  if (!key.group.empty()) out += " \\[" + markdown_code(key.group) + "\\]";
   return out;
+}
+
+// failure_subject's row label with its name as name_cell writes it.
+std::string subject_cell(const Comparison& comparison, const Failure& failure) {
+  if (!failure.row) return escape_markdown(failure_subject(comparison, failure));
+  const RowKey& key = comparison.matched.rows[*failure.row].key;
+  return escape_markdown(key.kind) + " " + name_cell(key);
 }
 
 // "4.000us → 6.000us (+50.0%)", or the value alone when it did not change.
@@ -58,7 +67,7 @@ std::string failures_section(const Comparison& comparison) {
     const Rule& rule = comparison.options.rules[failure.rule];
     const Unit unit = failure_unit(rule);
     std::vector<std::string> cells = {
-        escape_markdown(failure_subject(comparison, failure)),
+        subject_cell(comparison, failure),
         escape_markdown(rule_text(rule)),
         escape_markdown(format_value(failure.base.median, unit)),
         escape_markdown(format_value(failure.now.median, unit)),

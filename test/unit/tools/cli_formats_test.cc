@@ -191,8 +191,7 @@ TEST_CASE("gpuprof report --format: names with characters CSV and Markdown treat
 
   const Run md = gpuprof("report --view kernels --format md" + file);
   REQUIRE(md.status == 0);
-  CHECK(md.out.find("| void foo\\<int, 2\\>(float\\*) \\| \"q\" \\`tick\\` a\\_b | ") !=
-        std::string::npos);
+  CHECK(md.out.find("| ``void foo<int, 2>(float*) \\| \"q\" `tick` a_b`` | ") != std::string::npos);
   CHECK(md.out.find("\nSelf CUDA time total: 4.000us\n") != std::string::npos);
 
   const Run json = gpuprof("report --view kernels --format json" + file);

@@ -146,6 +146,29 @@ TEST_CASE("markdown: a cell escapes syntax and stays on one line", "[table]") {
   CHECK(escape_markdown("a_b<T>*") == "a\\_b\\<T\\>\\*");
 }
 
+TEST_CASE("markdown: a name is a code span GitHub links and mentions nothing in", "[table]") {
+  CHECK(markdown_code("ProfilerStep#12 @user :x:") == "`ProfilerStep#12 @user :x:`");
+  CHECK(markdown_code("void k<a_b*>(int&)") == "`void k<a_b*>(int&)`");
+  // '|' is escaped even in a span; a line break is a space.
+  CHECK(markdown_code("a|b\nc") == "`a\\|b c`");
+  // The fence outgrows the backticks inside; one at an end is padded.
+  CHECK(markdown_code("a``b") == "```a``b```");
+  CHECK(markdown_code("`q") == "`` `q ``");
+  CHECK(markdown_code(" x ") == "`  x  `");
+  CHECK(markdown_code("").empty());
+}
+
+TEST_CASE("markdown: names and group values are code spans, numbers are not", "[table]") {
+  Row kernel = row("k<1>", 2, 0, 0);
+  kernel.group = "stream #7";
+  TableOptions options;
+  options.group_title = "Stream";
+  const std::string text = render_markdown_table({kernel}, options);
+  CHECK(text.find("| Name | Self CPU % |") == 0);
+  CHECK(text.find("| `k<1>` | ") != std::string::npos);
+  CHECK(text.find(" | 2 | `stream #7` |\n") != std::string::npos);
+}
+
 TEST_CASE("table: no rows, no table", "[table]") {
   CHECK(render_table({}, TableOptions{}).empty());
 }

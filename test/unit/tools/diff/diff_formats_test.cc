@@ -111,21 +111,21 @@ TEST_CASE("formats: text cuts long names", "[diff][formats]") {
   CHECK(text.find(std::string(18, 'x')) == std::string::npos);
 }
 
-TEST_CASE("formats: markdown escapes names and shows the verdict", "[diff][formats]") {
+TEST_CASE("formats: markdown writes names as code spans and shows the verdict", "[diff][formats]") {
   const std::string md = render_markdown(sample());
   CHECK(md.rfind("### ❌ gprof diff: REGRESSION: 5 of 5 rules failed: 7 failures on 4 rows and "
                  "1 total\n",
                  0) == 0);
   CHECK(md.find("#### Failures\n\n| Row | Rule | Base | New | Change | % |\n") !=
         std::string::npos);
-  CHECK(md.find("| kernel slow | self\\_cuda:+10% | 4.000us | 6.000us | +2.000us | +50.0% |") !=
+  CHECK(md.find("| kernel `slow` | self\\_cuda:+10% | 4.000us | 6.000us | +2.000us | +50.0% |") !=
         std::string::npos);
-  CHECK(md.find("a\\|b\\*\\_c\\<d\\>\\&e 50%") != std::string::npos);
+  CHECK(md.find("`a\\|b*_c<d>&e 50%`") != std::string::npos);
   CHECK(md.find("a|b") == std::string::npos);
   CHECK(md.find("#### New rows, only in NEW (1)") != std::string::npos);
   CHECK(md.find("#### Vanished rows, only in BASE (1)") != std::string::npos);
   CHECK(md.find("noise test: none") != std::string::npos);
-  CHECK(md.find("| slow | kernel | regression | 2 | 4.000us → 6.000us (+50.0%) |") !=
+  CHECK(md.find("| `slow` | kernel | regression | 2 | 4.000us → 6.000us (+50.0%) |") !=
         std::string::npos);
 
   const RunRows run = run_of({kernel_row("k", 1, 100)});
