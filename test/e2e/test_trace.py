@@ -5,6 +5,7 @@ report counts, and cut and fail as documented (docs/trace.md)."""
 import gzip
 import json
 import os
+import re
 import stat
 import subprocess
 import unittest
@@ -253,6 +254,24 @@ class Trace(E2ETestCase):
         self.assertEqual(len(self.events(ranged, "s")), 6)  # 5 launches and the copy
         self.assertEqual([e["name"] for e in self.events(ranged, "X", "user_annotation")],
                          ["ProfilerStep#2", "forward", "backward"])
+
+        # A cut that keeps nothing still writes a valid trace, and says why on stderr.
+        last = max(e["ts"] + e.get("dur", 0) for e in full["traceEvents"] if e["ph"] == "X")
+        for options, said in ((["--range", "ProfilerStep#99"], "--range 'ProfilerStep#99'"),
+                              (["--window", "1000s:2000s"], "--window 1000s:2000s")):
+            path = os.path.join(self.tmp, "empty.json")
+            out = gpuprof("trace", *files, "-o", path, *options)
+            self.assertIn(f"gpuprof: warning: {said} kept no event", out.stderr)
+            span = re.search(r"the records span 0\.000us:([0-9.]+)(us|ms) from", out.stderr)
+            self.assertIsNotNone(span, out.stderr)
+            self.assertAlmostEqual(float(span[1]) * (1000 if span[2] == "ms" else 1), last,
+                                   delta=1.0)
+            with open(path, encoding="utf-8") as f:
+                empty = json.load(f)
+            self.check_valid(empty)
+            self.assertEqual({e["ph"] for e in empty["traceEvents"]}, {"M"})
+        self.assertNotIn("kept no event", gpuprof("trace", *files, "-o", path,
+                                                  "--range", "ProfilerStep#2").stderr)
 
     def assertNoOutput(self):
         left = [f for f in os.listdir(self.tmp) if f.startswith("out.json")]

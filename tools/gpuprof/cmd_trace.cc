@@ -1,6 +1,7 @@
 // gpuprof trace FILE|DIR... -o OUT.json[.gz]: the files as one Chrome
 // trace-event document for Perfetto and chrome://tracing (docs/trace.md).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <exception>
 #include <memory>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "tools/analysis/duration.h"
+#include "tools/analysis/format.h"
 #include "tools/gpuprof/commands.h"
 #include "tools/gpuprof/diagnostics.h"
 #include "tools/gpuprof/input_paths.h"
@@ -25,6 +27,21 @@ struct TraceArgs {
   std::vector<std::string> ranges;
   std::string busy_bucket = "1ms";
 };
+
+// A cut that keeps nothing is most often a typo or a window past the run's
+// end: say so, with the span the window's times are measured in.
+std::string empty_cut_warning(const TraceArgs& args, const trace::TraceSummary& summary) {
+  std::vector<std::string> cuts;
+  if (!args.window.empty()) cuts.push_back("--window " + args.window);
+  if (!args.ranges.empty()) cuts.push_back("--range " + quoted_list(args.ranges));
+  std::string out = fmt::format("{} kept no event: the trace holds only process and track names",
+                                fmt::join(cuts, " and "));
+  if (summary.span)
+    out += fmt::format("; the records span {}:{} from the trace's start",
+                       analysis::format_time(static_cast<double>(summary.span->first)),
+                       analysis::format_time(static_cast<double>(summary.span->second)));
+  return out;
+}
 
 int run(const TraceArgs& args) {
   trace::TraceOptions options;
@@ -51,6 +68,8 @@ int run(const TraceArgs& args) {
     fmt::print(stderr, "gpuprof: warning: {}\n", warning);
   // Unreadable input: no trace at all (the temporary file goes with `out`).
   if (!check_files(summary.files)) return kExitFileError;
+  if (options.cut.cuts() && summary.kept == 0)
+    fmt::print(stderr, "gpuprof: warning: {}\n", empty_cut_warning(args, summary));
   if (!out->commit(error)) {
     fmt::print(stderr, "gpuprof: error: {}\n", error);
     return kExitFileError;

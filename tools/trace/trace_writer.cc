@@ -74,7 +74,16 @@ class TraceWriter {
     events.finish(options_.cut, to_relative, options_.busy_bucket_ns);
     const std::vector<Place> places = place_tracks(header, info, events);
     EventJson json(out_, events.strings(), places, to_relative, next_flow_, next_async_);
-    events.for_each_kept([&](const Item& e) { json.write(e); });
+    events.for_each_kept([&](const Item& e) {
+      json.write(e);
+      ++kept_;
+    });
+    if (info.first_ns != 0 || info.last_ns != 0) {
+      const int64_t first = static_cast<int64_t>(info.first_ns) + to_relative;
+      const int64_t last = static_cast<int64_t>(info.last_ns) + to_relative;
+      span_ = span_ ? std::pair(std::min(span_->first, first), std::max(span_->second, last))
+                    : std::pair(first, last);
+    }
     next_flow_ += events.gpu_count();
     next_async_ += events.range_count();
 
@@ -84,6 +93,8 @@ class TraceWriter {
   }
 
   const std::vector<std::string>& warnings() const { return warnings_; }
+  uint64_t kept() const { return kept_; }
+  const std::optional<std::pair<int64_t, int64_t>>& span() const { return span_; }
 
   // Everything after the traceEvents array.
   void write_tail() {
@@ -193,6 +204,8 @@ class TraceWriter {
   uint64_t next_async_ = 1;
   std::vector<FileEntry> files_;
   std::vector<std::string> warnings_;
+  uint64_t kept_ = 0;
+  std::optional<std::pair<int64_t, int64_t>> span_;
   std::optional<int64_t> wall_offset_;       // the first header's
   std::map<uint32_t, std::string> devices_;  // ordinal -> name ("": unknown) of GPUs with work
 };
@@ -215,6 +228,8 @@ TraceSummary write_trace(const std::vector<std::string>& paths, const TraceOptio
   summary.written = output.flush();
   summary.events = output.events();
   summary.warnings = writer.warnings();
+  summary.kept = writer.kept();
+  summary.span = writer.span();
   return summary;
 }
 

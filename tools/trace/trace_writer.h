@@ -6,7 +6,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tools/analysis/profile.h"
@@ -23,8 +25,12 @@ struct TraceOptions {
 struct TraceSummary {
   std::vector<analysis::FileInfo> files;  // as load_files would describe them
   uint64_t events = 0;                    // written, metadata included
-  bool written = false;                   // false: the sink failed
-  std::vector<std::string> warnings;      // one line each
+  uint64_t kept = 0;                      // of the records' events: what a cut left
+  // First and last record of all files, relative to the trace's origin
+  // (--window's times); nullopt: no records.
+  std::optional<std::pair<int64_t, int64_t>> span;
+  bool written = false;               // false: the sink failed
+  std::vector<std::string> warnings;  // one line each
 };
 
 // Writes the trace of `paths` (one process each, in this order) to `out`.
