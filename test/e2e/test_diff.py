@@ -122,8 +122,9 @@ class Diff(E2ETestCase):
         new = self.runs("noisy-new", [19000, 22000, 22000])
         out = diff(base, new)
         self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
-        self.assertIn("noise test: ranges of 3 base and 3 new runs must not overlap "
-                      "(one-sided Mann-Whitney U = 0, p = 0.05)", out.stdout)
+        self.assertIn("noise test: one-sided Mann-Whitney U of 3 base and 3 new runs: an increase "
+                      "fails only when every new run is above every base run (U = 0, level 0.05, "
+                      "alpha 0.05)", out.stdout)
         self.assertRegex(out.stdout, re.escape(MATMUL) + r" +kernel +within noise")
         report = json.loads(diff("--format", "json", base, new).stdout)
         matmul = next(r for r in report["rows"] if r["name"] == MATMUL)
@@ -139,6 +140,78 @@ class Diff(E2ETestCase):
         self.assertTrue(any(f.startswith(f"kernel {MATMUL}: self_cuda:+10%: 95.000us -> "
                                          "120.000us") for f in failure_lines(out.stdout)),
                         out.stdout)
+
+    def test_one_slow_base_run_does_not_hide_a_regression(self):
+        # 9 base runs at 20 us and one at 40 us against 10 runs at 30 us: the ranges overlap,
+        # but U = 10 is below 10 against 10's critical value of 27 at alpha 0.05.
+        base = self.runs("ten-base", [20000] * 9 + [40000])
+        new = self.runs("ten-new", [30000] * 10)
+        out = diff("--fail-on", "self_cuda:+10", base, new)
+        self.assertEqual(out.returncode, 1, out.stdout + out.stderr)
+        self.assertIn("in at most 27 of 100 pairs (U <= 27, level 0.045, alpha 0.05)", out.stdout)
+        self.assertIn(f"kernel {MATMUL}: self_cuda:+10%: 100.000us -> 150.000us (+50.000us, "
+                      "+50.0%); runs: BASE 100.000us..200.000us, NEW 150.000us..150.000us",
+                      out.stdout)
+        # A stricter --alpha needs a clearer separation; 0.001 still finds this one.
+        strict = diff("--alpha", "0.001", "--fail-on", "self_cuda:+10", base, new)
+        self.assertEqual(strict.returncode, 1, strict.stdout)
+        self.assertIn("alpha 0.001)", strict.stdout)
+        report = json.loads(diff("--format", "json", base, new).stdout)
+        self.assertEqual(report["noise_test"]["test"], "mann-whitney-u")
+        self.assertEqual(report["noise_test"]["critical_u"], 27)
+
+    def test_sides_as_lists_of_runs(self):
+        # --base / --new take several files each, sidecar files or JSON reports, a run each.
+        a, b = self.workload("a"), self.workload("b")
+        slow = [self.workload(f"slow{i}", env={"GPROF_FAKE_KERNEL_NS": "40000"})
+                for i in range(3)]
+        reports = []
+        for i, path in enumerate((self.base, a, b)):
+            reports.append(os.path.join(self.tmp, f"base{i}.json"))
+            with open(reports[-1], "w") as f:
+                f.write(gpuprof("report", "--format", "json", "--limit", "0", path).stdout)
+        out = diff("--base", *reports, "--new", *slow)
+        self.assertEqual(out.returncode, 1, out.stdout + out.stderr)
+        self.assertIn("(3 runs)", out.stdout.splitlines()[1])
+        self.assertIn("level 0.05, alpha 0.05", out.stdout)
+        self.assertEqual(diff("--base", self.base, a, "--new", b).returncode, 0)
+        for args, message in ((["--base", self.base], "--base and --new go together"),
+                              (["--base", self.base, "--new", a, b],
+                               "give the sides either as BASE NEW or with --base and --new"),
+                              ([self.base], "two sides to compare are needed")):
+            if message.startswith("give"):
+                args = [self.base, "--base", a, "--new", b]
+            out = diff(*args)
+            self.assertEqual(out.returncode, 2, out.stdout + out.stderr)
+            self.assertIn(f"gpuprof: error: {message}", out.stderr)
+
+    def test_comparisons_that_cannot_mean_anything_are_exit_2(self):
+        a = self.workload("a")
+        # A report of several repeated runs adds them up: against one run it would pass
+        # any regression.
+        summed = os.path.join(self.tmp, "summed.json")
+        with open(summed, "w") as f:
+            f.write(gpuprof("report", "--format", "json", "--limit", "0", self.base, a).stdout)
+        out = diff(summed, a)
+        self.assertEqual(out.returncode, 2, out.stdout + out.stderr)
+        self.assertIn("the runs add up different numbers of processes (BASE: 2; NEW: 1 per run)",
+                      out.stderr)
+        # A --range that matches nothing would compare nothing and pass.
+        out = diff("--range", "nomatch*", self.base, a)
+        self.assertEqual(out.returncode, 2, out.stdout + out.stderr)
+        self.assertIn("--range 'nomatch*' matches no range on either side", out.stderr)
+        # Thread and process ids differ from run to run; so does the pid of a run without rank.
+        for key in ("thread", "process"):
+            out = diff("--group-by", key, self.base, a)
+            self.assertEqual(out.returncode, 2, out.stdout + out.stderr)
+            self.assertIn(f"--group-by {key} keys rows by", out.stderr)
+        out = diff("--group-by", "rank", self.base, a)
+        self.assertEqual(out.returncode, 2, out.stdout + out.stderr)
+        self.assertIn(f"{self.base}: no rank (RANK,", out.stderr)
+        ranked = [self.workload(f"rank{i}", env={"RANK": "0"}) for i in range(2)]
+        out = diff("--group-by", "rank", *ranked)
+        self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
+        self.assertRegex(out.stdout, re.escape(MATMUL) + r" +kernel +0 +same ")
 
     def test_unreadable_input_is_exit_2(self):
         truncated = os.path.join(self.tmp, "truncated.json")
@@ -246,9 +319,13 @@ class Diff(E2ETestCase):
             out = diff(path, same)
             self.assertEqual(out.returncode, 2, out.stdout + out.stderr)
             self.assertIn(f"gpuprof: error: {path}: {message}", out.stderr)
-        out = diff("--range", "step*", made_with("ranged.json", "--limit", "0", "--range", "step*"),
-                   same)
-        self.assertNotEqual(out.returncode, 2, out.stderr)
+        # The same --range passes that check; the workload has no such range, so the report
+        # has no rows, and an empty baseline is nothing to compare.
+        ranged = made_with("ranged.json", "--limit", "0", "--range", "step*")
+        out = diff("--range", "step*", ranged, same)
+        self.assertEqual(out.returncode, 2, out.stdout + out.stderr)
+        self.assertEqual(out.stderr, f"gpuprof: error: {ranged}: the report has no rows: nothing "
+                         "to compare (a run without records, or a --range that matched nothing?)\n")
         out = diff("--group-by", "stream", baseline, same)
         self.assertEqual(out.returncode, 2)
         self.assertIn("its rows are grouped by name, this diff by stream", out.stderr)
@@ -299,6 +376,11 @@ class Diff(E2ETestCase):
         self.assertEqual(suite.get("failures"), "2")
         junit = diff("--format", "junit", self.base, slow).stdout
         self.assertEqual(ET.fromstring(junit).find("testsuite").get("tests"), "5")
+        # Annotations on stdout would break a JSON or XML document there.
+        for fmt in ("json", "junit"):
+            out = diff("--format", fmt, "--github", self.base, slow)
+            self.assertEqual((out.returncode, out.stdout), (2, ""))
+            self.assertIn(f"write it with --output-{fmt} FILE", out.stderr)
 
         md = read(md_path)
         self.assertTrue(md.startswith("### ❌ gprof diff: REGRESSION: 2 of 5 rules failed: 3 failures on 2 rows and 1 total\n"), md)

@@ -32,7 +32,7 @@ std::vector<size_t> sorted_rows(const Matched& matched, Metric first) {
 Comparison compare(SideInfo base, SideInfo now, const std::vector<RunRows>& base_runs,
                    const std::vector<RunRows>& new_runs, CompareOptions options) {
   Matched matched = match_runs(base_runs, new_runs);
-  NoiseTest noise(matched.base_runs, matched.new_runs);
+  NoiseTest noise(matched.base_runs, matched.new_runs, options.alpha);
   GateResult gate = run_gate(matched, GateOptions{options.rules, options.min_time_ns}, noise);
   std::vector<size_t> order = sorted_rows(matched, options.sort.value_or(Metric::kSelfCuda));
   std::vector<size_t> shown;

@@ -27,6 +27,7 @@ struct CompareOptions {
   std::vector<Rule> rules;
   bool default_rules = true;  // no --fail-on: rules are default_rules()
   double min_time_ns = 0;
+  double alpha = kDefaultAlpha;  // the noise test's (noise.h)
   // Rows by the size of this metric's change, largest first (then CPU
   // total's, then the key); nullopt: Self CUDA.
   std::optional<Metric> sort;

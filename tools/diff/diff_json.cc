@@ -108,6 +108,10 @@ std::string render_json(const Comparison& comparison) {
       {"applied", comparison.noise.applies()},
       {"base_runs", comparison.noise.base_runs()},
       {"new_runs", comparison.noise.new_runs()},
+      {"test", comparison.noise.applies() ? "mann-whitney-u" : "none"},
+      {"alpha", comparison.noise.alpha()},
+      {"critical_u",
+       comparison.noise.applies() ? ordered_json(comparison.noise.critical_u()) : ordered_json()},
       {"p_value", comparison.noise.applies() ? ordered_json(comparison.noise.p_value())
                                              : ordered_json(nullptr)},
       {"description", comparison.noise.description()}};

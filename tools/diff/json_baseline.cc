@@ -147,6 +147,8 @@ JsonBaseline parse_json_baseline(std::string_view text) {
     }
     out.ranges = std::move(patterns);
   }
+  if (const json* files = member(doc, "files"); files && files->is_array())
+    out.processes = files->size();
   RunRows run;
   for (size_t i = 0; i < rows->size(); ++i) {
     auto [row, error] = parse_row((*rows)[i], i);

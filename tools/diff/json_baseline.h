@@ -18,6 +18,8 @@ struct JsonBaseline {
   // The report's --range patterns; nullopt for a report written before it
   // recorded them.
   std::optional<std::vector<std::string>> ranges;
+  // The sidecar files (processes) the report adds up; 0: it does not say.
+  size_t processes = 0;
   // Why the document cannot be used: not a report, damaged, or rows that are
   // only part of a run's (another view than ops, cut by --limit, made with
   // --top-level-only).

@@ -1,6 +1,7 @@
 #include "tools/diff/spread.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace gprof::diff {
 
@@ -10,7 +11,9 @@ Spread spread_of(std::vector<double> values) {
   const size_t middle = values.size() / 2;
   const double median =
       values.size() % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
-  return Spread{median, values.front(), values.back()};
+  const double min = values.front();
+  const double max = values.back();
+  return Spread{median, min, max, std::move(values)};
 }
 
 }  // namespace gprof::diff

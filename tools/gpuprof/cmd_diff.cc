@@ -2,12 +2,14 @@
 // and fails (exit 1) when a rule of the gate finds a regression, so that CI
 // can keep a baseline and check each change against it (docs/diff.md).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cstdio>
 #include <fstream>
 #include <iterator>
 #include <memory>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -39,10 +41,13 @@ constexpr const char* kMetricNames =
     "self_cuda_mem";
 
 struct DiffArgs {
-  std::string base;
+  std::string base;  // the two positional arguments
   std::string now;
+  std::vector<std::string> base_list;  // --base / --new: several arguments a side
+  std::vector<std::string> new_list;
   std::vector<std::string> fail_on;
   std::string min_time = "0";
+  double alpha = diff::kDefaultAlpha;
   std::string group_by = "name";
   std::vector<std::string> ranges;
   std::string sort;
@@ -92,16 +97,36 @@ std::string ranges_text(const std::vector<std::string>& ranges) {
 struct LoadedSide {
   diff::SideInfo info;
   std::vector<diff::RunRows> runs;
+  // Processes (files) each run adds up; 0 where a JSON report does not say.
+  std::vector<size_t> processes;
 };
 
-// Each run of `argument` (expand_runs), with a line on stderr for every
+// Rows keyed by a process or thread id never match across runs: ids differ
+// from run to run, and every row would be new on one side and vanished on
+// the other. A rank is the same from run to run, when the launcher set one.
+std::optional<std::string> unmatchable_group(analysis::GroupBy group_by) {
+  if (group_by == analysis::GroupBy::kThread)
+    return "--group-by thread keys rows by thread id, which differs from run to run, so no row "
+           "would match; compare per rank with --group-by rank, or by name";
+  if (group_by == analysis::GroupBy::kProcess)
+    return "--group-by process keys rows by process id, which differs from run to run, so no "
+           "row would match; record with RANK set and compare with --group-by rank";
+  return std::nullopt;
+}
+
+// Each run of `arguments` (expand_runs), with a line on stderr for every
 // problem; nullopt when some run cannot be used.
-std::optional<LoadedSide> load_side(const std::string& argument, const DiffArgs& args,
+std::optional<LoadedSide> load_side(const std::vector<std::string>& arguments, const DiffArgs& args,
                                     const diff::RowOptions& rows) {
-  Runs runs = expand_runs(argument);
+  Runs runs;
+  for (const std::string& argument : arguments) {
+    Runs more = expand_runs(argument);
+    runs.runs.insert(runs.runs.end(), more.runs.begin(), more.runs.end());
+    runs.errors.insert(runs.errors.end(), more.errors.begin(), more.errors.end());
+  }
   if (!report_input_errors(runs.errors)) return std::nullopt;
   LoadedSide side;
-  side.info.argument = argument;
+  side.info.argument = fmt::format("{}", fmt::join(arguments, " "));
   side.info.runs = runs.runs;
   bool ok = true;
   for (const std::vector<std::string>& files : runs.runs) {
@@ -113,10 +138,22 @@ std::optional<LoadedSide> load_side(const std::string& argument, const DiffArgs&
       ok = readable && ok;
       print_table_notes(stderr, run.files);
       if (readable && records_in(run.files) == 0) {
-        print_error(files.size() == 1 ? files.front() : argument, "no records: nothing to compare");
+        print_error(files.front(), "no records: nothing to compare");
         ok = false;
       }
+      if (rows.group_by == analysis::GroupBy::kRank)
+        for (const analysis::FileInfo& file : run.files)
+          if (readable && (!file.header || file.header->rank().empty())) {
+            print_error(
+                file.path,
+                "no rank (RANK, OMPI_COMM_WORLD_RANK, PMI_RANK and SLURM_PROCID were unset when it "
+                "was recorded): "
+                "--group-by rank would key its rows by process id, which differs from "
+                "run to run");
+            ok = false;
+          }
       side.runs.push_back(std::move(run.rows));
+      side.processes.push_back(files.size());
       continue;
     }
     const std::string& path = files.front();
@@ -143,11 +180,48 @@ std::optional<LoadedSide> load_side(const std::string& argument, const DiffArgs&
       ok = false;
       continue;
     }
+    if (json.rows->rows.empty()) {
+      print_error(path,
+                  "the report has no rows: nothing to compare (a run without records, or a "
+                  "--range that matched nothing?)");
+      ok = false;
+      continue;
+    }
     side.info.json_report = runs.runs.size() == 1;
     side.runs.push_back(std::move(*json.rows));
+    side.processes.push_back(json.processes);
   }
   if (!ok) return std::nullopt;
   return side;
+}
+
+bool no_rows(const LoadedSide& side) {
+  for (const diff::RunRows& run : side.runs)
+    if (!run.rows.empty()) return false;
+  return true;
+}
+
+// Runs that add up different numbers of processes compare sums of unlike
+// things: most often a JSON baseline made from several repeated runs at once
+// (report adds its files up), which would let any NEW run pass.
+std::optional<std::string> unlike_runs(const LoadedSide& base, const LoadedSide& now) {
+  std::set<size_t> counts;
+  for (const LoadedSide* side : {&base, &now})
+    for (size_t processes : side->processes)
+      if (processes != 0) counts.insert(processes);
+  if (counts.size() <= 1) return std::nullopt;
+  const auto describe = [](const LoadedSide& side) {
+    std::vector<std::string> out;
+    for (size_t i = 0; i < side.runs.size(); ++i)
+      out.push_back(side.processes[i] == 0 ? "?" : fmt::format("{}", side.processes[i]));
+    return fmt::format("{}", fmt::join(out, ", "));
+  };
+  return fmt::format(
+      "the runs add up different numbers of processes (BASE: {}; NEW: {} per run), so their "
+      "sums do not compare. A run is one process's file or one directory of a job's files "
+      "(ranks); a JSON report of several repeated runs adds them up: keep a report per run "
+      "and give them with --base a.json b.json ...",
+      describe(base), describe(now));
 }
 
 bool write_file(const std::string& path, const std::string& text) {
@@ -183,6 +257,7 @@ int run(const DiffArgs& args) {
                     "or 2s",
                     args.min_time));
   options.min_time_ns = static_cast<double>(*min_time);
+  options.alpha = args.alpha;
   if (!args.sort.empty()) {
     options.sort = diff::parse_metric(args.sort);
     if (!options.sort)
@@ -199,10 +274,37 @@ int run(const DiffArgs& args) {
     options.metrics.push_back(*metric);
   }
 
+  if (args.github && (args.format == "json" || args.format == "junit"))
+    return usage_error(fmt::format(
+        "--github prints its lines on stdout, where they would break the {} document: write "
+        "it with --output-{} FILE and keep --format text or md",
+        args.format, args.format));
   const diff::RowOptions rows{*analysis::parse_group_by(args.group_by), args.ranges};
-  std::optional<LoadedSide> base = load_side(args.base, args, rows);
-  std::optional<LoadedSide> now = load_side(args.now, args, rows);
+  if (const std::optional<std::string> error = unmatchable_group(rows.group_by))
+    return usage_error(*error);
+  const bool listed = !args.base_list.empty() || !args.new_list.empty();
+  if (listed && (args.base_list.empty() || args.new_list.empty()))
+    return usage_error("--base and --new go together: each names one side");
+  if (listed && !args.base.empty())
+    return usage_error("give the sides either as BASE NEW or with --base and --new, not both");
+  if (!listed && args.now.empty())
+    return usage_error("two sides to compare are needed: BASE NEW, or --base ... --new ...");
+  std::optional<LoadedSide> base =
+      load_side(listed ? args.base_list : std::vector{args.base}, args, rows);
+  std::optional<LoadedSide> now =
+      load_side(listed ? args.new_list : std::vector{args.now}, args, rows);
   if (!base || !now) return kExitBadInput;
+  if (const std::optional<std::string> error = unlike_runs(*base, *now)) {
+    fmt::print(stderr, "gpuprof: error: {}\n", *error);
+    return kExitBadInput;
+  }
+  if (!args.ranges.empty() && no_rows(*base) && no_rows(*now)) {
+    fmt::print(stderr,
+               "gpuprof: error: --range {} matches no range on either side: nothing to "
+               "compare\n",
+               quoted_list(args.ranges));
+    return kExitBadInput;
+  }
   const diff::Comparison comparison = diff::compare(std::move(base->info), std::move(now->info),
                                                     base->runs, now->runs, std::move(options));
 
@@ -236,11 +338,18 @@ void add_diff_command(CLI::App& app, int& exit_status) {
                   "The baseline: a sidecar file (one run), a directory (each sidecar file in it "
                   "a run; each subdirectory a run of the files under it, e.g. ranks), or a JSON "
                   "report (gpuprof report --format json --limit 0)")
-      ->required()
       ->type_name("BASE");
   cmd->add_option("new", args->now, "What to check against it, in the same forms")
-      ->required()
       ->type_name("NEW");
+  cmd->add_option("--base", args->base_list,
+                  "Instead of BASE NEW: the baseline as several arguments, each a sidecar file, "
+                  "a JSON report or a directory, every run of them one run of the side "
+                  "(--base runs/a-*.gprof)")
+      ->type_name("FILE|DIR...")
+      ->expected(1, -1);
+  cmd->add_option("--new", args->new_list, "With --base: what to check, in the same forms")
+      ->type_name("FILE|DIR...")
+      ->expected(1, -1);
   cmd->add_option("--fail-on", args->fail_on,
                   "A rule of the gate: [SCOPE.]METRIC:+PCT[%] fails rows (or totals) whose "
                   "median grew by more than PCT percent (from 0: always); [SCOPE.]new, "
@@ -257,6 +366,12 @@ void add_diff_command(CLI::App& app, int& exit_status) {
                   "side) is below T are shown but never fail; units ns, us, ms, s")
       ->type_name("T")
       ->capture_default_str();
+  cmd->add_option("--alpha", args->alpha,
+                  "Level of the noise test with several runs a side: the chance, when nothing "
+                  "changed, that a rule fails anyway")
+      ->type_name("P")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0001, 0.5));
   cmd->add_option("--group-by", args->group_by,
                   "Key rows by name and: launch-config, stream, device, thread, process or rank, "
                   "as gpuprof report does; a JSON baseline must have been made with the same")
@@ -281,7 +396,14 @@ void add_diff_command(CLI::App& app, int& exit_status) {
   cmd->add_option("--limit", args->limit,
                   "Rows in the text and Markdown tables (0: all); failed rows are always listed")
       ->type_name("N")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Validator(
+          [](std::string& value) -> std::string {
+            if (!value.empty() && value.find_first_not_of("0123456789") == std::string::npos)
+              return {};
+            return "'" + value + "' is not a whole number of 0 or more";
+          },
+          ""));
   cmd->add_option("--format", args->format,
                   "text: aligned tables and the verdict; md: a GitHub comment; json: schema "
                   "gprof.diff v1 with every row; junit: JUnit XML, a testcase per rule")
@@ -302,7 +424,8 @@ void add_diff_command(CLI::App& app, int& exit_status) {
                   "count,self_cuda for a narrow CI log (default: count, the CUDA and CPU times "
                   "and the memory metrics some row has); JSON always has all")
       ->type_name("LIST")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->allow_extra_args(false);
   cmd->add_option("--name-width", args->name_width,
                   "Widest name in the text table; longer names are cut and end in \"...\"")
       ->type_name("N")
@@ -310,7 +433,9 @@ void add_diff_command(CLI::App& app, int& exit_status) {
       ->check(CLI::Range(size_t{4}, size_t{100000}));
   cmd->footer(
       "With several runs on a side, each metric is the median over its runs, and a rule fails "
-      "only when every NEW run is above every BASE run (one-sided Mann-Whitney U = 0).\n"
+      "only when the one-sided Mann-Whitney U test (exact) puts the NEW runs above the BASE "
+      "runs at level --alpha; with few runs, only when every NEW run is above every BASE run "
+      "(U = 0).\n"
       "Exit status: 0 no rule failed; 1 a regression (some rule failed); 2 bad usage or input "
       "that cannot be read (a missing or corrupt sidecar file, a JSON file that does not parse "
       "or is not a gprof.report version 1, a directory without sidecar files).");
