@@ -77,6 +77,8 @@ class Report(E2ETestCase):
             self.assertEqual(run.returncode, 0, run.stderr)
         with open(os.path.join(ranks, "notes.txt"), "w") as f:
             f.write("not a profile\n")
+        # Nothing waits on a FIFO for its first bytes: it is not a sidecar file.
+        os.mkfifo(os.path.join(ranks, "pipe"))
         rows, _, _ = parse_table(gpuprof("report", ranks).stdout)
         self.assertEqual(rows["cudaLaunchKernel"]["# of Calls"], "9")
         report = json.loads(gpuprof("report", "--format", "json", "--group-by", "rank",

@@ -356,6 +356,23 @@ class Trace(E2ETestCase):
                              check=False)
         self.assertEqual(unwritable.returncode, 1)
         self.assertIn("cannot create", unwritable.stderr)
+        self.assertEqual(gpuprof("trace", files[0], "-o", "", check=False).returncode, 2)
+
+    def test_a_recording_is_never_the_output(self):
+        """`-o gprof-*.gprof` (a glob that expands to recordings) or an input as -o: exit 2,
+        and the recording is left as it was."""
+        first = self.record("vector_add")[0]
+        second = self.record("vector_add")[0]
+        with open(first, "rb") as f:
+            before = f.read()
+        for args, said in (([second, "-o", first], "is a sidecar file"),
+                           (["-o", first, second], "is a sidecar file"),
+                           ([first, "-o", first], "is one of the inputs")):
+            out = gpuprof("trace", *args, check=False)
+            self.assertEqual(out.returncode, 2, out.stderr)
+            self.assertIn(f"gpuprof: error: -o {first} {said}", out.stderr)
+            with open(first, "rb") as f:
+                self.assertEqual(f.read(), before)
 
 
 if __name__ == "__main__":

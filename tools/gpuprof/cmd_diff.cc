@@ -28,6 +28,7 @@
 #include "tools/gpuprof/commands.h"
 #include "tools/gpuprof/diagnostics.h"
 #include "tools/gpuprof/input_paths.h"
+#include "tools/gpuprof/whole_number.h"
 
 namespace gprof::cli {
 namespace {
@@ -397,13 +398,7 @@ void add_diff_command(CLI::App& app, int& exit_status) {
                   "Rows in the text and Markdown tables (0: all); failed rows are always listed")
       ->type_name("N")
       ->capture_default_str()
-      ->check(CLI::Validator(
-          [](std::string& value) -> std::string {
-            if (!value.empty() && value.find_first_not_of("0123456789") == std::string::npos)
-              return {};
-            return "'" + value + "' is not a whole number of 0 or more";
-          },
-          ""));
+      ->check(whole_number(0));
   cmd->add_option("--format", args->format,
                   "text: aligned tables and the verdict; md: a GitHub comment; json: schema "
                   "gprof.diff v1 with every row; junit: JUnit XML, a testcase per rule")

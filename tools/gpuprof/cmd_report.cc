@@ -18,6 +18,7 @@
 #include "tools/gpuprof/diagnostics.h"
 #include "tools/gpuprof/input_paths.h"
 #include "tools/gpuprof/report_options.h"
+#include "tools/gpuprof/whole_number.h"
 
 namespace gprof::cli {
 namespace {
@@ -116,7 +117,7 @@ void add_report_command(CLI::App& app, int& exit_status) {
           ""));
   cmd->add_option("--group-by", options->group_by,
                   "Key rows by name and: launch-config (grid, block, shared memory), stream, "
-                  "device, thread or process; the value is shown after # of Calls")
+                  "device, thread, process or rank; the value is shown after # of Calls")
       ->type_name("KEY")
       ->capture_default_str()
       ->check(parses(analysis::parse_group_by, "group-by key", join(analysis::group_by_names())));
@@ -138,17 +139,11 @@ void add_report_command(CLI::App& app, int& exit_status) {
   cmd->add_option("--samples-per-step", options->samples_per_step,
                   "Samples (batch size) per step, to print samples/s")
       ->type_name("N")
-      ->check(CLI::Validator(
-          [](std::string& value) -> std::string {
-            const bool digits =
-                !value.empty() && value.find_first_not_of("0123456789") == std::string::npos;
-            if (digits && value.find_first_not_of('0') != std::string::npos) return {};
-            return "'" + value + "' is not a whole number of 1 or more";
-          },
-          ""));
+      ->check(whole_number(1));
   cmd->add_option("--limit", options->limit, "Print at most N rows (0: all)")
       ->type_name("N")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(whole_number(0));
   cmd->add_option("--time-unit", options->time_unit, "Print every time in this unit")
       ->type_name("UNIT")
       ->check(CLI::IsMember({"s", "ms", "us", "ns"}));

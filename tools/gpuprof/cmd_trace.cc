@@ -4,7 +4,9 @@
 #include <fmt/ranges.h>
 
 #include <exception>
+#include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,6 +45,22 @@ std::string empty_cut_warning(const TraceArgs& args, const trace::TraceSummary& 
   return out;
 }
 
+// Why `output` must not be written: it is one of the inputs, or another
+// sidecar file (a glob such as -o gprof-*.gprof expands to recordings); a
+// trace written there would replace a recording that cannot be made again.
+std::optional<std::string> output_clobbers(const std::string& output,
+                                           const std::vector<std::string>& inputs) {
+  if (output == "-") return std::nullopt;
+  std::error_code ec;
+  if (!std::filesystem::exists(output, ec)) return std::nullopt;
+  for (const std::string& input : inputs)
+    if (std::filesystem::equivalent(output, input, ec))
+      return fmt::format("-o {} is one of the inputs: the trace would replace it", output);
+  if (is_sidecar_file(output))
+    return fmt::format("-o {} is a sidecar file: the trace would replace that recording", output);
+  return std::nullopt;
+}
+
 int run(const TraceArgs& args) {
   trace::TraceOptions options;
   options.cut.ranges = args.ranges;
@@ -51,6 +69,10 @@ int run(const TraceArgs& args) {
 
   Inputs inputs = expand_inputs(args.files);
   if (!report_input_errors(inputs.errors)) return kExitFileError;
+  if (const std::optional<std::string> error = output_clobbers(args.output, inputs.files)) {
+    fmt::print(stderr, "gpuprof: error: {}\n", *error);
+    return kExitUsage;
+  }
   std::string error;
   std::unique_ptr<trace::OutputFile> out = trace::OutputFile::open(args.output, error);
   if (!out) {
@@ -94,7 +116,12 @@ void add_trace_command(CLI::App& app, int& exit_status) {
   cmd->add_option("-o,--output", args->output,
                   "Where to write: OUT.json, OUT.json.gz (gzip), or - for stdout")
       ->required()
-      ->type_name("OUT");
+      ->type_name("OUT")
+      ->check(CLI::Validator(
+          [](std::string& value) -> std::string {
+            return value.empty() ? "an empty path names no file" : "";
+          },
+          ""));
   cmd->add_option("--window", args->window,
                   "Only events overlapping START:END, times from the trace's first record with "
                   "a unit (ns, us, ms, s): 1.5s:2s, 100ms:, :250ms")

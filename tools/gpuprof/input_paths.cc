@@ -50,6 +50,9 @@ std::vector<std::string> sidecars_under(const fs::path& dir, bool recursive) {
 }  // namespace
 
 bool is_sidecar_file(const std::string& path) {
+  // Opening a FIFO to read its first bytes would wait for a writer.
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) return false;
   std::ifstream in(path, std::ios::binary);
   char magic[sizeof kFileMagic];
   if (!in.read(magic, sizeof magic)) return false;

@@ -7,10 +7,18 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <string_view>
 #include <system_error>
 
 namespace gprof::trace {
 namespace {
+
+// ".gz", ".GZ" or ".Gz": gzip, as gzip and file managers tell it.
+bool gzip_name(const std::string& path) {
+  if (path.size() < 3) return false;
+  const std::string_view end = std::string_view(path).substr(path.size() - 3);
+  return end[0] == '.' && (end[1] | 0x20) == 'g' && (end[2] | 0x20) == 'z';
+}
 
 // Fast compression: traces are large and JSON compresses well even so.
 constexpr const char* kGzipMode = "wb1";
@@ -52,7 +60,7 @@ std::unique_ptr<OutputFile> OutputFile::open(const std::string& path, std::strin
   std::unique_ptr<OutputFile> out(
       new OutputFile(target, direct ? "" : fmt::format("{}.tmp-{}", target, getpid())));
   const std::string& name = direct ? target : out->temp_;
-  if (path.ends_with(".gz")) {
+  if (gzip_name(path)) {
     out->gz_ = gzopen(name.c_str(), kGzipMode);
     if (out->gz_ != nullptr) gzbuffer(out->gz_, kGzipBuffer);
   } else {
