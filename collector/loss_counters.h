@@ -29,6 +29,15 @@ inline constexpr const char* kLossReasonNames[] = {
 static_assert(sizeof kLossReasonNames / sizeof kLossReasonNames[0] ==
               static_cast<size_t>(LossReason::kCount));
 
+// Whether a reason counts records that never reached the file. The others
+// count events around records: CUPTI's requests for a buffer the pool could
+// not give (the records CUPTI then dropped are in kCuptiDropped), and names
+// a full table could not hold (their records are kept, with id 0).
+constexpr bool counts_lost_records(LossReason reason) {
+  return reason != LossReason::kCuptiNoBuffer && reason != LossReason::kKernelTableFull &&
+         reason != LossReason::kStringTableFull;
+}
+
 class LossCounters {
  public:
   void add(LossReason reason, uint64_t n = 1) {

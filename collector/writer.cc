@@ -322,7 +322,9 @@ void Writer::write_footer() {
   encode_footer(frame_, f);
   write_frame(frame_);
   uint64_t lost = 0;
-  for (size_t i = 0; i < n; ++i) lost += counts[i].count;
+  for (int i = 0; i < static_cast<int>(LossReason::kCount); ++i)
+    if (counts_lost_records(static_cast<LossReason>(i)))
+      lost += losses().get(static_cast<LossReason>(i));
   if (lost)
     GPROF_WARN("%llu records were lost (see 'gpuprof info %s')",
                static_cast<unsigned long long>(lost), path_);

@@ -279,6 +279,10 @@ class FailureModes(CuptiCase):
         self.assertNotIn("Self CUDA", columns)
         self.assertEqual(rows[VECTOR_ADD]["# of Calls"], "4")  # from the launches
         self.assertRegex(self.info(path), r"State:\s+" + state)
+        # The JSON report says it too, so that its Self CUDA of 0 is not read as "no GPU work".
+        gpu = json.loads(gpuprof("report", "--format", "json", path).stdout)["files"][0]["gpu"]
+        self.assertEqual((gpu["records"], gpu["cupti_state"]), (0, state))
+        self.assertRegex(gpu["missing_reason"], cause)
         return path
 
     def test_no_driver(self):
@@ -304,6 +308,22 @@ class FailureModes(CuptiCase):
         open(other, "w").close()
         self.check_cpu_only({"CUDA_INJECTION64_PATH": other}, "belongs to another tool",
                             state="NOT_STARTED")
+
+    def test_cut_file_does_not_blame_the_setup(self):
+        """A file cut before its CUPTI status frame cannot say whether CUPTI was set up."""
+        path = self.vector_add(3).files[0]
+        with open(path, "rb") as f:
+            data = f.read()
+        cut = os.path.join(self.tmp, "cut.gprof")
+        for size in range(len(data) - 1, 0, -64):
+            with open(cut, "wb") as f:
+                f.write(data[:size])
+            if "State:" not in gpuprof("info", cut, check=False).stdout:
+                break
+        out = gpuprof("report", cut, check=False)
+        self.assertIn("GPU times were not recorded: unknown: the file ends before its CUPTI status",
+                      out.stdout + out.stderr)
+        self.assertNotIn("CUDA_INJECTION64_PATH", out.stdout)
 
     def test_cupti_switched_off(self):
         run = self.vector_add(3, env={"GPROF_CUPTI": "0"})
@@ -378,6 +398,13 @@ class FailureModes(CuptiCase):
         # Every record CUPTI made is in the file or in its dropped count.
         self.assertEqual(len(kernels) + len(syncs) + losses.get("cupti_dropped", 0),
                          launches + 1, losses)
+        # The exit warning counts lost records once: a refused buffer request is not a record
+        # (the records it would have held are cupti_dropped).
+        self.assertGreater(losses.get("cupti_no_buffer", 0), 0, losses)
+        lost = re.search(r"gprof: (\d+) records were lost", run.stderr)
+        self.assertIsNotNone(lost, run.stderr)
+        self.assertEqual(int(lost[1]), sum(n for reason, n in losses.items()
+                                           if reason != "cupti_no_buffer"))
 
 
 class GpuCheckScript(E2ETestCase):

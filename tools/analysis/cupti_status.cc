@@ -31,7 +31,11 @@ std::string format_cupti_version(uint32_t version) {
   return fmt::format("{}.{}.{} ({})", version / 10000, version / 100 % 100, version % 100, version);
 }
 
-std::string missing_gpu_times_reason(const std::optional<pb::CuptiStatus>& status) {
+std::string missing_gpu_times_reason(const std::optional<pb::CuptiStatus>& status,
+                                     bool has_footer) {
+  if (!status && !has_footer)
+    return "unknown: the file ends before its CUPTI status (the process was killed, or the file "
+           "was cut)";
   if (!status || status->state() == pb::CuptiStatus::NOT_STARTED) {
     // The shim says why when it knows (another tool's CUDA_INJECTION64_PATH).
     if (status && !status->reason().empty()) return status->reason();

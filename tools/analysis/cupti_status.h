@@ -22,7 +22,10 @@ std::string format_cupti_version(uint32_t version);
 // Why a file with no GPU records has no GPU times, in one line:
 // "CUPTI was not set up (no CUDA_INJECTION64_PATH initialization)" when no
 // status was written or it is NOT_STARTED; CPU_ONLY: the status's reason;
-// otherwise "CUPTI (SUBSCRIBED) delivered no GPU activity records".
-std::string missing_gpu_times_reason(const std::optional<pb::CuptiStatus>& status);
+// otherwise "CUPTI (SUBSCRIBED) delivered no GPU activity records". No
+// status in a file without its footer says nothing: the status may have
+// been in the part that is missing.
+std::string missing_gpu_times_reason(const std::optional<pb::CuptiStatus>& status,
+                                     bool has_footer = true);
 
 }  // namespace gprof::analysis

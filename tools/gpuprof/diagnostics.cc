@@ -43,7 +43,7 @@ std::string table_notes(const std::vector<analysis::FileInfo>& files) {
     if (!file.status.opened || file.gpu.records != 0) continue;
     out += fmt::format("GPU times were not recorded{}: {}\n",
                        files.size() > 1 ? " in " + file.path : std::string(),
-                       analysis::missing_gpu_times_reason(file.cupti));
+                       analysis::missing_gpu_times_reason(file.cupti, file.footer.has_value()));
   }
   const std::string losses = analysis::format_losses(analysis::total_losses(files));
   if (!losses.empty()) out += fmt::format("Lost records: {}\n", losses);

@@ -40,7 +40,8 @@ std::string describe_gpu_records(const analysis::FileInfo& file) {
 
 void print_cupti(const analysis::FileInfo& file) {
   if (!file.cupti) {
-    field("CUPTI", "no status recorded; " + analysis::missing_gpu_times_reason(file.cupti));
+    field("CUPTI", "no status recorded; " +
+                       analysis::missing_gpu_times_reason(file.cupti, file.footer.has_value()));
     return;
   }
   const pb::CuptiStatus& c = *file.cupti;

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "tools/analysis/cupti_status.h"
 #include "tools/gpuprof/diagnostics.h"
 
 namespace gprof::cli {
@@ -28,6 +29,16 @@ ordered_json file_json(const analysis::FileInfo& file) {
       if (loss.count() != 0) losses[loss.reason()] = loss.count();
   }
   out["losses"] = losses;
+  // A Self CUDA of 0 means "no GPU work" only where GPU times were recorded.
+  ordered_json gpu;
+  gpu["records"] = file.gpu.records;
+  gpu["cupti_state"] =
+      file.cupti ? ordered_json(pb::CuptiStatus::State_Name(file.cupti->state())) : ordered_json();
+  gpu["missing_reason"] =
+      file.gpu.records == 0
+          ? ordered_json(analysis::missing_gpu_times_reason(file.cupti, file.footer.has_value()))
+          : ordered_json();
+  out["gpu"] = gpu;
   out["integrity"] = {
       {"damaged", is_damaged(file.status)},
       {"complete", file.status.complete},

@@ -24,6 +24,10 @@ TEST_CASE("describe_cupti_state", "[cupti_status]") {
 TEST_CASE("missing_gpu_times_reason", "[cupti_status]") {
   const std::string not_set_up = "CUPTI was not set up (no CUDA_INJECTION64_PATH initialization)";
   CHECK(missing_gpu_times_reason(std::nullopt) == not_set_up);
+  // No footer: the status may have been in the part that is missing.
+  CHECK(missing_gpu_times_reason(std::nullopt, false) ==
+        "unknown: the file ends before its CUPTI status (the process was killed, or the file was "
+        "cut)");
   pb::CuptiStatus status;
   status.set_state(pb::CuptiStatus::NOT_STARTED);
   CHECK(missing_gpu_times_reason(status) == not_set_up);
