@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cstddef>
+#include <string_view>
 #include <vector>
 
 #include "tools/analysis/table_markdown.h"
@@ -16,6 +19,18 @@ using analysis::escape_markdown;
 using analysis::markdown_code;
 
 constexpr const char* kArrow = "→";
+
+// A PR comment is at most 65,536 characters, and a reader wants the worst
+// first, not two thousand lines of them: the tables stop here, and the
+// whole document stops short of GitHub's limit.
+constexpr size_t kMaxFailureLines = 50;
+constexpr size_t kMaxChangeLines = 100;
+constexpr size_t kMaxDocument = 60000;
+
+std::string more_line(size_t more, std::string_view what) {
+  return fmt::format("… and {} more {}: the JSON output (`--output-json`) has them all.\n\n", more,
+                     what);
+}
 
 std::string line(const std::vector<std::string>& cells) {
   std::string out = "|";
@@ -63,7 +78,9 @@ std::string failures_section(const Comparison& comparison) {
   std::vector<std::string> titles = {"Row", "Rule", "Base", "New", "Change", "%"};
   if (runs) titles.push_back("Runs: BASE / NEW");
   std::string out = "#### Failures\n\n" + header(titles, 2);
-  for (const Failure& failure : comparison.gate.failures) {
+  const std::vector<Failure>& failures = comparison.gate.failures;
+  for (size_t f = 0; f < std::min(failures.size(), kMaxFailureLines); ++f) {
+    const Failure& failure = failures[f];
     const Rule& rule = comparison.options.rules[failure.rule];
     const Unit unit = failure_unit(rule);
     std::vector<std::string> cells = {
@@ -80,7 +97,10 @@ std::string failures_section(const Comparison& comparison) {
                       format_value(failure.now.max, unit))));
     out += line(cells);
   }
-  return out + "\n";
+  out += "\n";
+  if (failures.size() > kMaxFailureLines)
+    out += more_line(failures.size() - kMaxFailureLines, "failures");
+  return out;
 }
 
 // A PR comment has no room for rows that did not change: only the others.
@@ -91,6 +111,7 @@ std::string changes_section(const Comparison& comparison) {
   const size_t changed =
       comparison.order.size() - rows_with_status(comparison, Status::kSame).size();
   if (changed == 0) return "#### Changes\n\nNo row changed.\n\n";
+  if (rows.size() > kMaxChangeLines) rows.resize(kMaxChangeLines);
   std::string out =
       rows.size() < changed
           ? fmt::format("#### Top changes ({} of {} changed rows)\n\n", rows.size(), changed)
@@ -130,7 +151,8 @@ std::string one_side_section(const Comparison& comparison, Status status, const 
   if (rows.empty()) return "";
   std::string out = fmt::format("#### {} ({})\n\n", title, rows.size()) +
                     header({"Name", "Kind", "# of Calls", "Self CUDA", "CPU total", "Fails"}, 2);
-  for (size_t i : rows) {
+  for (size_t r = 0; r < std::min(rows.size(), kMaxChangeLines); ++r) {
+    const size_t i = rows[r];
     const MatchedRow& row = comparison.matched.rows[i];
     const SideRow& side = status == Status::kNew ? row.now : row.base;
     out += line({name_cell(row.key), row.key.kind,
@@ -139,7 +161,9 @@ std::string one_side_section(const Comparison& comparison, Status status, const 
                  escape_markdown(format_value(side[Metric::kCpuTotal].median, Unit::kTime)),
                  comparison.gate.rows[i].failed ? "yes" : "no"});
   }
-  return out + "\n";
+  out += "\n";
+  if (rows.size() > kMaxChangeLines) out += more_line(rows.size() - kMaxChangeLines, "rows");
+  return out;
 }
 
 }  // namespace
@@ -158,6 +182,12 @@ std::string render_markdown(const Comparison& comparison) {
   out += one_side_section(comparison, Status::kVanished, "Vanished rows, only in BASE");
   out += fmt::format("Rules: {}  \n{}\n", escape_markdown(rules_line(comparison)),
                      escape_markdown(comparison.noise.description()));
+  if (out.size() > kMaxDocument) {
+    out.resize(out.rfind('\n', kMaxDocument) + 1);
+    out +=
+        "\n… cut to stay under GitHub's 65,536-character limit of a comment: the JSON output "
+        "(`--output-json`) has everything.\n";
+  }
   return out;
 }
 

@@ -1,5 +1,10 @@
 #include "tools/diff/github_annotations.h"
 
+#include <fmt/format.h>
+
+#include <map>
+#include <vector>
+
 #include "tools/diff/failure_text.h"
 
 namespace gprof::diff {
@@ -20,10 +25,33 @@ std::string escape_workflow_data(std::string_view text) {
 }
 
 std::string render_github_annotations(const Comparison& comparison) {
+  // One annotation per row or total, with every rule it failed: a slower
+  // kernel fails its row, its launch call's and the total, and the few
+  // annotations GitHub shows go further on distinct rows.
+  std::vector<std::string> subjects;
+  std::map<std::string, std::string> messages;
+  for (const Failure& failure : comparison.gate.failures) {
+    const std::string subject = failure_subject(comparison, failure);
+    const std::string part = rule_text(comparison.options.rules[failure.rule]) + ": " +
+                             failure_values(comparison, failure, "->");
+    auto [it, first] = messages.emplace(subject, subject + ": " + part);
+    if (first)
+      subjects.push_back(subject);
+    else
+      it->second += "; " + part;
+  }
+  // Past the step's limit GitHub drops annotations without a word: the last
+  // one it shows says how many more there are.
+  const size_t shown =
+      subjects.size() <= kMaxAnnotations ? subjects.size() : kMaxAnnotations - 1;
   std::string out;
-  for (const Failure& failure : comparison.gate.failures)
-    out += "::error title=gprof regression::" +
-           escape_workflow_data(failure_line(comparison, failure, "->")) + "\n";
+  for (size_t i = 0; i < shown; ++i)
+    out += "::error title=gprof regression::" + escape_workflow_data(messages[subjects[i]]) + "\n";
+  if (shown < subjects.size())
+    out += fmt::format(
+        "::error title=gprof regression::and {} more rows failed (GitHub shows {} annotations a "
+        "step): the diff's output lists them all\n",
+        subjects.size() - shown, kMaxAnnotations);
   return out;
 }
 

@@ -200,16 +200,50 @@ TEST_CASE("formats: xml escaping of markup, control bytes and bad UTF-8", "[diff
   CHECK(xml_escape("\xED\xA0\x80") == "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");  // a surrogate
 }
 
-TEST_CASE("formats: github annotations, one per failure", "[diff][formats]") {
+TEST_CASE("formats: github annotations, one per failed row or total", "[diff][formats]") {
   const std::string lines = render_github_annotations(sample());
-  CHECK(count(lines, "::error title=gprof regression::") == 7);
-  CHECK(count(lines, "\n") == 7);
+  INFO(lines);
+  // 7 failures on 4 rows and 1 total.
+  CHECK(count(lines, "::error title=gprof regression::") == 5);
+  CHECK(count(lines, "\n") == 5);
   CHECK(lines.find("::error title=gprof regression::kernel slow: self_cuda:+10%25: 4.000us -> "
                    "6.000us (+2.000us, +50.0%25)\n") != std::string::npos);
-  CHECK(lines.find("a|b*_c<d>&e 50%25: gpu.new") != std::string::npos);
+  CHECK(lines.find("a|b*_c<d>&e 50%25: self_cuda:+10%25: 0.000us -> ") != std::string::npos);
+  CHECK(lines.find("; gpu.new: not in BASE, ") != std::string::npos);
   CHECK(escape_workflow_data("a%b\r\nc") == "a%25b%0D%0Ac");
   const RunRows run = run_of({kernel_row("k", 1, 100)});
   CHECK(render_github_annotations(test::compare_runs({run}, {run})).empty());
+}
+
+// 2000 kernels, each twice as slow: 2000 failures of self_cuda:+10%, 2000
+// of the default gate's others... as many as a big model's diff could have.
+Comparison many_failures(size_t kernels) {
+  std::vector<RunRow> base, now;
+  for (size_t i = 0; i < kernels; ++i) {
+    const std::string name = "kernel_number_" + std::to_string(i) + "<float, 128, 64>(float*)";
+    base.push_back(kernel_row(name, 1, 1000));
+    now.push_back(kernel_row(name, 1, 2000));
+  }
+  return test::compare_runs({run_of(base)}, {run_of(now)});
+}
+
+TEST_CASE("formats: markdown and annotations stay within GitHub's limits", "[diff][formats]") {
+  const Comparison big = many_failures(2000);
+  REQUIRE(big.gate.failures.size() == 2001);  // each row and the total
+  const std::string md = render_markdown(big);
+  CHECK(md.size() <= 65536);
+  CHECK(count(md, "| kernel `kernel_number_") == 50);
+  CHECK(md.find("… and 1951 more failures: the JSON output (`--output-json`) has them "
+                "all.") != std::string::npos);
+  CHECK(md.rfind("### ❌ gprof diff: REGRESSION", 0) == 0);
+
+  const std::string lines = render_github_annotations(big);
+  CHECK(count(lines, "::error ") == 10);
+  CHECK(lines.find("::error title=gprof regression::and 1992 more rows failed (GitHub shows 10 "
+                   "annotations a step)") != std::string::npos);
+  // Ten failed rows and totals are ten annotations.
+  CHECK(count(render_github_annotations(many_failures(9)), "::error ") == 10);
+  CHECK(render_github_annotations(many_failures(9)).find("more rows") == std::string::npos);
 }
 
 }  // namespace
