@@ -93,6 +93,8 @@ std::string status_text(const RowVerdict& verdict) {
   if (verdict.within_noise) return "within noise";
   std::string out(status_name(verdict.status));
   if (verdict.failed && verdict.status != Status::kRegression) out += ", fails";
+  // A change that no rule could fail: say so, or it reads as "checked, fine".
+  if (verdict.below_min_time && verdict.status != Status::kSame) out += ", < min-time";
   return out;
 }
 
