@@ -221,6 +221,14 @@ class Diff(E2ETestCase):
         out = diff(truncated, self.base)
         self.assertEqual(out.returncode, 2)
         self.assertIn(f"gpuprof: error: {truncated}: not valid JSON (truncated, or a number too large for a double?)", out.stderr)
+        # The files a CI job's later steps read are still written, and say so.
+        md, junit, js = (os.path.join(self.tmp, n) for n in ("e.md", "e.xml", "e.json"))
+        out = diff(truncated, self.base, "--output-md", md, "--output-junit", junit,
+                   "--output-json", js)
+        self.assertEqual(out.returncode, 2)
+        self.assertTrue(read(md).startswith("### ⚠️ gprof diff: no comparison\n"))
+        self.assertEqual(ET.parse(junit).getroot().find("testsuite").get("errors"), "1")
+        self.assertEqual(json.loads(read(js))["verdict"], "error")
 
         wrong = os.path.join(self.tmp, "wrong.json")
         with open(wrong, "w") as f:

@@ -3,6 +3,7 @@
 // can keep a baseline and check each change against it (docs/diff.md).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
 
 #include <cstdio>
 #include <fstream>
@@ -25,6 +26,7 @@
 #include "tools/diff/json_baseline.h"
 #include "tools/diff/rule.h"
 #include "tools/diff/sidecar_run.h"
+#include "tools/diff/xml_text.h"
 #include "tools/gpuprof/commands.h"
 #include "tools/gpuprof/diagnostics.h"
 #include "tools/gpuprof/input_paths.h"
@@ -242,7 +244,7 @@ std::string render(const diff::Comparison& comparison, const std::string& format
   return diff::render_text(comparison, name_width);
 }
 
-int run(const DiffArgs& args) {
+int compare_and_write(const DiffArgs& args) {
   diff::CompareOptions options;
   options.default_rules = args.fail_on.empty();
   options.rules = options.default_rules ? diff::default_rules() : std::vector<diff::Rule>{};
@@ -321,6 +323,35 @@ int run(const DiffArgs& args) {
     written = write_file(args.output_junit, diff::render_junit(comparison)) && written;
   if (!written) return kExitBadInput;
   return comparison.gate.regression() ? kExitRegression : kExitOk;
+}
+
+// Exit 2 still leaves the files a CI job's later steps read (a summary step
+// runs `cat diff.md` whatever happened), saying that nothing was compared.
+void write_error_outputs(const DiffArgs& args) {
+  const std::string what =
+      "gpuprof diff could not compare the runs (exit status 2: bad usage or input that cannot "
+      "be used); the job's log has its error lines.";
+  if (!args.output_md.empty())
+    write_file(args.output_md, "### ⚠️ gprof diff: no comparison\n\n" + what + "\n");
+  if (!args.output_json.empty())
+    write_file(args.output_json,
+               nlohmann::ordered_json{
+                   {"schema", "gprof.diff"}, {"version", 1}, {"verdict", "error"}, {"error", what}}
+                       .dump(2) +
+                   "\n");
+  if (!args.output_junit.empty())
+    write_file(args.output_junit,
+               "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite "
+               "name=\"gprof diff\" tests=\"1\" failures=\"0\" errors=\"1\">\n    <testcase "
+               "name=\"comparison\" classname=\"gprof diff\">\n      <error message=\"" +
+                   diff::xml_escape(what) +
+                   "\"/>\n    </testcase>\n  </testsuite>\n</testsuites>\n");
+}
+
+int run(const DiffArgs& args) {
+  const int status = compare_and_write(args);
+  if (status == kExitBadInput || status == kExitUsage) write_error_outputs(args);
+  return status;
 }
 
 std::string join_names(const std::vector<std::string_view>& names) {
