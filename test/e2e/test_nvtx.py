@@ -282,12 +282,15 @@ class TimeWindows(E2ETestCase):
     def test_duration_stops_recording(self):
         everything = self.launches({})
         self.assertEqual(len(everything), self.LAUNCHES)
+        full_span = everything[-1]["end_ns"] - everything[0]["start_ns"]
         window = self.launches({"GPROF_DURATION": "0.05"})
         self.assertGreater(len(window), 0)
-        self.assertLess(len(window), self.LAUNCHES)
         span = window[-1]["end_ns"] - window[0]["start_ns"]
-        # 50 ms, plus up to two writer passes (GPROF_FLUSH_INTERVAL_MS=20) to notice.
-        self.assertLess(span, 50e6 + 45e6, span)
+        # 50 ms plus a writer pass or two (GPROF_FLUSH_INTERVAL_MS=20) to notice, of a run of
+        # about 200 ms. Measured against the full run rather than in absolute time, since a
+        # loaded machine (CI, 2 cores, the other suites) stretches both.
+        self.assertLess(len(window), 0.6 * self.LAUNCHES)
+        self.assertLess(span, 0.6 * full_span, (span, full_span))
 
     def test_delay_starts_recording_later(self):
         window = self.launches({"GPROF_DELAY": "0.05"})
