@@ -29,6 +29,13 @@ ordered_json file_json(const analysis::FileInfo& file) {
       if (loss.count() != 0) losses[loss.reason()] = loss.count();
   }
   out["losses"] = losses;
+  out["ranges"] = {{"push_pop", file.ranges.push_pop},
+                   {"start_end", file.ranges.start_end},
+                   {"marks", file.ranges.marks},
+                   {"unbalanced_pops", file.ranges.unbalanced_pops},
+                   {"ends_without_start", file.ranges.ends_without_start},
+                   {"open_at_exit", file.ranges.open_at_exit},
+                   {"cross_thread", file.ranges.cross_thread}};
   // A Self CUDA of 0 means "no GPU work" only where GPU times were recorded.
   ordered_json gpu;
   gpu["records"] = file.gpu.records;
@@ -93,6 +100,13 @@ std::string render_json_report(std::vector<analysis::Row> rows,
   ordered_json row_list = ordered_json::array();
   for (const analysis::Row& row : rows) row_list.push_back(row_json(row, grouped));
   doc["rows"] = row_list;
+  ordered_json notes = ordered_json::array();
+  for (size_t start = 0; start < info.notes.size();) {
+    const size_t end = info.notes.find('\n', start);
+    notes.push_back(info.notes.substr(start, end - start));
+    start = end == std::string::npos ? info.notes.size() : end + 1;
+  }
+  doc["notes"] = notes;
   // Names are bytes from the file: invalid UTF-8 becomes U+FFFD, never an error.
   return doc.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
 }

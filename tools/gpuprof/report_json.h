@@ -21,6 +21,9 @@ struct JsonReportInfo {
   // only comparable with runs cut the same way (gpuprof diff checks).
   std::vector<std::string> ranges;
   bool top_level_only = false;
+  // The lines the table prints under it, one per line: range problems,
+  // steps and GPU busy, why GPU times are missing, losses.
+  std::string notes;
 };
 
 // The document, pretty-printed (2 spaces) and ending in a newline. `rows`

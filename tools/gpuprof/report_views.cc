@@ -128,7 +128,19 @@ int run_key_averages_view(const ReportOptions& options) {
   const bool any_rows = !rows.empty();
   std::erase_if(rows,
                 [view](const analysis::Row& row) { return !analysis::row_in_view(row, view); });
-  // Machine-readable formats: only the rows on stdout; notes go to stderr.
+  // The lines under the table: range problems, steps and GPU busy, why GPU
+  // times are missing, losses.
+  std::string lines;
+  analysis::RangeCounts ranges;
+  for (const analysis::FileInfo& file : files) ranges += file.ranges;
+  const std::string problems = analysis::describe_range_problems(ranges);
+  if (!problems.empty()) lines += fmt::format("Ranges: {}\n", problems);
+  const std::optional<uint64_t> samples =
+      options.samples_per_step ? std::optional<uint64_t>(options.samples_per_step) : std::nullopt;
+  lines += analysis::render_throughput(throughput.files(), samples, table.time_unit);
+  const std::string notes = table_notes(files);
+  // Machine-readable formats: only the rows on stdout (JSON keeps the lines
+  // too); the notes go to stderr.
   if (options.format == "csv" || options.format == "json") {
     if (options.format == "csv") {
       fmt::print("{}", analysis::render_csv_table(std::move(rows), table));
@@ -138,7 +150,7 @@ int run_key_averages_view(const ReportOptions& options) {
                      std::move(rows), table,
                      JsonReportInfo{options.view, std::string(analysis::group_by_name(group_by)),
                                     std::string(analysis::sort_key_name(*table.sort)),
-                                    options.ranges, options.top_level_only},
+                                    options.ranges, options.top_level_only, lines + notes},
                      files));
     }
     print_table_notes(stderr, files);
@@ -147,15 +159,8 @@ int run_key_averages_view(const ReportOptions& options) {
   const std::string text = options.format == "md"
                                ? analysis::render_markdown_table(std::move(rows), table)
                                : analysis::render_table(std::move(rows), table);
-  std::string lines = text.empty() ? no_rows(options, view, any_rows) : "";
-  analysis::RangeCounts ranges;
-  for (const analysis::FileInfo& file : files) ranges += file.ranges;
-  const std::string problems = analysis::describe_range_problems(ranges);
-  if (!problems.empty()) lines += fmt::format("Ranges: {}\n", problems);
-  const std::optional<uint64_t> samples =
-      options.samples_per_step ? std::optional<uint64_t>(options.samples_per_step) : std::nullopt;
-  lines += analysis::render_throughput(throughput.files(), samples, table.time_unit);
-  lines += table_notes(files);
+  if (text.empty()) lines = no_rows(options, view, any_rows) + lines;
+  lines += notes;
   fmt::print("{}{}", text, options.format == "md" ? markdown_paragraphs(lines) : lines);
   return kExitOk;
 }
