@@ -28,7 +28,7 @@ std::string escape_markdown(std::string_view text) {
   out.reserve(text.size());
   for (char c : text) {
     // A line break would end the table row: a cell stays on one line.
-    if (c == '\n' || c == '\r') {
+    if (static_cast<unsigned char>(c) < 0x20 || c == '\x7f') {
       out += ' ';
       continue;
     }
@@ -47,7 +47,7 @@ std::string markdown_code(std::string_view text) {
   for (char c : text) {
     run = c == '`' ? run + 1 : 0;
     longest_run = std::max(longest_run, run);
-    if (c == '\n' || c == '\r') {
+    if (static_cast<unsigned char>(c) < 0x20 || c == '\x7f') {
       body += ' ';
     } else {
       if (c == '|') body += '\\';

@@ -13,14 +13,14 @@ namespace gprof::analysis {
 
 // `text` with a backslash before each character Markdown could take for
 // syntax inside a table cell: \ ` * _ [ ] < > | ~ &; line breaks (NVTX
-// names may hold them) become spaces.
+// names may hold them) and other control characters become spaces.
 std::string escape_markdown(std::string_view text);
 
 // `text` as a code span for a table cell: the one form in which GitHub turns
 // no "@user" into a mention, no "#12" into an issue link and no ":x:" into
 // an emoji, all of which NVTX range names may hold. The fence is longer than
 // any run of backticks inside, '|' is escaped (GFM splits cells before code
-// spans are read) and line breaks become spaces. "" stays "".
+// spans are read) and line breaks and other control characters become spaces. "" stays "".
 std::string markdown_code(std::string_view text);
 
 // Names and group values are code spans (markdown_code), other cells are

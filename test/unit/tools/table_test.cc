@@ -151,6 +151,9 @@ TEST_CASE("markdown: a name is a code span GitHub links and mentions nothing in"
   CHECK(markdown_code("void k<a_b*>(int&)") == "`void k<a_b*>(int&)`");
   // '|' is escaped even in a span; a line break is a space.
   CHECK(markdown_code("a|b\nc") == "`a\\|b c`");
+  CHECK(markdown_code("a\tb\x01"
+                      "c\x7f") == "`a b c `");
+  CHECK(escape_markdown("a\x1b[31mb") == "a \\[31mb");
   // The fence outgrows the backticks inside; one at an end is padded.
   CHECK(markdown_code("a``b") == "```a``b```");
   CHECK(markdown_code("`q") == "`` `q ``");
