@@ -44,8 +44,11 @@ ParsedRule error(std::string_view text, std::string message) {
 std::optional<double> parse_percent(std::string_view text) {
   if (!text.empty() && text.front() == '+') text.remove_prefix(1);
   if (!text.empty() && text.back() == '%') text.remove_suffix(1);
-  if (text.empty() || !(std::isdigit(static_cast<unsigned char>(text.front()))))
-    return std::nullopt;
+  // A digit first, or ".5": no sign, no "inf" or "nan" from from_chars.
+  const auto digit = [&](size_t i) {
+    return i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]));
+  };
+  if (!digit(0) && !(!text.empty() && text.front() == '.' && digit(1))) return std::nullopt;
   double value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value))

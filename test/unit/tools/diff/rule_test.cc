@@ -45,6 +45,7 @@ TEST_CASE("rule: scopes, percent signs, fractions and zero", "[diff][rule]") {
   CHECK(api.metric == Metric::kCpuTotal);
   CHECK(api.percent == 2.5);
   CHECK(rule_text(api) == "api.cpu_total:+2.5%");
+  CHECK(parsed("self_cuda:+.5").percent == 0.5);
 
   const Rule range = parsed("range.self_cuda_mem:15");  // '+' may be left out
   CHECK(range.scope == Scope::kRange);
