@@ -194,7 +194,7 @@ class Diff(E2ETestCase):
             f.write(gpuprof("report", "--format", "json", "--limit", "0", self.base, a).stdout)
         out = diff(summed, a)
         self.assertEqual(out.returncode, 2, out.stdout + out.stderr)
-        self.assertIn("the runs add up different numbers of processes (BASE: 2; NEW: 1 per run)",
+        self.assertIn("the runs add up different numbers of processes (per run, BASE: 2; NEW: 1)",
                       out.stderr)
         # A --range that matches nothing would compare nothing and pass.
         out = diff("--range", "nomatch*", self.base, a)

@@ -2,16 +2,11 @@
 // and fails (exit 1) when a rule of the gate finds a regression, so that CI
 // can keep a baseline and check each change against it (docs/diff.md).
 #include <fmt/format.h>
-#include <fmt/ranges.h>
-#include <nlohmann/json.hpp>
 
 #include <cstdio>
 #include <fstream>
-#include <iterator>
 #include <memory>
 #include <optional>
-#include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -23,12 +18,11 @@
 #include "tools/diff/diff_markdown.h"
 #include "tools/diff/diff_text.h"
 #include "tools/diff/github_annotations.h"
-#include "tools/diff/json_baseline.h"
+#include "tools/diff/no_comparison.h"
 #include "tools/diff/rule.h"
-#include "tools/diff/sidecar_run.h"
-#include "tools/diff/xml_text.h"
 #include "tools/gpuprof/commands.h"
 #include "tools/gpuprof/diagnostics.h"
+#include "tools/gpuprof/diff_sides.h"
 #include "tools/gpuprof/input_paths.h"
 #include "tools/gpuprof/whole_number.h"
 
@@ -67,164 +61,6 @@ struct DiffArgs {
 int usage_error(const std::string& message) {
   fmt::print(stderr, "gpuprof: error: {}\n", message);
   return kExitUsage;
-}
-
-// The file's text when it is a JSON document; nullopt for anything else (a
-// sidecar file, or one the sidecar reader will explain it cannot open).
-std::optional<std::string> json_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  // The start decides, so that a sidecar file (or /dev/zero) is not read whole.
-  std::string text(4096, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  text.resize(static_cast<size_t>(in.gcount()));
-  if (!diff::looks_like_json(text)) return std::nullopt;
-  text.append(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  return text;
-}
-
-// Records of every kind the run's files delivered: none means nothing to
-// compare (a file cut before its first records, a process that did no CUDA
-// work), which must not pass for "every row vanished" or "no change".
-uint64_t records_in(const std::vector<analysis::FileInfo>& files) {
-  uint64_t records = 0;
-  for (const analysis::FileInfo& file : files)
-    records += file.status.records + file.status.gpu_records + file.status.range_events;
-  return records;
-}
-
-std::string ranges_text(const std::vector<std::string>& ranges) {
-  return ranges.empty() ? "(none)" : quoted_list(ranges);
-}
-
-struct LoadedSide {
-  diff::SideInfo info;
-  std::vector<diff::RunRows> runs;
-  // Processes (files) each run adds up; 0 where a JSON report does not say.
-  std::vector<size_t> processes;
-};
-
-// Rows keyed by a process or thread id never match across runs: ids differ
-// from run to run, and every row would be new on one side and vanished on
-// the other. A rank is the same from run to run, when the launcher set one.
-std::optional<std::string> unmatchable_group(analysis::GroupBy group_by) {
-  if (group_by == analysis::GroupBy::kThread)
-    return "--group-by thread keys rows by thread id, which differs from run to run, so no row "
-           "would match; compare per rank with --group-by rank, or by name";
-  if (group_by == analysis::GroupBy::kProcess)
-    return "--group-by process keys rows by process id, which differs from run to run, so no "
-           "row would match; record with RANK set and compare with --group-by rank";
-  return std::nullopt;
-}
-
-// Each run of `arguments` (expand_runs), with a line on stderr for every
-// problem; nullopt when some run cannot be used.
-std::optional<LoadedSide> load_side(const std::vector<std::string>& arguments, const DiffArgs& args,
-                                    const diff::RowOptions& rows) {
-  Runs runs;
-  for (const std::string& argument : arguments) {
-    Runs more = expand_runs(argument);
-    runs.runs.insert(runs.runs.end(), more.runs.begin(), more.runs.end());
-    runs.errors.insert(runs.errors.end(), more.errors.begin(), more.errors.end());
-  }
-  if (!report_input_errors(runs.errors)) return std::nullopt;
-  LoadedSide side;
-  side.info.argument = fmt::format("{}", fmt::join(arguments, " "));
-  side.info.runs = runs.runs;
-  bool ok = true;
-  for (const std::vector<std::string>& files : runs.runs) {
-    const std::optional<std::string> text =
-        files.size() == 1 ? json_text(files.front()) : std::nullopt;
-    if (!text) {
-      diff::SidecarRun run = diff::load_sidecar_run(files, rows);
-      const bool readable = check_files(run.files);
-      ok = readable && ok;
-      print_table_notes(stderr, run.files);
-      if (readable && records_in(run.files) == 0) {
-        print_error(files.front(), "no records: nothing to compare");
-        ok = false;
-      }
-      if (rows.group_by == analysis::GroupBy::kRank)
-        for (const analysis::FileInfo& file : run.files)
-          if (readable && (!file.header || file.header->rank().empty())) {
-            print_error(
-                file.path,
-                "no rank (RANK, OMPI_COMM_WORLD_RANK, PMI_RANK and SLURM_PROCID were unset when it "
-                "was recorded): "
-                "--group-by rank would key its rows by process id, which differs from "
-                "run to run");
-            ok = false;
-          }
-      side.runs.push_back(std::move(run.rows));
-      side.processes.push_back(files.size());
-      continue;
-    }
-    const std::string& path = files.front();
-    diff::JsonBaseline json = diff::parse_json_baseline(*text);
-    if (!json.rows) {
-      print_error(path, json.error);
-      ok = false;
-      continue;
-    }
-    if (analysis::parse_group_by(json.group_by) != analysis::parse_group_by(args.group_by)) {
-      print_error(path, fmt::format("its rows are grouped by {}, this diff by {}; run the diff "
-                                    "with --group-by {}",
-                                    json.group_by, args.group_by, json.group_by));
-      ok = false;
-      continue;
-    }
-    if (!json.ranges) {
-      if (!args.ranges.empty())
-        print_warning(path, "--range applies to sidecar files; a JSON report is compared as it is");
-    } else if (*json.ranges != args.ranges) {
-      print_error(path, fmt::format("its rows are cut by --range {}, this diff's by {}; the "
-                                    "diff needs the same --range as the report",
-                                    ranges_text(*json.ranges), ranges_text(args.ranges)));
-      ok = false;
-      continue;
-    }
-    if (json.rows->rows.empty()) {
-      print_error(path,
-                  "the report has no rows: nothing to compare (a run without records, or a "
-                  "--range that matched nothing?)");
-      ok = false;
-      continue;
-    }
-    side.info.json_report = runs.runs.size() == 1;
-    side.runs.push_back(std::move(*json.rows));
-    side.processes.push_back(json.processes);
-  }
-  if (!ok) return std::nullopt;
-  return side;
-}
-
-bool no_rows(const LoadedSide& side) {
-  for (const diff::RunRows& run : side.runs)
-    if (!run.rows.empty()) return false;
-  return true;
-}
-
-// Runs that add up different numbers of processes compare sums of unlike
-// things: most often a JSON baseline made from several repeated runs at once
-// (report adds its files up), which would let any NEW run pass.
-std::optional<std::string> unlike_runs(const LoadedSide& base, const LoadedSide& now) {
-  std::set<size_t> counts;
-  for (const LoadedSide* side : {&base, &now})
-    for (size_t processes : side->processes)
-      if (processes != 0) counts.insert(processes);
-  if (counts.size() <= 1) return std::nullopt;
-  const auto describe = [](const LoadedSide& side) {
-    std::vector<std::string> out;
-    for (size_t i = 0; i < side.runs.size(); ++i)
-      out.push_back(side.processes[i] == 0 ? "?" : fmt::format("{}", side.processes[i]));
-    return fmt::format("{}", fmt::join(out, ", "));
-  };
-  return fmt::format(
-      "the runs add up different numbers of processes (BASE: {}; NEW: {} per run), so their "
-      "sums do not compare. A run is one process's file or one directory of a job's files "
-      "(ranks); a JSON report of several repeated runs adds them up: keep a report per run "
-      "and give them with --base a.json b.json ...",
-      describe(base), describe(now));
 }
 
 bool write_file(const std::string& path, const std::string& text) {
@@ -293,9 +129,9 @@ int compare_and_write(const DiffArgs& args) {
   if (!listed && args.now.empty())
     return usage_error("two sides to compare are needed: BASE NEW, or --base ... --new ...");
   std::optional<LoadedSide> base =
-      load_side(listed ? args.base_list : std::vector{args.base}, args, rows);
+      load_side(listed ? args.base_list : std::vector{args.base}, args.group_by, rows);
   std::optional<LoadedSide> now =
-      load_side(listed ? args.new_list : std::vector{args.now}, args, rows);
+      load_side(listed ? args.new_list : std::vector{args.now}, args.group_by, rows);
   if (!base || !now) return kExitBadInput;
   if (const std::optional<std::string> error = unlike_runs(*base, *now)) {
     fmt::print(stderr, "gpuprof: error: {}\n", *error);
@@ -332,20 +168,11 @@ void write_error_outputs(const DiffArgs& args) {
       "gpuprof diff could not compare the runs (exit status 2: bad usage or input that cannot "
       "be used); the job's log has its error lines.";
   if (!args.output_md.empty())
-    write_file(args.output_md, "### ⚠️ gprof diff: no comparison\n\n" + what + "\n");
+    write_file(args.output_md, diff::render_no_comparison_markdown(what));
   if (!args.output_json.empty())
-    write_file(args.output_json,
-               nlohmann::ordered_json{
-                   {"schema", "gprof.diff"}, {"version", 1}, {"verdict", "error"}, {"error", what}}
-                       .dump(2) +
-                   "\n");
+    write_file(args.output_json, diff::render_no_comparison_json(what));
   if (!args.output_junit.empty())
-    write_file(args.output_junit,
-               "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite "
-               "name=\"gprof diff\" tests=\"1\" failures=\"0\" errors=\"1\">\n    <testcase "
-               "name=\"comparison\" classname=\"gprof diff\">\n      <error message=\"" +
-                   diff::xml_escape(what) +
-                   "\"/>\n    </testcase>\n  </testsuite>\n</testsuites>\n");
+    write_file(args.output_junit, diff::render_no_comparison_junit(what));
 }
 
 int run(const DiffArgs& args) {
@@ -405,8 +232,9 @@ void add_diff_command(CLI::App& app, int& exit_status) {
       ->capture_default_str()
       ->check(CLI::Range(0.0001, 0.5));
   cmd->add_option("--group-by", args->group_by,
-                  "Key rows by name and: launch-config, stream, device, thread, process or rank, "
-                  "as gpuprof report does; a JSON baseline must have been made with the same")
+                  "Key rows by name and: launch-config, stream, device or rank, as gpuprof report "
+                  "does (thread and process ids differ from run to run and are refused); a JSON "
+                  "baseline must have been made with the same")
       ->type_name("KEY")
       ->capture_default_str()
       ->check(CLI::Validator(

@@ -1,0 +1,169 @@
+#include "tools/gpuprof/diff_sides.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <fstream>
+#include <iterator>
+#include <set>
+
+#include "tools/diff/json_baseline.h"
+#include "tools/diff/sidecar_run.h"
+#include "tools/gpuprof/diagnostics.h"
+#include "tools/gpuprof/input_paths.h"
+
+namespace gprof::cli {
+namespace {
+
+// The file's text when it is a JSON document; nullopt for anything else (a
+// sidecar file, or one the sidecar reader will explain it cannot open).
+std::optional<std::string> json_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  // The start decides, so that a sidecar file (or /dev/zero) is not read whole.
+  std::string text(4096, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<size_t>(in.gcount()));
+  if (!diff::looks_like_json(text)) return std::nullopt;
+  text.append(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  return text;
+}
+
+// Records of every kind the run's files delivered: none means nothing to
+// compare (a file cut before its first records, a process that did no CUDA
+// work), which must not pass for "every row vanished" or "no change".
+uint64_t records_in(const std::vector<analysis::FileInfo>& files) {
+  uint64_t records = 0;
+  for (const analysis::FileInfo& file : files)
+    records += file.status.records + file.status.gpu_records + file.status.range_events;
+  return records;
+}
+
+std::string ranges_text(const std::vector<std::string>& ranges) {
+  return ranges.empty() ? "(none)" : quoted_list(ranges);
+}
+
+}  // namespace
+
+// Rows keyed by a process or thread id never match across runs: ids differ
+// from run to run, and every row would be new on one side and vanished on
+// the other. A rank is the same from run to run, when the launcher set one.
+std::optional<std::string> unmatchable_group(analysis::GroupBy group_by) {
+  if (group_by == analysis::GroupBy::kThread)
+    return "--group-by thread keys rows by thread id, which differs from run to run, so no row "
+           "would match; compare per rank with --group-by rank, or by name";
+  if (group_by == analysis::GroupBy::kProcess)
+    return "--group-by process keys rows by process id, which differs from run to run, so no "
+           "row would match; record with RANK set and compare with --group-by rank";
+  return std::nullopt;
+}
+
+// Each run of `arguments` (expand_runs), with a line on stderr for every
+// problem; nullopt when some run cannot be used.
+std::optional<LoadedSide> load_side(const std::vector<std::string>& arguments,
+                                    const std::string& group_by, const diff::RowOptions& rows) {
+  Runs runs;
+  for (const std::string& argument : arguments) {
+    Runs more = expand_runs(argument);
+    runs.runs.insert(runs.runs.end(), more.runs.begin(), more.runs.end());
+    runs.errors.insert(runs.errors.end(), more.errors.begin(), more.errors.end());
+  }
+  if (!report_input_errors(runs.errors)) return std::nullopt;
+  LoadedSide side;
+  side.info.argument = fmt::format("{}", fmt::join(arguments, " "));
+  side.info.runs = runs.runs;
+  bool ok = true;
+  for (const std::vector<std::string>& files : runs.runs) {
+    const std::optional<std::string> text =
+        files.size() == 1 ? json_text(files.front()) : std::nullopt;
+    if (!text) {
+      diff::SidecarRun run = diff::load_sidecar_run(files, rows);
+      const bool readable = check_files(run.files);
+      ok = readable && ok;
+      print_table_notes(stderr, run.files);
+      if (readable && records_in(run.files) == 0) {
+        print_error(files.front(), "no records: nothing to compare");
+        ok = false;
+      }
+      if (rows.group_by == analysis::GroupBy::kRank)
+        for (const analysis::FileInfo& file : run.files)
+          if (readable && (!file.header || file.header->rank().empty())) {
+            print_error(file.path,
+                        "no rank (RANK, OMPI_COMM_WORLD_RANK, PMI_RANK and SLURM_PROCID were "
+                        "unset when it was recorded): --group-by rank would key its rows by "
+                        "process id, which differs from run to run");
+            ok = false;
+          }
+      side.runs.push_back(std::move(run.rows));
+      side.processes.push_back(files.size());
+      continue;
+    }
+    const std::string& path = files.front();
+    diff::JsonBaseline json = diff::parse_json_baseline(*text);
+    if (!json.rows) {
+      print_error(path, json.error);
+      ok = false;
+      continue;
+    }
+    if (analysis::parse_group_by(json.group_by) != analysis::parse_group_by(group_by)) {
+      print_error(path, fmt::format("its rows are grouped by {}, this diff by {}; run the diff "
+                                    "with --group-by {}",
+                                    json.group_by, group_by, json.group_by));
+      ok = false;
+      continue;
+    }
+    if (!json.ranges) {
+      if (!rows.ranges.empty())
+        print_warning(path, "--range applies to sidecar files; a JSON report is compared as it is");
+    } else if (*json.ranges != rows.ranges) {
+      print_error(path, fmt::format("its rows are cut by --range {}, this diff's by {}; the "
+                                    "diff needs the same --range as the report",
+                                    ranges_text(*json.ranges), ranges_text(rows.ranges)));
+      ok = false;
+      continue;
+    }
+    if (json.rows->rows.empty()) {
+      print_error(path,
+                  "the report has no rows: nothing to compare (a run without records, or a "
+                  "--range that matched nothing?)");
+      ok = false;
+      continue;
+    }
+    side.info.json_report = runs.runs.size() == 1;
+    side.runs.push_back(std::move(*json.rows));
+    side.processes.push_back(json.processes);
+  }
+  if (!ok) return std::nullopt;
+  return side;
+}
+
+bool no_rows(const LoadedSide& side) {
+  for (const diff::RunRows& run : side.runs)
+    if (!run.rows.empty()) return false;
+  return true;
+}
+
+// Runs that add up different numbers of processes compare sums of unlike
+// things: most often a JSON baseline made from several repeated runs at once
+// (report adds its files up), which would let any NEW run pass.
+std::optional<std::string> unlike_runs(const LoadedSide& base, const LoadedSide& now) {
+  std::set<size_t> counts;
+  for (const LoadedSide* side : {&base, &now})
+    for (size_t processes : side->processes)
+      if (processes != 0) counts.insert(processes);
+  if (counts.size() <= 1) return std::nullopt;
+  const auto describe = [](const LoadedSide& side) {
+    std::vector<std::string> out;
+    for (size_t i = 0; i < side.runs.size(); ++i)
+      out.push_back(side.processes[i] == 0 ? "?" : fmt::format("{}", side.processes[i]));
+    return fmt::format("{}", fmt::join(out, ", "));
+  };
+  return fmt::format(
+      "the runs add up different numbers of processes (per run, BASE: {}; NEW: {}), so their "
+      "sums do not compare. A run is one process's file or one directory of a job's files "
+      "(ranks); a JSON report of several repeated runs adds them up: keep a report per run "
+      "and give them with --base a.json b.json ...",
+      describe(base), describe(now));
+}
+
+}  // namespace gprof::cli

@@ -1,0 +1,42 @@
+// The two sides of `gpuprof diff`: their runs read from sidecar files,
+// directories and JSON reports, with the checks that keep a comparison
+// meaningful (docs/diff.md, "Sides and runs").
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tools/analysis/group_by.h"
+#include "tools/diff/comparison.h"
+#include "tools/diff/run_rows.h"
+#include "tools/diff/sidecar_run.h"
+
+namespace gprof::cli {
+
+struct LoadedSide {
+  diff::SideInfo info;
+  std::vector<diff::RunRows> runs;
+  // Processes (files) each run adds up; 0 where a JSON report does not say.
+  std::vector<size_t> processes;
+};
+
+// Rows keyed by a process or thread id never match across runs: why, or
+// nullopt for a key that can.
+std::optional<std::string> unmatchable_group(analysis::GroupBy group_by);
+
+// Each run of `arguments` (expand_runs), with a line on stderr for every
+// problem; nullopt when some run cannot be used. `group_by` as given, for
+// the JSON reports' check.
+std::optional<LoadedSide> load_side(const std::vector<std::string>& arguments,
+                                    const std::string& group_by, const diff::RowOptions& rows);
+
+// Whether no run of the side has a row.
+bool no_rows(const LoadedSide& side);
+
+// Why the runs of the two sides cannot be compared (they add up different
+// numbers of processes), or nullopt.
+std::optional<std::string> unlike_runs(const LoadedSide& base, const LoadedSide& now);
+
+}  // namespace gprof::cli
