@@ -323,6 +323,7 @@ uint64_t read_frames(std::FILE* f, bool sized, RecordVisitor& visitor, ReadStatu
       continue;
     }
     ++status.frames;
+    if (!visitor.wants_more()) break;
   }
   if (std::ferror(f)) status.error = std::string("read error: ") + std::strerror(errno);
   return offset;
@@ -393,6 +394,17 @@ ReadStatus read_file(const std::string& path, RecordVisitor& visitor) {
     status.error = std::string("unexpected error: ") + e.what();
     return status;
   }
+}
+
+std::optional<pb::FileHeader> read_header(const std::string& path) {
+  class HeaderOnly : public RecordVisitor {
+   public:
+    void on_header(const pb::FileHeader& header) override { header_ = header; }
+    bool wants_more() const override { return false; }
+    std::optional<pb::FileHeader> header_;
+  } visitor;
+  read_file(path, visitor);
+  return visitor.header_;
 }
 
 std::string describe_integrity(const ReadStatus& status) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -47,11 +48,18 @@ class RecordVisitor {
   virtual void on_external_correlation(uint64_t /*correlation*/, uint64_t /*external_id*/) {}
   virtual void on_cupti(const pb::CuptiStatus& /*status*/) {}
   virtual void on_footer(const pb::Footer& /*footer*/) {}
+  // Asked after each good frame: false stops the reading there (the status
+  // then describes the part read).
+  virtual bool wants_more() const { return true; }
 };
 
 // Reads `path` from start to end, calling `visitor` in file order. Never
 // throws for bad input: problems are described in the returned status.
 ReadStatus read_file(const std::string& path, RecordVisitor& visitor);
+
+// The file's header (its first frame) without reading further; nullopt when
+// the file cannot be read or has no header.
+std::optional<pb::FileHeader> read_header(const std::string& path);
 
 // "complete", or "incomplete (N bytes after the last whole frame ignored)", etc.
 std::string describe_integrity(const ReadStatus& status);

@@ -185,6 +185,26 @@ class Diff(E2ETestCase):
             self.assertEqual(out.returncode, 2, out.stdout + out.stderr)
             self.assertIn(f"gpuprof: error: {message}", out.stderr)
 
+    def test_a_flat_directory_of_ranks_is_one_job(self):
+        """`record -o out/%r.gprof` under a launcher: the files of distinct ranks directly in a
+        directory are one run of the job, so that its JSON report is a baseline for it."""
+        def job(name):
+            outdir = os.path.join(self.tmp, name)
+            os.makedirs(outdir)
+            for rank in ("0", "1"):
+                run = run_program([program("diff_workload")], outdir, env={"RANK": rank})
+                self.assertEqual(run.returncode, 0, run.stderr)
+            return outdir
+        base, new = job("job-base"), job("job-new")
+        baseline = os.path.join(self.tmp, "job.json")
+        with open(baseline, "w") as f:
+            f.write(gpuprof("report", "--format", "json", "--limit", "0", base).stdout)
+        for side in (baseline, base):
+            out = diff(side, new)
+            self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
+            self.assertIn(f"new:  {new} (1 run)", out.stdout)
+            self.assertRegex(out.stdout, re.escape(MATMUL) + r" +kernel +same +10 +10 ")
+
     def test_comparisons_that_cannot_mean_anything_are_exit_2(self):
         a = self.workload("a")
         # A report of several repeated runs adds them up: against one run it would pass

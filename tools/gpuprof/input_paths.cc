@@ -7,10 +7,12 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <system_error>
 
 #include "formats/framing.h"
+#include "formats/reader.h"
 
 namespace gprof::cli {
 namespace {
@@ -45,6 +47,19 @@ std::vector<std::string> sidecars_under(const fs::path& dir, bool recursive) {
   }
   std::sort(found.begin(), found.end());
   return found;
+}
+
+// Files of one multi-rank job, as `gpuprof record -o out/%r.gprof` under a
+// launcher leaves them: two or more, each with a rank, no rank twice.
+// Repeated runs of one process have no rank, or the same one.
+bool one_job(const std::vector<std::string>& files) {
+  if (files.size() < 2) return false;
+  std::set<std::string> ranks;
+  for (const std::string& file : files) {
+    const std::optional<pb::FileHeader> header = read_header(file);
+    if (!header || header->rank().empty() || !ranks.insert(header->rank()).second) return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -85,7 +100,11 @@ Runs expand_runs(const std::string& argument) {
     runs.runs.push_back({argument});
     return runs;
   }
-  for (const std::string& file : sidecars_under(argument, false)) runs.runs.push_back({file});
+  const std::vector<std::string> flat = sidecars_under(argument, false);
+  if (one_job(flat))
+    runs.runs.push_back(flat);
+  else
+    for (const std::string& file : flat) runs.runs.push_back({file});
   std::vector<fs::path> subdirs;
   std::error_code ec;
   for (fs::directory_iterator it(argument, ec), end; !ec && it != end; it.increment(ec)) {

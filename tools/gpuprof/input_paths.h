@@ -24,9 +24,10 @@ Inputs expand_inputs(const std::vector<std::string>& arguments);
 bool is_sidecar_file(const std::string& path);
 
 // One run per entry, for `gpuprof diff`: a file is one run; a directory holds
-// runs, each of its sidecar files directly in it a run of one process, each
-// of its subdirectories with sidecar files a run of the processes (ranks)
-// under it.
+// runs, each of its sidecar files directly in it a run of one process (but
+// all of them one run when each has a rank and no rank repeats: the files of
+// one multi-rank job), each of its subdirectories with sidecar files a run
+// of the processes (ranks) under it.
 struct Runs {
   std::vector<std::vector<std::string>> runs;
   std::vector<std::string> errors;

@@ -316,6 +316,28 @@ TEST_CASE("reader: strings are delivered before the calls of the same frame", "[
   CHECK(order.events == "sa");
 }
 
+TEST_CASE("reader: read_header stops after the header", "[reader]") {
+  pb::FileHeader header = test::test_header();
+  header.set_rank("3");
+  SidecarBuilder file;
+  file.header(header).calls(7, {make_call(ApiId::cudaFree, 10, 1)});
+  // Garbage after the header: a reader that went on would have to skip it.
+  file.raw(std::string(64, '\xff'));
+  const std::string path = write_temp_file("header_only.gprof", file.bytes());
+  const std::optional<pb::FileHeader> read = read_header(path);
+  REQUIRE(read.has_value());
+  CHECK(read->rank() == "3");
+  CHECK(read->pid() == 42);
+  struct Stop : RecordVisitor {
+    void on_api(const ApiRecord&) override { ++calls; }
+    bool wants_more() const override { return false; }
+    int calls = 0;
+  } stop;
+  read_file(path, stop);
+  CHECK(stop.calls == 0);
+  CHECK_FALSE(read_header(write_temp_file("not_sidecar.gprof", "hello")).has_value());
+}
+
 TEST_CASE("reader: text that is not UTF-8 reads back with U+FFFD, its frame kept", "[reader]") {
   struct Text : RecordVisitor {
     void on_header(const pb::FileHeader& h) override { header = h; }
