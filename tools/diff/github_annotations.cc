@@ -42,8 +42,7 @@ std::string render_github_annotations(const Comparison& comparison) {
   }
   // Past the step's limit GitHub drops annotations without a word: the last
   // one it shows says how many more there are.
-  const size_t shown =
-      subjects.size() <= kMaxAnnotations ? subjects.size() : kMaxAnnotations - 1;
+  const size_t shown = subjects.size() <= kMaxAnnotations ? subjects.size() : kMaxAnnotations - 1;
   std::string out;
   for (size_t i = 0; i < shown; ++i)
     out += "::error title=gprof regression::" + escape_workflow_data(messages[subjects[i]]) + "\n";
