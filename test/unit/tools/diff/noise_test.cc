@@ -90,6 +90,13 @@ TEST_CASE("noise: one slow BASE run among ten does not hide a regression", "[dif
   CHECK(noise.within_noise(a, b));
   // A stricter alpha needs a clearer separation.
   CHECK(NoiseTest(10, 10, 0.01).critical_u() < 27);
+  // Many runs: the exact test up to 10^5 pairs, the normal approximation beyond; both land
+  // just under alpha.
+  const NoiseTest many(200, 200);
+  CHECK(many.critical_u() == 18097);
+  CHECK(many.p_value() <= 0.05);
+  CHECK(many.p_value() > 0.049);
+  CHECK(NoiseTest(400, 400).critical_u() == 74624);
 }
 
 }  // namespace
