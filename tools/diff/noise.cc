@@ -50,7 +50,7 @@ double mann_whitney_cdf(size_t n, size_t m, double u) {
 double mann_whitney_u(const Spread& base, const Spread& now) {
   double u = 0;
   for (double b : base.values)
-    for (double x : now.values) u += x < b ? 1 : x == b ? 0.5 : 0;
+    for (double x : now.values) u += x <= b ? 1 : 0;
   return u;
 }
 
