@@ -310,16 +310,19 @@ uint64_t read_frames(std::FILE* f, bool sized, RecordVisitor& visitor, ReadStatu
     offset += kFrameHeaderSize + length;
     if (crc32c(payload.data(), length) != crc) {
       ++status.bad_frames;
+      if (!visitor.wants_more()) break;
       continue;
     }
     frame.Clear();
     if (!frame.ParseFromArray(payload.data(), static_cast<int>(length))) {
       ++status.bad_frames;
+      if (!visitor.wants_more()) break;
       continue;
     }
     make_text_valid(frame);
     if (!deliver_frame(frame, visitor, status)) {
       ++status.bad_frames;
+      if (!visitor.wants_more()) break;
       continue;
     }
     ++status.frames;

@@ -48,8 +48,8 @@ class RecordVisitor {
   virtual void on_external_correlation(uint64_t /*correlation*/, uint64_t /*external_id*/) {}
   virtual void on_cupti(const pb::CuptiStatus& /*status*/) {}
   virtual void on_footer(const pb::Footer& /*footer*/) {}
-  // Asked after each good frame: false stops the reading there (the status
-  // then describes the part read).
+  // Asked after each frame, good or bad: false stops the reading there (the
+  // status then describes the part read).
   virtual bool wants_more() const { return true; }
 };
 

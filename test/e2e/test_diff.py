@@ -204,6 +204,11 @@ class Diff(E2ETestCase):
             self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
             self.assertIn(f"new:  {new} (1 run)", out.stdout)
             self.assertRegex(out.stdout, re.escape(MATMUL) + r" +kernel +same +10 +10 ")
+        # The same job's files listed one by one (a shell glob) are one run too.
+        files = sorted(os.path.join(new, f) for f in os.listdir(new))
+        out = diff("--base", baseline, "--new", *files)
+        self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
+        self.assertIn("(1 run)", out.stdout.splitlines()[2])
 
     def test_comparisons_that_cannot_mean_anything_are_exit_2(self):
         a = self.workload("a")
@@ -404,6 +409,13 @@ class Diff(E2ETestCase):
         self.assertEqual(suite.get("failures"), "2")
         junit = diff("--format", "junit", self.base, slow).stdout
         self.assertEqual(ET.fromstring(junit).find("testsuite").get("tests"), "5")
+        # One output that cannot be written is exit 2, and the others keep the comparison.
+        kept = os.path.join(self.tmp, "kept.md")
+        out = diff("--output-md", kept, "--output-json", os.path.join(self.tmp, "no", "x.json"),
+                   self.base, slow)
+        self.assertEqual(out.returncode, 2, out.stderr)
+        self.assertTrue(read(kept).startswith("### ❌ gprof diff: REGRESSION"), read(kept))
+        self.assertEqual(out.stderr.count("cannot write"), 1, out.stderr)
         # Annotations on stdout would break a JSON or XML document there.
         for fmt in ("json", "junit"):
             out = diff("--format", fmt, "--github", self.base, slow)

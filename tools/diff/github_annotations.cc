@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <utility>
 #include <vector>
 
 #include "tools/diff/failure_text.h"
@@ -28,15 +29,17 @@ std::string render_github_annotations(const Comparison& comparison) {
   // One annotation per row or total, with every rule it failed: a slower
   // kernel fails its row, its launch call's and the total, and the few
   // annotations GitHub shows go further on distinct rows.
-  std::vector<std::string> subjects;
-  std::map<std::string, std::string> messages;
+  // Keyed by the row, or by the total's rule: two rows may print alike.
+  using Key = std::pair<bool, size_t>;
+  std::vector<Key> subjects;
+  std::map<Key, std::string> messages;
   for (const Failure& failure : comparison.gate.failures) {
-    const std::string subject = failure_subject(comparison, failure);
+    const Key key = failure.row ? Key{true, *failure.row} : Key{false, failure.rule};
     const std::string part = rule_text(comparison.options.rules[failure.rule]) + ": " +
                              failure_values(comparison, failure, "->");
-    auto [it, first] = messages.emplace(subject, subject + ": " + part);
+    auto [it, first] = messages.emplace(key, failure_subject(comparison, failure) + ": " + part);
     if (first)
-      subjects.push_back(subject);
+      subjects.push_back(key);
     else
       it->second += "; " + part;
   }
@@ -48,8 +51,8 @@ std::string render_github_annotations(const Comparison& comparison) {
     out += "::error title=gprof regression::" + escape_workflow_data(messages[subjects[i]]) + "\n";
   if (shown < subjects.size())
     out += fmt::format(
-        "::error title=gprof regression::and {} more rows failed (GitHub shows {} annotations a "
-        "step): the diff's output lists them all\n",
+        "::error title=gprof regression::and {} more rows or totals failed (GitHub shows {} "
+        "annotations a step): the diff's output lists them all\n",
         subjects.size() - shown, kMaxAnnotations);
   return out;
 }

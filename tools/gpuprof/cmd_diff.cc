@@ -80,7 +80,10 @@ std::string render(const diff::Comparison& comparison, const std::string& format
   return diff::render_text(comparison, name_width);
 }
 
-int compare_and_write(const DiffArgs& args) {
+// `compared`: set once there is a comparison, so that a failed write of one
+// output is not taken for "nothing compared" (which would overwrite the
+// outputs that were written).
+int compare_and_write(const DiffArgs& args, bool& compared) {
   diff::CompareOptions options;
   options.default_rules = args.fail_on.empty();
   options.rules = options.default_rules ? diff::default_rules() : std::vector<diff::Rule>{};
@@ -146,6 +149,7 @@ int compare_and_write(const DiffArgs& args) {
   }
   const diff::Comparison comparison = diff::compare(std::move(base->info), std::move(now->info),
                                                     base->runs, now->runs, std::move(options));
+  compared = true;
 
   fmt::print("{}", render(comparison, args.format, args.name_width));
   if (args.github) fmt::print("{}", diff::render_github_annotations(comparison));
@@ -176,8 +180,9 @@ void write_error_outputs(const DiffArgs& args) {
 }
 
 int run(const DiffArgs& args) {
-  const int status = compare_and_write(args);
-  if (status == kExitBadInput || status == kExitUsage) write_error_outputs(args);
+  bool compared = false;
+  const int status = compare_and_write(args, compared);
+  if (!compared && (status == kExitBadInput || status == kExitUsage)) write_error_outputs(args);
   return status;
 }
 

@@ -58,16 +58,11 @@ std::optional<std::string> unmatchable_group(analysis::GroupBy group_by) {
   return std::nullopt;
 }
 
-// Each run of `arguments` (expand_runs), with a line on stderr for every
+// Each run of `arguments` (expand_run_list), with a line on stderr for every
 // problem; nullopt when some run cannot be used.
 std::optional<LoadedSide> load_side(const std::vector<std::string>& arguments,
                                     const std::string& group_by, const diff::RowOptions& rows) {
-  Runs runs;
-  for (const std::string& argument : arguments) {
-    Runs more = expand_runs(argument);
-    runs.runs.insert(runs.runs.end(), more.runs.begin(), more.runs.end());
-    runs.errors.insert(runs.errors.end(), more.errors.begin(), more.errors.end());
-  }
+  const Runs runs = expand_run_list(arguments);
   if (!report_input_errors(runs.errors)) return std::nullopt;
   LoadedSide side;
   side.info.argument = fmt::format("{}", fmt::join(arguments, " "));

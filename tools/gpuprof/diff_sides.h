@@ -26,7 +26,7 @@ struct LoadedSide {
 // nullopt for a key that can.
 std::optional<std::string> unmatchable_group(analysis::GroupBy group_by);
 
-// Each run of `arguments` (expand_runs), with a line on stderr for every
+// Each run of `arguments` (expand_run_list), with a line on stderr for every
 // problem; nullopt when some run cannot be used. `group_by` as given, for
 // the JSON reports' check.
 std::optional<LoadedSide> load_side(const std::vector<std::string>& arguments,

@@ -120,6 +120,25 @@ Runs expand_runs(const std::string& argument) {
   return runs;
 }
 
+Runs expand_run_list(const std::vector<std::string>& arguments) {
+  Runs runs;
+  std::vector<std::string> files;
+  for (const std::string& argument : arguments) {
+    if (!is_directory(argument)) {
+      files.push_back(argument);
+      continue;
+    }
+    Runs more = expand_runs(argument);
+    runs.runs.insert(runs.runs.end(), more.runs.begin(), more.runs.end());
+    runs.errors.insert(runs.errors.end(), more.errors.begin(), more.errors.end());
+  }
+  if (one_job(files))
+    runs.runs.push_back(files);
+  else
+    for (const std::string& file : files) runs.runs.push_back({file});
+  return runs;
+}
+
 bool report_input_errors(const std::vector<std::string>& errors) {
   for (const std::string& error : errors) fmt::print(stderr, "gpuprof: error: {}\n", error);
   return errors.empty();

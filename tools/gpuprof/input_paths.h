@@ -34,6 +34,11 @@ struct Runs {
 };
 Runs expand_runs(const std::string& argument);
 
+// The runs of several arguments, each as expand_runs has it, except that the
+// files among them (not directories) are one run when they are one
+// multi-rank job, as a directory's are: `--base out/*.gprof`.
+Runs expand_run_list(const std::vector<std::string>& arguments);
+
 // Prints each error as "gpuprof: error: ..."; returns whether there were none.
 bool report_input_errors(const std::vector<std::string>& errors);
 

@@ -98,6 +98,12 @@ TEST_CASE("noise: one slow BASE run among ten does not hide a regression", "[dif
   CHECK(many.p_value() <= 0.05);
   CHECK(many.p_value() > 0.049);
   CHECK(NoiseTest(400, 400).critical_u() == 74624);
+  // Either side may have more runs: the same test, and a level of exactly alpha passes
+  // (P(U <= 3) = 6/120 for 2 runs against 14).
+  CHECK(NoiseTest(14, 2).critical_u() == 3);
+  CHECK(NoiseTest(2, 14).critical_u() == 3);
+  CHECK(NoiseTest(22, 3, 0.01).critical_u() == NoiseTest(3, 22, 0.01).critical_u());
+  CHECK(NoiseTest(1000, 100, 0.5).critical_u() == NoiseTest(100, 1000, 0.5).critical_u());
 }
 
 }  // namespace
