@@ -101,6 +101,14 @@ std::optional<ForkPolicy> parse_fork_policy(std::string_view text) {
   return std::nullopt;
 }
 
+std::optional<OnFull> parse_on_full(std::string_view text) {
+  char buf[16];
+  std::string_view t = lower_trim(text, buf, sizeof buf);
+  if (t == "wait") return OnFull::kWait;
+  if (t == "drop") return OnFull::kDrop;
+  return std::nullopt;
+}
+
 bool parse_capture(std::string_view text, Config& c) {
   if (text == "all") {
     c.capture_mode = CaptureMode::kAll;
@@ -162,19 +170,24 @@ Config load_config(GetEnv getenv_fn) {
       memcpy(c.output_pattern, pattern, n + 1);
     }
   }
-  auto ring_size = [](std::string_view t) -> std::optional<uint64_t> {
+  auto memory = [](std::string_view t) -> std::optional<uint64_t> {
     auto n = parse_size(t);
-    if (!n || *n < 4096 || *n > (1ull << 30)) return std::nullopt;
+    if (!n || *n < (1ull << 20) || *n > (4ull << 30)) return std::nullopt;
     return n;
   };
-  apply(getenv_fn, "GPROF_BUFFER_SIZE", "a size from 4K to 1G per thread, e.g. 1M", c.ring_bytes,
-        ring_size);
-  auto threads = [](std::string_view t) -> std::optional<uint64_t> {
+  apply(getenv_fn, "GPROF_MAX_MEMORY", "a size from 1M to 4G, e.g. 256M", c.max_memory, memory);
+  apply(getenv_fn, "GPROF_ON_FULL", "wait|drop", c.on_full, parse_on_full);
+  auto wait_ms = [](std::string_view t) -> std::optional<uint64_t> {
     auto n = parse_uint(t);
-    if (!n || *n == 0 || *n > 4096) return std::nullopt;
+    if (!n || *n == 0 || *n > 3600000) return std::nullopt;
     return n;
   };
-  apply(getenv_fn, "GPROF_MAX_THREADS", "1..4096", c.max_threads, threads);
+  apply(getenv_fn, "GPROF_MAX_WAIT_MS", "1..3600000", c.max_wait_ms, wait_ms);
+  apply(getenv_fn, "GPROF_TSC", "0 or 1", c.tsc, parse_bool);
+  // Settings of the fixed rings these replaced: said once, not silently ignored.
+  for (const char* gone : {"GPROF_BUFFER_SIZE", "GPROF_MAX_THREADS"})
+    if (getenv_fn(gone))
+      GPROF_WARN("%s is no longer used: queues grow as needed up to GPROF_MAX_MEMORY", gone);
   apply(getenv_fn, "GPROF_FILE_MODE", "0600 or 0644", c.file_mode, parse_file_mode);
   apply(getenv_fn, "GPROF_FORK", "follow|stop", c.fork_policy, parse_fork_policy);
   auto millis = [](std::string_view t) -> std::optional<uint64_t> {
@@ -184,6 +197,7 @@ Config load_config(GetEnv getenv_fn) {
   };
   apply(getenv_fn, "GPROF_FLUSH_TIMEOUT_MS", "1..600000", c.flush_timeout_ms, millis);
   apply(getenv_fn, "GPROF_FLUSH_INTERVAL_MS", "1..600000", c.flush_interval_ms, millis);
+  apply(getenv_fn, "GPROF_WRITER_DELAY_MS", "1..600000", c.writer_delay_ms, millis);
   apply(getenv_fn, "GPROF_CUPTI", "0 or 1", c.cupti, parse_bool);
   auto buffers = [](std::string_view t) -> std::optional<uint64_t> {
     auto n = parse_uint(t);

@@ -13,6 +13,8 @@ namespace gprof {
 
 enum class ForkPolicy { kFollow, kStop };
 enum class CaptureMode { kAll, kProfilerApi, kNvtx };
+// What a thread does when the queues hold GPROF_MAX_MEMORY (DESIGN.md §2.6).
+enum class OnFull { kWait, kDrop };
 
 struct Config {
   static constexpr size_t kMaxPattern = 512;
@@ -20,8 +22,13 @@ struct Config {
 
   bool enabled = true;
   char output_pattern[kMaxPattern] = "gprof-%p.gprof";
-  size_t ring_bytes = 2u << 20;  // per thread
-  uint32_t max_threads = 32;
+  // All threads' queues together; more is mapped only as needed.
+  size_t max_memory = 256u << 20;
+  OnFull on_full = OnFull::kWait;
+  uint32_t max_wait_ms = 10000;  // one hold at the cap, at most; then the record is dropped
+  bool tsc = true;               // invariant TSC timestamps where the CPU has them
+  // Tests: the writer sleeps this long before each pass, as behind a slow disk.
+  uint32_t writer_delay_ms = 0;
   LogLevel log_level = LogLevel::kWarn;
   uint32_t file_mode = 0600;
   ForkPolicy fork_policy = ForkPolicy::kFollow;
@@ -55,6 +62,7 @@ std::optional<uint64_t> parse_uint(std::string_view text);
 std::optional<LogLevel> parse_log_level(std::string_view text);
 std::optional<uint32_t> parse_file_mode(std::string_view text);  // 0600 or 0644 only
 std::optional<ForkPolicy> parse_fork_policy(std::string_view text);
+std::optional<OnFull> parse_on_full(std::string_view text);
 // "all", "cudaProfilerApi", "nvtx:NAME[@DOMAIN]"; fills the name fields of `c`.
 bool parse_capture(std::string_view text, Config& c);
 std::optional<uint64_t> parse_seconds_as_ms(std::string_view text);  // 1, 0.5, 30

@@ -63,14 +63,11 @@ uint32_t KernelRegistry::register_function(const void* host_function, const char
     return 0;
   }
   const char* copy = copy_name(device_name);
-  names_[id].store(copy, std::memory_order_release);
-  // Publish ids in order so the writer can walk [1, published()) without
-  // gaps; a failed copy is published too (as no name) so later ids never
-  // wait on it.
-  uint32_t expected = id - 1;
-  while (!published_.compare_exchange_weak(expected, id, std::memory_order_acq_rel)) {
-    expected = id - 1;
-  }
+  names_[id].store(copy, std::memory_order_relaxed);
+  // Each id on its own: the writer skips one still being registered and
+  // comes back to it, so no thread ever waits for another (a fork child
+  // may inherit an id whose registering thread does not exist in it).
+  ready_[id].store(true, std::memory_order_release);
   if (!copy) {
     losses().add(LossReason::kKernelTableFull);
     return 0;
@@ -91,6 +88,15 @@ uint32_t KernelRegistry::id_for_handle(const void* handle) const {
   uint32_t id = find(by_handle_, handle);
   // cudaLaunchKernel may also be handed a host stub where a handle is allowed.
   return id ? id : find(by_function_, handle);
+}
+
+uint32_t KernelRegistry::reserved() const {
+  const uint32_t n = reserved_.load(std::memory_order_acquire) + 1;
+  return n < kMaxKernels ? n : kMaxKernels;
+}
+
+bool KernelRegistry::ready(uint32_t id) const {
+  return id < kMaxKernels && ready_[id].load(std::memory_order_acquire);
 }
 
 const char* KernelRegistry::name(uint32_t id) const {

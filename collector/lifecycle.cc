@@ -12,6 +12,7 @@
 #include "collector/process_state.h"
 #include "collector/recorder.h"
 #include "collector/start_time.h"
+#include "collector/thread_state.h"
 #include "collector/writer.h"
 
 namespace gprof {
@@ -24,15 +25,25 @@ namespace {
 
 alignas(Writer) unsigned char g_writer_storage[sizeof(Writer)];
 
-void orphan_ring(void* ring) {
-  RingPool::orphan(static_cast<Ring*>(ring));
-}
+// Chunks ready before the writer runs, so that the first records of the
+// first threads do not wait for it.
+constexpr uint32_t kStartChunks = ChunkPool::kChunksPerMapping;
 
 void child_after_fork() {
   ProcessState& p = process_state();
-  p.generation.fetch_add(1, std::memory_order_acq_rel);
-  p.rings.reset_in_child();
+  p.forked_child.store(true, std::memory_order_release);
+  // Only the forking thread exists here; its queue is the parent's.
+  ThreadState& t = t_thread;
+  t.cursor = t.end = nullptr;
+  t.chunk = nullptr;
+  t.queue = nullptr;
+  p.queues.reset_in_child();
+  p.chunks.reset_in_child();
+  p.chunks.stock(kStartChunks);
   losses().reset();
+  holds().reset();
+  p.wake_pending.store(false, std::memory_order_relaxed);
+  p.start_pair = take_calibration_pair();
   // The parent's writer thread does not exist here. Its object is abandoned,
   // not destroyed: the thread may have been mid-way through it at fork time.
   if (p.writer) p.writer->abandon_in_child();
@@ -64,7 +75,8 @@ bool start_writer_once() {
     // Another thread is starting it; our records wait in our ring meanwhile.
     return expected != static_cast<int>(WriterState::kFailed);
   }
-  Writer* writer = new (g_writer_storage) Writer(g_config, p.rings, p.kernels, p.strings);
+  Writer* writer =
+      new (g_writer_storage) Writer(g_config, p.chunks, p.queues, p.kernels, p.strings);
   p.writer = writer;
   bool started = writer->start();
   if (started) p.writer_wake.store(writer->wake_semaphore(), std::memory_order_release);
@@ -81,8 +93,11 @@ void initialize_process() {
   g_config = load_config(secure_getenv);
   if (!g_config.enabled || g_config.other_process) return;
   capture_utc_offset();
-  p.rings.configure(g_config.max_threads, g_config.ring_bytes);
-  if (pthread_key_create(&p.ring_key, orphan_ring) != 0) {
+  init_timestamps(g_config.tsc);
+  p.start_pair = take_calibration_pair();
+  p.chunks.configure(g_config.max_memory);
+  p.chunks.stock(kStartChunks);
+  if (pthread_key_create(&p.queue_key, orphan_thread_queue) != 0) {
     GPROF_WARN("cannot create a thread key; this process is not profiled");
     return;
   }

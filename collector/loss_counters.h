@@ -9,8 +9,8 @@
 namespace gprof {
 
 enum class LossReason : int {
-  kRingFull,            // the thread's ring was full: the writer fell behind
-  kNoRing,              // more threads than GPROF_MAX_THREADS, or a ring could not be mapped
+  kRingFull,            // GPROF_ON_FULL=drop and the queues held GPROF_MAX_MEMORY
+  kNoRing,              // a thread's queue could not be mapped
   kWriteError,          // records drained after the file failed (ENOSPC, EIO)
   kEncodeError,         // the writer could not allocate while encoding
   kKernelTableFull,     // kernel names beyond the table's capacity (records keep id 0)
@@ -18,14 +18,15 @@ enum class LossReason : int {
   kCuptiNoBuffer,       // CUPTI asked for a buffer while the whole pool was in use
   kCuptiZeroTimestamp,  // activity records without timestamps (start = end = 0)
   kCuptiParseError,     // buffers or records gprof could not read
-  kStringTableFull,     // NVTX strings beyond the table's capacity (events keep id 0)
+  kStringTableFull,     // NVTX strings the table could not hold (stored with their events)
+  kWaitTimeout,         // a hold at the cap outlasted GPROF_MAX_WAIT_MS, or the writer stopped
   kCount
 };
 
 inline constexpr const char* kLossReasonNames[] = {
-    "ring_full",         "no_ring",          "write_error",     "encode_error",
-    "kernel_table_full", "cupti_dropped",    "cupti_no_buffer", "cupti_zero_timestamp",
-    "cupti_parse_error", "string_table_full"};
+    "ring_full",         "no_ring",           "write_error",     "encode_error",
+    "kernel_table_full", "cupti_dropped",     "cupti_no_buffer", "cupti_zero_timestamp",
+    "cupti_parse_error", "string_table_full", "wait_timeout"};
 static_assert(sizeof kLossReasonNames / sizeof kLossReasonNames[0] ==
               static_cast<size_t>(LossReason::kCount));
 
@@ -55,5 +56,32 @@ class LossCounters {
 };
 
 LossCounters& losses();
+
+// GPROF_ON_FULL=wait: how often and how long threads were held at the cap.
+class HoldCounters {
+ public:
+  void add(uint64_t ns) {
+    holds_.fetch_add(1, std::memory_order_relaxed);
+    held_ns_.fetch_add(ns, std::memory_order_relaxed);
+    uint64_t longest = max_ns_.load(std::memory_order_relaxed);
+    while (ns > longest && !max_ns_.compare_exchange_weak(longest, ns, std::memory_order_relaxed)) {
+    }
+  }
+  uint64_t holds() const { return holds_.load(std::memory_order_relaxed); }
+  uint64_t held_ns() const { return held_ns_.load(std::memory_order_relaxed); }
+  uint64_t max_ns() const { return max_ns_.load(std::memory_order_relaxed); }
+  void reset() {
+    holds_.store(0, std::memory_order_relaxed);
+    held_ns_.store(0, std::memory_order_relaxed);
+    max_ns_.store(0, std::memory_order_relaxed);
+  }
+
+ private:
+  std::atomic<uint64_t> holds_{0};
+  std::atomic<uint64_t> held_ns_{0};
+  std::atomic<uint64_t> max_ns_{0};
+};
+
+HoldCounters& holds();
 
 }  // namespace gprof

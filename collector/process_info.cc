@@ -45,7 +45,7 @@ void collect_process_info(ProcessInfo& info) {
   // child of a fork (DESIGN.md §2.7): a CUDA or CUPTI call there can block on
   // a lock another thread of the parent held at fork time.
   using RuntimeGetVersion = int (*)(int*);
-  if (process_state().generation.load(std::memory_order_acquire) != 0) return;
+  if (process_state().forked_child.load(std::memory_order_acquire)) return;
   if (auto get =
           reinterpret_cast<RuntimeGetVersion>(dlsym(RTLD_DEFAULT, "cudaRuntimeGetVersion"))) {
     int version = 0;

@@ -9,12 +9,14 @@
 #include <atomic>
 #include <cstdint>
 
+#include "collector/chunk_pool.h"
 #include "collector/config.h"
 #include "collector/cupti_status.h"
 #include "collector/gpu_source.h"
 #include "collector/kernel_registry.h"
-#include "collector/ring_pool.h"
 #include "collector/string_table.h"
+#include "collector/thread_queues.h"
+#include "collector/timestamp.h"
 
 namespace gprof {
 
@@ -24,17 +26,22 @@ enum class WriterState : int { kIdle, kStarting, kRunning, kFailed };
 
 // All fields start as zero bytes, so the whole state lives in .bss.
 struct ProcessState {
-  RingPool rings;
+  ChunkPool chunks;
+  ThreadQueues queues;
   KernelRegistry kernels;
   StringTable strings;
-  pthread_key_t ring_key{};
-  // Bumped in a fork child: rings claimed before the fork are not its own.
-  std::atomic<uint32_t> generation{0};
+  pthread_key_t queue_key{};
   std::atomic<int> writer_state{static_cast<int>(WriterState::kIdle)};
   Writer* writer = nullptr;
-  // The writer's wake-up semaphore once it runs; hooks post it when a ring
-  // is half full.
+  // The writer's wake-up semaphore once it runs; a thread posts it when it
+  // takes a chunk, unless a wake-up is already pending.
   std::atomic<sem_t*> writer_wake{nullptr};
+  std::atomic<bool> wake_pending{false};
+  // This process is the child of a fork without exec: no CUDA calls here.
+  std::atomic<bool> forked_child{false};
+  // The (ticks, CLOCK_MONOTONIC) pair taken in the constructor: the start of
+  // the writer's calibration.
+  CalibrationPair start_pair;
   // How GPU activity is captured, and where the writer gets it (null while
   // CUPTI is not in use, and in a fork child).
   CuptiStatus cupti;
@@ -49,5 +56,8 @@ const Config& process_config();
 // Starts the writer the first time any thread records. False when recording
 // is impossible (writer failed to start).
 bool start_writer_once();
+// Wakes the writer early (a chunk was taken, a thread waits for room); one
+// sem_post per wake-up however many threads ask.
+void wake_writer();
 
 }  // namespace gprof

@@ -1,85 +1,199 @@
 #include "collector/recorder.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <semaphore.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
-#include <new>
+#include <cstring>
 
+#include "collector/capture_window.h"
 #include "collector/loss_counters.h"
 #include "collector/process_state.h"
-#include "collector/ring_pool.h"
-#include "collector/writer.h"
+#include "collector/queue_records.h"
+#include "collector/thread_state.h"
 
 namespace gprof {
 
 std::atomic<bool> g_recording{false};
+constinit thread_local ThreadState t_thread{};
 
-namespace {
-
-// Global-dynamic TLS (the default for a PIC shared object): the library may
-// be dlopen'ed, so initial-exec is not allowed (DESIGN.md §2.5). One struct,
-// so the hot path resolves one TLS address.
-struct ThreadSlot {
-  Ring* ring;
-  uint32_t generation;
-  uint32_t tid;
-};
-thread_local ThreadSlot t_slot{nullptr, 0, 0};
-
-Ring* attach_thread(ThreadSlot& slot) {
+void wake_writer() {
   ProcessState& p = process_state();
-  if (slot.ring && slot.generation != p.generation.load(std::memory_order_acquire)) {
-    slot.ring = nullptr;  // a ring of the parent, before fork: not ours to touch
-  }
-  if (!slot.ring) {
-    if (!start_writer_once()) return nullptr;
-    slot.tid = static_cast<uint32_t>(syscall(SYS_gettid));
-    slot.ring = p.rings.claim(slot.tid);
-    slot.generation = p.generation.load(std::memory_order_acquire);
-    if (slot.ring) pthread_setspecific(p.ring_key, slot.ring);
-  }
-  return slot.ring;
+  if (p.wake_pending.load(std::memory_order_relaxed) ||
+      p.wake_pending.exchange(true, std::memory_order_acq_rel))
+    return;
+  // async-signal-safe and lock-free: a burst must not wait for the timer.
+  if (sem_t* wake = p.writer_wake.load(std::memory_order_acquire)) sem_post(wake);
 }
-
-}  // namespace
 
 namespace {
 
-template <typename Record>
-void push_record(Record& record, RecordKind kind) {
-  ThreadSlot& slot = t_slot;
-  Ring* ring = slot.ring;
-  if (__builtin_expect(ring == nullptr || slot.generation != process_state().generation.load(
-                                                                 std::memory_order_relaxed),
-                       0)) {
-    ring = attach_thread(slot);
-    if (!ring) {
-      losses().add(LossReason::kNoRing);
-      return;
-    }
+// A chunk for the calling thread: from the pool, else per GPROF_ON_FULL.
+Chunk* take_chunk(bool must_keep) {
+  ProcessState& p = process_state();
+  if (Chunk* chunk = p.chunks.take()) {
+    wake_writer();  // so that it stocks the pool again
+    return chunk;
   }
-  record.tid = slot.tid;
-  record.kind = kind;
-  Ring::Push pushed = ring->push(record);
-  if (__builtin_expect(pushed != Ring::Push::kOk, 0)) {
-    if (pushed == Ring::Push::kFull) {
-      losses().add(LossReason::kRingFull);
-    } else if (sem_t* wake = process_state().writer_wake.load(std::memory_order_acquire)) {
-      sem_post(wake);  // async-signal-safe, no lock: a burst must not wait for the timer
+  wake_writer();
+  const Config& config = process_config();
+  if (config.on_full == OnFull::kDrop && !must_keep) {
+    losses().add(LossReason::kRingFull);
+    return nullptr;
+  }
+  // Held until the writer has read a chunk and given it back (LTTng's
+  // blocking mode); bounded, and never once recording has stopped.
+  const uint64_t start = clock_ns();
+  const uint64_t limit = static_cast<uint64_t>(config.max_wait_ms) * 1000000u;
+  for (uint32_t round = 0;; ++round) {
+    if (round < 64) {
+      sched_yield();
+    } else {
+      timespec pause{0, 50000};
+      nanosleep(&pause, nullptr);
+      wake_writer();
+    }
+    Chunk* chunk = p.chunks.take();
+    const uint64_t waited = clock_ns() - start;
+    if (chunk) {
+      holds().add(waited);
+      return chunk;
+    }
+    if (waited > limit || !recording_enabled()) {
+      holds().add(waited);
+      losses().add(LossReason::kWaitTimeout);
+      return nullptr;
     }
   }
 }
 
 }  // namespace
 
-void submit(ApiRecord& record) {
-  push_record(record, RecordKind::kApi);
+void orphan_thread_queue(void* queue) {
+  // Later records of this thread (another key's destructor may still call
+  // CUDA) claim a new queue: this one has a single producer until it is freed.
+  ThreadState& t = this_thread();
+  t.cursor = t.end = nullptr;
+  t.chunk = nullptr;
+  t.queue = nullptr;
+  ThreadQueues::orphan(static_cast<ThreadQueue*>(queue));
 }
 
-void submit_range(RangeEvent& event) {
-  push_record(event, RecordKind::kRange);
+namespace {
+
+bool attach(ThreadState& t) {
+  ProcessState& p = process_state();
+  if (!start_writer_once()) return false;
+  ThreadQueue* queue = p.queues.claim(static_cast<uint32_t>(syscall(SYS_gettid)));
+  if (!queue) return false;
+  Chunk* chunk = take_chunk(true);
+  if (!chunk) {
+    ThreadQueues::orphan(queue);
+    return false;
+  }
+  t.queue = queue;
+  t.chunk = chunk;
+  t.cursor = chunk->data();
+  t.end = chunk->data() + kChunkData;
+  queue->first.store(chunk, std::memory_order_release);
+  pthread_setspecific(p.queue_key, queue);
+  return true;
+}
+
+}  // namespace
+
+char* reserve_slow(ThreadState& t, uint32_t size, bool must_keep) {
+  if (t.queue == nullptr) {
+    if (!attach(t)) {
+      losses().add(LossReason::kNoRing);
+      return nullptr;
+    }
+    return t.cursor;
+  }
+  Chunk* chunk = take_chunk(must_keep);
+  if (!chunk) return nullptr;
+  Chunk* full = t.chunk;
+  t.chunk = chunk;
+  t.cursor = chunk->data();
+  t.end = chunk->data() + kChunkData;
+  // After the last commit in `full`: the writer reads it to its end, then moves on.
+  full->next.store(chunk, std::memory_order_release);
+  (void)size;
+  return t.cursor;
+}
+
+void submit(const ApiRecord& r) {
+  ThreadState& t = this_thread();
+  if (api_fields(r.api) & kFieldLaunch) {
+    QLaunch* q = reserve<QLaunch>(t);
+    if (!q) return;
+    q->type = QueueType::kLaunch;
+    q->by_handle = 0;
+    q->api = static_cast<uint16_t>(r.api);
+    q->result = r.result;
+    q->start = r.start_ns;
+    q->end = r.end_ns;
+    q->stream = r.stream;
+    q->correlation = r.correlation;
+    q->function = nullptr;
+    q->kernel = r.kernel;
+    q->shared_mem = r.shared_mem;
+    q->grid = r.grid;
+    q->block = r.block;
+    commit(t, sizeof(QLaunch));
+    return;
+  }
+  QCall* q = reserve<QCall>(t);
+  if (!q) return;
+  q->type = QueueType::kCall;
+  q->copy_kind = r.copy_kind;
+  q->api = static_cast<uint16_t>(r.api);
+  q->result = r.result;
+  q->start = r.start_ns;
+  q->end = r.end_ns;
+  q->stream = r.stream;
+  q->bytes = r.bytes;
+  q->address = r.address;
+  q->correlation = r.correlation;
+  commit(t, sizeof(QCall));
+}
+
+bool submit_range(const RangeEvent& e, const char* inline_text, uint32_t inline_size,
+                  bool must_keep) {
+  ThreadState& t = this_thread();
+  if (inline_text) {
+    // The text and its event go in together, or neither does.
+    const uint32_t bytes = sizeof(QText) + padded8(inline_size) + sizeof(QRange);
+    char* p = t.cursor;
+    if (reinterpret_cast<uintptr_t>(p) + bytes > reinterpret_cast<uintptr_t>(t.end))
+      p = reserve_slow(t, bytes, must_keep);
+    if (!p) return false;
+    auto* text = reinterpret_cast<QText*>(p);
+    text->type = QueueType::kText;
+    text->string_class = static_cast<uint8_t>(StringClass::kNvtx);
+    text->size = static_cast<uint16_t>(inline_size);
+    text->pad = 0;
+    std::memcpy(p + sizeof(QText), inline_text, inline_size);
+    commit(t, sizeof(QText) + padded8(inline_size));
+  }
+  QRange* q = reserve<QRange>(t, must_keep);
+  if (!q) return false;
+  q->type = QueueType::kRange;
+  q->op = e.op;
+  q->name = e.name;
+  q->time = e.time_ns;
+  q->range_id = e.range_id;
+  q->payload = e.payload;
+  q->domain = e.domain;
+  q->category = e.category;
+  q->color = e.color;
+  q->seq = e.seq;
+  q->op_id = e.op_id;
+  commit(t, sizeof(QRange));
+  return true;
 }
 
 StringTable& string_table() {
@@ -89,4 +203,5 @@ StringTable& string_table() {
 KernelRegistry& kernel_registry() {
   return process_state().kernels;
 }
+
 }  // namespace gprof

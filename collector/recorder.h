@@ -1,4 +1,6 @@
-// The process-wide recording state and the hot path used by every hook.
+// The process-wide recording state and the entry points hooks record through.
+// The hot path itself is inline (collector/thread_state.h); this is what it
+// calls when it is not enough.
 #pragma once
 
 #include <atomic>
@@ -18,14 +20,17 @@ inline bool recording() {
   return g_recording.load(std::memory_order_relaxed);
 }
 
-// Hot path: stamps the thread id and pushes into the calling thread's ring;
-// drops and counts when the ring is full. Never blocks, allocates or throws
-// (the first call on a thread claims a ring; the first in the process also
-// starts the writer thread).
-void submit(ApiRecord& record);
+// An API call described in full (CUPTI callbacks, which are not on the
+// interposed hot path): times are timestamp() ticks. A launch's `kernel` is
+// its id; the record keeps no host stub.
+void submit(const ApiRecord& record);
 
-// The same for an NVTX event.
-void submit_range(RangeEvent& event);
+// An NVTX event described in full (marks, start/end, attributes); time in
+// timestamp() ticks. `inline_text`, when not null, is the name's text for an
+// event whose name the string table could not hold (name == kInlineName).
+// False when the event was dropped.
+bool submit_range(const RangeEvent& event, const char* inline_text = nullptr,
+                  uint32_t inline_size = 0, bool must_keep = false);
 
 KernelRegistry& kernel_registry();
 StringTable& string_table();

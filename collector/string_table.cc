@@ -3,23 +3,37 @@
 #include <cstring>
 
 #include "collector/loss_counters.h"
+#include "collector/queue_records.h"
 
 namespace gprof {
 namespace {
 
-// FNV-1a with the class mixed in; never 0 (0 marks an empty slot).
+// Eight bytes at a time: a name costs a few instructions per word, not per
+// byte. Never 0 (0 marks an empty slot).
 uint64_t hash_text(const char* text, size_t size, StringClass cls) {
-  uint64_t h = 0xcbf29ce484222325ull ^ static_cast<uint8_t>(cls);
-  for (size_t i = 0; i < size; ++i) {
-    h ^= static_cast<unsigned char>(text[i]);
-    h *= 0x100000001b3ull;
+  uint64_t h = 0x9E3779B97F4A7C15ull ^ (size * 0xff51afd7ed558ccdull) ^ static_cast<uint8_t>(cls);
+  size_t i = 0;
+  for (; i + 8 <= size; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, text + i, 8);
+    h = (h ^ w) * 0x100000001b3ull;
+    h ^= h >> 29;
   }
-  return h | 1;
+  if (i < size) {
+    uint64_t w = 0;
+    std::memcpy(&w, text + i, size - i);
+    h = (h ^ w) * 0x100000001b3ull;
+    h ^= h >> 29;
+  }
+  h *= 0xc4ceb9fe1a85ec53ull;
+  return (h ^ (h >> 32)) | 1;
 }
 
-// A slot being filled by another thread: its copy takes a few hundred
-// nanoseconds. Bounded, so a preempted filler costs a lost name, never a hang.
-constexpr int kMaxSpins = 4096;
+// A slot another thread is filling: its copy takes a few hundred
+// nanoseconds. After this many looks the text goes with the event instead:
+// a preempted filler, or one that no longer exists (a fork child), costs
+// nothing but an inline text.
+constexpr int kMaxSpins = 64;
 
 }  // namespace
 
@@ -29,14 +43,19 @@ bool StringTable::same(uint32_t index, const char* text, size_t size, StringClas
   return stored && e.cls == cls && e.size == size && std::memcmp(stored, text, size) == 0;
 }
 
-uint32_t StringTable::add(uint64_t hash, Slot& slot, const char* text, size_t size,
-                          StringClass cls) {
-  const uint32_t index = reserved_.fetch_add(1, std::memory_order_relaxed);
+uint32_t StringTable::add(Slot& slot, const char* text, size_t size, StringClass cls) {
+  // Space first, so that an index is never reserved and left unfilled.
   const size_t at = arena_used_.fetch_add(size + 1, std::memory_order_relaxed);
-  if (index >= kMaxStrings || at + size + 1 > kArenaBytes) {
+  if (at + size + 1 > kArenaBytes || reserved_.load(std::memory_order_relaxed) >= kMaxStrings) {
     losses().add(LossReason::kStringTableFull);
-    slot.index.store(UINT32_MAX, std::memory_order_release);  // known, but without an id
-    return 0;
+    slot.index.store(kNoEntry, std::memory_order_release);
+    return kInlineName;
+  }
+  const uint32_t index = reserved_.fetch_add(1, std::memory_order_relaxed);
+  if (index >= kMaxStrings) {
+    losses().add(LossReason::kStringTableFull);
+    slot.index.store(kNoEntry, std::memory_order_release);
+    return kInlineName;
   }
   std::memcpy(arena_ + at, text, size);
   arena_[at + size] = '\0';
@@ -45,12 +64,7 @@ uint32_t StringTable::add(uint64_t hash, Slot& slot, const char* text, size_t si
   e.cls = cls;
   e.flags = classifier_ ? classifier_(arena_ + at, size, cls) : 0;
   e.text.store(arena_ + at, std::memory_order_release);
-  // Publish in order so the writer can walk the ids without gaps.
-  uint32_t expected = index;
-  while (!published_.compare_exchange_weak(expected, index + 1, std::memory_order_acq_rel))
-    expected = index;
   slot.index.store(index + 1, std::memory_order_release);
-  (void)hash;
   return kFirstId + index;
 }
 
@@ -58,28 +72,33 @@ uint32_t StringTable::intern(const char* text, size_t size, StringClass cls) {
   if (text == nullptr) return 0;
   const uint64_t h = hash_text(text, size, cls);
   uint32_t i = static_cast<uint32_t>(h >> 20) & (kSlots - 1);
-  for (uint32_t probes = 0; probes < kSlots; ++probes, i = (i + 1) & (kSlots - 1)) {
+  for (uint32_t probes = 0; probes < kMaxProbes; ++probes, i = (i + 1) & (kSlots - 1)) {
     Slot& slot = slots_[i];
     uint64_t current = slot.hash.load(std::memory_order_acquire);
     if (current == 0) {
       if (slot.hash.compare_exchange_strong(current, h, std::memory_order_acq_rel))
-        return add(h, slot, text, size, cls);
+        return add(slot, text, size, cls);
       // Lost the race for this slot: `current` now holds the winner's hash.
     }
     if (current != h) continue;
     uint32_t index = slot.index.load(std::memory_order_acquire);
     for (int spin = 0; index == 0 && spin < kMaxSpins; ++spin)
       index = slot.index.load(std::memory_order_acquire);
-    if (index == 0 || index == UINT32_MAX) return 0;
+    if (index == 0 || index == kNoEntry) return kInlineName;
     if (same(index - 1, text, size, cls)) return kFirstId + index - 1;
   }
   losses().add(LossReason::kStringTableFull);
-  return 0;
+  return kInlineName;
 }
 
 uint8_t StringTable::flags(uint32_t id) const {
   if (id < kFirstId || id - kFirstId >= kMaxStrings) return 0;
   return entries_[id - kFirstId].flags;
+}
+
+uint32_t StringTable::reserved() const {
+  const uint32_t n = reserved_.load(std::memory_order_acquire);
+  return n < kMaxStrings ? n : kMaxStrings;
 }
 
 const char* StringTable::text(uint32_t id) const {

@@ -1,7 +1,10 @@
 // NVTX messages, domain and category names become small integer ids the
 // first time they are seen (DESIGN.md §2.1): later events carry only the id.
-// Lock-free, like the kernel registry; the text is copied into an arena,
-// since the program may free or reuse its buffer as soon as the call returns.
+// Lock-free; the text is copied into an arena, since the program may free or
+// reuse its buffer as soon as the call returns. The cost of a lookup does not
+// grow with the table: probes are bounded, and a text the table cannot hold
+// (full, or a slot still being filled by another thread) is stored with its
+// event instead (kInlineName), never dropped and never waited for.
 #pragma once
 
 #include <atomic>
@@ -17,28 +20,56 @@ enum class StringClass : uint8_t { kNvtx = 3, kDomain = 4, kCategory = 5 };
 enum StringFlag : uint8_t {
   kStringStep = 1u << 0,     // names a training step (GPROF_STEP_RANGE, ProfilerStep*, step*)
   kStringCapture = 1u << 1,  // names the GPROF_CAPTURE=nvtx:NAME range
+  kStringDropped = 1u << 7,  // not a name flag: a push/pop pair dropped whole (nvtx_injection.cc)
 };
 
 class StringTable {
  public:
   static constexpr uint32_t kFirstId = 1u << 28;  // above kernel and GPU-name ids
   static constexpr uint32_t kMaxStrings = 1u << 16;
+  static constexpr uint32_t kMaxProbes = 32;
   using Classifier = uint8_t (*)(const char* text, size_t size, StringClass cls);
 
-  // The id of `text` (size bytes, no NUL needed); 0 when the table is full.
+  // The id of `text` (size bytes, no NUL needed); kInlineName
+  // (collector/queue_records.h) when the table cannot hold it.
   uint32_t intern(const char* text, size_t size, StringClass cls);
   uint8_t flags(uint32_t id) const;
+
+  // Programs pass the same literal to nvtxRangePushA again and again: the id
+  // of a NUL-terminated NVTX text last interned from this very pointer, if
+  // the text there is still the same (compared, never trusted); 0 otherwise.
+  uint32_t cached(const char* text) const {
+    const uint64_t key = reinterpret_cast<uintptr_t>(text);
+    const uint64_t slot = cache_[cache_index(key)].load(std::memory_order_relaxed);
+    if ((slot >> 16) != key || slot == 0) return 0;
+    const uint32_t index = static_cast<uint32_t>(slot & 0xFFFF);
+    const char* stored = entries_[index].text.load(std::memory_order_acquire);
+    for (size_t i = 0;; ++i) {
+      if (stored[i] != text[i]) return 0;
+      if (stored[i] == '\0') return kFirstId + index;
+    }
+  }
+  void remember(const char* text, uint32_t id) {
+    const uint64_t key = reinterpret_cast<uintptr_t>(text);
+    if (id < kFirstId || id - kFirstId >= kMaxStrings || key >= (1ull << 48)) return;
+    cache_[cache_index(key)].store((key << 16) | (id - kFirstId), std::memory_order_relaxed);
+  }
+  // The flags of a text that has no id.
+  uint8_t classify(const char* text, size_t size, StringClass cls) const {
+    return classifier_ ? classifier_(text, size, cls) : 0;
+  }
   void set_classifier(Classifier classifier) { classifier_ = classifier; }
 
-  // Writer side: ids [kFirstId, end()) are published in order.
-  uint32_t end() const { return kFirstId + published_.load(std::memory_order_acquire); }
+  // Writer side: entries [0, reserved()) exist or are being filled; text() is
+  // null until an entry is filled.
+  uint32_t reserved() const;
   const char* text(uint32_t id) const;
   StringClass string_class(uint32_t id) const;
 
  private:
   struct Slot {
     std::atomic<uint64_t> hash{0};
-    std::atomic<uint32_t> index{0};  // entry index + 1, 0 while being filled
+    std::atomic<uint32_t> index{0};  // entry index + 1; 0 while being filled; kNoEntry: full
   };
   struct Entry {
     std::atomic<const char*> text{nullptr};
@@ -48,17 +79,24 @@ class StringTable {
   };
   static constexpr uint32_t kSlots = kMaxStrings * 2;
   static constexpr size_t kArenaBytes = 8u << 20;
+  static constexpr uint32_t kNoEntry = UINT32_MAX;
 
-  uint32_t add(uint64_t hash, Slot& slot, const char* text, size_t size, StringClass cls);
+  static constexpr uint32_t kCacheSlots = 4096;
+  static uint32_t cache_index(uint64_t key) {
+    return static_cast<uint32_t>((key * 0x9E3779B97F4A7C15ull) >> 52) & (kCacheSlots - 1);
+  }
+
+  uint32_t add(Slot& slot, const char* text, size_t size, StringClass cls);
   bool same(uint32_t index, const char* text, size_t size, StringClass cls) const;
 
   Slot slots_[kSlots];
   Entry entries_[kMaxStrings];
   std::atomic<uint32_t> reserved_{0};
-  std::atomic<uint32_t> published_{0};
   char arena_[kArenaBytes] = {};
   std::atomic<size_t> arena_used_{0};
   Classifier classifier_ = nullptr;
+  // Pointer << 16 | entry index: one word, so a racing update is never torn.
+  std::atomic<uint64_t> cache_[kCacheSlots] = {};
 };
 
 }  // namespace gprof

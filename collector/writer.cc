@@ -19,13 +19,17 @@
 #include "collector/output_path.h"
 #include "collector/process_info.h"
 #include "collector/process_state.h"
+#include "collector/queue_records.h"
 #include "collector/recorder.h"
 
 namespace gprof {
 namespace {
 
-// Per ring per pass: keeps one frame well under kMaxFramePayload.
-constexpr uint64_t kMaxRecordsPerRingPass = 16384;
+// Per queue per pass: keeps one frame well under kMaxFramePayload.
+constexpr uint64_t kMaxRecordsPerQueuePass = 65536;
+// Distinct texts the writer interns for a full string table; beyond, each
+// event's text gets an entry of its own.
+constexpr size_t kMaxInlineNames = 1u << 20;
 
 timespec deadline_after_ms(uint32_t ms) {
   timespec ts;
@@ -45,8 +49,14 @@ const char* fork_policy_name(ForkPolicy policy) {
 
 }  // namespace
 
-Writer::Writer(const Config& config, RingPool& rings, KernelRegistry& kernels, StringTable& strings)
-    : config_(config), rings_(rings), kernels_(kernels), strings_table_(strings) {
+Writer::Writer(const Config& config, ChunkPool& chunks, ThreadQueues& queues,
+               KernelRegistry& kernels, StringTable& strings)
+    : config_(config),
+      chunks_(chunks),
+      queues_(queues),
+      kernels_(kernels),
+      strings_table_(strings),
+      ticks_(g_timestamp_source) {
   sem_init(&wake_, 0, 0);
   sem_init(&done_, 0, 0);
 }
@@ -93,15 +103,28 @@ void Writer::abandon_in_child() {
 }
 
 void Writer::run() {
+  ProcessState& p = process_state();
+  ticks_.add(p.start_pair);
+  last_pair_ns_ = p.start_pair.ns;
+  stock_chunks();
   if (open_file()) {
     write_header();
     while (!stop_requested_.load(std::memory_order_acquire)) {
-      timespec deadline = deadline_after_ms(config_.flush_interval_ms);
-      sem_clockwait(&wake_, CLOCK_MONOTONIC, &deadline);
-      drain_once(kMaxRecordsPerRingPass);
+      if (!backlog_) {
+        timespec deadline = deadline_after_ms(config_.flush_interval_ms);
+        sem_clockwait(&wake_, CLOCK_MONOTONIC, &deadline);
+      }
+      if (config_.writer_delay_ms) {
+        timespec pause{config_.writer_delay_ms / 1000,
+                       static_cast<long>(config_.writer_delay_ms % 1000) * 1000000L};
+        nanosleep(&pause, nullptr);
+      }
+      p.wake_pending.store(false, std::memory_order_release);
+      drain_once(kMaxRecordsPerQueuePass);
     }
-    // Bounded: other threads may keep pushing while the process exits.
-    for (int pass = 0; pass < 64 && drain_once(kMaxRecordsPerRingPass) > 0; ++pass) {
+    // Bounded: other threads may keep recording while the process exits.
+    calibrate(true);
+    for (int pass = 0; pass < 64 && drain_once(kMaxRecordsPerQueuePass) > 0; ++pass) {
     }
     write_footer();
     if (fd_ >= 0) close(fd_);
@@ -140,9 +163,9 @@ bool Writer::open_file() {
 
 void Writer::write_header() {
   const ProcessInfo& info = info_;
-  char ring_bytes[32], max_threads[16], file_mode[8], flush_timeout[16];
-  snprintf(ring_bytes, sizeof ring_bytes, "%zu", config_.ring_bytes);
-  snprintf(max_threads, sizeof max_threads, "%u", config_.max_threads);
+  char max_memory[32], max_wait[16], file_mode[8], flush_timeout[16];
+  snprintf(max_memory, sizeof max_memory, "%zu", chunks_.max_bytes());
+  snprintf(max_wait, sizeof max_wait, "%u", config_.max_wait_ms);
   snprintf(file_mode, sizeof file_mode, "%04o", config_.file_mode);
   snprintf(flush_timeout, sizeof flush_timeout, "%u", config_.flush_timeout_ms);
   // Tools drop GPU work whose call was outside a capture window: it says so.
@@ -165,8 +188,10 @@ void Writer::write_header() {
            static_cast<unsigned long long>(config_.duration_ms), config_.skip_steps, config_.steps);
   const KeyValue entries[] = {
       {"output", config_.output_pattern},
-      {"buffer_size", ring_bytes},
-      {"max_threads", max_threads},
+      {"max_memory", max_memory},
+      {"on_full", config_.on_full == OnFull::kDrop ? "drop" : "wait"},
+      {"max_wait_ms", max_wait},
+      {"timestamps", timestamp_source_name(g_timestamp_source)},
       {"file_mode", file_mode},
       {"fork", fork_policy_name(config_.fork_policy)},
       {"flush_timeout_ms", flush_timeout},
@@ -202,29 +227,252 @@ void Writer::write_header() {
   write_frame(frame_);
 }
 
-uint64_t Writer::drain_once(uint64_t max_per_ring) {
+void Writer::calibrate(bool force) {
+  uint64_t now = clock_ns();
+  const uint64_t spacing =
+      ticks_.ready() ? TickConverter::kMinSpacingNs : TickConverter::kMinFirstSpacingNs;
+  if (now - last_pair_ns_ < spacing) {
+    if (!force) return;
+    if (!ticks_.ready()) {
+      // A process that ends within a millisecond of its start still gets a rate.
+      const uint64_t rest = spacing - (now - last_pair_ns_);
+      timespec pause{0, static_cast<long>(rest)};
+      nanosleep(&pause, nullptr);
+      now = clock_ns();
+    }
+  }
+  ticks_.add(take_calibration_pair());
+  last_pair_ns_ = now;
+}
+
+void Writer::stock_chunks() {
+  // A pass that found threads held, or the pool empty, doubles the reserve:
+  // a bursty program gets room before it needs it.
+  const uint64_t held = holds().holds();
+  if ((held != holds_seen_ || chunks_.free_chunks() == 0) &&
+      stock_target_ < ChunkPool::kMaxChunks / 2)
+    stock_target_ *= 2;
+  holds_seen_ = held;
+  chunks_.stock(stock_target_);
+}
+
+uint64_t Writer::to_ns(ThreadQueue& queue, uint64_t ticks) {
+  // Keeps each thread's times in order where a new calibration segment
+  // starts a few ns below the previous one's extension.
+  uint64_t ns = ticks_.to_ns(ticks);
+  if (ns < queue.last_ns) ns = queue.last_ns;
+  queue.last_ns = ns;
+  return ns;
+}
+
+uint32_t Writer::decode(ThreadQueue& q, const char* at) {
+  switch (static_cast<QueueType>(static_cast<uint8_t>(*at))) {
+    case QueueType::kCall: {
+      QCall c;
+      std::memcpy(&c, at, sizeof c);
+      ApiRecord r{};
+      r.kind = RecordKind::kApi;
+      r.api = static_cast<ApiId>(c.api);
+      r.copy_kind = c.copy_kind;
+      r.result = c.result;
+      r.start_ns = to_ns(q, c.start);
+      r.end_ns = c.end >= c.start ? r.start_ns + (ticks_.to_ns(c.end) - ticks_.to_ns(c.start))
+                                  : r.start_ns;
+      r.stream = c.stream;
+      r.bytes = c.bytes;
+      r.address = c.address;
+      r.correlation = c.correlation;
+      calls_.add(r);
+      return sizeof c;
+    }
+    case QueueType::kLaunch: {
+      QLaunch l;
+      std::memcpy(&l, at, sizeof l);
+      ApiRecord r{};
+      r.kind = RecordKind::kApi;
+      r.api = static_cast<ApiId>(l.api);
+      r.result = l.result;
+      r.start_ns = to_ns(q, l.start);
+      r.end_ns = l.end >= l.start ? r.start_ns + (ticks_.to_ns(l.end) - ticks_.to_ns(l.start))
+                                  : r.start_ns;
+      r.stream = l.stream;
+      r.correlation = l.correlation;
+      r.kernel = l.kernel ? l.kernel : kernels_.id_for_handle(l.function);
+      r.grid = l.grid;
+      r.block = l.block;
+      r.shared_mem = l.shared_mem;
+      calls_.add(r);
+      return sizeof l;
+    }
+    case QueueType::kPush:
+    case QueueType::kTorchPush: {
+      const bool torch = static_cast<QueueType>(*at) == QueueType::kTorchPush;
+      QTorchPush p{};
+      std::memcpy(&p, at, torch ? sizeof(QTorchPush) : sizeof(QPush));
+      RangeEvent e{};
+      e.kind = RecordKind::kRange;
+      e.op = RangeOp::kPush;
+      e.time_ns = to_ns(q, p.time);
+      e.name = p.name == kInlineName ? q.inline_name : p.name;
+      e.seq = p.seq;
+      e.op_id = p.op_id;
+      ranges_.add(e);
+      return torch ? sizeof(QTorchPush) : sizeof(QPush);
+    }
+    case QueueType::kPop: {
+      QPop p;
+      std::memcpy(&p, at, sizeof p);
+      RangeEvent e{};
+      e.kind = RecordKind::kRange;
+      e.op = RangeOp::kPop;
+      e.time_ns = to_ns(q, p.time);
+      e.domain = p.domain;
+      ranges_.add(e);
+      return sizeof p;
+    }
+    case QueueType::kRange: {
+      QRange g;
+      std::memcpy(&g, at, sizeof g);
+      RangeEvent e{};
+      e.kind = RecordKind::kRange;
+      e.op = g.op;
+      e.time_ns = to_ns(q, g.time);
+      e.name = g.name == kInlineName ? q.inline_name : g.name;
+      e.range_id = g.range_id;
+      e.payload = g.payload;
+      e.domain = g.domain;
+      e.category = g.category;
+      e.color = g.color;
+      e.seq = g.seq;
+      e.op_id = g.op_id;
+      ranges_.add(e);
+      return sizeof g;
+    }
+    case QueueType::kText: {
+      QText t;
+      std::memcpy(&t, at, sizeof t);
+      q.inline_name = intern_inline(at + sizeof t, t.size, t.string_class);
+      return sizeof t + padded8(t.size);
+    }
+  }
+  return 0;
+}
+
+uint32_t Writer::intern_inline(const char* text, uint32_t size, uint8_t string_class) {
+  const std::string_view key(text, size);
+  if (auto it = inline_names_.find(key); it != inline_names_.end()) return it->second;
+  const uint32_t id = next_inline_name_++;
+  try {
+    if (inline_names_.size() < kMaxInlineNames) inline_names_.emplace(std::string(key), id);
+  } catch (const std::bad_alloc&) {
+    // Not remembered: the next event with this text gets another entry.
+  }
+  encode_string(inline_strings_, id, static_cast<StringKind>(string_class), key);
+  return id;
+}
+
+uint64_t Writer::drain_queue(ThreadQueue& q, uint64_t max, uint64_t& ranges) {
+  const int state = q.state.load(std::memory_order_acquire);
+  if (state == static_cast<int>(QueueState::kFree)) return 0;
+  if (q.read_chunk == nullptr) {
+    q.read_chunk = q.first.exchange(nullptr, std::memory_order_acq_rel);
+    if (q.read_chunk == nullptr) return 0;  // claimed, its first chunk not yet published
+    q.read_offset = 0;
+    q.inline_name = 0;
+    q.last_ns = 0;
+  }
+  const uint32_t tid = q.tid.load(std::memory_order_relaxed);
+  calls_.begin(tid);
+  ranges_.begin(tid);
+  uint64_t n = 0;
+  bool drained = false;
+  for (;;) {
+    Chunk* chunk = q.read_chunk;
+    uint32_t committed = chunk->committed.load(std::memory_order_acquire);
+    Chunk* next = chunk->next.load(std::memory_order_acquire);
+    if (next) committed = chunk->committed.load(std::memory_order_acquire);  // the last commit
+    const char* data = chunk->data();
+    while (q.read_offset < committed && n < max) {
+      const uint32_t size = decode(q, data + q.read_offset);
+      if (size == 0) {
+        // Not a record gprof wrote: the rest of this chunk cannot be trusted.
+        losses().add(LossReason::kEncodeError);
+        q.read_offset = committed;
+        break;
+      }
+      q.read_offset += size;
+      ++n;
+    }
+    if (q.read_offset < committed) break;  // this pass's share is done
+    if (!next) {
+      drained = true;
+      break;
+    }
+    q.read_chunk = next;
+    q.read_offset = 0;
+    chunks_.give_back(chunk);
+  }
+  ranges += ranges_.count();
+  if (calls_.count() > 0) calls_.finish(batches_);
+  if (ranges_.count() > 0) ranges_.finish(batches_);
+  if (!drained) {
+    backlog_ = true;
+  } else if (state == static_cast<int>(QueueState::kOrphaned)) {
+    // Its thread has exited and every record it made has been read.
+    chunks_.give_back(q.read_chunk);
+    q.read_chunk = nullptr;
+    q.state.store(static_cast<int>(QueueState::kFree), std::memory_order_release);
+  }
+  return n;
+}
+
+void Writer::emit_names() {
+  // Kernel and NVTX names are read after the records: a record is written
+  // only after its name's entry is filled, so every id drained is covered.
+  // Entries being filled by another thread are left for a later pass.
+  const uint32_t kernels_end = kernels_.reserved();
+  if (kernel_emitted_.size() < kernels_end) kernel_emitted_.resize(kernels_end, false);
+  for (uint32_t id = names_emitted_; id < kernels_end; ++id) {
+    if (kernel_emitted_[id]) continue;
+    if (!kernels_.ready(id)) continue;
+    if (const char* name = kernels_.name(id))
+      encode_string(strings_, id, StringKind::kKernel, name);
+    kernel_emitted_[id] = true;
+  }
+  while (names_emitted_ < kernels_end && kernel_emitted_[names_emitted_]) ++names_emitted_;
+
+  const uint32_t strings_end = strings_table_.reserved();
+  if (string_emitted_.size() < strings_end) string_emitted_.resize(strings_end, false);
+  for (uint32_t i = strings_emitted_; i < strings_end; ++i) {
+    if (string_emitted_[i]) continue;
+    const uint32_t id = StringTable::kFirstId + i;
+    const char* text = strings_table_.text(id);
+    if (!text) continue;
+    const auto kind = static_cast<StringKind>(strings_table_.string_class(id));
+    encode_string(strings_, id, kind, text);
+    string_emitted_[i] = true;
+  }
+  while (strings_emitted_ < strings_end && string_emitted_[strings_emitted_]) ++strings_emitted_;
+}
+
+uint64_t Writer::drain_once(uint64_t max_per_queue) {
   batches_.clear();
+  inline_strings_.clear();
+  backlog_ = false;
   uint64_t total = 0;
   uint64_t ranges = 0;
-  rings_.for_each_in_use([&](Ring& ring) {
-    const uint32_t tid = ring.tid.load(std::memory_order_relaxed);
-    calls_.begin(tid);
-    ranges_.begin(tid);
-    uint64_t n = ring.drain(max_per_ring, [&](const ApiRecord& r) {
-      if (r.kind == RecordKind::kRange) {
-        RangeEvent e;
-        std::memcpy(&e, &r, sizeof e);
-        ranges_.add(e);
-      } else {
-        calls_.add(r);
-      }
-    });
-    ranges += ranges_.count();
-    if (calls_.count() > 0) calls_.finish(batches_);
-    if (ranges_.count() > 0) ranges_.finish(batches_);
-    total += n;
-  });
   ProcessState& p = process_state();
+  calibrate(false);
+  stock_chunks();
+  // Until the TSC rate is known, records wait in their queues.
+  if (ticks_.ready()) {
+    queues_.for_each([&](ThreadQueue& q) {
+      total += drain_queue(q, max_per_queue, ranges);
+      chunks_.stock(stock_target_);
+    });
+  } else {
+    backlog_ = true;
+  }
   capture_tick(clock_ns());
   gpu_strings_.clear();
   uint64_t gpu = 0;
@@ -236,31 +484,20 @@ uint64_t Writer::drain_once(uint64_t max_per_ring) {
   if (external_.count() > 0) external_.finish(batches_);
   status_.clear();
   p.cupti.encode_if_changed(status_, cupti_status_seen_);
-  // Names are read after the records: a record is pushed only after its
-  // kernel's name was published, so every id drained so far is covered.
   strings_.clear();
-  uint32_t published = kernels_.published();
-  for (; names_emitted_ < published; ++names_emitted_) {
-    if (const char* name = kernels_.name(names_emitted_))
-      encode_string(strings_, names_emitted_, StringKind::kKernel, name);
-  }
-  // NVTX strings, published before any event that carries their id.
-  for (const uint32_t end = strings_table_.end(); strings_emitted_ < end; ++strings_emitted_) {
-    if (const char* text = strings_table_.text(strings_emitted_)) {
-      const auto kind = static_cast<StringKind>(strings_table_.string_class(strings_emitted_));
-      encode_string(strings_, strings_emitted_, kind, text);
-    }
-  }
-  if (total == 0 && gpu == 0 && strings_.empty() && status_.empty()) return 0;
+  emit_names();
+  if (total == 0 && gpu == 0 && strings_.empty() && status_.empty() && inline_strings_.empty())
+    return 0;
   frame_.clear();
   frame_.append(status_.data(), status_.size());
   frame_.append(strings_.data(), strings_.size());
   frame_.append(gpu_strings_.data(), gpu_strings_.size());
+  frame_.append(inline_strings_.data(), inline_strings_.size());
   frame_.append(batches_.data(), batches_.size());
   if (frame_.failed() || strings_.failed() || batches_.failed() || gpu_strings_.failed() ||
-      status_.failed()) {
+      status_.failed() || inline_strings_.failed()) {
     losses().add(LossReason::kEncodeError, total + gpu);
-    for (ByteBuffer* b : {&frame_, &strings_, &batches_, &gpu_strings_, &status_})
+    for (ByteBuffer* b : {&frame_, &strings_, &batches_, &gpu_strings_, &status_, &inline_strings_})
       b->clear_failure();
     return total + gpu;
   }
@@ -318,6 +555,16 @@ void Writer::write_footer() {
   f.frames = frames_;
   f.losses = counts;
   f.loss_count = n;
+  f.holds = holds().holds();
+  f.held_ns = holds().held_ns();
+  f.max_held_ns = holds().max_ns();
+  f.peak_queue_bytes = chunks_.mapped_bytes();
+  f.max_queue_bytes = chunks_.max_bytes();
+  f.timestamp_source = timestamp_source_name(ticks_.source());
+  f.ticks_per_second = ticks_.ticks_per_second();
+  f.calibration_pairs = ticks_.pairs();
+  f.max_uncertainty_ns = ticks_.max_uncertainty_ns();
+  f.max_residual_ns = ticks_.max_residual_ns();
   frame_.clear();
   encode_footer(frame_, f);
   write_frame(frame_);
@@ -328,6 +575,12 @@ void Writer::write_footer() {
   if (lost)
     GPROF_WARN("%llu records were lost (see 'gpuprof info %s')",
                static_cast<unsigned long long>(lost), path_);
+  if (f.holds)
+    GPROF_WARN(
+        "the program was held %llu times for %.1f ms in all (longest %.1f ms) while gprof's "
+        "queues were at GPROF_MAX_MEMORY=%zuM",
+        static_cast<unsigned long long>(f.holds), static_cast<double>(f.held_ns) / 1e6,
+        static_cast<double>(f.max_held_ns) / 1e6, chunks_.max_bytes() >> 20);
 }
 
 void Writer::write_frame(const ByteBuffer& payload) {

@@ -9,20 +9,24 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
+#include "collector/chunk_pool.h"
 #include "collector/config.h"
 #include "collector/gpu_source.h"
 #include "collector/kernel_registry.h"
 #include "collector/process_info.h"
-#include "collector/ring_pool.h"
 #include "collector/string_table.h"
+#include "collector/thread_queues.h"
+#include "collector/timestamp.h"
 #include "formats/frame_encoder.h"
 
 namespace gprof {
 
 class Writer : private GpuSink {
  public:
-  Writer(const Config& config, RingPool& rings, KernelRegistry& kernels, StringTable& strings);
+  Writer(const Config& config, ChunkPool& chunks, ThreadQueues& queues, KernelRegistry& kernels,
+         StringTable& strings);
   Writer(const Writer&) = delete;
   Writer& operator=(const Writer&) = delete;
 
@@ -40,9 +44,19 @@ class Writer : private GpuSink {
   void run();
   bool open_file();
   void write_header();
-  // One pass over all rings and the completed CUPTI buffers into one frame;
-  // returns records encoded.
-  uint64_t drain_once(uint64_t max_per_ring);
+  // One pass over all queues and the completed CUPTI buffers into one frame;
+  // returns records encoded. Sets backlog_ when a queue had more than a pass takes.
+  uint64_t drain_once(uint64_t max_per_queue);
+  // One thread's records, up to `max`, into calls_ and ranges_.
+  uint64_t drain_queue(ThreadQueue& queue, uint64_t max, uint64_t& ranges);
+  // Decodes the record at `at`; returns its size, 0 when it cannot be read.
+  uint32_t decode(ThreadQueue& queue, const char* at);
+  uint64_t to_ns(ThreadQueue& queue, uint64_t ticks);
+  void calibrate(bool force);
+  // Keeps chunks ready for the threads; more after a pass that found threads held.
+  void stock_chunks();
+  uint32_t intern_inline(const char* text, uint32_t size, uint8_t string_class);
+  void emit_names();
   void gpu(GpuRecord& record, const char* kernel_name) override;
   void external_correlation(uint64_t correlation, uint64_t external_id) override;
   uint32_t intern_gpu_name(const char* name);
@@ -51,7 +65,8 @@ class Writer : private GpuSink {
   void write_frame(const ByteBuffer& payload);
 
   const Config& config_;
-  RingPool& rings_;
+  ChunkPool& chunks_;
+  ThreadQueues& queues_;
   KernelRegistry& kernels_;
   StringTable& strings_table_;
   sem_t wake_;
@@ -81,7 +96,20 @@ class Writer : private GpuSink {
   uint64_t frames_ = 0;
   ApiCallsEncoder calls_;
   RangesEncoder ranges_;
-  uint32_t strings_emitted_ = StringTable::kFirstId;  // NVTX string ids below have an entry
+  // Ids below these have a string entry; above, `emitted` marks the ones
+  // whose entry is written (a slow interning thread leaves a gap).
+  uint32_t strings_emitted_ = 0;
+  std::vector<bool> string_emitted_;
+  std::vector<bool> kernel_emitted_;
+  // Names a full string table left with their events (QText), interned here.
+  std::unordered_map<std::string, uint32_t, NameHash, std::equal_to<>> inline_names_;
+  uint32_t next_inline_name_ = 0x40000000u;
+  ByteBuffer inline_strings_;
+  TickConverter ticks_;
+  uint64_t last_pair_ns_ = 0;
+  bool backlog_ = false;
+  uint32_t stock_target_ = ChunkPool::kChunksPerMapping;
+  uint64_t holds_seen_ = 0;
   uint64_t range_events_ = 0;
   ByteBuffer strings_;
   ByteBuffer batches_;

@@ -63,6 +63,7 @@ void ApiCallsEncoder::finish(ByteBuffer& frame) {
 
 void RangesEncoder::begin(uint32_t tid) {
   for (ByteBuffer& column : columns_) column.clear();
+  for (bool& started : started_) started = false;
   tid_ = tid;
   base_ns_ = 0;
   previous_ = 0;
@@ -84,13 +85,27 @@ void RangesEncoder::add(const RangeEvent& e) {
   put_varint(columns_[kRangeId], e.range_id);
   put_varint(columns_[kColor], e.color);
   put_varint(columns_[kPayload], e.payload);
+  add_optional(kSeq, e.seq);
+  add_optional(kOpId, e.op_id);
+}
+
+void RangesEncoder::add_optional(Column column, uint64_t value) {
+  ByteBuffer& out = columns_[column];
+  if (!started_[column]) {
+    if (value == 0) return;
+    // The events before this one had none: a zero (one byte) for each.
+    for (size_t i = 1; i < count_; ++i) out.push(0);
+    started_[column] = true;
+  }
+  put_varint(out, value);
 }
 
 void RangesEncoder::finish(ByteBuffer& frame) {
   scratch_.clear();
   put_uint64(scratch_, 1, tid_);
   put_uint64(scratch_, 2, base_ns_);
-  // Column i is pb::Ranges field i + 3 (gprof.proto).
+  // Column i is pb::Ranges field i + 3 (gprof.proto); an optional column
+  // that never started is empty and omitted.
   for (int i = 0; i < kCount; ++i) put_packed(scratch_, static_cast<uint32_t>(i + 3), columns_[i]);
   put_message(frame, kFrameRanges, scratch_);
   begin(tid_);
@@ -243,6 +258,20 @@ void encode_footer(ByteBuffer& frame, const FooterFields& f) {
   put_uint64(body, 5, f.frames);
   put_bool(body, 6, f.flush_timed_out);
   put_uint64(body, 7, f.gpu_records);
+  put_uint64(body, 8, f.holds);
+  put_uint64(body, 9, f.held_ns);
+  put_uint64(body, 10, f.max_held_ns);
+  put_uint64(body, 11, f.peak_queue_bytes);
+  put_uint64(body, 12, f.max_queue_bytes);
+  if (!f.timestamp_source.empty()) {
+    ByteBuffer calibration;
+    put_string(calibration, 1, f.timestamp_source);
+    put_double(calibration, 2, f.ticks_per_second);
+    put_uint64(calibration, 3, f.calibration_pairs);
+    put_uint64(calibration, 4, f.max_uncertainty_ns);
+    put_uint64(calibration, 5, f.max_residual_ns);
+    put_message(body, 13, calibration);
+  }
   put_message(frame, kFrameFooter, body);
 }
 

@@ -49,6 +49,17 @@ struct FooterFields {
   uint64_t gpu_records = 0;
   const LossCount* losses = nullptr;
   size_t loss_count = 0;
+  uint64_t holds = 0;
+  uint64_t held_ns = 0;
+  uint64_t max_held_ns = 0;
+  uint64_t peak_queue_bytes = 0;
+  uint64_t max_queue_bytes = 0;
+  // pb::TimestampCalibration; written when source is not empty.
+  std::string_view timestamp_source;
+  double ticks_per_second = 0;
+  uint32_t calibration_pairs = 0;
+  uint64_t max_uncertainty_ns = 0;
+  uint64_t max_residual_ns = 0;
 };
 
 enum class StringKind : uint32_t {
@@ -100,6 +111,9 @@ class ApiCallsEncoder {
 };
 
 // Accumulates the NVTX events of one thread into the columns of pb::Ranges.
+// The seq and op_id columns stay empty until an event of the batch has a
+// nonzero value; from then on they hold one entry per event (zeros filled in
+// for the events before it).
 class RangesEncoder {
  public:
   void begin(uint32_t tid);
@@ -109,8 +123,24 @@ class RangesEncoder {
   void finish(ByteBuffer& frame);
 
  private:
-  enum Column { kOp, kTimeDelta, kName, kDomain, kCategory, kRangeId, kColor, kPayload, kCount };
+  enum Column {
+    kOp,
+    kTimeDelta,
+    kName,
+    kDomain,
+    kCategory,
+    kRangeId,
+    kColor,
+    kPayload,
+    kSeq,
+    kOpId,
+    kCount
+  };
+  // Appends `value` to an optional column (kSeq, kOpId) for the event just
+  // counted.
+  void add_optional(Column column, uint64_t value);
   ByteBuffer columns_[kCount];
+  bool started_[kCount] = {};
   ByteBuffer scratch_;
   uint32_t tid_ = 0;
   uint64_t base_ns_ = 0;

@@ -181,7 +181,8 @@ bool check_ranges(const pb::Ranges& batch) {
   const int n = batch.op_size();
   return batch.time_delta_size() == n && batch.name_size() == n && batch.domain_size() == n &&
          batch.category_size() == n && batch.range_id_size() == n && batch.color_size() == n &&
-         batch.payload_size() == n;
+         batch.payload_size() == n && (batch.seq_size() == 0 || batch.seq_size() == n) &&
+         (batch.op_id_size() == 0 || batch.op_id_size() == n);
 }
 
 void deliver_ranges(const pb::Ranges& batch, RecordVisitor& visitor) {
@@ -199,6 +200,9 @@ void deliver_ranges(const pb::Ranges& batch, RecordVisitor& visitor) {
     e.range_id = batch.range_id(i);
     e.color = batch.color(i);
     e.payload = batch.payload(i);
+    // Empty columns: no event of the batch had one (or an older writer).
+    if (batch.seq_size() != 0) e.seq = batch.seq(i);
+    if (batch.op_id_size() != 0) e.op_id = batch.op_id(i);
     visitor.on_range(e);
   }
 }

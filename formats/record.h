@@ -65,7 +65,12 @@ struct RangeEvent {
   uint32_t domain;    // interned domain name id (0: the default domain)
   uint32_t category;  // nvtxEventAttributes_t category (0: none)
   uint32_t color;     // ARGB when given (0: none)
-  uint8_t pad[40];
+  // PyTorch emit_nvtx messages ("aten::add, seq = 12, op_id = 34, sizes = ...")
+  // are interned without these two parts, which are kept as numbers: seq links
+  // a backward op to its forward op.
+  uint64_t seq;    // torch sequence_nr + 1; 0: the message had none
+  uint64_t op_id;  // 0: the message had none
+  uint8_t pad[24];
   uint32_t tid;
   uint32_t reserved;
   uint16_t reserved2;

@@ -60,6 +60,17 @@ void put_bool(ByteBuffer& out, uint32_t field, bool value) {
   put_uint64(out, field, value ? 1 : 0);
 }
 
+void put_double(ByteBuffer& out, uint32_t field, double value) {
+  uint64_t bits;
+  static_assert(sizeof bits == sizeof value);
+  std::memcpy(&bits, &value, sizeof bits);
+  if (bits == 0) return;  // libprotobuf writes -0.0, which has a bit set
+  put_tag(out, field, WireType::kFixed64);
+  uint8_t bytes[8];
+  for (int i = 0; i < 8; ++i) bytes[i] = static_cast<uint8_t>(bits >> (8 * i));
+  out.append(bytes, sizeof bytes);
+}
+
 void put_bytes(ByteBuffer& out, uint32_t field, const void* data, size_t size) {
   if (size == 0) return;
   put_tag(out, field, WireType::kLengthDelimited);

@@ -51,6 +51,8 @@ void put_tag(ByteBuffer& out, uint32_t field, WireType type);
 void put_uint64(ByteBuffer& out, uint32_t field, uint64_t value);
 void put_sint64(ByteBuffer& out, uint32_t field, int64_t value);
 void put_bool(ByteBuffer& out, uint32_t field, bool value);
+// A `double` field (fixed64, little-endian IEEE 754); +0.0 is omitted.
+void put_double(ByteBuffer& out, uint32_t field, double value);
 void put_bytes(ByteBuffer& out, uint32_t field, const void* data, size_t size);
 inline void put_string(ByteBuffer& out, uint32_t field, std::string_view s) {
   put_bytes(out, field, s.data(), s.size());

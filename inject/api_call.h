@@ -1,57 +1,108 @@
-// Times one intercepted call and hands its record to the collector. The hot
-// path of every hook (DESIGN.md §2.1): two clock reads and one ring push, and
+// Times one intercepted call and writes its record in place into the calling
+// thread's queue. The hot path of every hook (DESIGN.md §2.1): two timestamp
+// reads, one record written where it will be read, one release store; and
 // the thread's "inside an interposed call" marker for the CUPTI callbacks.
 #pragma once
 
 #include "inject/cuda_api.h"
 
-#include "collector/clock.h"
 #include "collector/cupti_session.h"
 #include "collector/process_state.h"
+#include "collector/queue_records.h"
 #include "collector/recorder.h"
+#include "collector/thread_state.h"
+#include "collector/timestamp.h"
 #include "formats/record.h"
-#include "inject/call_state.h"
 
 namespace gprof::inject {
 
+// The fields a non-launch call may carry (formats/api_ids.h says which).
+struct CallFields {
+  uint64_t stream = 0;
+  uint64_t bytes = 0;
+  uint64_t address = 0;
+  uint8_t copy_kind = 0;
+};
+
 class ApiCall {
  public:
-  explicit ApiCall(ApiId api) : active_(recording()), outer_(t_call.interposed) {
-    t_call.interposed = &record_;
+  explicit ApiCall(ApiId api) : thread_(this_thread()), api_(api), active_(recording()) {
+    outer_ = thread_.interposed;
+    thread_.interposed = &correlation_;
     if (active_) {
-      record_.api = api;
       if (__builtin_expect(process_state().external_correlation.load(std::memory_order_relaxed),
                            0)) {
-        record_.correlation = push_external_correlation();
+        correlation_ = push_external_correlation();
         pushed_ = true;
       }
-      record_.start_ns = clock_ns();
+      start_ = timestamp();
     }
   }
   ~ApiCall() {
-    t_call.interposed = outer_;
+    thread_.interposed = outer_;
     if (pushed_) pop_external_correlation();
   }
   ApiCall(const ApiCall&) = delete;
   ApiCall& operator=(const ApiCall&) = delete;
 
   bool active() const { return active_; }
-  ApiRecord& record() { return record_; }
+  CallFields& record() { return fields_; }
 
   cudaError_t finish(cudaError_t result) {
     if (active_) {
-      record_.end_ns = clock_ns();
-      record_.result = static_cast<int32_t>(result);
-      submit(record_);
+      const uint64_t end = timestamp();
+      if (QCall* q = reserve<QCall>(thread_)) {
+        q->type = QueueType::kCall;
+        q->copy_kind = fields_.copy_kind;
+        q->api = static_cast<uint16_t>(api_);
+        q->result = static_cast<int32_t>(result);
+        q->start = start_;
+        q->end = end;
+        q->stream = fields_.stream;
+        q->bytes = fields_.bytes;
+        q->address = fields_.address;
+        q->correlation = correlation_;
+        commit(thread_, sizeof(QCall));
+      }
+    }
+    return result;
+  }
+
+  // A launch: the host stub or cudaKernel_t handle goes in as it is; the
+  // writer finds its name.
+  cudaError_t finish_launch(cudaError_t result, const void* function, bool by_handle, dim3 grid,
+                            dim3 block, size_t shared_mem, cudaStream_t stream) {
+    if (active_) {
+      const uint64_t end = timestamp();
+      if (QLaunch* q = reserve<QLaunch>(thread_)) {
+        q->type = QueueType::kLaunch;
+        q->by_handle = by_handle;
+        q->api = static_cast<uint16_t>(api_);
+        q->result = static_cast<int32_t>(result);
+        q->start = start_;
+        q->end = end;
+        q->stream = reinterpret_cast<uintptr_t>(stream);
+        q->correlation = correlation_;
+        q->function = function;
+        q->kernel = 0;
+        q->shared_mem = static_cast<uint32_t>(shared_mem);
+        q->grid = {grid.x, grid.y, grid.z};
+        q->block = {block.x, block.y, block.z};
+        commit(thread_, sizeof(QLaunch));
+      }
     }
     return result;
   }
 
  private:
+  ThreadState& thread_;
+  ApiId api_;
   bool active_;
   bool pushed_ = false;
-  ApiRecord* outer_;
-  ApiRecord record_{};
+  uint64_t* outer_;
+  uint64_t start_ = 0;
+  uint64_t correlation_ = 0;  // CUPTI's callback for this call fills it
+  CallFields fields_;
 };
 
 inline uint64_t handle(const void* p) {

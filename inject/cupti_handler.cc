@@ -7,14 +7,12 @@
 #include <type_traits>
 
 #include "collector/capture_window.h"
-#include "collector/clock.h"
 #include "collector/recorder.h"
+#include "collector/timestamp.h"
 #include "inject/api_call.h"
 #include "inject/call_state.h"
 
 namespace gprof::inject {
-
-constinit thread_local CallState t_call{nullptr, 0};
 
 namespace {
 
@@ -326,7 +324,7 @@ constexpr CUpti_CallbackId kDriverIds[] = {GPROF_DRIVER_CALLBACKS(GPROF_DRIVER_I
 #undef GPROF_DRIVER_ID
 
 void on_exit(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_CallbackData* cb,
-             CallState& state) {
+             ThreadState& state) {
   const uint64_t start = *cb->correlationData;
   if (start == 0) return;  // not recorded at its entry
   --state.cupti_depth;
@@ -335,7 +333,7 @@ void on_exit(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_Cal
                                                            : describe_driver(cbid, cb, r);
   if (!known) return;
   r.start_ns = start;
-  r.end_ns = clock_ns();
+  r.end_ns = timestamp();
   r.kind = RecordKind::kApi;
   r.correlation = cb->correlationId;
   if (cb->functionReturnValue) r.result = *static_cast<const int32_t*>(cb->functionReturnValue);
@@ -353,7 +351,7 @@ void CUPTIAPI on_cupti_callback(void*, CUpti_CallbackDomain domain, CUpti_Callba
                                 const void* data) {
   if (domain != CUPTI_CB_DOMAIN_RUNTIME_API && domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
   const auto* cb = static_cast<const CUpti_CallbackData*>(data);
-  CallState& state = t_call;
+  ThreadState& state = this_thread();
   // Capture windows follow cudaProfilerStart/Stop made through a static
   // runtime too (the interposed hooks handle the others; both are idempotent).
   if (domain == CUPTI_CB_DOMAIN_RUNTIME_API && state.interposed == nullptr) {
@@ -369,14 +367,15 @@ void CUPTIAPI on_cupti_callback(void*, CUpti_CallbackDomain domain, CUpti_Callba
   }
   if (cb->callbackSite == CUPTI_API_ENTER) {
     *cb->correlationData = 0;
-    if (ApiRecord* interposed = state.interposed) {
+    if (uint64_t* correlation = state.interposed) {
       // The outermost CUPTI call inside the hook is the hook's own call.
-      if (interposed->correlation == 0) interposed->correlation = cb->correlationId;
+      if (*correlation == 0) *correlation = cb->correlationId;
       return;
     }
     if (state.cupti_depth > 0 || !recording()) return;
     ++state.cupti_depth;
-    *cb->correlationData = clock_ns();
+    // Never 0 (0 means "not recorded at its entry").
+    *cb->correlationData = timestamp() | 1;
     return;
   }
   on_exit(domain, cbid, cb, state);

@@ -7,25 +7,13 @@
 namespace gprof::inject {
 namespace {
 
-void set_launch(ApiRecord& r, uint32_t kernel, dim3 grid, dim3 block, size_t shared_mem,
-                cudaStream_t stream) {
-  r.kernel = kernel;
-  r.grid = {grid.x, grid.y, grid.z};
-  r.block = {block.x, block.y, block.z};
-  r.shared_mem = static_cast<uint32_t>(shared_mem);
-  r.stream = handle(stream);
-}
-
 template <typename Real>
 cudaError_t launch_by_function(Real real, ApiId api, const void* func, dim3 grid, dim3 block,
                                void** args, size_t shared_mem, cudaStream_t stream) {
   if (!real) return kMissing;
   ApiCall call(api);
   cudaError_t result = real(func, grid, block, args, shared_mem, stream);
-  if (call.active())
-    set_launch(call.record(), kernel_registry().id_for_handle(func), grid, block, shared_mem,
-               stream);
-  return call.finish(result);
+  return call.finish_launch(result, func, false, grid, block, shared_mem, stream);
 }
 
 template <typename Real>
@@ -34,10 +22,7 @@ cudaError_t launch_by_handle(Real real, ApiId api, cudaKernel_t kernel, dim3 gri
   if (!real) return kMissing;
   ApiCall call(api);
   cudaError_t result = real(kernel, grid, block, args, shared_mem, stream);
-  if (call.active())
-    set_launch(call.record(), kernel_registry().id_for_handle(kernel), grid, block, shared_mem,
-               stream);
-  return call.finish(result);
+  return call.finish_launch(result, kernel, true, grid, block, shared_mem, stream);
 }
 
 template <typename Real>
@@ -46,10 +31,9 @@ cudaError_t launch_ex(Real real, ApiId api, const cudaLaunchConfig_t* config, co
   if (!real) return kMissing;
   ApiCall call(api);
   cudaError_t result = real(config, func, args);
-  if (call.active() && config)
-    set_launch(call.record(), kernel_registry().id_for_handle(func), config->gridDim,
-               config->blockDim, config->dynamicSmemBytes, config->stream);
-  return call.finish(result);
+  if (!config) return call.finish_launch(result, func, false, dim3(0, 0, 0), dim3(0, 0, 0), 0, 0);
+  return call.finish_launch(result, func, false, config->gridDim, config->blockDim,
+                            config->dynamicSmemBytes, config->stream);
 }
 
 template <typename Real>

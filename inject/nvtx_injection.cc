@@ -11,32 +11,67 @@
 #include <cwchar>
 
 #include "collector/capture_window.h"
-#include "collector/clock.h"
+#include "collector/loss_counters.h"
 #include "collector/process_state.h"
+#include "collector/queue_records.h"
 #include "collector/recorder.h"
+#include "collector/thread_state.h"
+#include "collector/timestamp.h"
+#include "collector/torch_message.h"
 
 namespace gprof::inject {
 namespace {
 
 std::atomic<uint64_t> g_next_range_id{1};
+// A start dropped under GPROF_ON_FULL=drop hands out an id with this bit, so
+// that its end is dropped too: no half of a range is kept.
+constexpr uint64_t kDroppedRange = 1ull << 63;
 
-// Push/pop nesting of this thread, for NVTX's return values and for capture
-// windows (the flags of each open range's name). Deeper ranges still record.
-constexpr int kMaxDepth = 128;
-struct NvtxThread {
-  int depth;
-  uint8_t flags[kMaxDepth];
+// A name as the hot path has it: an id, or the text itself when the string
+// table cannot hold it (then `id` is kInlineName).
+struct Name {
+  uint32_t id = 0;
+  const char* text = nullptr;
+  uint32_t size = 0;
+  uint64_t seq = 0;  // emit_nvtx: sequence_nr + 1
+  uint64_t op_id = 0;
 };
-constinit thread_local NvtxThread t_nvtx{0, {}};
 
-uint32_t intern(const char* text, StringClass cls) {
-  return text ? string_table().intern(text, strnlen(text, 4096), cls) : 0;
+Name intern_bytes(const char* text, size_t size, StringClass cls) {
+  Name n;
+  n.id = string_table().intern(text, size, cls);
+  if (n.id == kInlineName) {
+    n.text = text;
+    n.size = static_cast<uint32_t>(size < kMaxInlineText ? size : kMaxInlineText);
+  }
+  return n;
+}
+
+// `scratch` holds an emit_nvtx message's stable part; it must outlive the Name.
+Name intern(const char* text, StringClass cls, char (&scratch)[kMaxInlineText]) {
+  if (!text) return {};
+  StringTable& table = string_table();
+  if (cls == StringClass::kNvtx) {
+    Name hit;
+    hit.id = table.cached(text);
+    if (hit.id) return hit;
+  }
+  const size_t size = strnlen(text, kMaxInlineText);
+  TorchMessage m;
+  if (cls == StringClass::kNvtx && split_torch_message(text, size, scratch, m)) {
+    Name n = intern_bytes(scratch, m.size, cls);
+    n.seq = m.seq;
+    n.op_id = m.op_id;
+    return n;
+  }
+  Name n = intern_bytes(text, size, cls);
+  if (cls == StringClass::kNvtx && size < kMaxInlineText) table.remember(text, n.id);
+  return n;
 }
 
 // UTF-8 of a wide string, into a bounded buffer on the stack (no allocation).
-uint32_t intern(const wchar_t* text, StringClass cls) {
-  if (!text) return 0;
-  char out[1024];
+Name intern(const wchar_t* text, StringClass cls, char (&out)[kMaxInlineText]) {
+  if (!text) return {};
   size_t n = 0;
   for (; *text && n + 4 < sizeof out; ++text) {
     const uint32_t c = static_cast<uint32_t>(*text);
@@ -56,34 +91,46 @@ uint32_t intern(const wchar_t* text, StringClass cls) {
       out[n++] = static_cast<char>(0x80 | (c & 0x3F));
     }
   }
-  return string_table().intern(out, n, cls);
+  return intern_bytes(out, n, cls);
+}
+
+// Ids that need no text: registered strings, domains and categories are
+// handed back to the program as ids (never kInlineName: see below).
+uint32_t id_only(const Name& n) {
+  return n.id == kInlineName ? 0 : n.id;
 }
 
 uint32_t domain_id(nvtxDomainHandle_t domain) {
   return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(domain));
 }
 
-uint32_t message_of(const nvtxEventAttributes_t* a) {
-  if (!a) return 0;
+Name message_of(const nvtxEventAttributes_t* a, char (&scratch)[kMaxInlineText]) {
+  if (!a) return {};
   switch (a->messageType) {
     case NVTX_MESSAGE_TYPE_ASCII:
-      return intern(a->message.ascii, StringClass::kNvtx);
+      return intern(a->message.ascii, StringClass::kNvtx, scratch);
     case NVTX_MESSAGE_TYPE_UNICODE:
-      return intern(a->message.unicode, StringClass::kNvtx);
-    case NVTX_MESSAGE_TYPE_REGISTERED:
-      return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(a->message.registered));
+      return intern(a->message.unicode, StringClass::kNvtx, scratch);
+    case NVTX_MESSAGE_TYPE_REGISTERED: {
+      Name n;
+      n.id = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(a->message.registered));
+      return n;
+    }
     default:
-      return 0;
+      return {};
   }
 }
 
-void emit(RangeOp op, uint32_t name, uint32_t domain, const nvtxEventAttributes_t* a,
-          uint64_t range_id) {
-  if (!recording()) return;
+// Any event but a plain push or pop. False when it was dropped.
+bool emit(RangeOp op, const Name& name, uint32_t domain, const nvtxEventAttributes_t* a,
+          uint64_t range_id, bool must_keep = false) {
+  if (!recording()) return false;
   RangeEvent e{};
-  e.time_ns = clock_ns();
+  e.time_ns = timestamp();
   e.op = op;
-  e.name = name;
+  e.name = name.id;
+  e.seq = name.seq;
+  e.op_id = name.op_id;
   e.domain = domain;
   e.range_id = range_id;
   if (a) {
@@ -106,106 +153,180 @@ void emit(RangeOp op, uint32_t name, uint32_t domain, const nvtxEventAttributes_
         break;
     }
   }
-  submit_range(e);
+  return submit_range(e, name.text, name.size, must_keep);
 }
 
-int push(uint32_t name, uint32_t domain, const nvtxEventAttributes_t* a) {
-  NvtxThread& t = t_nvtx;
-  uint8_t flags = string_table().flags(name);
+// The hot pair: a push without attributes is a 16-byte record (32 with
+// emit_nvtx numbers), a pop 16 bytes.
+bool record_push(ThreadState& t, const Name& name) {
+  if (name.text) return emit(RangeOp::kPush, name, 0, nullptr, 0);
+  const uint64_t now = timestamp();
+  if (name.seq | name.op_id) {
+    QTorchPush* q = reserve<QTorchPush>(t);
+    if (!q) return false;
+    q->type = QueueType::kTorchPush;
+    q->name = name.id;
+    q->time = now;
+    q->seq = name.seq;
+    q->op_id = name.op_id;
+    commit(t, sizeof(QTorchPush));
+    return true;
+  }
+  QPush* q = reserve<QPush>(t);
+  if (!q) return false;
+  q->type = QueueType::kPush;
+  q->name = name.id;
+  q->time = now;
+  commit(t, sizeof(QPush));
+  return true;
+}
+
+int push(const Name& name, uint32_t domain, const nvtxEventAttributes_t* a) {
+  ThreadState& t = this_thread();
+  uint8_t flags = name.text ? string_table().classify(name.text, name.size, StringClass::kNvtx)
+                            : string_table().flags(name.id);
   if ((flags & kStringCapture) && capture_domain() != 0 && domain != capture_domain())
     flags = static_cast<uint8_t>(flags & ~kStringCapture);
-  if (t.depth < kMaxDepth) t.flags[t.depth] = flags;
-  const int level = t.depth++;
   if (flags) capture_range_entered(flags);  // before the event: the window opens on it
-  emit(RangeOp::kPush, name, domain, a, 0);
+  bool kept = false;
+  if (recording())
+    kept = (a == nullptr && domain == 0) ? record_push(t, name)
+                                         : emit(RangeOp::kPush, name, domain, a, 0);
+  // A push that was not recorded drops its pop too (capture windows
+  // included: a window that opens inside a range does not record its pop).
+  const int level = t.nvtx_depth++;
+  if (level < ThreadState::kMaxDepth)
+    t.nvtx_flags[level] = static_cast<uint8_t>(flags | (kept ? 0 : kStringDropped));
   return level;
 }
 
 int pop(uint32_t domain) {
-  NvtxThread& t = t_nvtx;
-  emit(RangeOp::kPop, 0, domain, nullptr, 0);
-  if (t.depth == 0) return -1;  // unbalanced: recorded, the tools count it
-  const int level = --t.depth;
-  if (level < kMaxDepth && t.flags[level]) capture_range_left(t.flags[level]);
+  ThreadState& t = this_thread();
+  if (t.nvtx_depth == 0) {
+    // Unbalanced: recorded, the tools count it.
+    if (recording()) {
+      if (QPop* q = reserve<QPop>(t)) {
+        q->type = QueueType::kPop;
+        q->domain = domain;
+        q->time = timestamp();
+        commit(t, sizeof(QPop));
+      }
+    }
+    return -1;
+  }
+  const int level = --t.nvtx_depth;
+  const uint8_t flags = level < ThreadState::kMaxDepth ? t.nvtx_flags[level] : 0;
+  if (recording() && !(flags & kStringDropped)) {
+    // Its push is in the file: the pop waits for room rather than be lost.
+    if (QPop* q = reserve<QPop>(t, true)) {
+      q->type = QueueType::kPop;
+      q->domain = domain;
+      q->time = timestamp();
+      commit(t, sizeof(QPop));
+    }
+  }
+  const uint8_t window = static_cast<uint8_t>(flags & ~kStringDropped);
+  if (window) capture_range_left(window);
   return level;
 }
 
 void name_category(uint32_t domain, uint32_t category, uint32_t name) {
-  if (!recording()) return;
-  RangeEvent e{};
-  e.time_ns = clock_ns();
-  e.op = RangeOp::kNameCategory;
-  e.domain = domain;
-  e.category = category;
-  e.name = name;
-  submit_range(e);
+  Name n;
+  n.id = name;
+  nvtxEventAttributes_t a{};
+  a.category = category;
+  emit(RangeOp::kNameCategory, n, domain, &a, 0);
 }
 
-uint64_t start(uint32_t name, uint32_t domain, const nvtxEventAttributes_t* a) {
+uint64_t start(const Name& name, uint32_t domain, const nvtxEventAttributes_t* a) {
   const uint64_t id = g_next_range_id.fetch_add(1, std::memory_order_relaxed);
-  emit(RangeOp::kStart, name, domain, a, id);
-  return id;
+  if (!recording()) return id;
+  return emit(RangeOp::kStart, name, domain, a, id) ? id : id | kDroppedRange;
+}
+
+void end(uint32_t domain, uint64_t id) {
+  if (id & kDroppedRange) {
+    if (recording()) losses().add(LossReason::kRingFull);  // the other half of a dropped range
+    return;
+  }
+  emit(RangeOp::kEnd, Name{}, domain, nullptr, id, true);
 }
 
 // CORE
 void NVTX_API MarkEx(const nvtxEventAttributes_t* a) {
-  emit(RangeOp::kMark, message_of(a), 0, a, 0);
+  char scratch[kMaxInlineText];
+  emit(RangeOp::kMark, message_of(a, scratch), 0, a, 0);
 }
 void NVTX_API MarkA(const char* m) {
-  emit(RangeOp::kMark, intern(m, StringClass::kNvtx), 0, nullptr, 0);
+  char scratch[kMaxInlineText];
+  emit(RangeOp::kMark, intern(m, StringClass::kNvtx, scratch), 0, nullptr, 0);
 }
 void NVTX_API MarkW(const wchar_t* m) {
-  emit(RangeOp::kMark, intern(m, StringClass::kNvtx), 0, nullptr, 0);
+  char scratch[kMaxInlineText];
+  emit(RangeOp::kMark, intern(m, StringClass::kNvtx, scratch), 0, nullptr, 0);
 }
 nvtxRangeId_t NVTX_API RangeStartEx(const nvtxEventAttributes_t* a) {
-  return start(message_of(a), 0, a);
+  char scratch[kMaxInlineText];
+  return start(message_of(a, scratch), 0, a);
 }
 nvtxRangeId_t NVTX_API RangeStartA(const char* m) {
-  return start(intern(m, StringClass::kNvtx), 0, nullptr);
+  char scratch[kMaxInlineText];
+  return start(intern(m, StringClass::kNvtx, scratch), 0, nullptr);
 }
 nvtxRangeId_t NVTX_API RangeStartW(const wchar_t* m) {
-  return start(intern(m, StringClass::kNvtx), 0, nullptr);
+  char scratch[kMaxInlineText];
+  return start(intern(m, StringClass::kNvtx, scratch), 0, nullptr);
 }
 void NVTX_API RangeEnd(nvtxRangeId_t id) {
-  emit(RangeOp::kEnd, 0, 0, nullptr, id);
+  end(0, id);
 }
 int NVTX_API RangePushEx(const nvtxEventAttributes_t* a) {
-  return push(message_of(a), 0, a);
+  char scratch[kMaxInlineText];
+  return push(message_of(a, scratch), 0, a);
 }
 int NVTX_API RangePushA(const char* m) {
-  return push(intern(m, StringClass::kNvtx), 0, nullptr);
+  char scratch[kMaxInlineText];
+  return push(intern(m, StringClass::kNvtx, scratch), 0, nullptr);
 }
 int NVTX_API RangePushW(const wchar_t* m) {
-  return push(intern(m, StringClass::kNvtx), 0, nullptr);
+  char scratch[kMaxInlineText];
+  return push(intern(m, StringClass::kNvtx, scratch), 0, nullptr);
 }
 int NVTX_API RangePop() {
   return pop(0);
 }
 void NVTX_API NameCategoryA(uint32_t category, const char* name) {
-  name_category(0, category, intern(name, StringClass::kCategory));
+  char scratch[kMaxInlineText];
+  name_category(0, category, id_only(intern(name, StringClass::kCategory, scratch)));
 }
 void NVTX_API NameCategoryW(uint32_t category, const wchar_t* name) {
-  name_category(0, category, intern(name, StringClass::kCategory));
+  char scratch[kMaxInlineText];
+  name_category(0, category, id_only(intern(name, StringClass::kCategory, scratch)));
 }
 void NVTX_API NameOsThreadA(uint32_t thread, const char* name) {
-  emit(RangeOp::kNameThread, intern(name, StringClass::kNvtx), 0, nullptr, thread);
+  char scratch[kMaxInlineText];
+  emit(RangeOp::kNameThread, intern(name, StringClass::kNvtx, scratch), 0, nullptr, thread);
 }
 void NVTX_API NameOsThreadW(uint32_t thread, const wchar_t* name) {
-  emit(RangeOp::kNameThread, intern(name, StringClass::kNvtx), 0, nullptr, thread);
+  char scratch[kMaxInlineText];
+  emit(RangeOp::kNameThread, intern(name, StringClass::kNvtx, scratch), 0, nullptr, thread);
 }
 
 // CORE2 (domains)
 void NVTX_API DomainMarkEx(nvtxDomainHandle_t d, const nvtxEventAttributes_t* a) {
-  emit(RangeOp::kMark, message_of(a), domain_id(d), a, 0);
+  char scratch[kMaxInlineText];
+  emit(RangeOp::kMark, message_of(a, scratch), domain_id(d), a, 0);
 }
 nvtxRangeId_t NVTX_API DomainRangeStartEx(nvtxDomainHandle_t d, const nvtxEventAttributes_t* a) {
-  return start(message_of(a), domain_id(d), a);
+  char scratch[kMaxInlineText];
+  return start(message_of(a, scratch), domain_id(d), a);
 }
 void NVTX_API DomainRangeEnd(nvtxDomainHandle_t d, nvtxRangeId_t id) {
-  emit(RangeOp::kEnd, 0, domain_id(d), nullptr, id);
+  end(domain_id(d), id);
 }
 int NVTX_API DomainRangePushEx(nvtxDomainHandle_t d, const nvtxEventAttributes_t* a) {
-  return push(message_of(a), domain_id(d), a);
+  char scratch[kMaxInlineText];
+  return push(message_of(a, scratch), domain_id(d), a);
 }
 int NVTX_API DomainRangePop(nvtxDomainHandle_t d) {
   return pop(domain_id(d));
@@ -215,24 +336,33 @@ nvtxResourceHandle_t NVTX_API DomainResourceCreate(nvtxDomainHandle_t, nvtxResou
 }
 void NVTX_API DomainResourceDestroy(nvtxResourceHandle_t) {}
 void NVTX_API DomainNameCategoryA(nvtxDomainHandle_t d, uint32_t category, const char* name) {
-  name_category(domain_id(d), category, intern(name, StringClass::kCategory));
+  char scratch[kMaxInlineText];
+  name_category(domain_id(d), category, id_only(intern(name, StringClass::kCategory, scratch)));
 }
 void NVTX_API DomainNameCategoryW(nvtxDomainHandle_t d, uint32_t category, const wchar_t* name) {
-  name_category(domain_id(d), category, intern(name, StringClass::kCategory));
+  char scratch[kMaxInlineText];
+  name_category(domain_id(d), category, id_only(intern(name, StringClass::kCategory, scratch)));
 }
 // Registered strings and domains are handed back as their ids: the events
-// that use them then carry the id without a lookup.
+// that use them then carry the id without a lookup. A table too full to hold
+// one hands back 0 (no name): NVTX keeps the handle, not the text.
 nvtxStringHandle_t NVTX_API DomainRegisterStringA(nvtxDomainHandle_t, const char* s) {
-  return reinterpret_cast<nvtxStringHandle_t>(uintptr_t{intern(s, StringClass::kNvtx)});
+  return reinterpret_cast<nvtxStringHandle_t>(
+      uintptr_t{id_only(intern_bytes(s, s ? strnlen(s, kMaxInlineText) : 0, StringClass::kNvtx))});
 }
 nvtxStringHandle_t NVTX_API DomainRegisterStringW(nvtxDomainHandle_t, const wchar_t* s) {
-  return reinterpret_cast<nvtxStringHandle_t>(uintptr_t{intern(s, StringClass::kNvtx)});
+  char scratch[kMaxInlineText];
+  return reinterpret_cast<nvtxStringHandle_t>(
+      uintptr_t{id_only(intern(s, StringClass::kNvtx, scratch))});
 }
 nvtxDomainHandle_t NVTX_API DomainCreateA(const char* name) {
-  return reinterpret_cast<nvtxDomainHandle_t>(uintptr_t{intern(name, StringClass::kDomain)});
+  return reinterpret_cast<nvtxDomainHandle_t>(uintptr_t{
+      id_only(intern_bytes(name, name ? strnlen(name, kMaxInlineText) : 0, StringClass::kDomain))});
 }
 nvtxDomainHandle_t NVTX_API DomainCreateW(const wchar_t* name) {
-  return reinterpret_cast<nvtxDomainHandle_t>(uintptr_t{intern(name, StringClass::kDomain)});
+  char scratch[kMaxInlineText];
+  return reinterpret_cast<nvtxDomainHandle_t>(
+      uintptr_t{id_only(intern(name, StringClass::kDomain, scratch))});
 }
 void NVTX_API DomainDestroy(nvtxDomainHandle_t) {}
 void NVTX_API Initialize(const void*) {}

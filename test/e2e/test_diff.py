@@ -288,8 +288,10 @@ class Diff(E2ETestCase):
         with open(self.base, "rb") as f:
             data = f.read()
         header_only = os.path.join(self.tmp, "header_only.gprof")
+        # Magic and version (12 bytes), then the header frame: [length][crc32c][payload].
+        header_end = 12 + 8 + int.from_bytes(data[12:16], "little")
         with open(header_only, "wb") as f:
-            f.write(data[:800])
+            f.write(data[:header_end])
         for sides in ((header_only, self.base), (self.base, header_only)):
             out = diff("--fail-on", "self_cuda:+10", *sides)
             self.assertEqual(out.returncode, 2, out.stdout + out.stderr)

@@ -45,10 +45,13 @@ class Fork(E2ETestCase):
 class Configuration(E2ETestCase):
     def test_bad_values_warn_once_and_change_nothing(self):
         args = [program("vector_add"), "--iterations", "2"]
-        run = self.profile(args, env={"GPROF_BUFFER_SIZE": "lots", "GPROF_MAX_THREADS": "x"})
+        run = self.profile(args, env={"GPROF_MAX_MEMORY": "lots", "GPROF_ON_FULL": "x",
+                                      "GPROF_BUFFER_SIZE": "2M"})
         warnings = [l for l in run.stderr.splitlines() if l.startswith("gprof:")]
-        self.assertEqual(len(warnings), 2, run.stderr)
-        self.assertIn("GPROF_BUFFER_SIZE='lots'", warnings[0])
+        self.assertEqual(len(warnings), 3, run.stderr)
+        self.assertIn("GPROF_MAX_MEMORY='lots'", warnings[0])
+        self.assertIn("GPROF_ON_FULL='x'", warnings[1])
+        self.assertIn("GPROF_BUFFER_SIZE is no longer used", warnings[2])
         self.assertSameBehaviour(args, profiled=run)
         self.assertEqual(counts(dump(run.files[0]))["cudaLaunchKernel"], 2)
 
@@ -89,10 +92,13 @@ class Configuration(E2ETestCase):
 
 
 class Losses(E2ETestCase):
-    def test_full_rings_drop_and_count_exactly(self):
-        launches = 200000
+    def test_full_queues_drop_and_count_exactly(self):
+        launches = 400000
+        # 1M holds ~13,000 launch records; a writer held 50 ms before each
+        # pass (a slow disk) falls behind a loop that makes them faster.
         run = self.profile([program("launch_loop"), str(launches)],
-                           env={"GPROF_BUFFER_SIZE": "4K", "GPROF_FLUSH_INTERVAL_MS": "50"})
+                           env={"GPROF_MAX_MEMORY": "1M", "GPROF_ON_FULL": "drop",
+                                "GPROF_WRITER_DELAY_MS": "50"})
         self.assertEqual(run.returncode, 0, run.stderr)
         info = gpuprof("info", run.files[0]).stdout
         lost = int(re.search(r"ring_full\D+(\d+)", info).group(1))

@@ -24,6 +24,8 @@ void RangePairing::add(const RangeEvent& e) {
       r.tid = e.tid;
       r.name = e.name;
       r.domain = e.domain;
+      r.seq = e.seq;
+      r.op_id = e.op_id;
       stacks_[{e.tid, e.domain}].push_back(Opened{r, seq_++});
       break;
     }
@@ -42,7 +44,8 @@ void RangePairing::add(const RangeEvent& e) {
       break;
     }
     case RangeOp::kStart:
-      starts_.push_back(Start{e.range_id, e.time_ns, seq_++, e.tid, e.name, e.domain});
+      starts_.push_back(
+          Start{e.range_id, e.time_ns, seq_++, e.tid, e.name, e.domain, e.seq, e.op_id});
       break;
     case RangeOp::kEnd:
       ends_.push_back(End{e.range_id, e.time_ns, e.tid});
@@ -53,6 +56,8 @@ void RangePairing::add(const RangeEvent& e) {
       r.tid = r.end_tid = e.tid;
       r.name = e.name;
       r.domain = e.domain;
+      r.seq = e.seq;
+      r.op_id = e.op_id;
       r.kind = RangeKind::kMark;
       done_.push_back(Opened{r, seq_++});
       break;
@@ -89,6 +94,8 @@ void RangePairing::pair_start_end(uint64_t last_ns) {
     r.end_tid = end_tid;
     r.name = start.name;
     r.domain = start.domain;
+    r.seq = start.torch_seq;
+    r.op_id = start.op_id;
     r.open_at_exit = at_exit;
     if (at_exit) ++counts_.open_at_exit;
     if (!at_exit && end_tid != start.tid) ++counts_.cross_thread;

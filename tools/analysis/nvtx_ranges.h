@@ -31,6 +31,9 @@ struct Range {
   uint32_t end_tid = 0;  // the thread that popped or ended it
   uint32_t name = 0;     // NVTX string id; 0: no message
   uint32_t domain = 0;   // DOMAIN string id; 0: the default domain
+  // PyTorch emit_nvtx numbers of the push, start or mark (RangeEvent).
+  uint64_t seq = 0;    // torch sequence_nr + 1; 0: none
+  uint64_t op_id = 0;  // 0: none
   RangeKind kind = RangeKind::kPushPop;
   bool open_at_exit = false;
 };
@@ -78,6 +81,8 @@ class RangePairing {
     uint32_t tid;
     uint32_t name;
     uint32_t domain;
+    uint64_t torch_seq;  // RangeEvent::seq
+    uint64_t op_id;
   };
   struct End {
     uint64_t id;

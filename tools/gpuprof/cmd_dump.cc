@@ -3,6 +3,8 @@
 // consumers see what they always saw); --records gpu|ranges|all adds GPU
 // records and NVTX ranges, which come after the API records of their file
 // (they are paired at its end): ranges and marks first, then GPU records.
+// Ranges of PyTorch ops carry "seq" (torch's sequence_nr) and "op_id" when
+// the message had them.
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
@@ -63,15 +65,15 @@ class DumpVisitor : public analysis::ProfileVisitor {
     const char* kind = r.kind == analysis::RangeKind::kPushPop    ? "push_pop"
                        : r.kind == analysis::RangeKind::kStartEnd ? "start_end"
                                                                   : "mark";
-    print_line({{"type", "range"},
-                {"file", span.file},
-                {"kind", kind},
-                {"name", span.name},
-                {"start_ns", r.start_ns},
-                {"end_ns", r.end_ns},
-                {"tid", r.tid},
-                {"end_tid", r.end_tid},
-                {"open_at_exit", r.open_at_exit}});
+    nlohmann::json j = {
+        {"type", "range"},   {"file", span.file},      {"kind", kind},
+        {"name", span.name}, {"start_ns", r.start_ns}, {"end_ns", r.end_ns},
+        {"tid", r.tid},      {"end_tid", r.end_tid},   {"open_at_exit", r.open_at_exit}};
+    // PyTorch emit_nvtx numbers, when the message had them: torch's own
+    // sequence_nr (stored + 1 so that 0 can mean none).
+    if (r.seq != 0) j["seq"] = r.seq - 1;
+    if (r.op_id != 0) j["op_id"] = r.op_id;
+    print_line(j);
   }
 
   // Every GpuRecord field, whatever the kind, plus the row name and, when

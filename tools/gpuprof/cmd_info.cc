@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "tools/analysis/cuda_errors.h"
+#include "tools/analysis/footer_text.h"
 #include "tools/analysis/format.h"
 #include "tools/analysis/profile.h"
 #include "tools/analysis/range_text.h"
@@ -114,6 +115,17 @@ void print_header(const pb::FileHeader& h) {
   for (const pb::ConfigEntry& e : h.config()) field("Config", e.key() + "=" + e.value());
 }
 
+// What newer footers say besides losses; files written before have none of it.
+void print_footer_extras(const pb::Footer& footer) {
+  const analysis::HoldTotals holds = analysis::footer_holds(footer);
+  if (holds.count != 0)
+    field("Held at memory cap", analysis::describe_holds(holds) + " (GPROF_ON_FULL=wait)");
+  const std::string queue = analysis::describe_queue_memory(footer);
+  if (!queue.empty()) field("Queue memory", queue + " (GPROF_MAX_MEMORY)");
+  if (footer.has_timestamps())
+    field("Timestamps", analysis::describe_timestamps(footer.timestamps()));
+}
+
 void print_file(const analysis::FileInfo& file, const InfoVisitor& counts,
                 const analysis::FileThroughput& throughput) {
   const ReadStatus& s = file.status;
@@ -160,6 +172,7 @@ void print_file(const analysis::FileInfo& file, const InfoVisitor& counts,
     field("Losses", losses.empty() ? "none" : losses);
   if (file.footer && file.footer->flush_timed_out())
     field("Exit flush", "timed out; the last records may be missing");
+  if (file.footer) print_footer_extras(*file.footer);
 
   if (!counts.calls_.empty()) {
     std::vector<std::pair<std::string_view, uint64_t>> calls(counts.calls_.begin(),

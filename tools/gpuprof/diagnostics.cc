@@ -6,6 +6,7 @@
 #include <string>
 
 #include "tools/analysis/cupti_status.h"
+#include "tools/analysis/footer_text.h"
 
 namespace gprof::cli {
 
@@ -47,6 +48,8 @@ std::string table_notes(const std::vector<analysis::FileInfo>& files) {
   }
   const std::string losses = analysis::format_losses(analysis::total_losses(files));
   if (!losses.empty()) out += fmt::format("Lost records: {}\n", losses);
+  const std::string holds = analysis::holds_note(files);
+  if (!holds.empty()) out += holds + "\n";
   return out;
 }
 

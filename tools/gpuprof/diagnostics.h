@@ -27,7 +27,8 @@ bool check_files(const std::vector<analysis::FileInfo>& files);
 bool is_damaged(const ReadStatus& status);
 
 // What belongs under every table of these files: why a file has no GPU
-// times, and what was lost (gprof's and CUPTI's losses).
+// times, what was lost (gprof's and CUPTI's losses), and how long the
+// programs were held at GPROF_MAX_MEMORY (GPROF_ON_FULL=wait).
 void print_table_notes(std::FILE* out, const std::vector<analysis::FileInfo>& files);
 std::string table_notes(const std::vector<analysis::FileInfo>& files);
 

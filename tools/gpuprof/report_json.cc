@@ -29,6 +29,27 @@ ordered_json file_json(const analysis::FileInfo& file) {
       if (loss.count() != 0) losses[loss.reason()] = loss.count();
   }
   out["losses"] = losses;
+  // Newer footers only, each where the file has it.
+  if (file.footer) {
+    const pb::Footer& footer = *file.footer;
+    if (footer.holds() != 0) {
+      out["held"] = {{"count", footer.holds()},
+                     {"total_ns", footer.held_ns()},
+                     {"max_ns", footer.max_held_ns()}};
+    }
+    if (footer.max_queue_bytes() != 0) {
+      out["queue_memory"] = {{"peak_bytes", footer.peak_queue_bytes()},
+                             {"max_bytes", footer.max_queue_bytes()}};
+    }
+    if (footer.has_timestamps()) {
+      const pb::TimestampCalibration& t = footer.timestamps();
+      out["timestamps"] = {{"source", t.source()},
+                           {"ticks_per_second", t.ticks_per_second()},
+                           {"pairs", t.pairs()},
+                           {"max_uncertainty_ns", t.max_uncertainty_ns()},
+                           {"max_residual_ns", t.max_residual_ns()}};
+    }
+  }
   out["ranges"] = {{"push_pop", file.ranges.push_pop},
                    {"start_end", file.ranges.start_end},
                    {"marks", file.ranges.marks},

@@ -174,15 +174,34 @@ void EventJson::range(const Item& e) {
       b.append(std::string_view(",\"s\":\"t\""));
   }
   const bool domain = r.domain != analysis::Interner::kEmpty;
-  if (e.kind != EventKind::kAsyncEnd && (domain || r.open_at_exit)) {
+  if (e.kind != EventKind::kAsyncEnd && (domain || r.open_at_exit || r.seq || r.op_id)) {
     b.append(std::string_view(",\"args\":{"));
-    if (domain) {
-      append_json_string(b, "domain");
+    bool first = true;
+    // `"key":`, after a comma unless it is the first argument.
+    const auto arg = [&](std::string_view name) {
+      if (!first) b.push_back(',');
+      first = false;
+      append_json_string(b, name);
       b.push_back(':');
+    };
+    if (domain) {
+      arg("domain");
       append_json_string(b, strings_.text(r.domain));
     }
-    if (r.open_at_exit)
-      b.append(std::string_view(domain ? ",\"open at exit\":true" : "\"open at exit\":true"));
+    // PyTorch emit_nvtx numbers, by kineto's names for them: torch's own
+    // sequence_nr (stored + 1 so that 0 can mean none).
+    if (r.seq != 0) {
+      arg("Sequence number");
+      fmt::format_to(std::back_inserter(b), "{}", r.seq - 1);
+    }
+    if (r.op_id != 0) {
+      arg("op_id");
+      fmt::format_to(std::back_inserter(b), "{}", r.op_id);
+    }
+    if (r.open_at_exit) {
+      arg("open at exit");
+      b.append(std::string_view("true"));
+    }
     b.push_back('}');
   }
   b.push_back('}');

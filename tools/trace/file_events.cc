@@ -343,7 +343,7 @@ void FileEvents::finish_ranges() {
     Item e{};
     e.ref = range_count_++;
     e.track = track(false, 0, r.tid);
-    e.range = RangePart{it->second,
+    e.range = RangePart{r.seq, r.op_id, it->second,
                         domain == domains_.end() ? analysis::Interner::kEmpty : domain->second,
                         r.open_at_exit};
     const uint64_t dur = r.end_ns - r.start_ns;

@@ -61,6 +61,8 @@ struct GpuPart {
 };
 
 struct RangePart {
+  uint64_t seq;     // analysis::Range::seq: torch sequence_nr + 1; 0: none
+  uint64_t op_id;   // 0: none
   uint32_t name;    // id
   uint32_t domain;  // id; Interner::kEmpty for the default domain
   bool open_at_exit;

@@ -24,24 +24,30 @@ TEST_CASE("defaults when nothing is set") {
   Config c = load_config(fake_getenv);
   CHECK(c.enabled);
   CHECK(std::string(c.output_pattern) == "gprof-%p.gprof");
-  CHECK(c.ring_bytes == (2u << 20));
-  CHECK(c.max_threads == 32);
+  CHECK(c.max_memory == (256u << 20));
+  CHECK(c.on_full == OnFull::kWait);
+  CHECK(c.max_wait_ms == 10000);
+  CHECK(c.tsc);
   CHECK(c.file_mode == 0600);
   CHECK(c.fork_policy == ForkPolicy::kFollow);
 }
 
 TEST_CASE("valid values are taken") {
   g_env = {{"GPROF_OUTPUT", "/tmp/run-%r.gprof"},
-           {"GPROF_BUFFER_SIZE", "64K"},
-           {"GPROF_MAX_THREADS", "8"},
+           {"GPROF_MAX_MEMORY", "64M"},
+           {"GPROF_ON_FULL", "Drop"},
+           {"GPROF_MAX_WAIT_MS", "250"},
+           {"GPROF_TSC", "0"},
            {"GPROF_ENABLED", "off"},
            {"GPROF_FILE_MODE", "0644"},
            {"GPROF_FORK", "stop"},
            {"GPROF_LOG_LEVEL", "error"}};
   Config c = load_config(fake_getenv);
   CHECK(std::string(c.output_pattern) == "/tmp/run-%r.gprof");
-  CHECK(c.ring_bytes == 64 * 1024);
-  CHECK(c.max_threads == 8);
+  CHECK(c.max_memory == (64u << 20));
+  CHECK(c.on_full == OnFull::kDrop);
+  CHECK(c.max_wait_ms == 250);
+  CHECK_FALSE(c.tsc);
   CHECK_FALSE(c.enabled);
   CHECK(c.file_mode == 0644);
   CHECK(c.fork_policy == ForkPolicy::kStop);
@@ -49,12 +55,13 @@ TEST_CASE("valid values are taken") {
 }
 
 TEST_CASE("bad values fall back to the defaults") {
-  g_env = {{"GPROF_BUFFER_SIZE", "lots"}, {"GPROF_MAX_THREADS", "-3"}, {"GPROF_ENABLED", "maybe"},
-           {"GPROF_FILE_MODE", "0777"},   {"GPROF_FORK", "sideways"},  {"GPROF_OUTPUT", ""},
-           {"GPROF_LOG_LEVEL", "off"}};
+  g_env = {{"GPROF_MAX_MEMORY", "512K"}, {"GPROF_ON_FULL", "block"},  {"GPROF_ENABLED", "maybe"},
+           {"GPROF_MAX_WAIT_MS", "0"},   {"GPROF_FILE_MODE", "0777"}, {"GPROF_FORK", "sideways"},
+           {"GPROF_OUTPUT", ""},         {"GPROF_LOG_LEVEL", "off"}};
   Config c = load_config(fake_getenv);
-  CHECK(c.ring_bytes == (2u << 20));
-  CHECK(c.max_threads == 32);
+  CHECK(c.max_memory == (256u << 20));  // below the 1M floor
+  CHECK(c.on_full == OnFull::kWait);
+  CHECK(c.max_wait_ms == 10000);
   CHECK(c.enabled);
   CHECK(c.file_mode == 0600);
   CHECK(c.fork_policy == ForkPolicy::kFollow);

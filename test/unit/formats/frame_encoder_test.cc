@@ -249,6 +249,223 @@ TEST_CASE("a file written by the encoder reads back record for record") {
   }
 }
 
+namespace {
+
+RangeEvent range_event(RangeOp op, uint64_t time_ns, uint64_t seq, uint64_t op_id) {
+  RangeEvent e{};
+  e.kind = RecordKind::kRange;
+  e.op = op;
+  e.time_ns = time_ns;
+  e.name = op == RangeOp::kPush ? 5 : 0;
+  e.seq = seq;
+  e.op_id = op_id;
+  return e;
+}
+
+pb::Ranges encode_ranges(RangesEncoder& encoder, const std::vector<RangeEvent>& events) {
+  encoder.begin(7);
+  for (const RangeEvent& e : events) encoder.add(e);
+  ByteBuffer frame;
+  encoder.finish(frame);
+  pb::Frame parsed;
+  REQUIRE(parsed.ParseFromString(as_string(frame)));
+  REQUIRE(parsed.ranges_size() == 1);
+  // libprotobuf's own encoding of the same message is byte-identical.
+  CHECK(parsed.SerializeAsString() == as_string(frame));
+  return parsed.ranges(0);
+}
+
+}  // namespace
+
+TEST_CASE("NVTX seq and op_id columns are empty when no event of the batch has one") {
+  RangesEncoder encoder;
+  const pb::Ranges r = encode_ranges(
+      encoder, {range_event(RangeOp::kPush, 100, 0, 0), range_event(RangeOp::kPop, 200, 0, 0)});
+  CHECK(r.op_size() == 2);
+  CHECK(r.seq_size() == 0);
+  CHECK(r.op_id_size() == 0);
+}
+
+TEST_CASE("NVTX seq and op_id columns hold one entry per event once one event has a value") {
+  RangesEncoder encoder;
+  // seq starts on the second event, op_id on the third; both are independent.
+  const pb::Ranges r = encode_ranges(encoder, {
+                                                  range_event(RangeOp::kPush, 100, 0, 0),
+                                                  range_event(RangeOp::kPush, 110, 13, 0),
+                                                  range_event(RangeOp::kPop, 120, 0, 34),
+                                                  range_event(RangeOp::kPush, 130, 1ull << 40, 1),
+                                                  range_event(RangeOp::kPop, 140, 0, 0),
+                                              });
+  REQUIRE(r.seq_size() == 5);
+  CHECK(r.seq(0) == 0);
+  CHECK(r.seq(1) == 13);
+  CHECK(r.seq(2) == 0);
+  CHECK(r.seq(3) == (1ull << 40));
+  CHECK(r.seq(4) == 0);
+  REQUIRE(r.op_id_size() == 5);
+  CHECK(r.op_id(0) == 0);
+  CHECK(r.op_id(1) == 0);
+  CHECK(r.op_id(2) == 34);
+  CHECK(r.op_id(3) == 1);
+  CHECK(r.op_id(4) == 0);
+
+  SECTION("the next batch of the same encoder starts empty again") {
+    const pb::Ranges next = encode_ranges(encoder, {range_event(RangeOp::kPush, 150, 0, 0)});
+    CHECK(next.seq_size() == 0);
+    CHECK(next.op_id_size() == 0);
+  }
+  SECTION("a batch whose first event has a value needs no zeros before it") {
+    const pb::Ranges next = encode_ranges(
+        encoder, {range_event(RangeOp::kPush, 150, 0, 9), range_event(RangeOp::kPop, 160, 0, 0)});
+    CHECK(next.seq_size() == 0);
+    REQUIRE(next.op_id_size() == 2);
+    CHECK(next.op_id(0) == 9);
+    CHECK(next.op_id(1) == 0);
+  }
+}
+
+TEST_CASE("footer holds, queue memory and timestamp calibration parse with libprotobuf") {
+  const LossCount losses[] = {{"wait_timeout", 3}, {"thread_exit", 1}};
+  FooterFields f;
+  f.api_records = 10;
+  f.losses = losses;
+  f.loss_count = 2;
+  f.gpu_records = 4;
+  f.holds = 3;
+  f.held_ns = 12'500'000;
+  f.max_held_ns = 4'100'000;
+  f.peak_queue_bytes = 12ull << 20;
+  f.max_queue_bytes = 256ull << 20;
+  f.timestamp_source = "tsc";
+  f.ticks_per_second = 2.995e9;
+  f.calibration_pairs = 57;
+  f.max_uncertainty_ns = 31;
+  f.max_residual_ns = 12;
+  ByteBuffer frame;
+  encode_footer(frame, f);
+
+  pb::Frame parsed;
+  REQUIRE(parsed.ParseFromString(as_string(frame)));
+  REQUIRE(parsed.has_footer());
+  const pb::Footer& pf = parsed.footer();
+  CHECK(pf.api_records() == 10);
+  CHECK(pf.gpu_records() == 4);
+  REQUIRE(pf.losses_size() == 2);
+  CHECK(pf.losses(0).reason() == "wait_timeout");
+  CHECK(pf.losses(1).reason() == "thread_exit");
+  CHECK(pf.holds() == 3);
+  CHECK(pf.held_ns() == 12'500'000);
+  CHECK(pf.max_held_ns() == 4'100'000);
+  CHECK(pf.peak_queue_bytes() == (12ull << 20));
+  CHECK(pf.max_queue_bytes() == (256ull << 20));
+  REQUIRE(pf.has_timestamps());
+  CHECK(pf.timestamps().source() == "tsc");
+  CHECK(pf.timestamps().ticks_per_second() == 2.995e9);
+  CHECK(pf.timestamps().pairs() == 57);
+  CHECK(pf.timestamps().max_uncertainty_ns() == 31);
+  CHECK(pf.timestamps().max_residual_ns() == 12);
+  CHECK(parsed.SerializeAsString() == as_string(frame));
+
+  SECTION("clock_gettime: the calibration is written with its frequency left out") {
+    FooterFields g;
+    g.timestamp_source = "clock_gettime";
+    ByteBuffer out;
+    encode_footer(out, g);
+    pb::Frame p;
+    REQUIRE(p.ParseFromString(as_string(out)));
+    REQUIRE(p.footer().has_timestamps());
+    CHECK(p.footer().timestamps().source() == "clock_gettime");
+    CHECK(p.footer().timestamps().ticks_per_second() == 0);
+    CHECK(p.footer().timestamps().pairs() == 0);
+    CHECK(p.SerializeAsString() == as_string(out));
+  }
+  SECTION("no source: no calibration message and no new fields") {
+    FooterFields g;
+    g.api_records = 1;
+    ByteBuffer out;
+    encode_footer(out, g);
+    pb::Frame p;
+    REQUIRE(p.ParseFromString(as_string(out)));
+    CHECK_FALSE(p.footer().has_timestamps());
+    CHECK(p.footer().holds() == 0);
+    CHECK(p.footer().max_queue_bytes() == 0);
+    CHECK(p.SerializeAsString() == as_string(out));
+  }
+}
+
+TEST_CASE("NVTX events with seq and op_id written by the encoder read back event for event") {
+  std::string path = "/tmp/gprof-encoder-ranges-" + std::to_string(getpid()) + ".gprof";
+  FILE* file = std::fopen(path.c_str(), "wb");
+  REQUIRE(file);
+  auto write_frame = [&](const ByteBuffer& payload) {
+    unsigned char header[kFrameHeaderSize];
+    encode_frame_header(payload, header);
+    std::fwrite(header, 1, sizeof header, file);
+    std::fwrite(payload.data(), 1, payload.size(), file);
+  };
+  ByteBuffer preamble;
+  encode_preamble(preamble);
+  std::fwrite(preamble.data(), 1, preamble.size(), file);
+  ByteBuffer frame;
+  encode_header(frame, HeaderFields{});
+  write_frame(frame);
+  // Batch 1: torch ops (seq only on forward ops, op_id on all); batch 2: none.
+  const std::vector<RangeEvent> first = {
+      range_event(RangeOp::kPush, 1000, 0, 40),  range_event(RangeOp::kPush, 1100, 13, 41),
+      range_event(RangeOp::kPop, 1200, 0, 0),    range_event(RangeOp::kPop, 1300, 0, 0),
+      range_event(RangeOp::kMark, 1400, 300, 0),
+  };
+  const std::vector<RangeEvent> second = {range_event(RangeOp::kPush, 2000, 0, 0),
+                                          range_event(RangeOp::kPop, 2100, 0, 0)};
+  RangesEncoder encoder;
+  frame.clear();
+  encoder.begin(11);
+  for (const RangeEvent& e : first) encoder.add(e);
+  encoder.finish(frame);
+  encoder.begin(12);
+  for (const RangeEvent& e : second) encoder.add(e);
+  encoder.finish(frame);
+  write_frame(frame);
+  frame.clear();
+  FooterFields f;
+  f.holds = 2;
+  f.timestamp_source = "tsc";
+  f.ticks_per_second = 1e9;
+  encode_footer(frame, f);
+  write_frame(frame);
+  std::fclose(file);
+
+  struct Collect : RecordVisitor {
+    std::vector<RangeEvent> seen;
+    std::vector<pb::Footer> footers;
+    void on_range(const RangeEvent& e) override { seen.push_back(e); }
+    void on_footer(const pb::Footer& footer) override { footers.push_back(footer); }
+  } visitor;
+  ReadStatus status = read_file(path, visitor);
+  std::remove(path.c_str());
+  REQUIRE(status.opened);
+  CHECK(status.complete);
+  CHECK(status.bad_frames == 0);
+  REQUIRE(visitor.seen.size() == first.size() + second.size());
+  for (size_t i = 0; i < visitor.seen.size(); ++i) {
+    const RangeEvent& want = i < first.size() ? first[i] : second[i - first.size()];
+    const RangeEvent& got = visitor.seen[i];
+    INFO("event " << i);
+    CHECK(got.tid == (i < first.size() ? 11u : 12u));
+    CHECK(got.op == want.op);
+    CHECK(got.time_ns == want.time_ns);
+    CHECK(got.seq == want.seq);
+    CHECK(got.op_id == want.op_id);
+  }
+  CHECK(visitor.seen[1].seq == 13);
+  CHECK(visitor.seen[1].op_id == 41);
+  CHECK(visitor.seen[4].seq == 300);
+  REQUIRE(visitor.footers.size() == 1);
+  CHECK(visitor.footers[0].holds() == 2);
+  CHECK(visitor.footers[0].timestamps().source() == "tsc");
+  CHECK(visitor.footers[0].timestamps().ticks_per_second() == 1e9);
+}
+
 TEST_CASE("crc32c matches the Castagnoli check value") {
   CHECK(crc32c("123456789", 9) == 0xE3069283u);
 }

@@ -276,8 +276,96 @@ TEST_CASE("reader: NVTX events round-trip in order", "[reader][nvtx]") {
   CHECK(out.ranges[0].category == 4);
   CHECK(out.ranges[0].color == 0xFF00FF00);
   CHECK(out.ranges[0].payload == (1ull << 40));
+  for (const RangeEvent& e : out.ranges) {
+    CHECK(e.seq == 0);
+    CHECK(e.op_id == 0);
+  }
   REQUIRE(out.strings.size() == 1);
   CHECK(out.strings[0].kind() == pb::StringEntry::NVTX);
+}
+
+TEST_CASE("reader: NVTX seq and op_id columns", "[reader][nvtx]") {
+  // A hand-built batch of `n` events with `seq` and `op_id` entries.
+  const auto batch = [](int n, std::vector<uint64_t> seq, std::vector<uint64_t> op_id) {
+    pb::Frame f;
+    pb::Ranges* r = f.add_ranges();
+    r->set_tid(5);
+    r->set_base_ns(1000);
+    for (int i = 0; i < n; ++i) {
+      r->add_op(static_cast<uint32_t>(i % 2 == 0 ? RangeOp::kPush : RangeOp::kPop));
+      r->add_time_delta(10);
+      r->add_name(i % 2 == 0 ? 1 : 0);
+      r->add_domain(0);
+      r->add_category(0);
+      r->add_range_id(0);
+      r->add_color(0);
+      r->add_payload(0);
+    }
+    for (uint64_t v : seq) r->add_seq(v);
+    for (uint64_t v : op_id) r->add_op_id(v);
+    return f;
+  };
+  const auto read = [](const std::string& name, const pb::Frame& f, Collect& out) {
+    return read_bytes(name, SidecarBuilder().header(test::test_header()).frame(f).bytes(), out);
+  };
+
+  SECTION("one entry per event: delivered with each event") {
+    Collect out;
+    const ReadStatus st = read("seq-full.gprof", batch(2, {13, 0}, {40, 41}), out);
+    CHECK(st.bad_frames == 0);
+    REQUIRE(out.ranges.size() == 2);
+    CHECK(out.ranges[0].seq == 13);
+    CHECK(out.ranges[0].op_id == 40);
+    CHECK(out.ranges[1].seq == 0);
+    CHECK(out.ranges[1].op_id == 41);
+  }
+  SECTION("empty columns (an older writer, or no torch op): zero") {
+    Collect out;
+    const ReadStatus st = read("seq-empty.gprof", batch(2, {}, {7, 8}), out);
+    CHECK(st.bad_frames == 0);
+    REQUIRE(out.ranges.size() == 2);
+    CHECK(out.ranges[0].seq == 0);
+    CHECK(out.ranges[1].seq == 0);
+    CHECK(out.ranges[0].op_id == 7);
+    CHECK(out.ranges[1].op_id == 8);
+  }
+  SECTION("a seq column of another size than the batch is a bad frame") {
+    Collect out;
+    const ReadStatus st = read("seq-short.gprof", batch(3, {1, 2}, {}), out);
+    CHECK(st.bad_frames == 1);
+    CHECK(st.range_events == 0);
+    CHECK(out.ranges.empty());
+  }
+  SECTION("an op_id column of another size than the batch is a bad frame") {
+    Collect out;
+    const ReadStatus st = read("opid-long.gprof", batch(2, {}, {1, 2, 3}), out);
+    CHECK(st.bad_frames == 1);
+    CHECK(out.ranges.empty());
+  }
+}
+
+TEST_CASE("reader: footer holds, queue memory and timestamp calibration", "[reader]") {
+  pb::Footer footer;
+  footer.set_holds(3);
+  footer.set_held_ns(12'500'000);
+  footer.set_max_held_ns(4'100'000);
+  footer.set_peak_queue_bytes(12ull << 20);
+  footer.set_max_queue_bytes(256ull << 20);
+  footer.mutable_timestamps()->set_source("tsc");
+  footer.mutable_timestamps()->set_pairs(57);
+  Collect out;
+  const ReadStatus st =
+      read_bytes("footer-holds.gprof",
+                 SidecarBuilder().header(test::test_header()).footer(footer).bytes(), out);
+  CHECK(st.complete);
+  REQUIRE(out.footers.size() == 1);
+  CHECK(out.footers[0].holds() == 3);
+  CHECK(out.footers[0].held_ns() == 12'500'000);
+  CHECK(out.footers[0].max_held_ns() == 4'100'000);
+  CHECK(out.footers[0].peak_queue_bytes() == (12ull << 20));
+  CHECK(out.footers[0].max_queue_bytes() == (256ull << 20));
+  CHECK(out.footers[0].timestamps().source() == "tsc");
+  CHECK(out.footers[0].timestamps().pairs() == 57);
 }
 
 TEST_CASE("reader: a GPU batch of an unknown kind is a bad frame", "[reader][gpu]") {

@@ -152,5 +152,37 @@ TEST_CASE("ranges: a pop before its push in time is zero length", "[ranges]") {
   CHECK(ranges[0].end_ns == 50);
 }
 
+TEST_CASE("ranges: torch seq and op_id come from the push, start or mark", "[ranges]") {
+  const auto with = [](RangeEvent e, uint64_t seq, uint64_t op_id) {
+    e.seq = seq;
+    e.op_id = op_id;
+    return e;
+  };
+  RangeCounts counts;
+  // The pop and the end carry other numbers: the opening event's win.
+  const auto ranges = pair(
+      {
+          with(push(1, 10, 1), 13, 34), with(push(1, 20, 2), 0, 35), with(pop(1, 30), 99, 99),
+          with(pop(1, 40), 98, 98), with(start(1, 50, 3, 7), 1, 0), with(end(2, 60, 7), 97, 97),
+          with(on(1, make_range_event(RangeOp::kMark, 70, 4)), 0, 36),
+          push(1, 80, 5),  // open at exit
+      },
+      1000, counts);
+  REQUIRE(ranges.size() == 5);
+  CHECK(ranges[0].seq == 13);
+  CHECK(ranges[0].op_id == 34);
+  CHECK(ranges[1].seq == 0);
+  CHECK(ranges[1].op_id == 35);
+  CHECK(ranges[2].kind == RangeKind::kStartEnd);
+  CHECK(ranges[2].seq == 1);
+  CHECK(ranges[2].op_id == 0);
+  CHECK(ranges[3].kind == RangeKind::kMark);
+  CHECK(ranges[3].seq == 0);
+  CHECK(ranges[3].op_id == 36);
+  CHECK(ranges[4].open_at_exit);
+  CHECK(ranges[4].seq == 0);
+  CHECK(ranges[4].op_id == 0);
+}
+
 }  // namespace
 }  // namespace gprof::analysis

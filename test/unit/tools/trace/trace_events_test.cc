@@ -161,6 +161,51 @@ TEST_CASE("trace: an enclosing slice comes before what it holds at the same time
         std::vector<std::string>{"outer", "inner", "cudaDeviceSynchronize"});
 }
 
+TEST_CASE("trace: torch seq and op_id in NVTX range args, by kineto's names", "[trace]") {
+  const auto with = [](RangeEvent e, uint64_t seq, uint64_t op_id, uint32_t domain = 0) {
+    e.seq = seq;
+    e.op_id = op_id;
+    e.domain = domain;
+    return e;
+  };
+  SidecarBuilder file;
+  file.header(test_header())
+      .named(pb::StringEntry::NVTX, {{1, "aten::add"}, {2, "AddBackward0"}, {3, "plain"}})
+      .named(pb::StringEntry::DOMAIN, {{4, "torch"}})
+      .ranges(5,
+              {
+                  with(make_range_event(RangeOp::kPush, 100, 1), 13, 34),
+                  // The pop's numbers are not the slice's: the push's are.
+                  with(make_range_event(RangeOp::kPop, 200), 7, 99),
+                  with(make_range_event(RangeOp::kPush, 300, 2, 0), 13, 40, 4),
+                  with(make_range_event(RangeOp::kPop, 400), 0, 0, 4),
+                  make_range_event(RangeOp::kPush, 500, 3),
+                  make_range_event(RangeOp::kPop, 600),
+                  with(make_range_event(RangeOp::kStart, 700, 1, 9), 1, 0),
+                  make_range_event(RangeOp::kEnd, 800, 0, 9),
+                  with(make_range_event(RangeOp::kMark, 900, 3), 0, 41),
+              })
+      .footer(pb::Footer{});
+  const json t = trace_of({write_temp_file("trace_seq.gprof", file.bytes())});
+  check_well_formed(t);
+  const std::vector<json> ranges = events_of(t, "X", "user_annotation");
+  REQUIRE(ranges.size() == 3);
+  CHECK(named(ranges, "aten::add").at("args") ==
+        json::parse(R"({"Sequence number":12,"op_id":34})"));
+  CHECK(named(ranges, "torch:AddBackward0").at("args") ==
+        json::parse(R"({"domain":"torch","Sequence number":12,"op_id":40})"));
+  CHECK_FALSE(named(ranges, "plain").contains("args"));
+  const std::vector<json> begins = events_of(t, "b", "user_annotation");
+  const std::vector<json> ends = events_of(t, "e", "user_annotation");
+  REQUIRE(begins.size() == 1);
+  REQUIRE(ends.size() == 1);
+  CHECK(begins[0].at("args") == json::parse(R"({"Sequence number":0})"));
+  CHECK_FALSE(ends[0].contains("args"));
+  const std::vector<json> marks = events_of(t, "i", "user_annotation");
+  REQUIRE(marks.size() == 1);
+  CHECK(marks[0].at("args") == json::parse(R"({"op_id":41})"));
+}
+
 TEST_CASE("trace: memory and GPU busy counters", "[trace]") {
   trace::TraceOptions options;
   options.busy_bucket_ns = 10'000;

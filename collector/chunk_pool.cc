@@ -1,0 +1,75 @@
+#include "collector/chunk_pool.h"
+
+#include <sys/mman.h>
+
+namespace gprof {
+
+void ChunkPool::configure(size_t max_bytes) {
+  size_t chunks = max_bytes / kChunkBytes;
+  chunks -= chunks % kChunksPerMapping;
+  if (chunks < kChunksPerMapping) chunks = kChunksPerMapping;
+  if (chunks > kMaxChunks) chunks = kMaxChunks;
+  max_chunks_ = static_cast<uint32_t>(chunks);
+}
+
+Chunk* ChunkPool::take() {
+  uint64_t head = free_head_.load(std::memory_order_acquire);
+  for (;;) {
+    const uint32_t top = static_cast<uint32_t>(head);
+    if (top == 0) return nullptr;
+    Chunk* chunk = directory_[top - 1];
+    // May read a chunk another thread has just taken: the tag then fails the CAS.
+    const uint64_t next = chunk->free_next.load(std::memory_order_relaxed);
+    const uint64_t wanted = (((head >> 32) + 1) << 32) | next;
+    if (free_head_.compare_exchange_weak(head, wanted, std::memory_order_acq_rel,
+                                         std::memory_order_acquire)) {
+      free_count_.fetch_sub(1, std::memory_order_relaxed);
+      return chunk;
+    }
+  }
+}
+
+void ChunkPool::push(Chunk* chunk) {
+  uint64_t head = free_head_.load(std::memory_order_relaxed);
+  for (;;) {
+    chunk->free_next.store(static_cast<uint32_t>(head), std::memory_order_relaxed);
+    const uint64_t wanted = (((head >> 32) + 1) << 32) | (chunk->index + 1u);
+    if (free_head_.compare_exchange_weak(head, wanted, std::memory_order_release,
+                                         std::memory_order_relaxed))
+      break;
+  }
+  free_count_.fetch_add(1, std::memory_order_relaxed);
+}
+
+void ChunkPool::give_back(Chunk* chunk) {
+  chunk->committed.store(0, std::memory_order_relaxed);
+  chunk->next.store(nullptr, std::memory_order_relaxed);
+  push(chunk);
+}
+
+void ChunkPool::stock(uint32_t target) {
+  while (free_chunks() < target) {
+    const uint32_t mapped = mapped_.load(std::memory_order_relaxed);
+    if (mapped + kChunksPerMapping > max_chunks_) return;
+    // mmap, not malloc: the host's allocator may be in any state here.
+    void* memory = mmap(nullptr, kChunkBytes * kChunksPerMapping, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (memory == MAP_FAILED) return;
+    auto* base = static_cast<char*>(memory);
+    for (uint32_t i = 0; i < kChunksPerMapping; ++i) {
+      auto* chunk = reinterpret_cast<Chunk*>(base + i * kChunkBytes);
+      chunk->index = mapped + i;
+      directory_[mapped + i] = chunk;
+    }
+    mapped_.store(mapped + kChunksPerMapping, std::memory_order_relaxed);
+    for (uint32_t i = 0; i < kChunksPerMapping; ++i) push(directory_[mapped + i]);
+  }
+}
+
+void ChunkPool::reset_in_child() {
+  free_head_.store(0, std::memory_order_relaxed);
+  free_count_.store(0, std::memory_order_relaxed);
+  mapped_.store(0, std::memory_order_relaxed);
+}
+
+}  // namespace gprof

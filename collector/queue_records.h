@@ -1,0 +1,116 @@
+// What a hook writes into its thread's queue (collector/thread_state.h):
+// compact, 8-byte aligned records of a few fixed layouts, written in place on
+// the hot path (DESIGN.md §2.1). Times are raw timestamp() ticks; the writer
+// turns each into an ApiRecord or RangeEvent (formats/record.h) with times on
+// the recording clock. The first byte of every record is its QueueType.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "formats/record.h"
+
+namespace gprof {
+
+enum class QueueType : uint8_t {
+  kCall = 1,       // QCall: any API call but a launch
+  kLaunch = 2,     // QLaunch
+  kPush = 3,       // QPush: nvtxRangePushA and friends without attributes
+  kPop = 4,        // QPop
+  kTorchPush = 5,  // QTorchPush: an emit_nvtx push, seq and op_id split off
+  kRange = 6,      // QRange: any other NVTX event
+  kText = 7,       // QText: a name stored with the event (the next record's)
+};
+
+// A name id meaning "the text is in the QText record just before".
+inline constexpr uint32_t kInlineName = 0xFFFFFFFFu;
+
+struct QCall {
+  QueueType type;
+  uint8_t copy_kind;
+  uint16_t api;  // ApiId
+  int32_t result;
+  uint64_t start;
+  uint64_t end;
+  uint64_t stream;
+  uint64_t bytes;
+  uint64_t address;
+  uint64_t correlation;
+};
+
+struct QLaunch {
+  QueueType type;
+  uint8_t by_handle;  // `function` is a cudaKernel_t, not a host stub
+  uint16_t api;
+  int32_t result;
+  uint64_t start;
+  uint64_t end;
+  uint64_t stream;
+  uint64_t correlation;
+  // The host stub or handle: the writer looks its name up, off the hot path.
+  const void* function;
+  uint32_t kernel;  // an id the caller already had (CUPTI callbacks); 0: look up `function`
+  uint32_t shared_mem;
+  Dim3 grid;
+  Dim3 block;
+};
+
+struct QPush {
+  QueueType type;
+  uint8_t pad[3];
+  uint32_t name;
+  uint64_t time;
+};
+
+struct QPop {
+  QueueType type;
+  uint8_t pad[3];
+  uint32_t domain;
+  uint64_t time;
+};
+
+struct QTorchPush {
+  QueueType type;
+  uint8_t pad[3];
+  uint32_t name;
+  uint64_t time;
+  uint64_t seq;  // sequence_nr + 1
+  uint64_t op_id;
+};
+
+struct QRange {
+  QueueType type;
+  RangeOp op;
+  uint8_t pad[2];
+  uint32_t name;
+  uint64_t time;
+  uint64_t range_id;
+  uint64_t payload;
+  uint32_t domain;
+  uint32_t category;
+  uint32_t color;
+  uint32_t pad2;
+  uint64_t seq;
+  uint64_t op_id;
+};
+
+// Followed by `size` bytes of text, padded to 8.
+struct QText {
+  QueueType type;
+  uint8_t string_class;  // StringClass
+  uint16_t size;
+  uint32_t pad;
+};
+
+inline constexpr uint32_t kMaxInlineText = 4096;
+
+constexpr uint32_t padded8(uint32_t n) {
+  return (n + 7u) & ~7u;
+}
+
+static_assert(sizeof(QCall) == 56 && sizeof(QLaunch) == 80 && sizeof(QPush) == 16 &&
+              sizeof(QPop) == 16 && sizeof(QTorchPush) == 32 && sizeof(QRange) == 64 &&
+              sizeof(QText) == 8);
+static_assert(std::is_trivially_copyable_v<QLaunch> && std::is_trivially_copyable_v<QRange>);
+
+}  // namespace gprof

@@ -1,0 +1,74 @@
+// Everything a recording thread keeps for itself, in one thread_local so that
+// a hook resolves one TLS address (DESIGN.md §2.1, §2.5: global-dynamic TLS,
+// constant-initialized, no TLS wrapper). The hot path writes a record in
+// place at `cursor` and publishes it with one release store; the slow path
+// (a full chunk, the thread's first record) is out of line in recorder.cc.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+#include "collector/chunk_pool.h"
+#include "collector/thread_queues.h"
+
+namespace gprof {
+
+struct ThreadState {
+  // The queue being filled: records go at `cursor`, up to `end`. Both null
+  // until the thread's first record, and again after its queue is orphaned
+  // (a late record claims a new queue; two writers never share one).
+  char* cursor;
+  char* end;
+  Chunk* chunk;
+  ThreadQueue* queue;
+  // The correlation id slot of the interposed call in progress; CUPTI's
+  // callback for the same call fills it (DESIGN.md §3).
+  uint64_t* interposed;
+  // CUPTI-recorded calls in progress (the driver calls a runtime call makes
+  // are nested inside it and not recorded again).
+  uint32_t cupti_depth;
+  // NVTX push/pop nesting of this thread: NVTX's return values, capture
+  // windows (the flags of each open range's name) and pairs dropped whole.
+  int32_t nvtx_depth;
+  static constexpr int kMaxDepth = 128;
+  uint8_t nvtx_flags[kMaxDepth];
+};
+
+extern constinit thread_local ThreadState t_thread;
+
+// The calling thread's state, looked up once: with global-dynamic TLS each
+// lookup is a call to __tls_get_addr, and the compiler would otherwise redo
+// it after every call a hook makes.
+inline ThreadState& this_thread() {
+  ThreadState* t = &t_thread;
+  asm("" : "+r"(t));
+  return *t;
+}
+
+// Out of line: the first record of a thread, or a full chunk. Returns where
+// `size` bytes may be written, or nullptr when the record is dropped (counted
+// here). `must_keep`: the record closes one already recorded (a pop), so it
+// waits for room even under GPROF_ON_FULL=drop.
+char* reserve_slow(ThreadState& t, uint32_t size, bool must_keep);
+
+// The thread-exit destructor of the queue key (pthread_key_create).
+void orphan_thread_queue(void* queue);
+
+template <typename Record>
+inline Record* reserve(ThreadState& t, bool must_keep = false) {
+  char* p = t.cursor;
+  if (__builtin_expect(
+          reinterpret_cast<uintptr_t>(p) + sizeof(Record) > reinterpret_cast<uintptr_t>(t.end), 0))
+    p = reserve_slow(t, sizeof(Record), must_keep);
+  return reinterpret_cast<Record*>(p);
+}
+
+// Publishes the record reserved last: the single-producer release store.
+inline void commit(ThreadState& t, uint32_t size) {
+  char* next = t.cursor + size;
+  t.cursor = next;
+  t.chunk->committed.store(static_cast<uint32_t>(next - t.chunk->data()),
+                           std::memory_order_release);
+}
+
+}  // namespace gprof

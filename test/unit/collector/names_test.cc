@@ -1,0 +1,124 @@
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "collector/kernel_registry.h"
+#include "collector/queue_records.h"
+#include "collector/string_table.h"
+#include "collector/torch_message.h"
+
+using namespace gprof;
+
+namespace {
+
+std::string split(const std::string& text, TorchMessage& m) {
+  std::vector<char> out(text.size() + 1);
+  if (!split_torch_message(text.data(), text.size(), out.data(), m)) return "<not torch>";
+  return std::string(out.data(), m.size);
+}
+
+}  // namespace
+
+TEST_CASE("emit_nvtx messages split into a stable name and their numbers") {
+  TorchMessage m;
+  CHECK(split("aten::add, seq = 12, op_id = 34, sizes = [[2, 3], [2, 3]]", m) ==
+        "aten::add, sizes = [[2, 3], [2, 3]]");
+  CHECK(m.seq == 13);  // stored + 1: seq 0 is a real sequence number
+  CHECK(m.op_id == 34);
+  CHECK(split("aten::mm, seq = 0, op_id = 7, sizes = [[8, 16], [16, 4]], input_op_ids = [(5, 0)]",
+              m) == "aten::mm, sizes = [[8, 16], [16, 4]]");
+  CHECK(m.seq == 1);
+  CHECK(m.op_id == 7);
+  CHECK(split("aten::empty, op_id = 3", m) == "aten::empty");
+  CHECK(m.seq == 0);
+  CHECK(m.op_id == 3);
+  CHECK(split("AddBackward0, seq = 12", m) == "AddBackward0");
+  CHECK(m.seq == 13);
+  // Not torch's: left whole.
+  CHECK(split("forward", m) == "<not torch>");
+  CHECK(split("load, batch 3", m) == "<not torch>");
+  CHECK(split("x, seq = y", m) == "<not torch>");
+}
+
+TEST_CASE("a full string table hands out kInlineName, never a wrong or empty id") {
+  static StringTable table;
+  std::vector<uint32_t> ids;
+  for (uint32_t i = 0; i < StringTable::kMaxStrings + 1000; ++i) {
+    const std::string s = "name " + std::to_string(i);
+    ids.push_back(table.intern(s.data(), s.size(), StringClass::kNvtx));
+  }
+  uint32_t inline_names = 0;
+  for (uint32_t i = 0; i < ids.size(); ++i) {
+    REQUIRE(ids[i] != 0);
+    if (ids[i] == kInlineName) {
+      ++inline_names;
+      continue;
+    }
+    CHECK(std::string(table.text(ids[i])) == "name " + std::to_string(i));
+  }
+  // Bounded probes give up before the table is quite full; all the rest
+  // go with their events.
+  CHECK(inline_names >= 1000);
+  CHECK(inline_names < 1000 + StringTable::kMaxStrings / 4);
+  CHECK(table.reserved() <= StringTable::kMaxStrings);
+  // A known name still has its id.
+  const std::string first = "name 0";
+  CHECK(table.intern(first.data(), first.size(), StringClass::kNvtx) == ids[0]);
+}
+
+TEST_CASE("kernel registry maps stubs and handles to stable ids") {
+  static KernelRegistry registry;
+  int stub_a = 0, stub_b = 0, handle_a = 0;
+  uint32_t a = registry.register_function(&stub_a, "_Z1av");
+  uint32_t b = registry.register_function(&stub_b, "_Z1bv");
+  CHECK(a == 1);
+  CHECK(b == 2);
+  CHECK(registry.id_for_function(&stub_a) == a);
+  CHECK(registry.id_for_handle(&stub_b) == b);  // a stub where a handle is allowed
+  registry.register_handle(&handle_a, &stub_a);
+  CHECK(registry.id_for_handle(&handle_a) == a);
+  CHECK(registry.id_for_function(&handle_a) == 0);
+  CHECK(registry.reserved() == 3);
+  CHECK(registry.ready(1));
+  CHECK(registry.ready(2));
+  CHECK_FALSE(registry.ready(3));
+  CHECK(std::string(registry.name(1)) == "_Z1av");
+}
+
+TEST_CASE("kernel registration from many threads makes every name ready") {
+  static KernelRegistry registry;
+  static int stubs[8][100];
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([t] {
+      for (int i = 0; i < 100; ++i) {
+        std::string name = "k" + std::to_string(t) + "_" + std::to_string(i);
+        registry.register_function(&stubs[t][i], name.c_str());
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  CHECK(registry.reserved() == 801);
+  for (int t = 0; t < 8; ++t) {
+    for (int i = 0; i < 100; ++i) {
+      uint32_t id = registry.id_for_function(&stubs[t][i]);
+      REQUIRE(id != 0);
+      CHECK(registry.ready(id));
+      CHECK(std::string(registry.name(id)) == "k" + std::to_string(t) + "_" + std::to_string(i));
+    }
+  }
+}
+
+TEST_CASE("tens of thousands of kernels all get ids and names") {
+  static KernelRegistry registry;
+  static char stubs[60000];
+  for (int i = 0; i < 60000; ++i) {
+    const std::string name = "_Z6kernelILi" + std::to_string(i) + "EEvPf";
+    REQUIRE(registry.register_function(&stubs[i], name.c_str()) != 0);
+  }
+  CHECK(std::string(registry.name(registry.id_for_function(&stubs[59999]))) ==
+        "_Z6kernelILi59999EEvPf");
+}
