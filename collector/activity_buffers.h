@@ -1,7 +1,10 @@
-// The pool of CUPTI activity buffers (DESIGN.md §2.6): allocated once when
-// CUPTI is set up, handed to CUPTI from its buffer-request callback, handed
+// The pool of CUPTI activity buffers (DESIGN.md §2.6): GPROF_CUPTI_BUFFERS
+// mapped when CUPTI is set up, more mapped on demand up to a cap (a quarter of
+// GPROF_MAX_MEMORY), handed to CUPTI from its buffer-request callback, handed
 // back completed on any thread, parsed and recycled by the writer. Lock-free:
-// CUPTI calls the callbacks from app threads and from its own.
+// CUPTI calls the callbacks from app threads and from its own. A request
+// comes once per buffer filled, never per record, so mapping one there costs
+// one mmap per megabyte of activity, and only while the writer is behind.
 #pragma once
 
 #include <atomic>
@@ -16,12 +19,17 @@ class ActivityBuffers {
   // CUPTI requires 8-byte aligned buffers; mmap gives pages.
   static constexpr size_t kAlignment = 8;
 
-  // Maps `count` buffers of `bytes` each. False (and nothing mapped) on failure.
-  bool allocate(uint32_t count, size_t bytes);
-  uint32_t count() const { return count_; }
+  // Maps `count` buffers of `bytes` each now; the pool may grow to `max_count`
+  // (at least `count`, at most kMaxBuffers). False (and nothing mapped) on
+  // failure.
+  bool allocate(uint32_t count, size_t bytes, uint32_t max_count = 0);
+  // Buffers mapped so far.
+  uint32_t count() const { return mapped_.load(std::memory_order_relaxed); }
+  uint32_t max_count() const { return max_count_; }
   size_t buffer_bytes() const { return bytes_; }
 
-  // CUPTI's request callback: a free buffer, or nullptr when all are in use.
+  // CUPTI's request callback: a free buffer, a newly mapped one below the
+  // cap, or nullptr when all are in use at the cap.
   uint8_t* acquire();
   // CUPTI's completion callback. False when `buffer` is not one of ours.
   bool complete(uint8_t* buffer, size_t valid_bytes);
@@ -32,10 +40,11 @@ class ActivityBuffers {
   template <typename F>
   uint32_t take_completed(F&& f) {
     uint32_t taken = 0;
-    for (uint32_t i = 0; i < count_; ++i) {
+    const uint32_t n = slots_used_.load(std::memory_order_acquire);
+    for (uint32_t i = 0; i < n; ++i) {
       Slot& slot = slots_[i];
       if (slot.state.load(std::memory_order_acquire) != kCompleted) continue;
-      f(base(i), slot.valid_bytes);
+      f(slot.memory, slot.valid_bytes);
       slot.valid_bytes = 0;
       slot.state.store(kFree, std::memory_order_release);
       ++taken;
@@ -46,17 +55,21 @@ class ActivityBuffers {
   uint32_t in_use() const;
 
  private:
-  enum State : uint32_t { kFree = 0, kWithCupti = 1, kCompleted = 2 };
+  // kMapping: claimed by the thread mapping its memory; no one else touches it.
+  enum State : uint32_t { kFree = 0, kWithCupti = 1, kCompleted = 2, kMapping = 3 };
   struct Slot {
-    std::atomic<uint32_t> state{kFree};
+    std::atomic<uint32_t> state{kMapping};
+    uint8_t* memory = nullptr;  // set before the slot first leaves kMapping
     size_t valid_bytes = 0;
   };
-  uint8_t* base(uint32_t i) const { return memory_ + static_cast<size_t>(i) * bytes_; }
+  uint8_t* grow();
 
   Slot slots_[kMaxBuffers];
-  uint8_t* memory_ = nullptr;
   size_t bytes_ = 0;
-  uint32_t count_ = 0;
+  uint32_t max_count_ = 0;
+  // Slots claimed (mapped or being mapped), and buffers mapped.
+  std::atomic<uint32_t> slots_used_{0};
+  std::atomic<uint32_t> mapped_{0};
   // Where the next acquire starts scanning, so buffers are used round-robin.
   std::atomic<uint32_t> next_{0};
 };

@@ -48,22 +48,33 @@ void ChunkPool::give_back(Chunk* chunk) {
 }
 
 void ChunkPool::stock(uint32_t target) {
-  while (free_chunks() < target) {
-    const uint32_t mapped = mapped_.load(std::memory_order_relaxed);
-    if (mapped + kChunksPerMapping > max_chunks_) return;
-    // mmap, not malloc: the host's allocator may be in any state here.
-    void* memory = mmap(nullptr, kChunkBytes * kChunksPerMapping, PROT_READ | PROT_WRITE,
-                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (memory == MAP_FAILED) return;
-    auto* base = static_cast<char*>(memory);
-    for (uint32_t i = 0; i < kChunksPerMapping; ++i) {
-      auto* chunk = reinterpret_cast<Chunk*>(base + i * kChunkBytes);
-      chunk->index = mapped + i;
-      directory_[mapped + i] = chunk;
-    }
-    mapped_.store(mapped + kChunksPerMapping, std::memory_order_relaxed);
-    for (uint32_t i = 0; i < kChunksPerMapping; ++i) push(directory_[mapped + i]);
+  while (free_chunks() < target && grow()) {
   }
+}
+
+bool ChunkPool::grow() {
+  // The directory slots are claimed first, so that two growing threads never
+  // share one; a refused mmap leaves its slots empty (and counted as mapped:
+  // the cap is what bounds the attempts).
+  uint32_t first = mapped_.load(std::memory_order_relaxed);
+  do {
+    if (first + kChunksPerMapping > max_chunks_) return false;
+  } while (
+      !mapped_.compare_exchange_weak(first, first + kChunksPerMapping, std::memory_order_relaxed));
+  // mmap, not malloc: the host's allocator may be in any state here. Not
+  // populated: the pages a chunk never reaches cost nothing.
+  void* memory = mmap(nullptr, kChunkBytes * kChunksPerMapping, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (memory == MAP_FAILED) return false;
+  auto* base = static_cast<char*>(memory);
+  for (uint32_t i = 0; i < kChunksPerMapping; ++i) {
+    auto* chunk = reinterpret_cast<Chunk*>(base + i * kChunkBytes);
+    chunk->index = first + i;
+    directory_[first + i] = chunk;
+  }
+  // push() publishes each chunk's directory slot with its release CAS.
+  for (uint32_t i = 0; i < kChunksPerMapping; ++i) push(directory_[first + i]);
+  return true;
 }
 
 void ChunkPool::reset_in_child() {

@@ -43,6 +43,11 @@ class ChunkPool {
   void give_back(Chunk* chunk);
   // Maps chunks until `target` are free or the cap is reached.
   void stock(uint32_t target);
+  // Any thread: maps one more group of chunks onto the stack; false at the
+  // cap or when the kernel refuses. The writer stocks ahead of need; a
+  // recording thread grows the pool itself only when the writer has fallen
+  // behind (starved of CPU), which beats holding the program below the cap.
+  bool grow();
   uint32_t free_chunks() const { return free_count_.load(std::memory_order_relaxed); }
 
   size_t mapped_bytes() const {

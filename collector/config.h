@@ -55,6 +55,20 @@ struct Config {
 using GetEnv = char* (*)(const char*);
 Config load_config(GetEnv getenv_fn);
 
+// GPROF_MAX_MEMORY is shared: with CUPTI on, its activity buffers may grow to
+// a quarter of it (never below GPROF_CUPTI_BUFFERS), the record queues get
+// the rest.
+inline size_t cupti_memory_cap(const Config& c) {
+  return c.cupti ? c.max_memory / 4 : 0;
+}
+inline size_t queue_memory_cap(const Config& c) {
+  return c.max_memory - cupti_memory_cap(c);
+}
+inline uint32_t cupti_max_buffers(const Config& c) {
+  const size_t n = cupti_memory_cap(c) / c.cupti_buffer_bytes;
+  return n < c.cupti_buffers ? c.cupti_buffers : static_cast<uint32_t>(n < 256 ? n : 256);
+}
+
 // Parsers used by load_config; nullopt means "invalid".
 std::optional<bool> parse_bool(std::string_view text);
 std::optional<uint64_t> parse_size(std::string_view text);  // 4096, 64K, 1M, 1G

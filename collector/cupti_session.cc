@@ -13,6 +13,8 @@
 #include "collector/log.h"
 #include "collector/loss_counters.h"
 #include "collector/process_state.h"
+#include "collector/recorder.h"
+#include "collector/thread_state.h"
 
 namespace gprof {
 
@@ -44,7 +46,7 @@ class Session final : public GpuSource {
  public:
   void start(const CuptiSetup& setup);
   uint64_t drain(GpuSink& sink) override;
-  void poll(uint64_t now_ns) override;
+  void poll(uint64_t now_ns, GpuSink& sink) override;
   void flush_at_exit();
   uint64_t push_external();
   void pop_external();
@@ -63,6 +65,11 @@ class Session final : public GpuSource {
 
   CuptiLibrary lib_;
   ActivityBuffers buffers_;
+  // Set while the writer is inside poll(): see buffer_requested.
+  GpuSink* polling_sink_ = nullptr;
+  uint64_t delivered_in_poll_ = 0;
+  uint32_t reported_buffers_ = 0;
+  std::atomic<uint32_t> buffer_waiters_{0};
   CUpti_SubscriberHandle subscriber_ = nullptr;
   int64_t offset_ns_ = 0;  // CUPTI - recording clock
   uint64_t last_poll_ns_ = 0;
@@ -198,7 +205,8 @@ void Session::start(const CuptiSetup& setup) {
     status().set_reason("CUPTI subscriber held by %s; paired through external correlation ids",
                         other);
   }
-  if (!buffers_.allocate(config.cupti_buffers, config.cupti_buffer_bytes)) {
+  if (!buffers_.allocate(config.cupti_buffers, config.cupti_buffer_bytes,
+                         cupti_max_buffers(config))) {
     return cpu_only("%s", "cannot map the CUPTI activity buffers");
   }
   status().set_buffers(buffers_.count(), buffers_.buffer_bytes());
@@ -225,6 +233,24 @@ void Session::start(const CuptiSetup& setup) {
 void CUPTIAPI Session::buffer_requested(uint8_t** buffer, size_t* size, size_t* max_records) {
   Session* s = g_session;
   uint8_t* b = s ? s->buffers_.acquire() : nullptr;
+  if (!b && s && s->polling_sink_ != nullptr && this_thread().is_writer) {
+    // The writer's own flush made CUPTI deliver records, and the pool is at
+    // its cap: no one else can free a buffer, so the writer parses the
+    // completed ones here (into the pass in progress) and takes one back.
+    s->delivered_in_poll_ += s->drain(*s->polling_sink_);
+    b = s->buffers_.acquire();
+  }
+  if (!b && s && process_config().on_full == OnFull::kWait && recording()) {
+    // At the cap, as the record queues do: the writer frees a buffer by
+    // parsing a completed one, which needs nothing of CUPTI's (it skips its
+    // periodic flush meanwhile, which might need a lock CUPTI holds here).
+    s->buffer_waiters_.fetch_add(1, std::memory_order_acq_rel);
+    if (sem_t* wake = process_state().writer_wake.load(std::memory_order_acquire)) sem_post(wake);
+    b = static_cast<uint8_t*>(hold_for_writer(
+        [](void* pool) -> void* { return static_cast<ActivityBuffers*>(pool)->acquire(); },
+        &s->buffers_));
+    s->buffer_waiters_.fetch_sub(1, std::memory_order_acq_rel);
+  }
   *buffer = b;
   *size = b ? s->buffers_.buffer_bytes() : 0;
   *max_records = 0;  // as many as fit
@@ -243,6 +269,16 @@ void CUPTIAPI Session::buffer_completed(CUcontext, uint32_t, uint8_t* buffer, si
 
 uint64_t Session::drain(GpuSink& sink) {
   uint64_t delivered = 0;
+  if (polling_sink_ == nullptr) {  // not re-entered from buffer_requested
+    delivered = delivered_in_poll_;
+    delivered_in_poll_ = 0;
+  }
+  if (const uint32_t mapped = buffers_.count(); mapped != reported_buffers_) {
+    // The pool grew (writer thread: the status is only encoded here).
+    reported_buffers_ = mapped;
+    status().set_buffers(mapped, buffers_.buffer_bytes());
+    status().publish();
+  }
   buffers_.take_completed([&](uint8_t* buffer, size_t valid) {
     CUpti_Activity* record = nullptr;
     for (;;) {
@@ -278,11 +314,14 @@ void Session::collect_dropped() {
     losses().add(LossReason::kCuptiDropped, dropped);
 }
 
-void Session::poll(uint64_t now_ns) {
+void Session::poll(uint64_t now_ns, GpuSink& sink) {
   if (closed_.load(std::memory_order_acquire)) return;
   if (now_ns - last_poll_ns_ < kPollIntervalNs) return;
   last_poll_ns_ = now_ns;
+  if (buffer_waiters_.load(std::memory_order_acquire) != 0) return;
+  polling_sink_ = &sink;
   lib_.ActivityFlushAll(0);
+  polling_sink_ = nullptr;
   collect_dropped();
 }
 

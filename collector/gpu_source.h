@@ -26,7 +26,9 @@ class GpuSource {
   virtual uint64_t drain(GpuSink& sink) = 0;
   // Writer thread, every pass: asks CUPTI for finished buffers now and then,
   // and collects its dropped-record count. Does nothing after the exit flush.
-  virtual void poll(uint64_t now_ns) = 0;
+  // Records it has to parse meanwhile (to free a buffer CUPTI asks for) go
+  // to `sink`, and count in the next drain()'s return.
+  virtual void poll(uint64_t now_ns, GpuSink& sink) = 0;
 };
 
 }  // namespace gprof

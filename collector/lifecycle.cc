@@ -95,7 +95,7 @@ void initialize_process() {
   capture_utc_offset();
   init_timestamps(g_config.tsc);
   p.start_pair = take_calibration_pair();
-  p.chunks.configure(g_config.max_memory);
+  p.chunks.configure(queue_memory_cap(g_config));
   p.chunks.stock(kStartChunks);
   if (pthread_key_create(&p.queue_key, orphan_thread_queue) != 0) {
     GPROF_WARN("cannot create a thread key; this process is not profiled");

@@ -70,7 +70,12 @@ class HoldCounters {
   uint64_t holds() const { return holds_.load(std::memory_order_relaxed); }
   uint64_t held_ns() const { return held_ns_.load(std::memory_order_relaxed); }
   uint64_t max_ns() const { return max_ns_.load(std::memory_order_relaxed); }
+  // Chunk groups a recording thread mapped itself because the writer had not
+  // stocked the pool in time (below the cap, instead of a hold).
+  void add_thread_map() { thread_maps_.fetch_add(1, std::memory_order_relaxed); }
+  uint64_t thread_maps() const { return thread_maps_.load(std::memory_order_relaxed); }
   void reset() {
+    thread_maps_.store(0, std::memory_order_relaxed);
     holds_.store(0, std::memory_order_relaxed);
     held_ns_.store(0, std::memory_order_relaxed);
     max_ns_.store(0, std::memory_order_relaxed);
@@ -80,6 +85,7 @@ class HoldCounters {
   std::atomic<uint64_t> holds_{0};
   std::atomic<uint64_t> held_ns_{0};
   std::atomic<uint64_t> max_ns_{0};
+  std::atomic<uint64_t> thread_maps_{0};
 };
 
 HoldCounters& holds();

@@ -29,6 +29,39 @@ void wake_writer() {
   if (sem_t* wake = p.writer_wake.load(std::memory_order_acquire)) sem_post(wake);
 }
 
+void* hold_for_writer(void* (*take)(void*), void* context) {
+  if (this_thread().is_writer) {
+    losses().add(LossReason::kWaitTimeout);
+    return nullptr;
+  }
+  // LTTng's blocking mode: bounded, and never once recording has stopped.
+  const uint64_t start = clock_ns();
+  const uint64_t limit = static_cast<uint64_t>(process_config().max_wait_ms) * 1000000u;
+  for (uint32_t round = 0;; ++round) {
+    if (round < 64) {
+      sched_yield();
+    } else {
+      timespec pause{0, 50000};
+      nanosleep(&pause, nullptr);
+      wake_writer();
+    }
+    void* room = take(context);
+    const uint64_t waited = clock_ns() - start;
+    if (room) {
+      holds().add(waited);
+      return room;
+    }
+    if (waited > limit || !recording_enabled()) {
+      holds().add(waited);
+      losses().add(LossReason::kWaitTimeout);
+      return nullptr;
+    }
+  }
+}
+
+static_assert(kKeptBack >= ThreadState::kMaxDepth * sizeof(QPop),
+              "room for every open range's pop");
+
 namespace {
 
 // A chunk for the calling thread: from the pool, else per GPROF_ON_FULL.
@@ -39,35 +72,20 @@ Chunk* take_chunk(bool must_keep) {
     return chunk;
   }
   wake_writer();
+  // Below the cap the pool is only empty because the writer has not been
+  // scheduled since it last stocked: the thread maps room itself.
+  while (p.chunks.grow()) {
+    holds().add_thread_map();
+    if (Chunk* chunk = p.chunks.take()) return chunk;
+  }
   const Config& config = process_config();
   if (config.on_full == OnFull::kDrop && !must_keep) {
     losses().add(LossReason::kRingFull);
     return nullptr;
   }
-  // Held until the writer has read a chunk and given it back (LTTng's
-  // blocking mode); bounded, and never once recording has stopped.
-  const uint64_t start = clock_ns();
-  const uint64_t limit = static_cast<uint64_t>(config.max_wait_ms) * 1000000u;
-  for (uint32_t round = 0;; ++round) {
-    if (round < 64) {
-      sched_yield();
-    } else {
-      timespec pause{0, 50000};
-      nanosleep(&pause, nullptr);
-      wake_writer();
-    }
-    Chunk* chunk = p.chunks.take();
-    const uint64_t waited = clock_ns() - start;
-    if (chunk) {
-      holds().add(waited);
-      return chunk;
-    }
-    if (waited > limit || !recording_enabled()) {
-      holds().add(waited);
-      losses().add(LossReason::kWaitTimeout);
-      return nullptr;
-    }
-  }
+  // Held until the writer has read a chunk and given it back.
+  return static_cast<Chunk*>(hold_for_writer(
+      [](void* pool) -> void* { return static_cast<ChunkPool*>(pool)->take(); }, &p.chunks));
 }
 
 }  // namespace
@@ -97,7 +115,7 @@ bool attach(ThreadState& t) {
   t.queue = queue;
   t.chunk = chunk;
   t.cursor = chunk->data();
-  t.end = chunk->data() + kChunkData;
+  t.end = chunk->data() + kChunkData - kKeptBack;
   queue->first.store(chunk, std::memory_order_release);
   pthread_setspecific(p.queue_key, queue);
   return true;
@@ -113,15 +131,15 @@ char* reserve_slow(ThreadState& t, uint32_t size, bool must_keep) {
     }
     return t.cursor;
   }
+  if (must_keep && t.cursor + size <= t.chunk->data() + kChunkData) return t.cursor;
   Chunk* chunk = take_chunk(must_keep);
   if (!chunk) return nullptr;
   Chunk* full = t.chunk;
   t.chunk = chunk;
   t.cursor = chunk->data();
-  t.end = chunk->data() + kChunkData;
+  t.end = chunk->data() + kChunkData - kKeptBack;
   // After the last commit in `full`: the writer reads it to its end, then moves on.
   full->next.store(chunk, std::memory_order_release);
-  (void)size;
   return t.cursor;
 }
 

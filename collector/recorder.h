@@ -32,6 +32,12 @@ void submit(const ApiRecord& record);
 bool submit_range(const RangeEvent& event, const char* inline_text = nullptr,
                   uint32_t inline_size = 0, bool must_keep = false);
 
+// GPROF_ON_FULL=wait at the memory cap: calls take(context) until it gives
+// room, holding the calling thread (at most GPROF_MAX_WAIT_MS, never once
+// recording has stopped). Counted in holds(); nullptr after a timeout
+// (counted as wait_timeout). Slow path only: it yields and sleeps.
+void* hold_for_writer(void* (*take)(void*), void* context);
+
 KernelRegistry& kernel_registry();
 StringTable& string_table();
 

@@ -20,7 +20,10 @@ enum class StringClass : uint8_t { kNvtx = 3, kDomain = 4, kCategory = 5 };
 enum StringFlag : uint8_t {
   kStringStep = 1u << 0,     // names a training step (GPROF_STEP_RANGE, ProfilerStep*, step*)
   kStringCapture = 1u << 1,  // names the GPROF_CAPTURE=nvtx:NAME range
-  kStringDropped = 1u << 7,  // not a name flag: a push/pop pair dropped whole (nvtx_injection.cc)
+  // Not name flags: a push/pop pair not recorded whole (nvtx_injection.cc),
+  // and whether that was a loss (GPROF_ON_FULL=drop), which its pop counts too.
+  kStringLost = 1u << 6,
+  kStringDropped = 1u << 7,
 };
 
 class StringTable {

@@ -13,8 +13,15 @@
 
 namespace gprof {
 
+// Room kept back at the end of every chunk for the records that close one
+// already recorded (a pop): under GPROF_ON_FULL=drop a push is dropped when
+// no chunk is free, but a pop whose push was kept always finds room, so no
+// half of a pair is lost and the thread is not held for it.
+inline constexpr uint32_t kKeptBack = 2048;  // 128 open ranges x a 16-byte pop
+
 struct ThreadState {
-  // The queue being filled: records go at `cursor`, up to `end`. Both null
+  // The queue being filled: records go at `cursor`, up to `end` (kKeptBack
+  // before the chunk's end; only reserve_slow hands out what lies past it). Both null
   // until the thread's first record, and again after its queue is orphaned
   // (a late record claims a new queue; two writers never share one).
   char* cursor;
@@ -30,6 +37,8 @@ struct ThreadState {
   // NVTX push/pop nesting of this thread: NVTX's return values, capture
   // windows (the flags of each open range's name) and pairs dropped whole.
   int32_t nvtx_depth;
+  // gprof's writer thread: it is what others wait for, so it never waits.
+  bool is_writer;
   static constexpr int kMaxDepth = 128;
   uint8_t nvtx_flags[kMaxDepth];
 };

@@ -6,6 +6,8 @@ namespace gprof {
 namespace {
 
 constexpr char kSeq[] = ", seq = ";
+// What older autograd engines wrote for backward ops (range_names.cc knows it too).
+constexpr char kStashedSeq[] = ", stashed seq = ";
 constexpr char kOpId[] = ", op_id = ";
 constexpr char kInputOpIds[] = ", input_op_ids = ";
 
@@ -31,7 +33,7 @@ bool split_torch_message(const char* text, size_t size, char* out, TorchMessage&
   for (;; ++p) {
     p = static_cast<const char*>(std::memchr(p, ',', static_cast<size_t>(end - p)));
     if (p == nullptr) return false;
-    if (at(p, end, kSeq) || at(p, end, kOpId)) break;
+    if (at(p, end, kSeq) || at(p, end, kStashedSeq) || at(p, end, kOpId)) break;
   }
   m = TorchMessage{};
   size_t n = static_cast<size_t>(p - text);
@@ -39,8 +41,8 @@ bool split_torch_message(const char* text, size_t size, char* out, TorchMessage&
   bool found = false;
   while (p < end) {
     uint64_t value = 0;
-    if (at(p, end, kSeq)) {
-      const char* q = p + sizeof kSeq - 1;
+    if (at(p, end, kSeq) || at(p, end, kStashedSeq)) {
+      const char* q = p + (at(p, end, kSeq) ? sizeof kSeq : sizeof kStashedSeq) - 1;
       if (number(q, end, value)) {
         m.seq = value + 1;
         found = true;
@@ -61,8 +63,8 @@ bool split_torch_message(const char* text, size_t size, char* out, TorchMessage&
     // Anything else ("sizes = [[2, 3], [2, 3]]") is stable: copied up to the
     // next ", " that starts a key.
     out[n++] = *p++;
-    while (p < end &&
-           !(*p == ',' && (at(p, end, kSeq) || at(p, end, kOpId) || at(p, end, kInputOpIds))))
+    while (p < end && !(*p == ',' && (at(p, end, kSeq) || at(p, end, kStashedSeq) ||
+                                      at(p, end, kOpId) || at(p, end, kInputOpIds))))
       out[n++] = *p++;
   }
   m.size = n;

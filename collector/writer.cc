@@ -21,6 +21,7 @@
 #include "collector/process_state.h"
 #include "collector/queue_records.h"
 #include "collector/recorder.h"
+#include "collector/thread_state.h"
 
 namespace gprof {
 namespace {
@@ -103,6 +104,7 @@ void Writer::abandon_in_child() {
 }
 
 void Writer::run() {
+  this_thread().is_writer = true;
   ProcessState& p = process_state();
   ticks_.add(p.start_pair);
   last_pair_ns_ = p.start_pair.ns;
@@ -246,14 +248,20 @@ void Writer::calibrate(bool force) {
 }
 
 void Writer::stock_chunks() {
-  // A pass that found threads held, or the pool empty, doubles the reserve:
-  // a bursty program gets room before it needs it.
+  // Threads held, or a pool found below a quarter of its reserve, double the
+  // reserve: a bursty program gets room before it needs it.
   const uint64_t held = holds().holds();
-  if ((held != holds_seen_ || chunks_.free_chunks() == 0) &&
+  if ((held != holds_seen_ || chunks_.free_chunks() < stock_target_ / 4) &&
       stock_target_ < ChunkPool::kMaxChunks / 2)
     stock_target_ *= 2;
   holds_seen_ = held;
   chunks_.stock(stock_target_);
+}
+
+void Writer::top_up() {
+  // Between chunks of a long drain: recording threads must not wait for the
+  // end of a pass to find memory.
+  if (chunks_.free_chunks() < stock_target_ / 2) stock_chunks();
 }
 
 uint64_t Writer::to_ns(ThreadQueue& queue, uint64_t ticks) {
@@ -400,8 +408,9 @@ uint64_t Writer::drain_queue(ThreadQueue& q, uint64_t max, uint64_t& ranges) {
         q.read_offset = committed;
         break;
       }
+      // A name stored with the event is part of the record after it.
+      if (static_cast<QueueType>(data[q.read_offset]) != QueueType::kText) ++n;
       q.read_offset += size;
-      ++n;
     }
     if (q.read_offset < committed) break;  // this pass's share is done
     if (!next) {
@@ -411,6 +420,7 @@ uint64_t Writer::drain_queue(ThreadQueue& q, uint64_t max, uint64_t& ranges) {
     q.read_chunk = next;
     q.read_offset = 0;
     chunks_.give_back(chunk);
+    top_up();
   }
   ranges += ranges_.count();
   if (calls_.count() > 0) calls_.finish(batches_);
@@ -468,7 +478,7 @@ uint64_t Writer::drain_once(uint64_t max_per_queue) {
   if (ticks_.ready()) {
     queues_.for_each([&](ThreadQueue& q) {
       total += drain_queue(q, max_per_queue, ranges);
-      chunks_.stock(stock_target_);
+      top_up();
     });
   } else {
     backlog_ = true;
@@ -477,7 +487,7 @@ uint64_t Writer::drain_once(uint64_t max_per_queue) {
   gpu_strings_.clear();
   uint64_t gpu = 0;
   if (GpuSource* source = p.gpu_source.load(std::memory_order_acquire)) {
-    source->poll(clock_ns());
+    source->poll(clock_ns(), *this);
     gpu = source->drain(*this);
   }
   if (gpu_.count() > 0) gpu_.finish(batches_);
@@ -560,11 +570,14 @@ void Writer::write_footer() {
   f.max_held_ns = holds().max_ns();
   f.peak_queue_bytes = chunks_.mapped_bytes();
   f.max_queue_bytes = chunks_.max_bytes();
+  f.thread_mapped_bytes = holds().thread_maps() * ChunkPool::kChunksPerMapping * kChunkBytes;
   f.timestamp_source = timestamp_source_name(ticks_.source());
-  f.ticks_per_second = ticks_.ticks_per_second();
-  f.calibration_pairs = ticks_.pairs();
-  f.max_uncertainty_ns = ticks_.max_uncertainty_ns();
-  f.max_residual_ns = ticks_.max_residual_ns();
+  if (ticks_.source() == TimestampSource::kTsc) {  // clock_gettime needs no calibration
+    f.ticks_per_second = ticks_.ticks_per_second();
+    f.calibration_pairs = ticks_.pairs();
+    f.max_uncertainty_ns = ticks_.max_uncertainty_ns();
+    f.max_residual_ns = ticks_.max_residual_ns();
+  }
   frame_.clear();
   encode_footer(frame_, f);
   write_frame(frame_);

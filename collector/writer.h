@@ -55,6 +55,7 @@ class Writer : private GpuSink {
   void calibrate(bool force);
   // Keeps chunks ready for the threads; more after a pass that found threads held.
   void stock_chunks();
+  void top_up();
   uint32_t intern_inline(const char* text, uint32_t size, uint8_t string_class);
   void emit_names();
   void gpu(GpuRecord& record, const char* kernel_name) override;

@@ -272,6 +272,7 @@ void encode_footer(ByteBuffer& frame, const FooterFields& f) {
     put_uint64(calibration, 5, f.max_residual_ns);
     put_message(body, 13, calibration);
   }
+  put_uint64(body, 14, f.thread_mapped_bytes);
   put_message(frame, kFrameFooter, body);
 }
 

@@ -188,15 +188,16 @@ int push(const Name& name, uint32_t domain, const nvtxEventAttributes_t* a) {
   if ((flags & kStringCapture) && capture_domain() != 0 && domain != capture_domain())
     flags = static_cast<uint8_t>(flags & ~kStringCapture);
   if (flags) capture_range_entered(flags);  // before the event: the window opens on it
-  bool kept = false;
-  if (recording())
-    kept = (a == nullptr && domain == 0) ? record_push(t, name)
-                                         : emit(RangeOp::kPush, name, domain, a, 0);
+  uint8_t dropped = kStringDropped;
+  if (recording()) {
+    const bool kept = (a == nullptr && domain == 0) ? record_push(t, name)
+                                                    : emit(RangeOp::kPush, name, domain, a, 0);
+    dropped = kept ? 0 : kStringDropped | kStringLost;
+  }
   // A push that was not recorded drops its pop too (capture windows
   // included: a window that opens inside a range does not record its pop).
   const int level = t.nvtx_depth++;
-  if (level < ThreadState::kMaxDepth)
-    t.nvtx_flags[level] = static_cast<uint8_t>(flags | (kept ? 0 : kStringDropped));
+  if (level < ThreadState::kMaxDepth) t.nvtx_flags[level] = static_cast<uint8_t>(flags | dropped);
   return level;
 }
 
@@ -224,8 +225,10 @@ int pop(uint32_t domain) {
       q->time = timestamp();
       commit(t, sizeof(QPop));
     }
+  } else if (flags & kStringLost) {
+    losses().add(LossReason::kRingFull);  // the other half of a dropped pair
   }
-  const uint8_t window = static_cast<uint8_t>(flags & ~kStringDropped);
+  const uint8_t window = static_cast<uint8_t>(flags & ~(kStringDropped | kStringLost));
   if (window) capture_range_left(window);
   return level;
 }

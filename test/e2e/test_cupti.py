@@ -385,10 +385,31 @@ class FailureModes(CuptiCase):
         rows, _, _ = parse_table(gpuprof("report", path).stdout)
         close_to(self, rows["cudaLaunchKernel"]["Self CUDA"], 12 * KERNEL_NS)
 
-    def test_exhausted_buffer_pool_drops_and_counts(self):
+    def test_buffer_pool_at_its_cap_holds_the_program_and_loses_nothing(self):
+        # The same pool at its cap under the default GPROF_ON_FULL=wait: a thread CUPTI asks for
+        # a buffer on waits for the writer to recycle one, and the writer, when CUPTI asks it
+        # (the fake delivers the GPU's records when the writer flushes), parses completed
+        # buffers on the spot.
         launches = 3000
         run = self.profile([program("launch_loop"), str(launches)],
-                           env={"GPROF_CUPTI_BUFFERS": "1", "GPROF_CUPTI_BUFFER_SIZE": "4K"})
+                           env={"GPROF_CUPTI_BUFFERS": "1", "GPROF_CUPTI_BUFFER_SIZE": "4K",
+                                "GPROF_MAX_MEMORY": "1M", "GPROF_WRITER_DELAY_MS": "50"})
+        self.assertEqual(run.returncode, 0, run.stderr)
+        path = run.files[0]
+        self.assertEqual(self.losses(path), {})
+        kernels = [g for g in dump(path, "gpu") if g["kind"] == "kernel"]
+        self.assertEqual(len(kernels), launches)
+        self.assertRegex(gpuprof("info", path).stdout, r"Buffer pool:\s+64 × 4096 bytes")
+
+    def test_exhausted_buffer_pool_drops_and_counts(self):
+        launches = 3000
+        # The pool may grow to a quarter of GPROF_MAX_MEMORY (256K: 64 buffers of 4K). With
+        # CUPTI holding its filled buffers until the next flush (out_of_order), none can be
+        # recycled at the cap, and under GPROF_ON_FULL=drop the request is refused.
+        run = self.profile([program("launch_loop"), str(launches)],
+                           env={"GPROF_CUPTI_BUFFERS": "1", "GPROF_CUPTI_BUFFER_SIZE": "4K",
+                                "GPROF_MAX_MEMORY": "1M", "GPROF_ON_FULL": "drop",
+                                "GPROF_FAKE_CUPTI": "out_of_order"})
         self.assertEqual(run.returncode, 0, run.stderr)
         path = run.files[0]
         gpu = dump(path, "gpu")

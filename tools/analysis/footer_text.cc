@@ -49,9 +49,13 @@ std::string describe_holds(const HoldTotals& holds) {
 
 std::string describe_queue_memory(const pb::Footer& footer) {
   if (footer.max_queue_bytes() == 0) return {};
-  return fmt::format("peak {} of {}",
-                     format_memory(static_cast<int64_t>(footer.peak_queue_bytes())),
-                     format_memory(static_cast<int64_t>(footer.max_queue_bytes())));
+  std::string out = fmt::format("peak {} of {} (GPROF_MAX_MEMORY)",
+                                format_memory(static_cast<int64_t>(footer.peak_queue_bytes())),
+                                format_memory(static_cast<int64_t>(footer.max_queue_bytes())));
+  if (footer.thread_mapped_bytes() != 0)
+    out += fmt::format("; {} of it mapped by recording threads, the writer being behind",
+                       format_memory(static_cast<int64_t>(footer.thread_mapped_bytes())));
+  return out;
 }
 
 std::string describe_timestamps(const pb::TimestampCalibration& c) {

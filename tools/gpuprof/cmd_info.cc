@@ -121,7 +121,7 @@ void print_footer_extras(const pb::Footer& footer) {
   if (holds.count != 0)
     field("Held at memory cap", analysis::describe_holds(holds) + " (GPROF_ON_FULL=wait)");
   const std::string queue = analysis::describe_queue_memory(footer);
-  if (!queue.empty()) field("Queue memory", queue + " (GPROF_MAX_MEMORY)");
+  if (!queue.empty()) field("Queue memory", queue);
   if (footer.has_timestamps())
     field("Timestamps", analysis::describe_timestamps(footer.timestamps()));
 }

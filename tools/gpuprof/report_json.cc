@@ -39,7 +39,8 @@ ordered_json file_json(const analysis::FileInfo& file) {
     }
     if (footer.max_queue_bytes() != 0) {
       out["queue_memory"] = {{"peak_bytes", footer.peak_queue_bytes()},
-                             {"max_bytes", footer.max_queue_bytes()}};
+                             {"max_bytes", footer.max_queue_bytes()},
+                             {"thread_mapped_bytes", footer.thread_mapped_bytes()}};
     }
     if (footer.has_timestamps()) {
       const pb::TimestampCalibration& t = footer.timestamps();

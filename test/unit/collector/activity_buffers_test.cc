@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <set>
+#include <thread>
 #include <vector>
 
 using gprof::ActivityBuffers;
@@ -55,4 +56,35 @@ TEST_CASE("activity buffers: an empty pool hands out nothing", "[cupti]") {
   CHECK(pool.acquire() == nullptr);
   CHECK_FALSE(pool.allocate(0, 4096));
   CHECK_FALSE(pool.allocate(ActivityBuffers::kMaxBuffers + 1, 4096));
+}
+
+TEST_CASE("activity buffers: the pool grows on demand up to its cap, from any thread", "[cupti]") {
+  static ActivityBuffers pool;
+  REQUIRE(pool.allocate(2, 4096, 40));
+  CHECK(pool.count() == 2);
+  CHECK(pool.max_count() == 40);
+  // 8 threads, as CUPTI's requests come from app threads: each takes buffers
+  // until none is left; every buffer is distinct and writable.
+  std::vector<std::vector<uint8_t*>> got(8);
+  std::vector<std::thread> threads;
+  for (size_t t = 0; t < got.size(); ++t) {
+    threads.emplace_back([&, t] {
+      while (uint8_t* b = pool.acquire()) {
+        b[4095] = static_cast<uint8_t>(t);
+        got[t].push_back(b);
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  std::set<uint8_t*> all;
+  for (const auto& g : got) all.insert(g.begin(), g.end());
+  CHECK(all.size() == 40);
+  CHECK(pool.count() == 40);
+  CHECK(pool.in_use() == 40);
+  // A grown buffer completes and recycles like the first ones.
+  uint8_t* last = got[0].back();
+  REQUIRE(pool.complete(last, 10));
+  CHECK(pool.take_completed([&](uint8_t* b, size_t n) { CHECK((b == last && n == 10)); }) == 1);
+  CHECK(pool.acquire() == last);
+  CHECK(pool.acquire() == nullptr);
 }

@@ -34,6 +34,48 @@ TEST_CASE("the pool maps chunks up to its cap and no further") {
   CHECK(again->next.load() == nullptr);
 }
 
+TEST_CASE("threads growing the pool at once get distinct chunks and stop at the cap") {
+  // What recording threads do when the writer has not stocked the pool in
+  // time: each maps a group itself, racing the others and the writer.
+  static ChunkPool pool;
+  constexpr uint32_t kGroups = 10;
+  pool.configure(kGroups * ChunkPool::kChunksPerMapping * kChunkBytes);
+  std::vector<std::vector<Chunk*>> got(8);
+  std::vector<int> grown(8, 0);
+  std::vector<std::thread> threads;
+  for (size_t t = 0; t < got.size(); ++t) {
+    threads.emplace_back([&, t] {
+      for (;;) {
+        if (Chunk* c = pool.take()) {
+          got[t].push_back(c);
+        } else if (pool.grow()) {
+          ++grown[t];
+        } else {
+          break;
+        }
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  std::set<Chunk*> all;
+  std::set<uint32_t> indices;
+  int groups = 0;
+  for (size_t t = 0; t < got.size(); ++t) {
+    groups += grown[t];
+    for (Chunk* c : got[t]) {
+      all.insert(c);
+      indices.insert(c->index);
+      c->data()[kChunkData - 1] = 1;  // mapped and writable to its end
+    }
+  }
+  CHECK(groups == static_cast<int>(kGroups));
+  CHECK(all.size() == kGroups * ChunkPool::kChunksPerMapping);
+  CHECK(indices.size() == all.size());
+  CHECK(*indices.rbegin() == kGroups * ChunkPool::kChunksPerMapping - 1);
+  CHECK(pool.at_cap());
+  CHECK_FALSE(pool.grow());
+}
+
 TEST_CASE("threads taking chunks while the writer gives them back never share one") {
   static ChunkPool pool;
   pool.configure(2 * ChunkPool::kChunksPerMapping * kChunkBytes);

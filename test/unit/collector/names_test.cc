@@ -37,6 +37,9 @@ TEST_CASE("emit_nvtx messages split into a stable name and their numbers") {
   CHECK(m.op_id == 3);
   CHECK(split("AddBackward0, seq = 12", m) == "AddBackward0");
   CHECK(m.seq == 13);
+  CHECK(split("MulBackward0, stashed seq = 5, op_id = 9", m) == "MulBackward0");
+  CHECK(m.seq == 6);
+  CHECK(m.op_id == 9);
   // Not torch's: left whole.
   CHECK(split("forward", m) == "<not torch>");
   CHECK(split("load, batch 3", m) == "<not torch>");

@@ -144,7 +144,8 @@ TEST_CASE("gpuprof report --format json: held, queue_memory, timestamps per file
   CHECK(file["held"] ==
         nlohmann::json::parse(R"({"count":3,"total_ns":12500000,"max_ns":4100000})"));
   CHECK(file["queue_memory"] ==
-        nlohmann::json::parse(R"({"peak_bytes":12582912,"max_bytes":268435456})"));
+        nlohmann::json::parse(
+            R"({"peak_bytes":12582912,"max_bytes":268435456,"thread_mapped_bytes":0})"));
   CHECK(file["timestamps"]["source"] == "tsc");
   CHECK(file["timestamps"]["ticks_per_second"].get<double>() == 2.995e9);
   CHECK(file["timestamps"]["pairs"] == 57);

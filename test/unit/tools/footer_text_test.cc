@@ -58,9 +58,14 @@ TEST_CASE("queue memory: peak of the cap, only with a cap", "[footer_text]") {
   footer.set_peak_queue_bytes(12ull << 20);
   CHECK(describe_queue_memory(footer).empty());  // no cap: a footer from an older writer
   footer.set_max_queue_bytes(256ull << 20);
-  CHECK(describe_queue_memory(footer) == "peak 12.00 MB of 256.00 MB");
+  CHECK(describe_queue_memory(footer) == "peak 12.00 MB of 256.00 MB (GPROF_MAX_MEMORY)");
+  footer.set_thread_mapped_bytes(3ull << 20);
+  CHECK(describe_queue_memory(footer) ==
+        "peak 12.00 MB of 256.00 MB (GPROF_MAX_MEMORY); 3.00 MB of it mapped by recording "
+        "threads, the writer being behind");
+  footer.set_thread_mapped_bytes(0);
   footer.set_peak_queue_bytes(0);
-  CHECK(describe_queue_memory(footer) == "peak 0 B of 256.00 MB");
+  CHECK(describe_queue_memory(footer) == "peak 0 B of 256.00 MB (GPROF_MAX_MEMORY)");
 }
 
 TEST_CASE("timestamps: TSC with its calibration, clock_gettime, other sources", "[footer_text]") {

@@ -1,0 +1,164 @@
+"""Capture under load (issue 12, DESIGN.md §2.1 and §2.6): bursts from several threads, any number
+of threads, PyTorch emit_nvtx names, and the memory cap with both policies. Every assertion is an
+exact count from the real CLI; the program is test/programs/burst.cu (its header comment is the
+contract: per thread, one "thread" range around LAUNCHES launches and PAIRS push/pop pairs, then
+one cudaStreamSynchronize)."""
+
+import json
+import os
+import re
+import unittest
+
+from gprof_e2e import E2ETestCase, gpuprof, program
+
+# The fake device's kernels take this long; short, so that a burst is not timed by the fake GPU.
+FAST_KERNELS = {"GPROF_FAKE_KERNEL_NS": "100"}
+
+
+def report_json(path, *args):
+    return json.loads(gpuprof("report", "--format", "json", "--limit", "0", *args, path).stdout)
+
+
+def rows_by_name(doc):
+    return {row["name"]: row for row in doc["rows"]}
+
+
+def losses(info):
+    return re.search(r"^Losses:\s+(.*)$", info, re.M).group(1)
+
+
+class Burst(E2ETestCase):
+    def burst(self, threads, launches, pairs, *extra, env=None):
+        run = self.profile([program("burst"), str(threads), str(launches), str(pairs), *extra],
+                           env=dict(FAST_KERNELS, **(env or {})), timeout=300)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertEqual(run.stdout.splitlines()[0],
+                         f"threads={threads} launches={threads * launches} "
+                         f"pairs={threads * pairs} errors=0")
+        self.assertEqual(len(run.files), 1, run.files)
+        return run
+
+    def assert_everything_recorded(self, path, threads, launches, pairs, pair_name="pair"):
+        info = gpuprof("info", path).stdout
+        self.assertEqual(losses(info), "none", info)
+        self.assertRegex(info, rf"Records:\s+{threads * launches + threads} API calls? on "
+                               rf"{threads} threads?, {threads * launches} kernel launches")
+        self.assertRegex(info, rf"GPU records:\s+\d+ \({threads * launches} kernels,")
+        self.assertRegex(info, rf"Ranges:\s+{threads * (pairs + 1)} push/pop, 0 start/end")
+        doc = report_json(path)
+        ranges = doc["files"][0]["ranges"]
+        self.assertEqual((ranges["unbalanced_pops"], ranges["open_at_exit"]), (0, 0), ranges)
+        rows = rows_by_name(doc)
+        self.assertEqual(rows["thread"]["count"], threads)
+        if pairs:
+            self.assertEqual(rows[pair_name]["count"], threads * pairs)
+        self.assertNotIn("<unnamed range>", rows)
+        if launches:
+            self.assertEqual(rows["cudaLaunchKernel"]["count"], threads * launches)
+            self.assertEqual(rows["empty_kernel()"]["count"], threads * launches)
+        # Each thread's launches sit inside its "thread" range: nothing moved to another parent.
+        inside = rows_by_name(report_json(path, "--range", "thread"))
+        if launches:
+            self.assertEqual(inside["cudaLaunchKernel"]["count"], threads * launches)
+        return info
+
+    def test_burst_at_default_settings_loses_nothing(self):
+        # The issue's burst: 4 threads x (250,000 launches, then 250,000 NVTX pairs).
+        run = self.burst(4, 250000, 250000)
+        self.assertFalse([l for l in run.stderr.splitlines() if l.startswith("gprof:")],
+                         run.stderr)
+        info = self.assert_everything_recorded(run.files[0], 4, 250000, 250000)
+        # The default cap, and the memory the queues took under it.
+        # 192 MB: the default 256 MB less the quarter CUPTI's buffers may grow to.
+        self.assertRegex(info, r"Queue memory:\s+peak [0-9.]+ MB of 192.00 MB \(GPROF_MAX_MEMORY\)")
+        self.assertNotIn("Held at memory cap", info)
+
+    def test_128_threads(self):
+        run = self.burst(128, 2000, 2000)
+        self.assert_everything_recorded(run.files[0], 128, 2000, 2000)
+
+    def test_clock_gettime_timestamps(self):
+        run = self.burst(2, 5000, 5000, env={"GPROF_TSC": "0"})
+        info = self.assert_everything_recorded(run.files[0], 2, 5000, 5000)
+        self.assertRegex(info, r"Timestamps:\s+clock_gettime\n")
+
+    def test_tsc_timestamps_are_calibrated(self):
+        run = self.burst(1, 2000, 2000)
+        info = gpuprof("info", run.files[0]).stdout
+        if "Timestamps:       clock_gettime" in info:
+            self.skipTest("this machine's TSC is not invariant")
+        m = re.search(r"Timestamps:\s+TSC at ([0-9.]+) GHz, (\d+) calibration pairs?, "
+                      r"uncertainty <= (\d+)ns", info)
+        self.assertIsNotNone(m, info)
+        self.assertGreater(float(m.group(1)), 0.1)
+        self.assertGreaterEqual(int(m.group(2)), 2)  # at start and at exit
+
+    def test_emit_nvtx_names_never_fill_the_table(self):
+        # 300,000 distinct messages, as torch.autograd.profiler.emit_nvtx makes them.
+        run = self.burst(1, 0, 300000, "--torch-names")
+        self.assertFalse([l for l in run.stderr.splitlines() if l.startswith("gprof:")],
+                         run.stderr)
+        self.assert_everything_recorded(run.files[0], 1, 0, 300000, pair_name="aten::add")
+        info = gpuprof("info", run.files[0]).stdout
+        # "thread" and one stable name: the numbers went into the records.
+        self.assertRegex(info, r"Strings:.* 2 NVTX strings")
+        out = gpuprof("dump", "--records", "ranges", run.files[0]).stdout.splitlines()
+        ranges = [json.loads(line) for line in out]
+        adds = [r for r in ranges if r["name"] == "aten::add"]
+        self.assertEqual(len(adds), 300000)
+        self.assertEqual([r.get("seq") for r in adds[:3]], [0, 1, 2])
+        self.assertEqual([r.get("op_id") for r in adds[:3]], [None, 1, 2])  # op_id 0: none
+        self.assertEqual((adds[-1]["seq"], adds[-1]["op_id"]), (299999, 299999))
+
+
+class MemoryCap(E2ETestCase):
+    """GPROF_MAX_MEMORY=1M (16 chunks) with a writer slowed by GPROF_WRITER_DELAY_MS, so that the
+    queues reach the cap on any machine."""
+
+    CAP = {"GPROF_MAX_MEMORY": "1M", "GPROF_WRITER_DELAY_MS": "20"}
+
+    def run_burst(self, threads, launches, pairs, env):
+        run = self.profile([program("burst"), str(threads), str(launches), str(pairs)],
+                           env=dict(FAST_KERNELS, **self.CAP, **env), timeout=300)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertEqual(len(run.files), 1, run.files)
+        return run
+
+    def test_wait_holds_the_program_and_keeps_everything(self):
+        run = self.run_burst(2, 40000, 40000, {})
+        info = gpuprof("info", run.files[0]).stdout
+        self.assertEqual(losses(info), "none", info)
+        self.assertRegex(info, r"Ranges:\s+80002 push/pop")
+        self.assertRegex(info, r"Records:\s+80002 API calls on 2 threads, 80000 kernel launches")
+        held = re.search(r"Held at memory cap: (\d+) times?, ", info)
+        self.assertIsNotNone(held, info)
+        self.assertGreater(int(held.group(1)), 0)
+        self.assertRegex(info, r"Queue memory:\s+peak 1.00 MB of 1.00 MB \(GPROF_MAX_MEMORY\)")
+        self.assertTrue(any(l.startswith("gprof: the program was held") for l in
+                            run.stderr.splitlines()), run.stderr)
+        doc = report_json(run.files[0])
+        self.assertEqual(doc["files"][0]["held"]["count"], int(held.group(1)))
+        self.assertTrue(any(n.startswith("The program was held") for n in doc["notes"]),
+                        doc["notes"])
+
+    def test_drop_counts_every_loss_and_never_half_a_pair(self):
+        threads, launches, pairs = 2, 40000, 100000
+        run = self.run_burst(threads, launches, pairs, {"GPROF_ON_FULL": "drop"})
+        info = gpuprof("info", run.files[0]).stdout
+        lost = int(re.search(r"ring_full=(\d+)", info).group(1))
+        self.assertGreater(lost, 0, info)
+        self.assertNotIn("Held at memory cap", info)
+        doc = report_json(run.files[0])
+        ranges = doc["files"][0]["ranges"]
+        self.assertEqual((ranges["unbalanced_pops"], ranges["open_at_exit"]), (0, 0), ranges)
+        calls = sum(1 for _ in gpuprof("dump", run.files[0]).stdout.splitlines())
+        recorded_pairs = ranges["push_pop"]
+        # Each call and each push and pop is either in the file or counted once as lost.
+        expected = threads * (launches + 1) + 2 * threads * (pairs + 1)
+        self.assertEqual(calls + 2 * recorded_pairs + lost, expected, info)
+        self.assertTrue(any("lost" in l for l in run.stderr.splitlines()
+                            if l.startswith("gprof:")), run.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
