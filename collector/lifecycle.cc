@@ -58,9 +58,6 @@ void child_after_fork() {
 
 }  // namespace
 
-ProcessState& process_state() {
-  return g_process_state;
-}
 const Config& process_config() {
   return g_config;
 }

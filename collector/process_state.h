@@ -50,7 +50,11 @@ struct ProcessState {
   std::atomic<bool> external_correlation{false};
 };
 
-ProcessState& process_state();
+// Inline: hooks reach it with one PC-relative address (hidden visibility).
+extern constinit ProcessState g_process_state;
+inline ProcessState& process_state() {
+  return g_process_state;
+}
 const Config& process_config();
 
 // Starts the writer the first time any thread records. False when recording

@@ -214,12 +214,4 @@ bool submit_range(const RangeEvent& e, const char* inline_text, uint32_t inline_
   return true;
 }
 
-StringTable& string_table() {
-  return process_state().strings;
-}
-
-KernelRegistry& kernel_registry() {
-  return process_state().kernels;
-}
-
 }  // namespace gprof

@@ -8,6 +8,7 @@
 
 #include "collector/config.h"
 #include "collector/kernel_registry.h"
+#include "collector/process_state.h"
 #include "collector/string_table.h"
 #include "formats/record.h"
 
@@ -38,8 +39,12 @@ bool submit_range(const RangeEvent& event, const char* inline_text = nullptr,
 // (counted as wait_timeout). Slow path only: it yields and sleeps.
 void* hold_for_writer(void* (*take)(void*), void* context);
 
-KernelRegistry& kernel_registry();
-StringTable& string_table();
+inline KernelRegistry& kernel_registry() {
+  return process_state().kernels;
+}
+inline StringTable& string_table() {
+  return process_state().strings;
+}
 
 // Lifecycle (collector/lifecycle.cc). Called once from the preload constructor.
 void initialize_process();

@@ -45,8 +45,11 @@ bool StringTable::same(uint32_t index, const char* text, size_t size, StringClas
 
 uint32_t StringTable::add(Slot& slot, const char* text, size_t size, StringClass cls) {
   // Space first, so that an index is never reserved and left unfilled.
-  const size_t at = arena_used_.fetch_add(size + 1, std::memory_order_relaxed);
-  if (at + size + 1 > kArenaBytes || reserved_.load(std::memory_order_relaxed) >= kMaxStrings) {
+  // Whole words, so that texts stay 8-byte aligned and zero-padded (the
+  // arena starts zeroed and is never reused): same_text() reads words.
+  const size_t words = (size + 8) & ~size_t{7};
+  const size_t at = arena_used_.fetch_add(words, std::memory_order_relaxed);
+  if (at + words > kArenaBytes || reserved_.load(std::memory_order_relaxed) >= kMaxStrings) {
     losses().add(LossReason::kStringTableFull);
     slot.index.store(kNoEntry, std::memory_order_release);
     return kInlineName;
@@ -89,11 +92,6 @@ uint32_t StringTable::intern(const char* text, size_t size, StringClass cls) {
   }
   losses().add(LossReason::kStringTableFull);
   return kInlineName;
-}
-
-uint8_t StringTable::flags(uint32_t id) const {
-  if (id < kFirstId || id - kFirstId >= kMaxStrings) return 0;
-  return entries_[id - kFirstId].flags;
 }
 
 uint32_t StringTable::reserved() const {

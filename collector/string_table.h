@@ -36,7 +36,10 @@ class StringTable {
   // The id of `text` (size bytes, no NUL needed); kInlineName
   // (collector/queue_records.h) when the table cannot hold it.
   uint32_t intern(const char* text, size_t size, StringClass cls);
-  uint8_t flags(uint32_t id) const;
+  uint8_t flags(uint32_t id) const {
+    if (id - kFirstId >= kMaxStrings) return 0;  // below kFirstId wraps around
+    return entries_[id - kFirstId].flags;
+  }
 
   // Programs pass the same literal to nvtxRangePushA again and again: the id
   // of a NUL-terminated NVTX text last interned from this very pointer, if
@@ -47,10 +50,7 @@ class StringTable {
     if ((slot >> 16) != key || slot == 0) return 0;
     const uint32_t index = static_cast<uint32_t>(slot & 0xFFFF);
     const char* stored = entries_[index].text.load(std::memory_order_acquire);
-    for (size_t i = 0;; ++i) {
-      if (stored[i] != text[i]) return 0;
-      if (stored[i] == '\0') return kFirstId + index;
-    }
+    return same_text(stored, text) ? kFirstId + index : 0;
   }
   void remember(const char* text, uint32_t id) {
     const uint64_t key = reinterpret_cast<uintptr_t>(text);
@@ -90,12 +90,44 @@ class StringTable {
   }
 
   uint32_t add(Slot& slot, const char* text, size_t size, StringClass cls);
+
+ public:
+  // A word at a time: `stored` is 8-byte aligned and zero-padded to a whole
+  // word (add()). The text's words are read whole where that cannot cross
+  // into another page (a page is mapped or not as a whole), so bytes past
+  // its NUL may be read but never count.
+  static bool same_text(const char* stored, const char* text) {
+    constexpr uint64_t kOnes = 0x0101010101010101ull;
+    constexpr uint64_t kHighs = 0x8080808080808080ull;
+    for (size_t i = 0;; i += 8) {
+      uint64_t s, t;
+      __builtin_memcpy(&s, stored + i, 8);
+      const uintptr_t at = reinterpret_cast<uintptr_t>(text + i);
+      if (__builtin_expect((at & 4095) > 4088, 0)) {
+        for (size_t k = 0; k < 8; ++k) {
+          if (stored[i + k] != text[i + k]) return false;
+          if (stored[i + k] == '\0') return true;
+        }
+        continue;
+      }
+      __builtin_memcpy(&t, text + i, 8);
+      const uint64_t zero = (s - kOnes) & ~s & kHighs;  // lowest set bit: the first NUL
+      if (zero == 0) {
+        if (s != t) return false;
+        continue;
+      }
+      const uint64_t upto_nul = zero ^ (zero - 1);  // bytes up to and including the NUL
+      return ((s ^ t) & upto_nul) == 0;
+    }
+  }
+
+ private:
   bool same(uint32_t index, const char* text, size_t size, StringClass cls) const;
 
   Slot slots_[kSlots];
   Entry entries_[kMaxStrings];
   std::atomic<uint32_t> reserved_{0};
-  char arena_[kArenaBytes] = {};
+  alignas(8) char arena_[kArenaBytes] = {};
   std::atomic<size_t> arena_used_{0};
   Classifier classifier_ = nullptr;
   // Pointer << 16 | entry index: one word, so a racing update is never torn.

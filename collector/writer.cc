@@ -591,9 +591,10 @@ void Writer::write_footer() {
   if (f.holds)
     GPROF_WARN(
         "the program was held %llu times for %.1f ms in all (longest %.1f ms) while gprof's "
-        "queues were at GPROF_MAX_MEMORY=%zuM",
+        "memory was at GPROF_MAX_MEMORY=%zuM (records queued or CUPTI buffers); nothing was "
+        "lost by it",
         static_cast<unsigned long long>(f.holds), static_cast<double>(f.held_ns) / 1e6,
-        static_cast<double>(f.max_held_ns) / 1e6, chunks_.max_bytes() >> 20);
+        static_cast<double>(f.max_held_ns) / 1e6, config_.max_memory >> 20);
 }
 
 void Writer::write_frame(const ByteBuffer& payload) {

@@ -16,9 +16,12 @@ cudaError_t launch_by_function(Real real, ApiId api, const void* func, dim3 grid
   return call.finish_launch(result, func, false, grid, block, shared_mem, stream);
 }
 
+// Inlined into each hook: the hot path of every `<<<...>>>` launch.
 template <typename Real>
-cudaError_t launch_by_handle(Real real, ApiId api, cudaKernel_t kernel, dim3 grid, dim3 block,
-                             void** args, size_t shared_mem, cudaStream_t stream) {
+[[gnu::always_inline]] inline cudaError_t launch_by_handle(Real real, ApiId api,
+                                                           cudaKernel_t kernel, dim3 grid,
+                                                           dim3 block, void** args,
+                                                           size_t shared_mem, cudaStream_t stream) {
   if (!real) return kMissing;
   ApiCall call(api);
   cudaError_t result = real(kernel, grid, block, args, shared_mem, stream);

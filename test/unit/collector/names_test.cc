@@ -1,3 +1,4 @@
+#include <sys/mman.h>
 #include <catch2/catch.hpp>
 
 #include <cstring>
@@ -124,4 +125,43 @@ TEST_CASE("tens of thousands of kernels all get ids and names") {
   }
   CHECK(std::string(registry.name(registry.id_for_function(&stubs[59999]))) ==
         "_Z6kernelILi59999EEvPf");
+}
+
+TEST_CASE("the pointer cache compares a word at a time, also at the end of a mapped page") {
+  // Two pages, the second inaccessible: a text that ends at the first page's
+  // last byte must be compared without touching the second.
+  const size_t page = 4096;
+  auto* pages = static_cast<char*>(
+      mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+  REQUIRE(pages != MAP_FAILED);
+  REQUIRE(mprotect(pages + page, page, PROT_NONE) == 0);
+  static StringTable table;  // large: not on the stack
+  for (size_t length = 0; length <= 40; ++length) {
+    INFO("length " << length);
+    std::string text(length, 'x');
+    for (size_t i = 0; i < length; ++i) text[i] = static_cast<char>('a' + (i * 7) % 26);
+    const uint32_t id = table.intern(text.data(), length, StringClass::kNvtx);
+    REQUIRE(id >= StringTable::kFirstId);
+    // The same text at every offset up to the page end, NUL on the last byte.
+    for (size_t end_gap = 0; end_gap < 16; ++end_gap) {
+      char* at = pages + page - 1 - end_gap - length;
+      std::memcpy(at, text.data(), length + 1);
+      table.remember(at, id);
+      CHECK(table.cached(at) == id);
+      if (length > 0) {
+        at[length - 1] ^= 1;  // the last character differs
+        CHECK(table.cached(at) == 0);
+        at[length - 1] ^= 1;
+        at[0] ^= 1;  // the first
+        CHECK(table.cached(at) == 0);
+        at[0] ^= 1;
+      }
+      if (end_gap > 0) {  // longer than the stored text
+        at[length] = 'z';
+        CHECK(table.cached(at) == 0);
+        at[length] = '\0';
+      }
+    }
+  }
+  munmap(pages, 2 * page);
 }
