@@ -16,6 +16,17 @@ cudaError_t launch_by_function(Real real, ApiId api, const void* func, dim3 grid
   return call.finish_launch(result, func, false, grid, block, shared_mem, stream);
 }
 
+// Not recording, or pushing external correlation ids: out of line, so that
+// the hot path below keeps a small frame.
+template <typename Real>
+[[gnu::noinline]] cudaError_t launch_by_handle_slow(Real real, ApiId api, cudaKernel_t kernel,
+                                                    dim3 grid, dim3 block, void** args,
+                                                    size_t shared_mem, cudaStream_t stream) {
+  ApiCall call(api);
+  cudaError_t result = real(kernel, grid, block, args, shared_mem, stream);
+  return call.finish_launch(result, kernel, true, grid, block, shared_mem, stream);
+}
+
 // Inlined into each hook: the hot path of every `<<<...>>>` launch.
 template <typename Real>
 [[gnu::always_inline]] inline cudaError_t launch_by_handle(Real real, ApiId api,
@@ -23,9 +34,17 @@ template <typename Real>
                                                            dim3 block, void** args,
                                                            size_t shared_mem, cudaStream_t stream) {
   if (!real) return kMissing;
-  ApiCall call(api);
-  cudaError_t result = real(kernel, grid, block, args, shared_mem, stream);
-  return call.finish_launch(result, kernel, true, grid, block, shared_mem, stream);
+  if (__builtin_expect(plain_recording(), 1)) {
+    // Spelled out rather than through a lambda: the compiler keeps the
+    // arguments in registers instead of spilling and repacking them.
+    ThreadState& t = this_thread();
+    LaunchTiming timing(t);
+    const cudaError_t result = real(kernel, grid, block, args, shared_mem, stream);
+    timing.finish(t);
+    write_launch(t, timing, api, result, kernel, true, grid, block, shared_mem, stream);
+    return result;
+  }
+  return launch_by_handle_slow(real, api, kernel, grid, block, args, shared_mem, stream);
 }
 
 template <typename Real>
