@@ -161,5 +161,38 @@ class MemoryCap(E2ETestCase):
                             if l.startswith("gprof:")), run.stderr)
 
 
+class ThreadRaces(E2ETestCase):
+    """The races of issue 12, through test/programs/nvtx_thread_races.cc."""
+
+    def test_records_after_the_queue_was_orphaned_get_a_queue_of_their_own(self):
+        threads = 200
+        run = self.profile([program("nvtx_thread_races"), "late", str(threads)], timeout=120)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertEqual(run.stdout, f"late: {threads} threads\n")
+        self.assertEqual(len(run.files), 1)
+        info = gpuprof("info", run.files[0]).stdout
+        self.assertEqual(losses(info), "none", info)
+        doc = report_json(run.files[0])
+        ranges = doc["files"][0]["ranges"]
+        self.assertEqual(ranges["push_pop"], 2 * threads)
+        self.assertEqual((ranges["unbalanced_pops"], ranges["open_at_exit"]), (0, 0), ranges)
+        rows = rows_by_name(doc)
+        self.assertEqual((rows["early"]["count"], rows["late"]["count"]), (threads, threads))
+
+    def test_a_fork_while_another_thread_adds_names_never_hangs_the_child(self):
+        children = 30
+        run = self.profile([program("nvtx_thread_races"), "fork", str(children)], timeout=120)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertEqual(run.stdout, f"fork: {children} children, 0 failed\n")
+        self.assertEqual(len(run.files), children + 1)
+        seen = []
+        for path in run.files:
+            for line in gpuprof("dump", "--records", "ranges", path).stdout.splitlines():
+                name = json.loads(line)["name"]
+                if name.startswith("child "):
+                    seen.append(name)
+        self.assertEqual(sorted(seen), sorted(f"child {k}" for k in range(children)))
+
+
 if __name__ == "__main__":
     unittest.main()
