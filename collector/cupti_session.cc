@@ -233,7 +233,8 @@ void Session::start(const CuptiSetup& setup) {
 void CUPTIAPI Session::buffer_requested(uint8_t** buffer, size_t* size, size_t* max_records) {
   Session* s = g_session;
   uint8_t* b = s ? s->buffers_.acquire() : nullptr;
-  if (!b && s && s->polling_sink_ != nullptr && this_thread().is_writer) {
+  // is_writer first: polling_sink_ is the writer's own field.
+  if (!b && s && this_thread().is_writer && s->polling_sink_ != nullptr) {
     // The writer's own flush made CUPTI deliver records, and the pool is at
     // its cap: no one else can free a buffer, so the writer parses the
     // completed ones here (into the pass in progress) and takes one back.
@@ -246,9 +247,10 @@ void CUPTIAPI Session::buffer_requested(uint8_t** buffer, size_t* size, size_t* 
     // periodic flush meanwhile, which might need a lock CUPTI holds here).
     s->buffer_waiters_.fetch_add(1, std::memory_order_acq_rel);
     if (sem_t* wake = process_state().writer_wake.load(std::memory_order_acquire)) sem_post(wake);
+    // A timeout is counted by CUPTI's own dropped-record count, not here.
     b = static_cast<uint8_t*>(hold_for_writer(
         [](void* pool) -> void* { return static_cast<ActivityBuffers*>(pool)->acquire(); },
-        &s->buffers_));
+        &s->buffers_, false));
     s->buffer_waiters_.fetch_sub(1, std::memory_order_acq_rel);
   }
   *buffer = b;

@@ -29,9 +29,9 @@ void wake_writer() {
   if (sem_t* wake = p.writer_wake.load(std::memory_order_acquire)) sem_post(wake);
 }
 
-void* hold_for_writer(void* (*take)(void*), void* context) {
+void* hold_for_writer(void* (*take)(void*), void* context, bool count_timeout) {
   if (this_thread().is_writer) {
-    losses().add(LossReason::kWaitTimeout);
+    if (count_timeout) losses().add(LossReason::kWaitTimeout);
     return nullptr;
   }
   // LTTng's blocking mode: bounded, and never once recording has stopped.
@@ -53,7 +53,7 @@ void* hold_for_writer(void* (*take)(void*), void* context) {
     }
     if (waited > limit || !recording_enabled()) {
       holds().add(waited);
-      losses().add(LossReason::kWaitTimeout);
+      if (count_timeout) losses().add(LossReason::kWaitTimeout);
       return nullptr;
     }
   }
@@ -102,14 +102,21 @@ void orphan_thread_queue(void* queue) {
 
 namespace {
 
-bool attach(ThreadState& t) {
+// The thread's first record: a chunk first (per GPROF_ON_FULL, counted by
+// take_chunk when there is none), then a queue, so that a failure leaves no
+// claimed queue behind. Every failure is counted once.
+bool attach(ThreadState& t, bool must_keep) {
   ProcessState& p = process_state();
-  if (!start_writer_once()) return false;
+  if (!start_writer_once()) {
+    losses().add(LossReason::kNoRing);
+    return false;
+  }
+  Chunk* chunk = take_chunk(must_keep);
+  if (!chunk) return false;
   ThreadQueue* queue = p.queues.claim(static_cast<uint32_t>(syscall(SYS_gettid)));
-  if (!queue) return false;
-  Chunk* chunk = take_chunk(true);
-  if (!chunk) {
-    ThreadQueues::orphan(queue);
+  if (!queue) {
+    p.chunks.give_back(chunk);
+    losses().add(LossReason::kNoRing);
     return false;
   }
   t.queue = queue;
@@ -124,13 +131,7 @@ bool attach(ThreadState& t) {
 }  // namespace
 
 char* reserve_slow(ThreadState& t, uint32_t size, bool must_keep) {
-  if (t.queue == nullptr) {
-    if (!attach(t)) {
-      losses().add(LossReason::kNoRing);
-      return nullptr;
-    }
-    return t.cursor;
-  }
+  if (t.queue == nullptr) return attach(t, must_keep) ? t.cursor : nullptr;
   if (must_keep && t.cursor + size <= t.chunk->data() + kChunkData) return t.cursor;
   Chunk* chunk = take_chunk(must_keep);
   if (!chunk) return nullptr;

@@ -36,8 +36,10 @@ bool submit_range(const RangeEvent& event, const char* inline_text = nullptr,
 // GPROF_ON_FULL=wait at the memory cap: calls take(context) until it gives
 // room, holding the calling thread (at most GPROF_MAX_WAIT_MS, never once
 // recording has stopped). Counted in holds(); nullptr after a timeout
-// (counted as wait_timeout). Slow path only: it yields and sleeps.
-void* hold_for_writer(void* (*take)(void*), void* context);
+// (counted as wait_timeout when `count_timeout`: a caller whose lost records
+// are counted elsewhere, CUPTI's, passes false). Slow path only: it yields
+// and sleeps. On the writer thread it returns nullptr at once.
+void* hold_for_writer(void* (*take)(void*), void* context, bool count_timeout = true);
 
 inline KernelRegistry& kernel_registry() {
   return process_state().kernels;

@@ -50,7 +50,7 @@ class StringTable {
     if ((slot >> 16) != key || slot == 0) return 0;
     const uint32_t index = static_cast<uint32_t>(slot & 0xFFFF);
     const char* stored = entries_[index].text.load(std::memory_order_acquire);
-    return same_text(stored, text) ? kFirstId + index : 0;
+    return stored && same_text(stored, text) ? kFirstId + index : 0;
   }
   void remember(const char* text, uint32_t id) {
     const uint64_t key = reinterpret_cast<uintptr_t>(text);

@@ -1,5 +1,7 @@
 #include "collector/writer.h"
 
+#include "formats/framing.h"
+
 #include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
@@ -28,6 +30,9 @@ namespace {
 
 // Per queue per pass: keeps one frame well under kMaxFramePayload.
 constexpr uint64_t kMaxRecordsPerQueuePass = 65536;
+// Encoded records per frame before a pass stops taking more queues (one
+// queue's share, 65,536 records, and the GPU records come on top).
+constexpr size_t kFrameBudgetBytes = 16u << 20;
 // Distinct texts the writer interns for a full string table; beyond, each
 // event's text gets an entry of its own.
 constexpr size_t kMaxInlineNames = 1u << 20;
@@ -474,12 +479,29 @@ uint64_t Writer::drain_once(uint64_t max_per_queue) {
   ProcessState& p = process_state();
   calibrate(false);
   stock_chunks();
-  // Until the TSC rate is known, records wait in their queues.
+  // Until the TSC rate is known, records wait in their queues. A frame stays
+  // far below the reader's kMaxFramePayload: past kFrameBudgetBytes the other
+  // queues wait for the next pass, which starts one queue further on so that
+  // busy threads early in the list cannot starve the others.
   if (ticks_.ready()) {
-    queues_.for_each([&](ThreadQueue& q) {
-      total += drain_queue(q, max_per_queue, ranges);
-      top_up();
-    });
+    uint32_t index = 0;
+    const uint32_t first = pass_++;
+    uint32_t queues = 0;
+    queues_.for_each([&](ThreadQueue&) { ++queues; });
+    const uint32_t start = queues ? first % queues : 0;
+    for (int round = 0; round < 2; ++round) {
+      index = 0;
+      queues_.for_each([&](ThreadQueue& q) {
+        const uint32_t i = index++;
+        if ((round == 0) != (i >= start)) return;
+        if (batches_.size() >= kFrameBudgetBytes) {
+          backlog_ = true;
+          return;
+        }
+        total += drain_queue(q, max_per_queue, ranges);
+        top_up();
+      });
+    }
   } else {
     backlog_ = true;
   }
@@ -513,6 +535,12 @@ uint64_t Writer::drain_once(uint64_t max_per_queue) {
   }
   if (write_failed_) {
     losses().add(LossReason::kWriteError, total + gpu);
+    return total + gpu;
+  }
+  if (frame_.size() > kMaxFramePayload) {
+    // The reader would take the length for garbage and lose the rest of the
+    // file; this frame is counted lost instead.
+    losses().add(LossReason::kEncodeError, total + gpu);
     return total + gpu;
   }
   write_frame(frame_);
@@ -591,8 +619,7 @@ void Writer::write_footer() {
   if (f.holds)
     GPROF_WARN(
         "the program was held %llu times for %.1f ms in all (longest %.1f ms) while gprof's "
-        "memory was at GPROF_MAX_MEMORY=%zuM (records queued or CUPTI buffers); nothing was "
-        "lost by it",
+        "memory was at GPROF_MAX_MEMORY=%zuM (records queued or CUPTI buffers)",
         static_cast<unsigned long long>(f.holds), static_cast<double>(f.held_ns) / 1e6,
         static_cast<double>(f.max_held_ns) / 1e6, config_.max_memory >> 20);
 }

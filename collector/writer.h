@@ -109,6 +109,7 @@ class Writer : private GpuSink {
   TickConverter ticks_;
   uint64_t last_pair_ns_ = 0;
   bool backlog_ = false;
+  uint32_t pass_ = 0;  // rotates where a pass starts among the queues
   uint32_t stock_target_ = ChunkPool::kChunksPerMapping;
   uint64_t holds_seen_ = 0;
   uint64_t range_events_ = 0;

@@ -38,13 +38,18 @@ class Burst(E2ETestCase):
         self.assertEqual(len(run.files), 1, run.files)
         return run
 
-    def assert_everything_recorded(self, path, threads, launches, pairs, pair_name="pair"):
+    def assert_everything_recorded(self, path, threads, launches, pairs, pair_name="pair",
+                                   views=True):
         info = gpuprof("info", path).stdout
         self.assertEqual(losses(info), "none", info)
         self.assertRegex(info, rf"Records:\s+{threads * launches + threads} API calls? on "
                                rf"{threads} threads?, {threads * launches} kernel launches")
         self.assertRegex(info, rf"GPU records:\s+\d+ \({threads * launches} kernels,")
-        self.assertRegex(info, rf"Ranges:\s+{threads * (pairs + 1)} push/pop, 0 start/end")
+        # Exactly the pairs, and nothing after them (no unbalanced pops, none open at exit).
+        self.assertRegex(info, rf"Ranges:\s+{threads * (pairs + 1)} push/pop, 0 start/end, "
+                               rf"0 marks\n")
+        if not views:
+            return info
         doc = report_json(path)
         ranges = doc["files"][0]["ranges"]
         self.assertEqual((ranges["unbalanced_pops"], ranges["open_at_exit"]), (0, 0), ranges)
@@ -77,6 +82,15 @@ class Burst(E2ETestCase):
     def test_128_threads(self):
         run = self.burst(128, 2000, 2000)
         self.assert_everything_recorded(run.files[0], 128, 2000, 2000)
+
+    def test_a_backlog_of_many_threads_is_written_in_frames_the_reader_takes(self):
+        # A slow writer pass finds 160 queues with 65,536 records or more each: one frame of
+        # all of them would pass the reader's 64 MiB frame limit (it was lost whole,
+        # encode_error=10612057 in the run that found it).
+        run = self.burst(160, 1000, 40000, env={"GPROF_WRITER_DELAY_MS": "1000"})
+        info = self.assert_everything_recorded(run.files[0], 160, 1000, 40000, views=False)
+        self.assertRegex(info, r"Integrity:\s+complete\n")
+        self.assertRegex(info, r"Frames:\s+\d+ good, 0 bad")
 
     def test_clock_gettime_timestamps(self):
         run = self.burst(2, 5000, 5000, env={"GPROF_TSC": "0"})
