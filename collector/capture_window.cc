@@ -53,13 +53,19 @@ uint8_t classify(const char* text, size_t size, StringClass cls) {
   return flags;
 }
 
+void set_recording(bool on) {
+  g_recording.store(on, std::memory_order_release);
+  g_recording_tsc.store(on && g_timestamp_source == TimestampSource::kTsc,
+                        std::memory_order_release);
+}
+
 void update() {
   const Window& w = g_window;
   bool on = w.enabled.load(std::memory_order_acquire) && w.time_open.load();
   if (on && w.mode == CaptureMode::kProfilerApi) on = w.profiler_on.load() > 0;
   if (on && w.mode == CaptureMode::kNvtx) on = w.capture_depth.load() > 0;
   if (on && w.step_gated) on = w.step_open.load() > 0 && !w.steps_done.load();
-  g_recording.store(on, std::memory_order_release);
+  set_recording(on);
 }
 
 }  // namespace
@@ -94,7 +100,7 @@ bool recording_enabled() {
 
 void stop_recording() {
   g_window.enabled.store(false, std::memory_order_release);
-  g_recording.store(false, std::memory_order_release);
+  set_recording(false);
 }
 
 void capture_range_entered(uint8_t flags) {

@@ -18,6 +18,7 @@
 namespace gprof {
 
 std::atomic<bool> g_recording{false};
+std::atomic<bool> g_recording_tsc{false};
 constinit thread_local ThreadState t_thread{};
 
 void wake_writer() {

@@ -20,6 +20,12 @@ extern std::atomic<bool> g_recording;
 inline bool recording() {
   return g_recording.load(std::memory_order_relaxed);
 }
+// Recording, and timestamps are TSC ticks: the one byte the hooks' fast
+// paths test before they read the TSC directly (tsc_ticks()).
+extern std::atomic<bool> g_recording_tsc;
+inline bool recording_tsc() {
+  return g_recording_tsc.load(std::memory_order_relaxed);
+}
 
 // An API call described in full (CUPTI callbacks, which are not on the
 // interposed hot path): times are timestamp() ticks. A launch's `kernel` is

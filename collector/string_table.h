@@ -44,17 +44,20 @@ class StringTable {
   // Programs pass the same literal to nvtxRangePushA again and again: the id
   // of a NUL-terminated NVTX text last interned from this very pointer, if
   // the text there is still the same (compared, never trusted); 0 otherwise.
+  // Only names without flags are remembered, so a hit needs no flag test.
   uint32_t cached(const char* text) const {
     const uint64_t key = reinterpret_cast<uintptr_t>(text);
     const uint64_t slot = cache_[cache_index(key)].load(std::memory_order_relaxed);
     if ((slot >> 16) != key || slot == 0) return 0;
     const uint32_t index = static_cast<uint32_t>(slot & 0xFFFF);
-    const char* stored = entries_[index].text.load(std::memory_order_acquire);
-    return stored && same_text(stored, text) ? kFirstId + index : 0;
+    const Entry& e = entries_[index];
+    const char* stored = e.text.load(std::memory_order_acquire);
+    return stored && same_text(stored, e.size, text) ? kFirstId + index : 0;
   }
   void remember(const char* text, uint32_t id) {
     const uint64_t key = reinterpret_cast<uintptr_t>(text);
     if (id < kFirstId || id - kFirstId >= kMaxStrings || key >= (1ull << 48)) return;
+    if (entries_[id - kFirstId].flags) return;
     cache_[cache_index(key)].store((key << 16) | (id - kFirstId), std::memory_order_relaxed);
   }
   // The flags of a text that has no id.
@@ -92,32 +95,26 @@ class StringTable {
   uint32_t add(Slot& slot, const char* text, size_t size, StringClass cls);
 
  public:
-  // A word at a time: `stored` is 8-byte aligned and zero-padded to a whole
-  // word (add()). The text's words are read whole where that cannot cross
-  // into another page (a page is mapped or not as a whole), so bytes past
-  // its NUL may be read but never count.
-  static bool same_text(const char* stored, const char* text) {
-    constexpr uint64_t kOnes = 0x0101010101010101ull;
-    constexpr uint64_t kHighs = 0x8080808080808080ull;
+  // `text` is the C string `stored` (size bytes, then a NUL; 8-byte aligned
+  // and zero-padded to a whole word by add()), compared a word at a time
+  // over the size + 1 bytes that decide it. `text` may be shorter than
+  // `stored`, so any of its words may reach past its NUL: a word is read whole
+  // only where that cannot cross into another page (a page is mapped or not
+  // as a whole); bytes past the n that decide are shifted out.
+  static bool same_text(const char* stored, size_t size, const char* text) {
+    const size_t n = size + 1;
     for (size_t i = 0;; i += 8) {
-      uint64_t s, t;
-      __builtin_memcpy(&s, stored + i, 8);
       const uintptr_t at = reinterpret_cast<uintptr_t>(text + i);
       if (__builtin_expect((at & 4095) > 4088, 0)) {
-        for (size_t k = 0; k < 8; ++k) {
-          if (stored[i + k] != text[i + k]) return false;
-          if (stored[i + k] == '\0') return true;
-        }
-        continue;
+        for (; i < n; ++i)
+          if (stored[i] != text[i]) return false;
+        return true;
       }
+      uint64_t s, t;
+      __builtin_memcpy(&s, stored + i, 8);
       __builtin_memcpy(&t, text + i, 8);
-      const uint64_t zero = (s - kOnes) & ~s & kHighs;  // lowest set bit: the first NUL
-      if (zero == 0) {
-        if (s != t) return false;
-        continue;
-      }
-      const uint64_t upto_nul = zero ^ (zero - 1);  // bytes up to and including the NUL
-      return ((s ^ t) & upto_nul) == 0;
+      if (i + 8 >= n) return ((s ^ t) << (64 - 8 * (n - i))) == 0;  // little-endian
+      if (s != t) return false;
     }
   }
 

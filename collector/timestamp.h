@@ -28,6 +28,15 @@ inline uint64_t timestamp() {
   return clock_ns();
 }
 
+// The timestamp when the caller knows the source is the TSC (recording_tsc()).
+inline uint64_t tsc_ticks() {
+#if defined(__x86_64__)
+  return __rdtsc();
+#else
+  return clock_ns();
+#endif
+}
+
 // CPUID 0x80000007 EDX bit 8: the TSC runs at a constant rate in every
 // P-, C- and T-state (Intel SDM vol. 3B §17.17.1; AMD APM vol. 3, CPUID).
 bool cpu_has_invariant_tsc();

@@ -105,49 +105,11 @@ class ApiCall {
   CallFields fields_;
 };
 
-// The common case of every launch hook, without ApiCall's bookkeeping:
-// recording, no external correlation to push. `call` makes the real call
-// (a lambda holding the hook's arguments); the record is written after it,
-// in place, from registers. False when the caller must take ApiCall's path.
-inline bool plain_recording() {
-  return recording() && !process_state().external_correlation.load(std::memory_order_relaxed);
-}
-
-struct LaunchTiming {
-  [[gnu::always_inline]] explicit LaunchTiming(ThreadState& t) : outer(t.interposed) {
-    t.interposed = &correlation;
-    start = timestamp();
-  }
-  [[gnu::always_inline]] void finish(ThreadState& t) {
-    end = timestamp();
-    t.interposed = outer;
-  }
-  uint64_t correlation = 0;  // CUPTI's callback for this call fills it
-  uint64_t* outer;
-  uint64_t start;
-  uint64_t end = 0;
-};
-
-[[gnu::always_inline]] inline void write_launch(ThreadState& t, const LaunchTiming& timing,
-                                                ApiId api, cudaError_t result, const void* function,
-                                                bool by_handle, dim3 grid, dim3 block,
-                                                size_t shared_mem, cudaStream_t stream) {
-  QLaunch* q = reserve<QLaunch>(t);
-  if (!q) return;
-  q->type = QueueType::kLaunch;
-  q->by_handle = by_handle;
-  q->api = static_cast<uint16_t>(api);
-  q->result = static_cast<int32_t>(result);
-  q->start = timing.start;
-  q->end = timing.end;
-  q->stream = reinterpret_cast<uintptr_t>(stream);
-  q->correlation = timing.correlation;
-  q->function = function;
-  q->kernel = 0;
-  q->shared_mem = static_cast<uint32_t>(shared_mem);
-  q->grid = {grid.x, grid.y, grid.z};
-  q->block = {block.x, block.y, block.z};
-  commit(t, sizeof(QLaunch));
+// The common case of the `<<<...>>>` launch hooks (hooks_launch.cc), which
+// write their record without ApiCall's bookkeeping: recording with TSC
+// timestamps (tsc_ticks()), no external correlation id to push.
+inline bool plain_recording_tsc() {
+  return recording_tsc() && !process_state().external_correlation.load(std::memory_order_relaxed);
 }
 
 inline uint64_t handle(const void* p) {

@@ -4,6 +4,8 @@
 #pragma once
 
 #pragma GCC visibility push(default)
+#include <cstdint>
+
 #include <cuda_profiler_api.h>
 #include <cuda_runtime_api.h>
 
@@ -13,9 +15,15 @@ void CUDARTAPI __cudaRegisterFunction(void** fatCubinHandle, const char* hostFun
                                       const char* deviceName, int thread_limit, uint3* tid,
                                       uint3* bid, dim3* bDim, dim3* gDim, int* wSize);
 cudaError_t CUDARTAPI __cudaGetKernel(cudaKernel_t* kernel, const void* hostFun);
-cudaError_t CUDARTAPI __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
-                                         void** args, size_t sharedMem, cudaStream_t stream);
-cudaError_t CUDARTAPI __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
+// crt/device_functions.h declares these with (dim3 gridDim, dim3 blockDim);
+// each dim3 is written here as the two registers it is passed in (x|y, z:
+// System V AMD64 ABI §3.2.3, AAPCS64 §6.8.2), the same call at the machine
+// level, so that the hot path keeps them in registers (hooks_launch.cc).
+cudaError_t CUDARTAPI __cudaLaunchKernel(cudaKernel_t kernel, uint64_t grid_xy, uint32_t grid_z,
+                                         uint64_t block_xy, uint32_t block_z, void** args,
+                                         size_t sharedMem, cudaStream_t stream);
+cudaError_t CUDARTAPI __cudaLaunchKernel_ptsz(cudaKernel_t kernel, uint64_t grid_xy,
+                                              uint32_t grid_z, uint64_t block_xy, uint32_t block_z,
                                               void** args, size_t sharedMem, cudaStream_t stream);
 // Per-thread default stream variants (exported by libcudart.so.13).
 cudaError_t CUDARTAPI cudaLaunchKernel_ptsz(const void* func, dim3 gridDim, dim3 blockDim,

@@ -219,12 +219,16 @@ int push(const Name& name, uint32_t domain, const nvtxEventAttributes_t* a) {
   return level;
 }
 
+[[gnu::noinline]] int push_known_slow(uint32_t id) {
+  return push_known(this_thread(), id);
+}
+
 [[gnu::noinline]] int push_text(const char* m) {
   char scratch[kMaxInlineText];
   return push(intern(m, StringClass::kNvtx, scratch), 0, nullptr);
 }
 
-[[gnu::always_inline]] inline int pop(uint32_t domain) {
+[[gnu::noinline]] int pop(uint32_t domain) {
   ThreadState& t = this_thread();
   if (t.nvtx_depth == 0) {
     // Unbalanced: recorded, the tools count it.
@@ -310,20 +314,47 @@ int NVTX_API RangePushEx(const nvtxEventAttributes_t* a) {
   char scratch[kMaxInlineText];
   return push(message_of(a, scratch), 0, a);
 }
+// The hot pair. Each fast path is a leaf that writes one 16-byte record;
+// anything unusual (a new or flagged name, a full chunk, no TSC, deep
+// nesting, a dropped push) is a tail call to the general path.
 int NVTX_API RangePushA(const char* m) {
-  if (__builtin_expect(m != nullptr, 1)) {
-    const StringTable& table = string_table();
-    const uint32_t id = table.cached(m);
-    if (__builtin_expect(id != 0 && table.flags(id) == 0, 1)) return push_known(this_thread(), id);
-  }
-  return push_text(m);
+  if (__builtin_expect(m == nullptr, 0)) return push_text(m);
+  const uint32_t id = string_table().cached(m);  // a hit has no flags
+  if (__builtin_expect(id == 0, 0)) return push_text(m);
+  ThreadState& t = this_thread();
+  char* p = t.cursor;
+  const int level = t.nvtx_depth;
+  if (__builtin_expect(
+          !recording_tsc() || p + sizeof(QPush) > t.end || level >= ThreadState::kMaxDepth, 0))
+    return push_known_slow(id);
+  QPush* q = reinterpret_cast<QPush*>(p);
+  q->type = QueueType::kPush;
+  q->name = id;
+  q->time = tsc_ticks();
+  commit(t, sizeof(QPush));
+  t.nvtx_depth = level + 1;
+  t.nvtx_flags[level] = 0;
+  return level;
 }
 int NVTX_API RangePushW(const wchar_t* m) {
   char scratch[kMaxInlineText];
   return push(intern(m, StringClass::kNvtx, scratch), 0, nullptr);
 }
 int NVTX_API RangePop() {
-  return pop(0);
+  ThreadState& t = this_thread();
+  char* p = t.cursor;
+  const int depth = t.nvtx_depth;
+  if (__builtin_expect(!recording_tsc() || depth <= 0 || depth > ThreadState::kMaxDepth ||
+                           t.nvtx_flags[depth - 1] != 0 || p + sizeof(QPop) > t.end,
+                       0))
+    return pop(0);
+  QPop* q = reinterpret_cast<QPop*>(p);
+  q->type = QueueType::kPop;
+  q->domain = 0;
+  q->time = tsc_ticks();
+  commit(t, sizeof(QPop));
+  t.nvtx_depth = depth - 1;
+  return depth - 1;
 }
 void NVTX_API NameCategoryA(uint32_t category, const char* name) {
   char scratch[kMaxInlineText];

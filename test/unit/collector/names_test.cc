@@ -3,6 +3,7 @@
 
 #include <cstring>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -162,6 +163,31 @@ TEST_CASE("the pointer cache compares a word at a time, also at the end of a map
         at[length] = '\0';
       }
     }
+    // The buffer reused for a shorter text that ends at the page end: its
+    // words past the NUL are not read (the second page would fault).
+    for (size_t shorter = 0; shorter < length; ++shorter) {
+      char* at = pages + page - 1 - shorter;
+      std::memcpy(at, text.data(), shorter);
+      at[shorter] = '\0';
+      table.remember(at, id);
+      CHECK(table.cached(at) == 0);
+    }
   }
   munmap(pages, 2 * page);
+}
+
+TEST_CASE("the pointer cache holds only names without flags, so a hit needs no flag test") {
+  static StringTable table;
+  table.set_classifier([](const char* text, size_t size, StringClass) -> uint8_t {
+    return std::string_view(text, size) == "ProfilerStep#1" ? kStringStep : 0;
+  });
+  static const char step[] = "ProfilerStep#1";
+  static const char plain[] = "forward";
+  const uint32_t step_id = table.intern(step, sizeof step - 1, StringClass::kNvtx);
+  const uint32_t plain_id = table.intern(plain, sizeof plain - 1, StringClass::kNvtx);
+  REQUIRE(table.flags(step_id) == kStringStep);
+  table.remember(step, step_id);
+  table.remember(plain, plain_id);
+  CHECK(table.cached(step) == 0);
+  CHECK(table.cached(plain) == plain_id);
 }
