@@ -31,9 +31,13 @@ struct ThreadState {
   // The correlation id slot of the interposed call in progress; CUPTI's
   // callback for the same call fills it (DESIGN.md §3).
   uint64_t* interposed;
-  // CUPTI-recorded calls in progress (the driver calls a runtime call makes
-  // are nested inside it and not recorded again).
-  uint32_t cupti_depth;
+  // The CUPTI-recorded call in progress (the driver calls a runtime call
+  // makes are nested inside it and not recorded again): its start (0: none),
+  // and the correlation id and domain its EXIT must match. An EXIT without
+  // its ENTER matches nothing, so it can neither close nor unbalance it.
+  uint64_t cupti_open_start;
+  uint32_t cupti_open_id;
+  uint32_t cupti_open_domain;
   // NVTX push/pop nesting of this thread: NVTX's return values, capture
   // windows (the flags of each open range's name) and pairs dropped whole.
   int32_t nvtx_depth;

@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "collector/capture_window.h"
+#include "collector/loss_counters.h"
 #include "collector/recorder.h"
 #include "collector/timestamp.h"
 #include "inject/api_call.h"
@@ -323,14 +324,30 @@ constexpr CUpti_CallbackId kDriverIds[] = {GPROF_DRIVER_CALLBACKS(GPROF_DRIVER_I
 #undef GPROF_RUNTIME_ID
 #undef GPROF_DRIVER_ID
 
+// What ENTER leaves in the call's correlationData slot, so that its EXIT can
+// tell it had one: the slot's value is documented only from an ENTER to its
+// EXIT (CUpti_CallbackData), and an EXIT without an ENTER (a call already in
+// progress when callbacks were enabled) finds whatever an earlier call left.
+constexpr uint64_t kEnteredTag = 0x6770726FULL << 32;  // "gpro"
+uint64_t entered_mark(const CUpti_CallbackData* cb) {
+  return kEnteredTag | cb->correlationId;
+}
+
 void on_exit(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_CallbackData* cb,
              ThreadState& state) {
-  const uint64_t start = *cb->correlationData;
-  if (start == 0) return;  // not recorded at its entry
-  --state.cupti_depth;
   ApiRecord r{};
   const bool known = domain == CUPTI_CB_DOMAIN_RUNTIME_API ? describe_runtime(cbid, cb, r)
                                                            : describe_driver(cbid, cb, r);
+  const uint64_t start = state.cupti_open_start;
+  if (start == 0 || state.cupti_open_id != cb->correlationId ||
+      state.cupti_open_domain != static_cast<uint32_t>(domain)) {
+    // Nested in the recorded call, or entered while not recording: nothing
+    // to do. Never entered: its start is unknown, so it is counted instead.
+    if (known && *cb->correlationData != entered_mark(cb) && recording())
+      losses().add(LossReason::kCuptiUnmatchedExit);
+    return;
+  }
+  state.cupti_open_start = 0;
   if (!known) return;
   r.start_ns = start;
   r.end_ns = timestamp();
@@ -366,18 +383,19 @@ void CUPTIAPI on_cupti_callback(void*, CUpti_CallbackDomain domain, CUpti_Callba
     }
   }
   if (cb->callbackSite == CUPTI_API_ENTER) {
-    *cb->correlationData = 0;
+    *cb->correlationData = entered_mark(cb);
     if (uint64_t* correlation = state.interposed) {
       // The outermost CUPTI call inside the hook is the hook's own call.
       if (*correlation == 0) *correlation = cb->correlationId;
       return;
     }
-    if (state.cupti_depth > 0 || !recording()) return;
-    ++state.cupti_depth;
-    // Never 0 (0 means "not recorded at its entry").
-    *cb->correlationData = timestamp() | 1;
+    if (state.cupti_open_start != 0 || !recording()) return;
+    state.cupti_open_id = cb->correlationId;
+    state.cupti_open_domain = static_cast<uint32_t>(domain);
+    state.cupti_open_start = timestamp() | 1;  // never 0, which means "none open"
     return;
   }
+  if (state.interposed != nullptr) return;  // the hook records it
   on_exit(domain, cbid, cb, state);
 }
 

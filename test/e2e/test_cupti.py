@@ -221,6 +221,33 @@ class CallsOnlyCuptiSees(CuptiCase):
         launches = {r["correlation"] for r in api if r["name"].startswith("cuLaunchKernel")}
         self.assertTrue(all(k["correlation"] in launches for k in kernels))
 
+    def test_exit_callback_without_its_enter(self):
+        # Every 3rd runtime call's ENTER is not delivered and its correlationData slot holds a
+        # stale value (test/fakes/README.md, exit_without_enter): such a call cannot be timed, so
+        # it is counted, never recorded with a made-up start, and it must not unbalance the
+        # nesting that keeps the driver calls inside a recorded runtime call from being recorded
+        # again: the calls after it are recorded as before.
+        run = self.profile([program("hidden_runtime"), "--iterations", "6"],
+                           env={"GPROF_FAKE_CUPTI": "exit_without_enter=3"})
+        self.assertEqual(run.returncode, 0, run.stderr)
+        path = run.files[0]
+        api = dump(path)
+        # 18 runtime calls; the 3rd, 6th, ... 18th lost their ENTER. The driver calls inside the
+        # skipped synchronizes and launches (nothing was open around them) are recorded instead.
+        self.assertEqual(dict(collections.Counter(r["name"] for r in api)),
+                         {"cudaMalloc": 2, "cudaLaunchKernel": 4, "cudaDeviceSynchronize": 4,
+                          "cudaMemcpy": 1, "cudaFree": 1, "cuCtxSynchronize": 2,
+                          "cuLaunchKernel": 2})
+        self.assertEqual(api[-1]["name"], "cudaFree")
+        self.assertTrue(all(0 < r["end_ns"] - r["start_ns"] < 10**9 for r in api), api)
+        self.assertIn("cupti_unmatched_exit=6", self.info(path))
+        kernels = [g for g in dump(path, "gpu") if g["kind"] == "kernel"]
+        launches = {r["correlation"] for r in api if "LaunchKernel" in r["name"]}
+        self.assertEqual(len(kernels), 6)
+        # A kernel carries the runtime call's id (cupti_activity.h), so the two whose
+        # cudaLaunchKernel was lost stay unpaired rather than pair with the driver call.
+        self.assertEqual(len([k for k in kernels if k["correlation"] in launches]), 4)
+
     def test_interposed_calls_are_not_counted_twice(self):
         with_cupti = dump(self.vector_add(5).files[0])
         without = dump(self.vector_add(5, env={"GPROF_CUPTI": "0"}).files[0])

@@ -37,6 +37,8 @@ bool ApplyValue(std::string_view key, std::string_view value, Config* config) {
     config->zero_timestamps_every = number;
   } else if (key == "buffer_records") {
     config->buffer_records = number;
+  } else if (key == "exit_without_enter") {
+    config->exit_without_enter = number;
   } else {
     return false;
   }

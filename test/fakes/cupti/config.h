@@ -17,6 +17,7 @@ struct Config {
   uint64_t drop_every = 0;               // drop every Nth activity record (0: none)
   uint64_t zero_timestamps_every = 0;    // every Nth kernel record has start = end = 0
   uint64_t buffer_records = 0;           // complete a buffer after N records (0: when full)
+  uint64_t exit_without_enter = 0;       // every Nth runtime call: EXIT callback only (0: none)
   bool has_version = false;              // version=N: what cuptiGetVersion reports
   uint32_t version = 0;
   // CUPTI's clock without a timestamp callback: CLOCK_MONOTONIC + this (5000 s by default), so
