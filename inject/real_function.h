@@ -3,19 +3,27 @@
 // (PyTorch dlopen()s it), so the constructor cannot do it.
 #pragma once
 
-#include <dlfcn.h>
-
 #include <atomic>
+#include <cstdint>
 
 namespace gprof::inject {
 
-inline void* resolve_next(std::atomic<void*>& slot, const char* name) {
-  void* fn = slot.load(std::memory_order_acquire);
-  if (__builtin_expect(fn == nullptr, 0)) {
-    fn = dlsym(RTLD_NEXT, name);
-    slot.store(fn, std::memory_order_release);
-  }
-  return fn;
+// Out of line (real_function.cc): the lookup itself, or null. Not on the hot
+// path: it takes the loader's lock.
+void* find_real(const char* name);
+
+// A slot holds the function, 0 before the first lookup, or a failed lookup's
+// CLOCK_MONOTONIC millisecond with the top bit set (user-space addresses never
+// have it): a missing runtime is looked for again at most every kRetryMs, not
+// on every call.
+inline constexpr uint64_t kMissingTag = 1ull << 63;
+inline constexpr uint64_t kRetryMs = 100;
+void* resolve_slow(std::atomic<uint64_t>& slot, const char* name);
+
+inline void* resolve_next(std::atomic<uint64_t>& slot, const char* name) {
+  const uint64_t value = slot.load(std::memory_order_acquire);
+  if (__builtin_expect(static_cast<int64_t>(value) <= 0, 0)) return resolve_slow(slot, name);
+  return reinterpret_cast<void*>(value);
 }
 
 }  // namespace gprof::inject
@@ -23,6 +31,6 @@ inline void* resolve_next(std::atomic<void*>& slot, const char* name) {
 // REAL(cudaMalloc) is the next cudaMalloc, typed as the hook is.
 #define REAL(fn)                                                                      \
   ([]() {                                                                             \
-    static std::atomic<void*> slot{nullptr};                                          \
+    static std::atomic<uint64_t> slot{0};                                             \
     return reinterpret_cast<decltype(&fn)>(::gprof::inject::resolve_next(slot, #fn)); \
   }())

@@ -135,6 +135,42 @@ class CudaErrors(E2ETestCase):
         self.assertIn("cudaErrorInvalidConfiguration", info)
 
 
+class RuntimeBehindLocalDlopen(E2ETestCase):
+    """cudart as the dependency of an extension loaded with dlopen(RTLD_LOCAL): outside the global
+    scope that dlsym(RTLD_NEXT) searches, while the extension's calls bind to the hooks."""
+    ITERATIONS = 3
+
+    def args(self):
+        return [program("local_runtime_host"), program("liblocal_runtime_extension.so"),
+                "--iterations", str(self.ITERATIONS)]
+
+    def test_calls_reach_the_runtime_and_are_recorded(self):
+        run = self.profile(self.args())
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        self.assertSameBehaviour(self.args(), profiled=run)
+        self.assertIn("failures=0", run.stdout)
+        records = dump(run.files[0])
+        self.assertEqual(collections.Counter(r["name"] for r in records), {
+            "cudaMalloc": 2, "cudaMemcpy": 2, "cudaLaunchKernel": self.ITERATIONS,
+            "cudaDeviceSynchronize": self.ITERATIONS, "cudaFree": 2})
+        self.assertTrue(all(r["result"] == 0 for r in records))
+        # __cudaRegisterFunction reached the runtime (else the launches would fail) and us.
+        launches = [r for r in records if r["name"] == "cudaLaunchKernel"]
+        self.assertEqual({r["kernel"] for r in launches}, {"_Z5scalePKfPffi"})
+
+    def test_real_runtime_without_driver_returns_its_own_error(self):
+        runtime = os.environ.get("GPROF_REAL_CUDART_DIR", "/usr/local/cuda/lib64")
+        if not os.path.exists(os.path.join(runtime, "libcudart.so.13")):
+            self.skipTest("no real libcudart.so.13")
+        if os.path.exists("/dev/nvidiactl"):
+            self.skipTest("a driver is present")
+        run = self.profile(self.args(), runtime_dir=runtime)
+        self.assertSameBehaviour(self.args(), profiled=run, runtime_dir=runtime)
+        self.assertNotIn("SharedObjectSymbolNotFound", run.stdout)
+        mallocs = [r for r in dump(run.files[0]) if r["name"] == "cudaMalloc"]
+        self.assertEqual([r["result"] for r in mallocs], [35, 35])  # cudaErrorInsufficientDriver
+
+
 class RealRuntimeWithoutDriver(E2ETestCase):
     def test_calls_recorded_with_insufficient_driver(self):
         runtime = os.environ.get("GPROF_REAL_CUDART_DIR", "/usr/local/cuda/lib64")

@@ -1,0 +1,72 @@
+// Where the real runtime is (DESIGN.md §3). dlsym(RTLD_NEXT) searches the
+// global scope only; a cudart that arrived as the dependency of an RTLD_LOCAL
+// dlopen (a Python extension module, onnxruntime's CUDA provider) is not in
+// it, yet the extension's calls bind to our hooks, which are global. So a
+// failed RTLD_NEXT lookup asks the runtime itself: by soname
+// (dlopen(RTLD_NOLOAD), which finds a loaded object whatever its scope), then
+// by scanning every loaded object whose file name starts with "libcudart".
+#include "inject/real_function.h"
+
+#include <dlfcn.h>
+#include <link.h>
+
+#include <cstring>
+
+#include "collector/clock.h"
+
+namespace gprof::inject {
+namespace {
+
+// Our own definitions are never the real ones.
+bool is_ours(void* fn) {
+  Dl_info mine{}, theirs{};
+  return dladdr(reinterpret_cast<void*>(&find_real), &mine) != 0 && dladdr(fn, &theirs) != 0 &&
+         mine.dli_fbase == theirs.dli_fbase;
+}
+
+void* lookup_in(const char* object, const char* name) {
+  void* handle = dlopen(object, RTLD_LAZY | RTLD_NOLOAD);
+  if (!handle) return nullptr;
+  void* fn = dlsym(handle, name);
+  dlclose(handle);  // RTLD_NOLOAD took a reference
+  return fn && !is_ours(fn) ? fn : nullptr;
+}
+
+struct Scan {
+  const char* name;
+  void* found;
+};
+
+int scan_object(dl_phdr_info* info, size_t, void* data) {
+  auto* scan = static_cast<Scan*>(data);
+  const char* path = info->dlpi_name;
+  if (!path || !*path) return 0;
+  const char* base = std::strrchr(path, '/');
+  base = base ? base + 1 : path;
+  if (std::strncmp(base, "libcudart", 9) != 0) return 0;
+  scan->found = lookup_in(path, scan->name);
+  return scan->found != nullptr;
+}
+
+}  // namespace
+
+void* find_real(const char* name) {
+  if (void* fn = dlsym(RTLD_NEXT, name)) return fn;
+  for (const char* soname : {"libcudart.so.13", "libcudart.so.12", "libcudart.so"})
+    if (void* fn = lookup_in(soname, name)) return fn;
+  Scan scan{name, nullptr};
+  dl_iterate_phdr(scan_object, &scan);
+  return scan.found;
+}
+
+void* resolve_slow(std::atomic<uint64_t>& slot, const char* name) {
+  const uint64_t value = slot.load(std::memory_order_acquire);
+  const uint64_t now_ms = clock_ns() / 1000000;
+  if ((value & kMissingTag) && now_ms - (value & ~kMissingTag) < kRetryMs) return nullptr;
+  void* fn = find_real(name);
+  slot.store(fn ? reinterpret_cast<uintptr_t>(fn) : kMissingTag | now_ms,
+             std::memory_order_release);
+  return fn;
+}
+
+}  // namespace gprof::inject
