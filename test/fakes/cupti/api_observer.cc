@@ -1,7 +1,5 @@
 #include "api_observer.h"
 
-#include <atomic>
-
 #include "activity_buffers.h"
 #include "activity_kinds.h"
 #include "config.h"
@@ -120,14 +118,14 @@ void AddRecords(const GprofFakeApiCall& call, const InFlight& frame) {
   }
 }
 
-// GPROF_FAKE_CUPTI=exit_without_enter=N: this call's ENTER is not delivered (it began before
+// GPROF_FAKE_CUPTI=exit_without_enter=N (the Nth runtime call of each thread): this call's ENTER is not delivered (it began before
 // its callback was enabled). CUpti_CallbackData::correlationData is documented only from an
 // ENTER to its EXIT, so its slot keeps the stale value of an earlier call at this depth.
 bool SkipEnter(const GprofFakeApiCall& call) {
   const uint64_t every = GetConfig().exit_without_enter;
   if (every == 0 || call.domain != GPROF_FAKE_DOMAIN_RUNTIME) return false;
-  static std::atomic<uint64_t> calls{0};
-  return (calls.fetch_add(1, std::memory_order_relaxed) + 1) % every == 0;
+  static thread_local uint64_t calls = 0;  // per thread, so that the pattern is deterministic
+  return ++calls % every == 0;
 }
 
 void Enter(const GprofFakeApiCall& call) {
