@@ -34,13 +34,20 @@ uint8_t* ActivityBuffers::acquire() {
         return slot.memory;
     }
   }
-  return grow();
+  return grow(max_count_);
 }
 
-uint8_t* ActivityBuffers::grow() {
+uint8_t* ActivityBuffers::acquire_over_cap() {
+  if (uint8_t* b = acquire()) return b;
+  uint8_t* b = grow(kMaxBuffers);
+  if (b) over_cap_.fetch_add(1, std::memory_order_relaxed);
+  return b;
+}
+
+uint8_t* ActivityBuffers::grow(uint32_t limit) {
   uint32_t i = slots_used_.load(std::memory_order_relaxed);
   do {
-    if (i == 0 || i >= max_count_) return nullptr;  // not allocated, or at the cap
+    if (i == 0 || i >= limit) return nullptr;  // not allocated, or at the limit
   } while (!slots_used_.compare_exchange_weak(i, i + 1, std::memory_order_acq_rel));
   // Slot i is ours (kMapping): scans that see it skip it until it is handed out.
   void* p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

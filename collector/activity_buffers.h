@@ -31,6 +31,11 @@ class ActivityBuffers {
   // CUPTI's request callback: a free buffer, a newly mapped one below the
   // cap, or nullptr when all are in use at the cap.
   uint8_t* acquire();
+  // A buffer mapped past the cap (up to kMaxBuffers): for a request that
+  // waiting cannot satisfy, because the writer that would free a buffer is
+  // itself blocked inside CUPTI (cupti_session.cc). Counted in over_cap().
+  uint8_t* acquire_over_cap();
+  uint32_t over_cap() const { return over_cap_.load(std::memory_order_relaxed); }
   // CUPTI's completion callback. False when `buffer` is not one of ours.
   bool complete(uint8_t* buffer, size_t valid_bytes);
 
@@ -62,7 +67,7 @@ class ActivityBuffers {
     uint8_t* memory = nullptr;  // set before the slot first leaves kMapping
     size_t valid_bytes = 0;
   };
-  uint8_t* grow();
+  uint8_t* grow(uint32_t limit);
 
   Slot slots_[kMaxBuffers];
   size_t bytes_ = 0;
@@ -72,6 +77,7 @@ class ActivityBuffers {
   std::atomic<uint32_t> mapped_{0};
   // Where the next acquire starts scanning, so buffers are used round-robin.
   std::atomic<uint32_t> next_{0};
+  std::atomic<uint32_t> over_cap_{0};
 };
 
 }  // namespace gprof

@@ -70,6 +70,10 @@ class Session final : public GpuSource {
   uint64_t delivered_in_poll_ = 0;
   uint32_t reported_buffers_ = 0;
   std::atomic<uint32_t> buffer_waiters_{0};
+  // The writer is inside ActivityFlushAll. A thread that CUPTI asks for a
+  // buffer may hold a lock that flush needs (the fake runtime's delivery
+  // lock; CUPTI's own): waiting for the writer then waits for itself.
+  std::atomic<bool> in_flush_{false};
   CUpti_SubscriberHandle subscriber_ = nullptr;
   int64_t offset_ns_ = 0;  // CUPTI - recording clock
   uint64_t last_poll_ns_ = 0;
@@ -245,12 +249,21 @@ void CUPTIAPI Session::buffer_requested(uint8_t** buffer, size_t* size, size_t* 
     // At the cap, as the record queues do: the writer frees a buffer by
     // parsing a completed one, which needs nothing of CUPTI's (it skips its
     // periodic flush meanwhile, which might need a lock CUPTI holds here).
-    s->buffer_waiters_.fetch_add(1, std::memory_order_acq_rel);
+    s->buffer_waiters_.fetch_add(1, std::memory_order_seq_cst);
     if (sem_t* wake = process_state().writer_wake.load(std::memory_order_acquire)) sem_post(wake);
     // A timeout is counted by CUPTI's own dropped-record count, not here.
+    // While the writer is inside a flush it frees nothing, and may be
+    // waiting for a lock this thread holds: then a buffer past the cap
+    // (Dekker with poll(): the writer sees this waiter, or this waiter sees
+    // the writer in its flush).
     b = static_cast<uint8_t*>(hold_for_writer(
-        [](void* pool) -> void* { return static_cast<ActivityBuffers*>(pool)->acquire(); },
-        &s->buffers_, false));
+        [](void* session) -> void* {
+          Session* self = static_cast<Session*>(session);
+          if (uint8_t* free = self->buffers_.acquire()) return free;
+          return self->in_flush_.load(std::memory_order_seq_cst) ? self->buffers_.acquire_over_cap()
+                                                                 : nullptr;
+        },
+        s, false));
     s->buffer_waiters_.fetch_sub(1, std::memory_order_acq_rel);
   }
   *buffer = b;
@@ -321,9 +334,15 @@ void Session::poll(uint64_t now_ns, GpuSink& sink) {
   if (now_ns - last_poll_ns_ < kPollIntervalNs) return;
   last_poll_ns_ = now_ns;
   if (buffer_waiters_.load(std::memory_order_acquire) != 0) return;
+  in_flush_.store(true, std::memory_order_seq_cst);
+  if (buffer_waiters_.load(std::memory_order_seq_cst) != 0) {
+    in_flush_.store(false, std::memory_order_release);
+    return;
+  }
   polling_sink_ = &sink;
   lib_.ActivityFlushAll(0);
   polling_sink_ = nullptr;
+  in_flush_.store(false, std::memory_order_release);
   collect_dropped();
 }
 
@@ -331,7 +350,9 @@ void Session::flush_at_exit() {
   if (closed_.exchange(true, std::memory_order_acq_rel)) return;
   // Forced: incomplete buffers too. CUDA is still alive here: this handler
   // was registered at cuInit, after the runtime's own.
+  in_flush_.store(true, std::memory_order_seq_cst);
   lib_.ActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+  in_flush_.store(false, std::memory_order_release);
   collect_dropped();
   if (sem_t* wake = process_state().writer_wake.load(std::memory_order_acquire)) sem_post(wake);
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 namespace gprof {
 
@@ -13,5 +14,29 @@ int create_output_file(const char* path, unsigned mode, char* chosen, size_t cho
 
 // Writes all bytes; returns 0 or an errno value.
 int write_all(int fd, const void* data, size_t size);
+
+// The same at `offset` (pwrite): the file's offset is ours to keep, whatever
+// else shares or replaces the descriptor.
+int write_all_at(int fd, const void* data, size_t size, uint64_t offset);
+
+// Moves `fd` to a high descriptor number (close-on-exec), out of the way of
+// programs that dup2() onto or reuse low numbers; returns the new descriptor
+// (the old one is closed), or `fd` itself when no higher one is free.
+int move_to_high_descriptor(int fd);
+
+// Which file a descriptor refers to, so that a writer can tell its file from
+// whatever a program put at its number (closed it, dup2()ed /dev/null over it).
+struct FileIdentity {
+  uint64_t device = 0;
+  uint64_t inode = 0;
+};
+bool identify(int fd, FileIdentity& out);
+
+// The descriptor refers to /dev/null.
+bool is_dev_null(int fd);
+
+// Opens `path` again for writing, never creating, following a link or
+// truncating, and only if it is still the file `expected`; -1 otherwise.
+int reopen_output_file(const char* path, const FileIdentity& expected);
 
 }  // namespace gprof

@@ -104,8 +104,7 @@ bool Writer::stop_and_wait(uint32_t timeout_ms) {
 }
 
 void Writer::abandon_in_child() {
-  if (fd_ >= 0) close(fd_);
-  fd_ = -1;
+  close_output();
 }
 
 void Writer::run() {
@@ -134,8 +133,7 @@ void Writer::run() {
     for (int pass = 0; pass < 64 && drain_once(kMaxRecordsPerQueuePass) > 0; ++pass) {
     }
     write_footer();
-    if (fd_ >= 0) close(fd_);
-    fd_ = -1;
+    close_output();
   }
   finished_.store(true, std::memory_order_release);
   sem_post(&done_);
@@ -164,6 +162,8 @@ bool Writer::open_file() {
     stop_recording();
     return false;
   }
+  fd_ = move_to_high_descriptor(fd_);
+  identify(fd_, identity_);
   GPROF_INFO("recording to %s", path_);
   return true;
 }
@@ -599,6 +599,7 @@ void Writer::write_footer() {
   f.peak_queue_bytes = chunks_.mapped_bytes();
   f.max_queue_bytes = chunks_.max_bytes();
   f.thread_mapped_bytes = holds().thread_maps() * ChunkPool::kChunksPerMapping * kChunkBytes;
+  f.output_reopens = output_reopens_;
   f.timestamp_source = timestamp_source_name(ticks_.source());
   if (ticks_.source() == TimestampSource::kTsc) {  // clock_gettime needs no calibration
     f.ticks_per_second = ticks_.ticks_per_second();
@@ -632,15 +633,61 @@ void Writer::write_frame(const ByteBuffer& payload) {
   if (!write_failed_) ++frames_;
 }
 
+// The program may have closed our descriptor (a daemon closing every one from
+// 3 up) or put another file at its number (dup2() of /dev/null): writing
+// there would lose the records, or worse, write into the program's file.
+bool Writer::descriptor_is_ours() const {
+  FileIdentity now;
+  return fd_ >= 0 && identify(fd_, now) && now.device == identity_.device &&
+         now.inode == identity_.inode;
+}
+
+void Writer::close_output() {
+  if (descriptor_is_ours()) close(fd_);
+  fd_ = -1;
+}
+
+bool Writer::output_is_ours() {
+  if (descriptor_is_ours()) return true;
+  // Not ours any more: the number belongs to the program now, never close it,
+  // unless the program dup2()ed /dev/null over it (over every descriptor,
+  // say) and left none free to reopen with: that number was ours, and
+  // /dev/null there serves nobody.
+  int fd = reopen_output_file(path_, identity_);
+  if (fd < 0 && (errno == EMFILE || errno == ENFILE) && is_dev_null(fd_)) {
+    close(fd_);
+    fd = reopen_output_file(path_, identity_);
+  }
+  if (fd < 0) {
+    GPROF_WARN(
+        "the program closed or replaced the descriptor of '%s', which cannot be reopened "
+        "(%s); recording stopped, the program continues",
+        path_, strerror(errno));
+    fd_ = -1;
+    return false;
+  }
+  fd_ = fd;
+  if (output_reopens_++ == 0)
+    GPROF_INFO("the program closed or replaced the descriptor of '%s'; reopened it", path_);
+  return true;
+}
+
 void Writer::write_bytes(const void* data, size_t size) {
   if (write_failed_ || fd_ < 0) return;
-  int error = write_all(fd_, data, size);
+  if (!output_is_ours()) {
+    write_failed_ = true;
+    stop_recording();
+    return;
+  }
+  int error = write_all_at(fd_, data, size, offset_);
   if (error) {
     write_failed_ = true;
     GPROF_WARN("writing '%s' failed: %s; recording stopped, the program continues", path_,
                strerror(error));
     stop_recording();
+    return;
   }
+  offset_ += size;
 }
 
 }  // namespace gprof

@@ -15,6 +15,7 @@
 #include "collector/config.h"
 #include "collector/gpu_source.h"
 #include "collector/kernel_registry.h"
+#include "collector/output_file.h"
 #include "collector/process_info.h"
 #include "collector/string_table.h"
 #include "collector/thread_queues.h"
@@ -76,6 +77,14 @@ class Writer : private GpuSink {
   std::atomic<bool> finished_{false};
   int fd_ = -1;
   bool write_failed_ = false;
+  // The file's identity and our offset in it: before each write the
+  // descriptor is checked to still be our file (DESIGN.md §2.8).
+  FileIdentity identity_;
+  uint64_t offset_ = 0;
+  uint32_t output_reopens_ = 0;
+  bool output_is_ours();
+  bool descriptor_is_ours() const;
+  void close_output();  // never closes a descriptor the program put at our number
   char path_[4096] = {};
   ProcessInfo info_;
   uint32_t names_emitted_ = 1;  // kernel ids below this have a string entry

@@ -273,6 +273,7 @@ void encode_footer(ByteBuffer& frame, const FooterFields& f) {
     put_message(body, 13, calibration);
   }
   put_uint64(body, 14, f.thread_mapped_bytes);
+  put_uint64(body, 15, f.output_reopens);
   put_message(frame, kFrameFooter, body);
 }
 

@@ -55,6 +55,7 @@ struct FooterFields {
   uint64_t peak_queue_bytes = 0;
   uint64_t max_queue_bytes = 0;
   uint64_t thread_mapped_bytes = 0;
+  uint32_t output_reopens = 0;
   // pb::TimestampCalibration; written when source is not empty.
   std::string_view timestamp_source;
   double ticks_per_second = 0;

@@ -2,6 +2,7 @@
 processes, bad configuration, unwritable output, full rings, symbols."""
 
 import collections
+import json
 import os
 import re
 import signal
@@ -11,6 +12,11 @@ import unittest
 
 from gprof_e2e import (E2ETestCase, FAKE_LIBRARY_PATH, LIBGPROF, SOURCE, dump, gpuprof,
                        program, run_program)
+
+
+def dump_gpu(path):
+    out = gpuprof("dump", "--records", "gpu", path).stdout
+    return [json.loads(line) for line in out.splitlines() if line.strip()]
 
 
 def counts(records):
@@ -40,6 +46,44 @@ class Fork(E2ETestCase):
         self.assertEqual(len(run.files), 1)
         self.assertEqual(counts(dump(run.files[0]))["cudaMemset"], 2)
         self.assertEqual(counts(dump(run.files[0]))["cudaMalloc"], 1)
+
+
+class HostileHosts(E2ETestCase):
+    """Programs that take the descriptors away from under the shim (DESIGN.md §2.8)."""
+    CALLS = 20
+
+    def check_every_call_recorded(self, mode):
+        args = [program("hostile_fds"), mode, "--calls", str(self.CALLS)]
+        run = self.profile(args)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertSameBehaviour(args, profiled=run)
+        self.assertEqual(len(run.files), 1)
+        self.assertEqual(counts(dump(run.files[0])), {
+            "cudaMalloc": 2 * self.CALLS, "cudaLaunchKernel": 2 * self.CALLS,
+            "cudaFree": 2 * self.CALLS, "cudaDeviceSynchronize": 2})
+        info = gpuprof("info", run.files[0]).stdout
+        self.assertRegex(info, r"Integrity:\s+complete")
+        self.assertRegex(info, r"Losses:\s+none")
+        self.assertRegex(info, r"Output reopened:\s+once")
+        kernels = [g for g in dump_gpu(run.files[0]) if g["kind"] == "kernel"]
+        self.assertEqual(len(kernels), 2 * self.CALLS)
+
+    def test_program_closes_every_descriptor(self):
+        self.check_every_call_recorded("close")
+
+    def test_program_dup2s_dev_null_over_every_descriptor(self):
+        # Before: the records went to /dev/null without a word.
+        self.check_every_call_recorded("dup2")
+
+    def test_file_size_limit_stops_recording_not_the_program(self):
+        # SIGXFSZ would kill the program; the writer blocks it and gets EFBIG instead.
+        args = ["bash", "-c", 'ulimit -f 4 && exec "$0" "$@"', program("vector_add"),
+                "--iterations", "2000"]
+        run = self.profile(args)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertSameBehaviour(args, profiled=run)
+        self.assertIn("File too large", run.stderr)
+        self.assertLessEqual(os.path.getsize(run.files[0]), 4096)
 
 
 class Configuration(E2ETestCase):

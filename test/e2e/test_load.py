@@ -156,6 +156,22 @@ class MemoryCap(E2ETestCase):
         self.assertTrue(any(n.startswith("The program was held") for n in doc["notes"]),
                         doc["notes"])
 
+    def test_cupti_buffers_at_the_cap_never_wait_for_a_blocked_writer(self):
+        # A thread the fake CUPTI asks for a buffer holds the fake runtime's delivery lock; the
+        # writer's periodic flush needs that lock. With every buffer in use, waiting for the
+        # writer to free one waited for a writer blocked on this very thread: 10 s per request,
+        # about half of these runs hung. A waiter now takes a buffer past the cap while the
+        # writer is inside a flush.
+        for attempt in range(3):
+            run = self.profile([program("burst"), "4", "20000", "2000"], timeout=60,
+                               env=dict(FAST_KERNELS, GPROF_MAX_MEMORY="1M",
+                                        GPROF_CUPTI_BUFFER_SIZE="4K", GPROF_CUPTI_BUFFERS="1"))
+            self.assertEqual(run.returncode, 0, run.stderr)
+            info = gpuprof("info", run.files[0]).stdout
+            self.assertEqual(losses(info), "none", info)
+            self.assertRegex(info, r"GPU records:\s+\d+ \(80000 kernels,")
+            os.remove(run.files[0])
+
     def test_drop_counts_every_loss_and_never_half_a_pair(self):
         threads, launches, pairs = 2, 40000, 100000
         run = self.run_burst(threads, launches, pairs, {"GPROF_ON_FULL": "drop"})

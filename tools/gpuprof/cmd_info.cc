@@ -124,6 +124,13 @@ void print_footer_extras(const pb::Footer& footer) {
   if (!queue.empty()) field("Queue memory", queue);
   if (footer.has_timestamps())
     field("Timestamps", analysis::describe_timestamps(footer.timestamps()));
+  if (footer.output_reopens() != 0)
+    field("Output reopened",
+          fmt::format("{} (the program closed or replaced the file's descriptor; gprof reopened "
+                      "the same file and lost nothing)",
+                      footer.output_reopens() == 1
+                          ? std::string("once")
+                          : fmt::format("{} times", footer.output_reopens())));
 }
 
 void print_file(const analysis::FileInfo& file, const InfoVisitor& counts,

@@ -42,6 +42,7 @@ ordered_json file_json(const analysis::FileInfo& file) {
                              {"max_bytes", footer.max_queue_bytes()},
                              {"thread_mapped_bytes", footer.thread_mapped_bytes()}};
     }
+    if (footer.output_reopens() != 0) out["output_reopens"] = footer.output_reopens();
     if (footer.has_timestamps()) {
       const pb::TimestampCalibration& t = footer.timestamps();
       out["timestamps"] = {{"source", t.source()},
