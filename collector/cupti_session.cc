@@ -176,6 +176,7 @@ void Session::start(const CuptiSetup& setup) {
     status().publish();
     return;
   }
+  status().set_attach(setup.attach);
   if (!load_cupti(lib_, why_, sizeof why_)) {
     status().set_library(lib_.path, 0);
     return cpu_only("%s", why_);

@@ -22,6 +22,7 @@ struct CuptiSetup {
   CUpti_CallbackFunc handler = nullptr;
   const CallbackIds* callbacks = nullptr;
   size_t callback_sets = 0;
+  const char* attach = "injection";  // or "late" (collector/late_attach.h)
 };
 
 // Once per process; later calls do nothing.

@@ -27,6 +27,10 @@ void CuptiStatus::set_clock(bool aligned, int64_t offset_ns, uint64_t uncertaint
   uncertainty_ns_ = uncertainty_ns;
 }
 
+void CuptiStatus::set_attach(const char* how) {
+  attach_ = how ? how : "";
+}
+
 void CuptiStatus::set_injection(const char* value) {
   snprintf(injection_, sizeof injection_, "%s", value ? value : "");
 }
@@ -55,6 +59,7 @@ bool CuptiStatus::encode_if_changed(ByteBuffer& frame, uint32_t& seen) const {
   f.activity_kinds = kinds_;
   f.activity_kind_count = kind_count_;
   f.injection = injection_;
+  f.attach = attach_;
   f.buffer_bytes = buffer_bytes_;
   f.buffer_count = buffer_count_;
   encode_cupti_status(frame, f);

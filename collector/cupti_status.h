@@ -21,6 +21,7 @@ class CuptiStatus {
   void set_library(const char* path, uint32_t version);
   void set_clock(bool aligned, int64_t offset_ns, uint64_t uncertainty_ns);
   void set_injection(const char* value);
+  void set_attach(const char* how);  // a static string: "injection", "late"
   void set_buffers(uint32_t count, uint64_t bytes);
   void add_kind(const char* name);  // a static string
   // Makes the changes visible to the writer.
@@ -47,6 +48,7 @@ class CuptiStatus {
   char library_[512] = {};
   char reason_[512] = {};
   char injection_[512] = {};
+  const char* attach_ = "";
 };
 
 }  // namespace gprof

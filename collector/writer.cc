@@ -15,6 +15,7 @@
 
 #include "collector/capture_window.h"
 #include "collector/clock.h"
+#include "collector/late_attach.h"
 #include "collector/log.h"
 #include "collector/loss_counters.h"
 #include "collector/output_file.h"
@@ -126,6 +127,7 @@ void Writer::run() {
         nanosleep(&pause, nullptr);
       }
       p.wake_pending.store(false, std::memory_order_release);
+      poll_late_attach(clock_ns());
       drain_once(kMaxRecordsPerQueuePass);
     }
     // Bounded: other threads may keep recording while the process exits.

@@ -197,6 +197,7 @@ void encode_cupti_status(ByteBuffer& frame, const CuptiStatusFields& s) {
     body.append(kind.data(), kind.size());
   }
   put_string(body, 9, s.injection);
+  put_string(body, 12, s.attach);
   put_uint64(body, 10, s.buffer_bytes);
   put_uint64(body, 11, s.buffer_count);
   put_message(frame, kFrameCupti, body);

@@ -226,6 +226,7 @@ struct CuptiStatusFields {
   const char* const* activity_kinds = nullptr;
   size_t activity_kind_count = 0;
   std::string_view injection;
+  std::string_view attach;
   uint64_t buffer_bytes = 0;
   uint32_t buffer_count = 0;
 };

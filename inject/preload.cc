@@ -8,9 +8,14 @@
 #include <string.h>
 
 #include "collector/capture_window.h"
+#include "collector/late_attach.h"
 #include "collector/log.h"
 #include "collector/process_state.h"
 #include "collector/recorder.h"
+
+namespace gprof::inject {
+void attach_late();  // injection.cc
+}
 
 namespace {
 
@@ -34,12 +39,14 @@ void claim_cuda_injection() {
     setenv("CUDA_INJECTION64_PATH", own, 1);
     status.set_injection(own);
     status.publish();
+    gprof::set_late_attach(gprof::inject::attach_late);
     return;
   }
   char theirs[PATH_MAX];
   status.set_injection(current);
   if (realpath(current, theirs) && strcmp(theirs, own) == 0) {
     status.publish();
+    gprof::set_late_attach(gprof::inject::attach_late);
     return;
   }
   // Another tool (nsys, a sanitizer) owns the driver's only injection slot.

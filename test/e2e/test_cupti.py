@@ -257,6 +257,35 @@ class CallsOnlyCuptiSees(CuptiCase):
                           not r["name"].startswith("cuda")])
 
 
+class LateAttach(CuptiCase):
+    def test_cuda_initialized_before_the_preload_constructor(self):
+        # libearly_cuda_init's constructor calls cuInit before ours sets CUDA_INJECTION64_PATH,
+        # so InitializeInjection never runs; the writer finds CUDA running and attaches CUPTI.
+        # The first phase's kernels may precede the attach; the second phase (300 ms later)
+        # is recorded whole and paired.
+        args = [program("early_init_main"), "5"]
+        run = self.profile(args)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertSameBehaviour(args, profiled=run)
+        self.assertIn("returned 0", run.stdout)
+        path = run.files[0]
+        info = self.info(path)
+        self.assertRegex(info, r"State:\s+SUBSCRIBED")
+        self.assertRegex(info, r"Attached:\s+late")
+        api = dump(path)
+        launches = sorted((r for r in api if r["name"] == "cudaLaunchKernel"),
+                          key=lambda r: r["start_ns"])
+        self.assertEqual(len(launches), 10)
+        kernels = [g for g in dump(path, "gpu") if g["kind"] == "kernel"]
+        paired = {k["correlation"] for k in kernels}
+        self.assertGreaterEqual(len(kernels), 5)
+        self.assertTrue(all(r["correlation"] in paired for r in launches[5:]), launches[5:])
+
+    def test_injection_is_reported_as_such(self):
+        self.assertRegex(self.info(self.vector_add(2).files[0]),
+                         r"Attached:\s+at cuInit \(InitializeInjection\)")
+
+
 class Clock(CuptiCase):
     def test_fallback_offset_when_the_timestamp_callback_is_refused(self):
         run = self.vector_add(5, env={"GPROF_FAKE_CUPTI": "no_timestamp_callback"})

@@ -50,6 +50,12 @@ void print_cupti(const analysis::FileInfo& file) {
   if (c.version() != 0) subfield("Version", analysis::format_cupti_version(c.version()));
   if (!c.library().empty()) subfield("Library", c.library());
   subfield("Injection", c.injection().empty() ? "(unset)" : c.injection());
+  if (c.attach() == "injection")
+    subfield("Attached", "at cuInit (InitializeInjection)");
+  else if (c.attach() == "late")
+    subfield("Attached",
+             "late: CUDA was initialized before gprof's constructor; GPU work "
+             "issued before gprof found it running is not recorded");
   const bool capturing = c.state() == pb::CuptiStatus::SUBSCRIBED ||
                          c.state() == pb::CuptiStatus::EXTERNAL_CORRELATION;
   if (!capturing) {

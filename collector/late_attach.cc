@@ -1,0 +1,59 @@
+#include "collector/late_attach.h"
+
+#include <dlfcn.h>
+
+#include <atomic>
+
+#include "collector/capture_window.h"
+#include "collector/process_state.h"
+
+namespace gprof {
+namespace {
+
+std::atomic<void (*)()> g_attach{nullptr};
+std::atomic<bool> g_injection_called{false};
+// Writer-only state.
+unsigned long long g_last_poll_ns = 0;
+int g_running_polls = 0;
+constexpr unsigned long long kPollIntervalNs = 100'000'000;
+
+// cuDeviceGetCount answers CUDA_ERROR_NOT_INITIALIZED before cuInit and has no
+// side effect (cuda.h); the driver's own loader lock is not taken, ours is only
+// by dlopen(RTLD_NOLOAD).
+bool cuda_running() {
+  void* cuda = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
+  if (!cuda) return false;
+  using DeviceGetCount = int (*)(int*);
+  const auto count = reinterpret_cast<DeviceGetCount>(dlsym(cuda, "cuDeviceGetCount"));
+  int devices = 0;
+  const bool running = count && count(&devices) == 0;
+  dlclose(cuda);  // RTLD_NOLOAD took a reference
+  return running;
+}
+
+}  // namespace
+
+void set_late_attach(void (*attach)()) {
+  g_attach.store(attach, std::memory_order_release);
+}
+
+void note_injection_called() {
+  g_injection_called.store(true, std::memory_order_release);
+}
+
+void poll_late_attach(unsigned long long now_ns) {
+  void (*attach)() = g_attach.load(std::memory_order_acquire);
+  if (!attach || g_injection_called.load(std::memory_order_acquire)) return;
+  if (process_state().forked_child.load(std::memory_order_acquire) || !recording_enabled()) return;
+  if (now_ns - g_last_poll_ns < kPollIntervalNs) return;
+  g_last_poll_ns = now_ns;
+  if (!cuda_running()) {
+    g_running_polls = 0;
+    return;
+  }
+  if (++g_running_polls < 2) return;
+  g_attach.store(nullptr, std::memory_order_release);  // once
+  attach();
+}
+
+}  // namespace gprof
