@@ -73,7 +73,7 @@ class Session final : public GpuSource {
   // The writer is inside ActivityFlushAll. A thread that CUPTI asks for a
   // buffer may hold a lock that flush needs (the fake runtime's delivery
   // lock; CUPTI's own): waiting for the writer then waits for itself.
-  std::atomic<bool> in_flush_{false};
+  std::atomic<uint32_t> in_flush_{0};  // a count: poll and flush_at_exit may overlap
   CUpti_SubscriberHandle subscriber_ = nullptr;
   int64_t offset_ns_ = 0;  // CUPTI - recording clock
   uint64_t last_poll_ns_ = 0;
@@ -261,8 +261,9 @@ void CUPTIAPI Session::buffer_requested(uint8_t** buffer, size_t* size, size_t* 
         [](void* session) -> void* {
           Session* self = static_cast<Session*>(session);
           if (uint8_t* free = self->buffers_.acquire()) return free;
-          return self->in_flush_.load(std::memory_order_seq_cst) ? self->buffers_.acquire_over_cap()
-                                                                 : nullptr;
+          return self->in_flush_.load(std::memory_order_seq_cst) != 0
+                     ? self->buffers_.acquire_over_cap()
+                     : nullptr;
         },
         s, false));
     s->buffer_waiters_.fetch_sub(1, std::memory_order_acq_rel);
@@ -335,26 +336,26 @@ void Session::poll(uint64_t now_ns, GpuSink& sink) {
   if (now_ns - last_poll_ns_ < kPollIntervalNs) return;
   last_poll_ns_ = now_ns;
   if (buffer_waiters_.load(std::memory_order_acquire) != 0) return;
-  in_flush_.store(true, std::memory_order_seq_cst);
+  in_flush_.fetch_add(1, std::memory_order_seq_cst);
   if (buffer_waiters_.load(std::memory_order_seq_cst) != 0) {
-    in_flush_.store(false, std::memory_order_release);
+    in_flush_.fetch_sub(1, std::memory_order_release);
     return;
   }
   polling_sink_ = &sink;
   lib_.ActivityFlushAll(0);
   polling_sink_ = nullptr;
-  in_flush_.store(false, std::memory_order_release);
   collect_dropped();
+  in_flush_.fetch_sub(1, std::memory_order_release);
 }
 
 void Session::flush_at_exit() {
   if (closed_.exchange(true, std::memory_order_acq_rel)) return;
   // Forced: incomplete buffers too. CUDA is still alive here: this handler
   // was registered at cuInit, after the runtime's own.
-  in_flush_.store(true, std::memory_order_seq_cst);
+  in_flush_.fetch_add(1, std::memory_order_seq_cst);
   lib_.ActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
-  in_flush_.store(false, std::memory_order_release);
   collect_dropped();
+  in_flush_.fetch_sub(1, std::memory_order_release);
   if (sem_t* wake = process_state().writer_wake.load(std::memory_order_acquire)) sem_post(wake);
 }
 
@@ -382,7 +383,10 @@ void start_cupti(const CuptiSetup& setup) {
   g_session = new (g_session_storage) Session();
   g_session->start(setup);
   // After cuInit, so before CUDA's own exit handlers (they run in reverse).
-  if (process_state().gpu_source.load(std::memory_order_acquire) != nullptr) atexit(flush_at_exit);
+  if (process_state().gpu_source.load(std::memory_order_acquire) != nullptr) {
+    atexit(flush_at_exit);
+    at_quick_exit(flush_at_exit);
+  }
 }
 
 uint64_t push_external_correlation() {

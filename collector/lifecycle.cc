@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <sys/auxv.h>
 
+#include <atomic>
 #include <new>
 
 #include "collector/capture_window.h"
@@ -101,18 +102,25 @@ void initialize_process() {
   pthread_atfork(nullptr, nullptr, child_after_fork);
   // Registered before the program's own atexit handlers and static
   // destructors, so it runs after them and their CUDA calls are recorded.
+  // quick_exit runs only at_quick_exit handlers: the same flush there.
   atexit(finish_process);
+  at_quick_exit(finish_process);
   configure_capture(g_config);
 }
 
 void finish_process() {
+  // Once: exit() after quick_exit's handlers, or a second exit path.
+  static std::atomic<bool> finished_once{false};
+  if (finished_once.exchange(true)) return;
   ProcessState& p = process_state();
-  if (p.writer_state.load(std::memory_order_acquire) != static_cast<int>(WriterState::kRunning)) {
-    stop_recording();
-    return;
-  }
-  bool finished = p.writer->stop_and_wait(g_config.flush_timeout_ms);
+  // The recording ends here, before the final drain: threads still running
+  // (a loader thread while main exits) record nothing more, so the drain
+  // ends, and no record lands after it unread. Only calls already inside a
+  // hook may still commit after the last drain.
   stop_recording();
+  if (p.writer_state.load(std::memory_order_acquire) != static_cast<int>(WriterState::kRunning))
+    return;
+  bool finished = p.writer->stop_and_wait(g_config.flush_timeout_ms);
   if (!finished)
     GPROF_WARN(
         "the final flush did not finish within %u ms (GPROF_FLUSH_TIMEOUT_MS); "

@@ -72,6 +72,15 @@ bool identify(int fd, FileIdentity& out) {
   return true;
 }
 
+void absolute_path(const char* path, char* out, size_t size) {
+  char cwd[4096];
+  if (path[0] != '/' && getcwd(cwd, sizeof cwd)) {
+    const int n = snprintf(out, size, "%s/%s", cwd, path);
+    if (n > 0 && static_cast<size_t>(n) < size) return;
+  }
+  snprintf(out, size, "%s", path);
+}
+
 bool is_dev_null(int fd) {
   struct stat st {
   }, null{};

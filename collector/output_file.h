@@ -32,6 +32,10 @@ struct FileIdentity {
 };
 bool identify(int fd, FileIdentity& out);
 
+// `path` made absolute against the working directory (as it is, when that
+// fails or does not fit).
+void absolute_path(const char* path, char* out, size_t size);
+
 // The descriptor refers to /dev/null.
 bool is_dev_null(int fd);
 

@@ -166,6 +166,9 @@ bool Writer::open_file() {
   }
   fd_ = move_to_high_descriptor(fd_);
   identify(fd_, identity_);
+  // Reopened by this path if the program takes the descriptor away: absolute,
+  // since daemons chdir("/") before they close every descriptor.
+  absolute_path(path_, reopen_path_, sizeof reopen_path_);
   GPROF_INFO("recording to %s", path_);
   return true;
 }
@@ -655,11 +658,14 @@ bool Writer::output_is_ours() {
   // unless the program dup2()ed /dev/null over it (over every descriptor,
   // say) and left none free to reopen with: that number was ours, and
   // /dev/null there serves nobody.
-  int fd = reopen_output_file(path_, identity_);
-  if (fd < 0 && (errno == EMFILE || errno == ENFILE) && is_dev_null(fd_)) {
+  int fd = reopen_output_file(reopen_path_, identity_);
+  int error = errno;
+  if (fd < 0 && (error == EMFILE || error == ENFILE) && is_dev_null(fd_)) {
     close(fd_);
-    fd = reopen_output_file(path_, identity_);
+    fd = reopen_output_file(reopen_path_, identity_);
+    error = errno;
   }
+  errno = error;
   if (fd < 0) {
     GPROF_WARN(
         "the program closed or replaced the descriptor of '%s', which cannot be reopened "

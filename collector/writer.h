@@ -86,6 +86,7 @@ class Writer : private GpuSink {
   bool descriptor_is_ours() const;
   void close_output();  // never closes a descriptor the program put at our number
   char path_[4096] = {};
+  char reopen_path_[4096] = {};  // path_, absolute
   ProcessInfo info_;
   uint32_t names_emitted_ = 1;  // kernel ids below this have a string entry
   uint64_t api_records_ = 0;

@@ -336,19 +336,21 @@ uint64_t entered_mark(const CUpti_CallbackData* cb) {
 void on_exit(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_CallbackData* cb,
              ThreadState& state) {
   ApiRecord r{};
-  const bool known = domain == CUPTI_CB_DOMAIN_RUNTIME_API ? describe_runtime(cbid, cb, r)
-                                                           : describe_driver(cbid, cb, r);
+  const auto describe = [&] {
+    return domain == CUPTI_CB_DOMAIN_RUNTIME_API ? describe_runtime(cbid, cb, r)
+                                                 : describe_driver(cbid, cb, r);
+  };
   const uint64_t start = state.cupti_open_start;
   if (start == 0 || state.cupti_open_id != cb->correlationId ||
       state.cupti_open_domain != static_cast<uint32_t>(domain)) {
     // Nested in the recorded call, or entered while not recording: nothing
     // to do. Never entered: its start is unknown, so it is counted instead.
-    if (known && *cb->correlationData != entered_mark(cb) && recording())
+    if (*cb->correlationData != entered_mark(cb) && recording() && describe())
       losses().add(LossReason::kCuptiUnmatchedExit);
     return;
   }
   state.cupti_open_start = 0;
-  if (!known) return;
+  if (!describe()) return;
   r.start_ns = start;
   r.end_ns = timestamp();
   r.kind = RecordKind::kApi;

@@ -314,6 +314,12 @@ int NVTX_API RangePushEx(const nvtxEventAttributes_t* a) {
   char scratch[kMaxInlineText];
   return push(message_of(a, scratch), 0, a);
 }
+// `size` bytes at `p` stay below `end` (both null before the thread's first
+// record: compared as integers, no arithmetic on a null pointer).
+inline bool fits(const char* p, size_t size, const char* end) {
+  return reinterpret_cast<uintptr_t>(p) + size <= reinterpret_cast<uintptr_t>(end);
+}
+
 // The hot pair. Each fast path is a leaf that writes one 16-byte record;
 // anything unusual (a new or flagged name, a full chunk, no TSC, deep
 // nesting, a dropped push) is a tail call to the general path.
@@ -325,7 +331,7 @@ int NVTX_API RangePushA(const char* m) {
   char* p = t.cursor;
   const int level = t.nvtx_depth;
   if (__builtin_expect(
-          !recording_tsc() || p + sizeof(QPush) > t.end || level >= ThreadState::kMaxDepth, 0))
+          !recording_tsc() || !fits(p, sizeof(QPush), t.end) || level >= ThreadState::kMaxDepth, 0))
     return push_known_slow(id);
   QPush* q = reinterpret_cast<QPush*>(p);
   q->type = QueueType::kPush;
@@ -345,7 +351,7 @@ int NVTX_API RangePop() {
   char* p = t.cursor;
   const int depth = t.nvtx_depth;
   if (__builtin_expect(!recording_tsc() || depth <= 0 || depth > ThreadState::kMaxDepth ||
-                           t.nvtx_flags[depth - 1] != 0 || p + sizeof(QPop) > t.end,
+                           t.nvtx_flags[depth - 1] != 0 || !fits(p, sizeof(QPop), t.end),
                        0))
     return pop(0);
   QPop* q = reinterpret_cast<QPop*>(p);

@@ -32,9 +32,14 @@ void* lookup_in(const char* object, const char* name) {
   return fn && !is_ours(fn) ? fn : nullptr;
 }
 
+// dl_iterate_phdr holds the loader's write lock while it calls back, and
+// dlopen/dladdr take the loader's main lock: a dlopen on another thread takes
+// them in the other order. So the callback only copies paths; the lookups
+// come after dl_iterate_phdr has returned.
 struct Scan {
-  const char* name;
-  void* found;
+  static constexpr int kMax = 4;
+  char paths[kMax][512];
+  int count = 0;
 };
 
 int scan_object(dl_phdr_info* info, size_t, void* data) {
@@ -43,9 +48,10 @@ int scan_object(dl_phdr_info* info, size_t, void* data) {
   if (!path || !*path) return 0;
   const char* base = std::strrchr(path, '/');
   base = base ? base + 1 : path;
-  if (std::strncmp(base, "libcudart", 9) != 0) return 0;
-  scan->found = lookup_in(path, scan->name);
-  return scan->found != nullptr;
+  if (std::strncmp(base, "libcudart", 9) != 0 || std::strlen(path) >= sizeof scan->paths[0])
+    return 0;
+  std::memcpy(scan->paths[scan->count], path, std::strlen(path) + 1);
+  return ++scan->count == Scan::kMax;
 }
 
 }  // namespace
@@ -54,9 +60,11 @@ void* find_real(const char* name) {
   if (void* fn = dlsym(RTLD_NEXT, name)) return fn;
   for (const char* soname : {"libcudart.so.13", "libcudart.so.12", "libcudart.so"})
     if (void* fn = lookup_in(soname, name)) return fn;
-  Scan scan{name, nullptr};
+  Scan scan;
   dl_iterate_phdr(scan_object, &scan);
-  return scan.found;
+  for (int i = 0; i < scan.count; ++i)
+    if (void* fn = lookup_in(scan.paths[i], name)) return fn;
+  return nullptr;
 }
 
 void* resolve_slow(std::atomic<uint64_t>& slot, const char* name) {

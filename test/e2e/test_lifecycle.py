@@ -86,6 +86,70 @@ class HostileHosts(E2ETestCase):
         self.assertLessEqual(os.path.getsize(run.files[0]), 4096)
 
 
+class ExitPaths(E2ETestCase):
+    """Every way a program ends leaves a complete file with every call and kernel, except _exit,
+    which runs no handler at all."""
+    K = 10
+
+    def ended(self, mode):
+        args = [program("exit_variants"), mode, str(self.K)]
+        run = self.profile(args, timeout=60)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertEqual(run.stdout, f"exit_variants: {mode}\n")
+        self.assertEqual(len(run.files), 1)
+        return run.files[0]
+
+    def check_complete(self, mode, exact=True):
+        path = self.ended(mode)
+        info = gpuprof("info", path).stdout
+        self.assertRegex(info, r"Integrity:\s+complete")
+        self.assertRegex(info, r"Losses:\s+none")
+        got = counts(dump(path))
+        if exact:
+            self.assertEqual(got, {"cudaMalloc": 1, "cudaLaunchKernel": self.K,
+                                   "cudaDeviceSynchronize": self.K})
+        else:
+            self.assertEqual(got["cudaLaunchKernel"], self.K)
+            self.assertGreaterEqual(got["cudaDeviceSynchronize"], self.K)
+        launches = {r["correlation"] for r in dump(path) if r["name"] == "cudaLaunchKernel"}
+        kernels = [g for g in dump_gpu(path) if g["kind"] == "kernel"]
+        self.assertEqual(len(kernels), self.K)
+        self.assertTrue(all(k["correlation"] in launches for k in kernels))
+
+    def test_main_returns(self):
+        self.check_complete("return")
+
+    def test_exit(self):
+        self.check_complete("exit")
+
+    def test_quick_exit(self):
+        # Before: no at_quick_exit handler, an empty file.
+        self.check_complete("quick_exit")
+
+    def test_exit_from_another_thread_while_main_calls_cuda(self):
+        # Main keeps synchronizing until the process ends: the recording stops before the final
+        # drain, so the drain ends and nothing recorded is left unread.
+        self.check_complete("thread", exact=False)
+
+    def test_underscore_exit_runs_no_handler(self):
+        # No handler runs: the file holds what the writer had written, possibly nothing (or the
+        # writer had not even created it); the tools say so and the program is unchanged.
+        args = [program("exit_variants"), "_exit", str(self.K)]
+        run = self.profile(args, timeout=60)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertEqual(run.stdout, "exit_variants: _exit\n")
+        self.assertLessEqual(len(run.files), 1)
+        if not run.files:
+            return
+        path = run.files[0]
+        info = gpuprof("info", path, check=False)
+        if os.path.getsize(path) == 0:
+            self.assertNotEqual(info.returncode, 0)
+            self.assertIn("empty file", info.stderr)
+        else:
+            self.assertIn("incomplete", info.stdout + info.stderr)
+
+
 class Configuration(E2ETestCase):
     def test_bad_values_warn_once_and_change_nothing(self):
         args = [program("vector_add"), "--iterations", "2"]
