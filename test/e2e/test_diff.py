@@ -238,6 +238,32 @@ class Diff(E2ETestCase):
         self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
         self.assertRegex(out.stdout, re.escape(MATMUL) + r" +kernel +0 +same ")
 
+    def test_a_side_without_gpu_records_is_exit_2(self):
+        # Recorded with CUPTI unavailable: Self CUDA would drop to 0 (-100%) and pass the gate.
+        cpu_only = self.workload("cpu_only", env={"GPROF_CUPTI": "0"})
+        md = os.path.join(self.tmp, "diff.md")
+        junit = os.path.join(self.tmp, "diff.xml")
+        out = diff(self.base, cpu_only, "--github", "--output-md", md, "--output-junit", junit)
+        self.assertEqual(out.returncode, 2, out.stdout + out.stderr)
+        self.assertIn("NEW has no GPU records", out.stderr)
+        self.assertRegex(out.stdout, r"^::error title=gpuprof diff::.*NEW has no GPU records")
+        self.assertIn("NEW has no GPU records", read(md))
+        self.assertIn("NEW has no GPU records", read(junit))
+        # The other way round, and through a JSON report baseline.
+        out = diff(cpu_only, self.base)
+        self.assertEqual(out.returncode, 2)
+        self.assertIn("BASE has no GPU records", out.stderr)
+        baseline = os.path.join(self.tmp, "base.json")
+        with open(baseline, "w", encoding="utf-8") as f:
+            f.write(gpuprof("report", "--format", "json", "--limit", "0", self.base).stdout)
+        out = diff(baseline, cpu_only)
+        self.assertEqual(out.returncode, 2)
+        self.assertIn("NEW has no GPU records", out.stderr)
+        # Both sides CPU-only: their CPU times still compare.
+        other = self.workload("cpu_only_2", env={"GPROF_CUPTI": "0"})
+        out = diff(cpu_only, other)
+        self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
+
     def test_unreadable_input_is_exit_2(self):
         truncated = os.path.join(self.tmp, "truncated.json")
         report = gpuprof("report", "--format", "json", "--limit", "0", self.base).stdout

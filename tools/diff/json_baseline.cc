@@ -147,8 +147,21 @@ JsonBaseline parse_json_baseline(std::string_view text) {
     }
     out.ranges = std::move(patterns);
   }
-  if (const json* files = member(doc, "files"); files && files->is_array())
+  if (const json* files = member(doc, "files"); files && files->is_array()) {
     out.processes = files->size();
+    uint64_t gpu_records = 0;
+    bool known = !files->empty();
+    for (const json& file : *files) {
+      const json* gpu = file.is_object() ? member(file, "gpu") : nullptr;
+      const json* records = gpu && gpu->is_object() ? member(*gpu, "records") : nullptr;
+      if (!records || !records->is_number_unsigned()) {
+        known = false;
+        break;
+      }
+      gpu_records += records->get<uint64_t>();
+    }
+    if (known) out.gpu_records = gpu_records;
+  }
   RunRows run;
   for (size_t i = 0; i < rows->size(); ++i) {
     auto [row, error] = parse_row((*rows)[i], i);

@@ -20,6 +20,8 @@ struct JsonBaseline {
   std::optional<std::vector<std::string>> ranges;
   // The sidecar files (processes) the report adds up; 0: it does not say.
   size_t processes = 0;
+  // GPU records of those files together; nullopt: the report does not say.
+  std::optional<uint64_t> gpu_records;
   // Why the document cannot be used: not a report, damaged, or rows that are
   // only part of a run's (another view than ops, cut by --limit, made with
   // --top-level-only).

@@ -83,7 +83,7 @@ std::string render(const diff::Comparison& comparison, const std::string& format
 // `compared`: set once there is a comparison, so that a failed write of one
 // output is not taken for "nothing compared" (which would overwrite the
 // outputs that were written).
-int compare_and_write(const DiffArgs& args, bool& compared) {
+int compare_and_write(const DiffArgs& args, bool& compared, std::string& reason) {
   diff::CompareOptions options;
   options.default_rules = args.fail_on.empty();
   options.rules = options.default_rules ? diff::default_rules() : std::vector<diff::Rule>{};
@@ -140,6 +140,11 @@ int compare_and_write(const DiffArgs& args, bool& compared) {
     fmt::print(stderr, "gpuprof: error: {}\n", *error);
     return kExitBadInput;
   }
+  if (const std::optional<std::string> error = gpu_data_mismatch(*base, *now)) {
+    fmt::print(stderr, "gpuprof: error: {}\n", *error);
+    reason = *error;
+    return kExitBadInput;
+  }
   if (!args.ranges.empty() && no_rows(*base) && no_rows(*now)) {
     fmt::print(stderr,
                "gpuprof: error: --range {} matches no range on either side: nothing to "
@@ -166,11 +171,16 @@ int compare_and_write(const DiffArgs& args, bool& compared) {
 }
 
 // Exit 2 still leaves the files a CI job's later steps read (a summary step
-// runs `cat diff.md` whatever happened), saying that nothing was compared.
-void write_error_outputs(const DiffArgs& args) {
+// runs `cat diff.md` whatever happened), saying that nothing was compared,
+// and why when one reason stands for the whole comparison.
+void write_error_outputs(const DiffArgs& args, const std::string& reason) {
   const std::string what =
-      "gpuprof diff could not compare the runs (exit status 2: bad usage or input that cannot "
-      "be used); the job's log has its error lines.";
+      reason.empty()
+          ? "gpuprof diff could not compare the runs (exit status 2: bad usage or input that "
+            "cannot be used); the job's log has its error lines."
+          : "gpuprof diff could not compare the runs (exit status 2): " + reason + ".";
+  if (args.github && !reason.empty())
+    fmt::print("::error title=gpuprof diff::{}\n", diff::escape_workflow_data(what));
   if (!args.output_md.empty())
     write_file(args.output_md, diff::render_no_comparison_markdown(what));
   if (!args.output_json.empty())
@@ -181,8 +191,10 @@ void write_error_outputs(const DiffArgs& args) {
 
 int run(const DiffArgs& args) {
   bool compared = false;
-  const int status = compare_and_write(args, compared);
-  if (!compared && (status == kExitBadInput || status == kExitUsage)) write_error_outputs(args);
+  std::string reason;
+  const int status = compare_and_write(args, compared, reason);
+  if (!compared && (status == kExitBadInput || status == kExitUsage))
+    write_error_outputs(args, reason);
   return status;
 }
 

@@ -89,8 +89,11 @@ std::optional<LoadedSide> load_side(const std::vector<std::string>& arguments,
                         "process id, which differs from run to run");
             ok = false;
           }
+      uint64_t gpu_records = 0;
+      for (const analysis::FileInfo& file : run.files) gpu_records += file.status.gpu_records;
       side.runs.push_back(std::move(run.rows));
       side.processes.push_back(files.size());
+      side.gpu_records.push_back(gpu_records);
       continue;
     }
     const std::string& path = files.front();
@@ -127,6 +130,7 @@ std::optional<LoadedSide> load_side(const std::vector<std::string>& arguments,
     side.info.json_report = runs.runs.size() == 1;
     side.runs.push_back(std::move(*json.rows));
     side.processes.push_back(json.processes);
+    side.gpu_records.push_back(json.gpu_records);
   }
   if (!ok) return std::nullopt;
   return side;
@@ -159,6 +163,34 @@ std::optional<std::string> unlike_runs(const LoadedSide& base, const LoadedSide&
       "(ranks); a JSON report of several repeated runs adds them up: keep a report per run "
       "and give them with --base a.json b.json ...",
       describe(base), describe(now));
+}
+
+std::optional<std::string> gpu_data_mismatch(const LoadedSide& base, const LoadedSide& now) {
+  const auto count = [](const LoadedSide& side, bool with) {
+    size_t n = 0;
+    for (const std::optional<uint64_t>& records : side.gpu_records)
+      if (records && (*records > 0) == with) ++n;
+    return n;
+  };
+  const auto describe = [](const char* name, const LoadedSide& side, size_t without) {
+    return without == side.runs.size() ? fmt::format("{} has no GPU records", name)
+                                       : fmt::format("{} of the {} runs of {} have no GPU records",
+                                                     without, side.runs.size(), name);
+  };
+  const size_t base_with = count(base, true), base_without = count(base, false);
+  const size_t now_with = count(now, true), now_without = count(now, false);
+  std::string which;
+  if (now_without > 0 && (base_with > 0 || now_with > 0))
+    which = describe("NEW", now, now_without);
+  else if (base_without > 0 && (now_with > 0 || base_with > 0))
+    which = describe("BASE", base, base_without);
+  else
+    return std::nullopt;
+  return fmt::format(
+      "{} while GPU times are compared: Self CUDA would fall to 0 and pass any GPU regression. "
+      "The run was recorded without CUPTI (no driver, GPROF_CUPTI=0, another tool holding it): "
+      "see `gpuprof info`; record it again with CUPTI, or compare CPU-side runs on both sides",
+      which);
 }
 
 }  // namespace gprof::cli

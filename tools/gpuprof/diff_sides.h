@@ -20,6 +20,8 @@ struct LoadedSide {
   std::vector<diff::RunRows> runs;
   // Processes (files) each run adds up; 0 where a JSON report does not say.
   std::vector<size_t> processes;
+  // GPU records each run holds; nullopt where a JSON report does not say.
+  std::vector<std::optional<uint64_t>> gpu_records;
 };
 
 // Rows keyed by a process or thread id never match across runs: why, or
@@ -38,5 +40,10 @@ bool no_rows(const LoadedSide& side);
 // Why the runs of the two sides cannot be compared (they add up different
 // numbers of processes), or nullopt.
 std::optional<std::string> unlike_runs(const LoadedSide& base, const LoadedSide& now);
+
+// Why GPU times cannot be compared: some run of one side has GPU records and
+// some run of the other has none (recorded without CUPTI, or CUPTI taken by
+// another tool), which would pass any GPU regression as -100%; or nullopt.
+std::optional<std::string> gpu_data_mismatch(const LoadedSide& base, const LoadedSide& now);
 
 }  // namespace gprof::cli
