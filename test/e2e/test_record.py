@@ -142,6 +142,28 @@ class OutputPattern(RecordCase):
         info = gpuprof("info", os.path.join(self.tmp, files[0])).stdout
         self.assertIn("output=" + os.path.join(self.tmp, "runs/r%r-%q{JOB}-%h-%p.gprof"), info)
 
+    def test_missing_directories_are_created(self):
+        # Before: the shim could not create runs/x.gprof, nothing was recorded, exit 0.
+        run = self.record("-o", "runs/deep/%p.gprof", "--", program("vector_add"),
+                          "--iterations", "1")
+        self.assertEqual(run.returncode, 0, run.stderr)
+        files = written_files(run.stderr)
+        self.assertEqual(len(files), 1, run.stderr)
+        self.assertTrue(os.path.isfile(os.path.join(self.tmp, files[0])))
+        # Up to the first directory named by a directive: per-host directories below it are
+        # the process's to make, so this run records nothing and says so.
+        run = self.record("-o", "jobs/%h/x.gprof", "--", program("vector_add"),
+                          "--iterations", "1")
+        self.assertTrue(os.path.isdir(os.path.join(self.tmp, "jobs")))
+        self.assertIn("no profile was written", run.stderr)
+        # A directory that cannot be made: an error before the program runs.
+        blocker = os.path.join(self.tmp, "file")
+        open(blocker, "w").close()
+        run = self.record("-o", os.path.join(blocker, "x.gprof"), "--", program("vector_add"))
+        self.assertEqual(run.returncode, 1, run.stderr)
+        self.assertIn("cannot create the output directory", run.stderr)
+        self.assertEqual(run.stdout, "")
+
     def test_older_files_are_not_listed(self):
         for name in ("gprof-1.gprof", "gprof-2.gprof.1"):
             with open(os.path.join(self.tmp, name), "w") as f:

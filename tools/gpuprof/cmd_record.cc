@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -226,6 +227,27 @@ void report_files(const std::vector<std::string>& files, const std::string& patt
   }
 }
 
+// The pattern's directories, up to the first one named by a directive (%h,
+// %r...: known only in the process), so that `-o runs/%p.gprof` records into
+// runs/ rather than nowhere. False, with an error printed, when they cannot
+// be made.
+bool make_output_directories(const std::string& pattern) {
+  const size_t slash = pattern.rfind('/');
+  if (slash == std::string::npos || slash == 0) return true;
+  std::string directory = pattern.substr(0, slash);
+  if (const size_t directive = directory.find('%'); directive != std::string::npos) {
+    const size_t cut = directory.rfind('/', directive);
+    if (cut == std::string::npos || cut == 0) return true;
+    directory.resize(cut);
+  }
+  std::error_code error;
+  std::filesystem::create_directories(directory, error);
+  if (!error) return true;
+  fmt::print(stderr, "gpuprof: error: cannot create the output directory {}: {}\n", directory,
+             error.message());
+  return false;
+}
+
 int run_record(RecordOptions& options) {
   const LibraryLookup lookup = find_libgprof();
   if (!lookup.path) {
@@ -235,6 +257,7 @@ int run_record(RecordOptions& options) {
                                     : lookup.error);
     return kExitUsage;
   }
+  if (!make_output_directories(options.output)) return kExitFileError;
   const ChildCommand child = build_command(options, *lookup.path);
   const FileTimes before = match_output_files(options.output);
   const ChildResult result = run_child(child);
