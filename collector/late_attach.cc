@@ -1,10 +1,9 @@
 #include "collector/late_attach.h"
 
-#include <dlfcn.h>
-
 #include <atomic>
 
 #include "collector/capture_window.h"
+#include "collector/driver_probe.h"
 #include "collector/process_state.h"
 
 namespace gprof {
@@ -16,20 +15,6 @@ std::atomic<bool> g_injection_called{false};
 unsigned long long g_last_poll_ns = 0;
 int g_running_polls = 0;
 constexpr unsigned long long kPollIntervalNs = 100'000'000;
-
-// cuDeviceGetCount answers CUDA_ERROR_NOT_INITIALIZED before cuInit and has no
-// side effect (cuda.h); the driver's own loader lock is not taken, ours is only
-// by dlopen(RTLD_NOLOAD).
-bool cuda_running() {
-  void* cuda = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
-  if (!cuda) return false;
-  using DeviceGetCount = int (*)(int*);
-  const auto count = reinterpret_cast<DeviceGetCount>(dlsym(cuda, "cuDeviceGetCount"));
-  int devices = 0;
-  const bool running = count && count(&devices) == 0;
-  dlclose(cuda);  // RTLD_NOLOAD took a reference
-  return running;
-}
 
 }  // namespace
 

@@ -15,6 +15,7 @@
 
 #include "collector/capture_window.h"
 #include "collector/clock.h"
+#include "collector/driver_probe.h"
 #include "collector/late_attach.h"
 #include "collector/log.h"
 #include "collector/loss_counters.h"
@@ -128,12 +129,14 @@ void Writer::run() {
       }
       p.wake_pending.store(false, std::memory_order_release);
       poll_late_attach(clock_ns());
+      poll_devices(clock_ns(), false);
       drain_once(kMaxRecordsPerQueuePass);
     }
     // Bounded: other threads may keep recording while the process exits.
     calibrate(true);
     for (int pass = 0; pass < 64 && drain_once(kMaxRecordsPerQueuePass) > 0; ++pass) {
     }
+    poll_devices(clock_ns(), true);
     write_footer();
     close_output();
   }
@@ -636,6 +639,35 @@ void Writer::write_frame(const ByteBuffer& payload) {
   write_bytes(header, sizeof header);
   write_bytes(payload.data(), payload.size());
   if (!write_failed_) ++frames_;
+}
+
+// The devices, once CUDA runs: the header is written before CUDA is
+// initialized, so they follow in a frame of their own (Frame.devices). Looked
+// for on the first pass (the writer starts at the first record, usually after
+// the first CUDA call), then every 100 ms until found, and before the footer;
+// never in a fork child, whose CUDA is the parent's.
+void Writer::poll_devices(uint64_t now_ns, bool final) {
+  if (devices_written_) return;
+  if (!final && last_device_poll_ns_ != 0 && now_ns - last_device_poll_ns_ < 100'000'000) return;
+  last_device_poll_ns_ = now_ns;
+  if (process_state().forked_child.load(std::memory_order_acquire) || !cuda_running()) return;
+  static DeviceInfo found[64];  // writer thread only; too large for its stack's comfort
+  const size_t n = query_devices(found, sizeof found / sizeof found[0]);
+  if (n == 0) return;
+  DeviceFields fields[64];
+  for (size_t i = 0; i < n; ++i) {
+    fields[i].ordinal = found[i].ordinal;
+    fields[i].name = found[i].name;
+    fields[i].compute_major = found[i].compute_major;
+    fields[i].compute_minor = found[i].compute_minor;
+    fields[i].sm_count = found[i].sm_count;
+    fields[i].total_memory = found[i].total_memory;
+    fields[i].pci_bus_id = found[i].pci_bus_id;
+  }
+  frame_.clear();
+  encode_devices(frame_, fields, n);
+  write_frame(frame_);
+  devices_written_ = true;
 }
 
 // The program may have closed our descriptor (a daemon closing every one from

@@ -83,6 +83,9 @@ class Writer : private GpuSink {
   uint64_t offset_ = 0;
   uint32_t output_reopens_ = 0;
   bool output_is_ours();
+  void poll_devices(uint64_t now_ns, bool final);
+  bool devices_written_ = false;
+  uint64_t last_device_poll_ns_ = 0;
   bool descriptor_is_ours() const;
   void close_output();  // never closes a descriptor the program put at our number
   char path_[4096] = {};

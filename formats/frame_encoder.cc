@@ -9,7 +9,7 @@ namespace {
 // pb::Frame field numbers.
 constexpr uint32_t kFrameHeader = 1, kFrameStrings = 2, kFrameApiCalls = 3, kFrameFooter = 4,
                    kFrameGpuActivities = 5, kFrameExternalCorrelations = 6, kFrameCupti = 7,
-                   kFrameRanges = 8;
+                   kFrameRanges = 8, kFrameDevices = 9;
 
 }  // namespace
 
@@ -201,6 +201,21 @@ void encode_cupti_status(ByteBuffer& frame, const CuptiStatusFields& s) {
   put_uint64(body, 10, s.buffer_bytes);
   put_uint64(body, 11, s.buffer_count);
   put_message(frame, kFrameCupti, body);
+}
+
+void encode_devices(ByteBuffer& frame, const DeviceFields* devices, size_t count) {
+  for (size_t i = 0; i < count; ++i) {
+    const DeviceFields& d = devices[i];
+    ByteBuffer body;
+    put_uint64(body, 1, d.ordinal);
+    put_string(body, 2, d.name);
+    put_uint64(body, 3, d.compute_major);
+    put_uint64(body, 4, d.compute_minor);
+    put_uint64(body, 5, d.sm_count);
+    put_uint64(body, 6, d.total_memory);
+    put_string(body, 7, d.pci_bus_id);
+    put_message(frame, kFrameDevices, body);
+  }
 }
 
 void encode_header(ByteBuffer& frame, const HeaderFields& h) {

@@ -233,6 +233,19 @@ struct CuptiStatusFields {
 
 // Field writers for pb::Frame members.
 void encode_header(ByteBuffer& frame, const HeaderFields& header);
+
+// A device as the driver describes it (pb::Device).
+struct DeviceFields {
+  uint32_t ordinal = 0;
+  std::string_view name;
+  uint32_t compute_major = 0;
+  uint32_t compute_minor = 0;
+  uint32_t sm_count = 0;
+  uint64_t total_memory = 0;
+  std::string_view pci_bus_id;
+};
+// Frame.devices: one entry per device.
+void encode_devices(ByteBuffer& frame, const DeviceFields* devices, size_t count);
 void encode_string(ByteBuffer& frame, uint32_t id, StringKind kind, std::string_view value);
 void encode_footer(ByteBuffer& frame, const FooterFields& footer);
 void encode_cupti_status(ByteBuffer& frame, const CuptiStatusFields& status);

@@ -224,6 +224,10 @@ void make_text_valid(pb::Frame& frame) {
     make_valid_utf8(*cupti.mutable_injection());
   }
   for (pb::StringEntry& entry : *frame.mutable_strings()) make_valid_utf8(*entry.mutable_value());
+  for (pb::Device& device : *frame.mutable_devices()) {
+    make_valid_utf8(*device.mutable_name());
+    make_valid_utf8(*device.mutable_pci_bus_id());
+  }
 }
 
 // Checks a whole frame before handing any of it out: a frame is delivered
@@ -244,6 +248,7 @@ bool deliver_frame(const pb::Frame& frame, RecordVisitor& visitor, ReadStatus& s
     if (!check_ranges(batch)) return false;
   if (frame.has_header()) visitor.on_header(frame.header());
   if (frame.has_cupti()) visitor.on_cupti(frame.cupti());
+  if (frame.devices_size() != 0) visitor.on_devices(frame.devices());
   for (const pb::StringEntry& entry : frame.strings()) visitor.on_string(entry);
   for (int i = 0; i < frame.api_calls_size(); ++i) {
     const pb::ApiCalls& batch = frame.api_calls(i);

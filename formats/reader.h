@@ -47,6 +47,8 @@ class RecordVisitor {
   // could not subscribe to CUPTI).
   virtual void on_external_correlation(uint64_t /*correlation*/, uint64_t /*external_id*/) {}
   virtual void on_cupti(const pb::CuptiStatus& /*status*/) {}
+  // The process's devices, known once CUDA ran (after the header).
+  virtual void on_devices(const google::protobuf::RepeatedPtrField<pb::Device>& /*devices*/) {}
   virtual void on_footer(const pb::Footer& /*footer*/) {}
   // Asked after each frame, good or bad: false stops the reading there (the
   // status then describes the part read).

@@ -371,6 +371,8 @@ void CUPTIAPI on_cupti_callback(void*, CUpti_CallbackDomain domain, CUpti_Callba
   if (domain != CUPTI_CB_DOMAIN_RUNTIME_API && domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
   const auto* cb = static_cast<const CUpti_CallbackData*>(data);
   ThreadState& state = this_thread();
+  // gprof's own driver queries (collector/driver_probe.h) are not the program's.
+  if (state.is_writer) return;
   // Capture windows follow cudaProfilerStart/Stop made through a static
   // runtime too (the interposed hooks handle the others; both are idempotent).
   if (domain == CUPTI_CB_DOMAIN_RUNTIME_API && state.interposed == nullptr) {

@@ -257,6 +257,30 @@ class CallsOnlyCuptiSees(CuptiCase):
                           not r["name"].startswith("cuda")])
 
 
+class Devices(CuptiCase):
+    def test_devices_are_described_in_info_report_and_trace(self):
+        # The fake's devices: test/fakes/cudart/device_properties.cc.
+        run = self.vector_add(2, env={"GPROF_FAKE_DEVICES": "2"})
+        path = run.files[0]
+        info = self.info(path)
+        self.assertIn("Device:           0: gprof fake GPU 0 (sm_90, 132 SMs, 16.00 GB, "
+                      "PCI 0000:01:00.0)", info)
+        self.assertIn("Device:           1: gprof fake GPU 1 (sm_90, 132 SMs, 16.00 GB, "
+                      "PCI 0000:02:00.0)", info)
+        report = gpuprof("report", path).stdout
+        self.assertIn("GPUs: 0: gprof fake GPU 0 (sm_90, 132 SMs", report)
+        trace = os.path.join(self.tmp, "t.json")
+        gpuprof("trace", path, "-o", trace)
+        with open(trace, encoding="utf-8") as f:
+            props = json.load(f)["deviceProperties"]
+        self.assertEqual(props, [{"id": 0, "name": "gprof fake GPU 0",
+                                  "totalGlobalMem": 16 << 30, "computeMajor": 9,
+                                  "computeMinor": 0, "numSms": 132,
+                                  "pciBusId": "0000:01:00.0"}])
+        # gprof's own driver queries are not the program's calls.
+        self.assertFalse([r for r in dump(path) if r["name"].startswith("cuDevice")])
+
+
 class LateAttach(CuptiCase):
     def test_cuda_initialized_before_the_preload_constructor(self):
         # libearly_cuda_init's constructor calls cuInit before ours sets CUDA_INJECTION64_PATH,

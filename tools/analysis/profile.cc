@@ -1,8 +1,12 @@
 #include "tools/analysis/profile.h"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <algorithm>
 #include <unordered_map>
 
+#include "tools/analysis/format.h"
 #include "tools/analysis/gpu_names.h"
 #include "tools/analysis/range_names.h"
 
@@ -63,6 +67,11 @@ class FileAdapter : public RecordVisitor {
   }
 
   void on_cupti(const pb::CuptiStatus& status) override { info_.cupti = status; }
+
+  void on_devices(const google::protobuf::RepeatedPtrField<pb::Device>& devices) override {
+    if (!info_.header) info_.header.emplace();
+    merge_devices(*info_.header, devices);
+  }
 
   void on_footer(const pb::Footer& footer) override {
     info_.footer = footer;
@@ -258,6 +267,28 @@ LossList total_losses(const std::vector<FileInfo>& files) {
     }
   }
   return totals;
+}
+
+std::string describe_device(const pb::Device& d) {
+  std::vector<std::string> facts;
+  if (d.compute_major() != 0)
+    facts.push_back(fmt::format("sm_{}{}", d.compute_major(), d.compute_minor()));
+  if (d.sm_count() != 0) facts.push_back(fmt::format("{} SMs", d.sm_count()));
+  if (d.total_memory() != 0) facts.push_back(format_memory(static_cast<int64_t>(d.total_memory())));
+  if (!d.pci_bus_id().empty()) facts.push_back("PCI " + d.pci_bus_id());
+  std::string out = fmt::format("{}: {}", d.ordinal(), d.name().empty() ? "(no name)" : d.name());
+  if (!facts.empty()) out += fmt::format(" ({})", fmt::join(facts, ", "));
+  return out;
+}
+
+void merge_devices(pb::FileHeader& header,
+                   const google::protobuf::RepeatedPtrField<pb::Device>& devices) {
+  for (const pb::Device& device : devices) {
+    pb::Device* slot = nullptr;
+    for (pb::Device& known : *header.mutable_devices())
+      if (known.ordinal() == device.ordinal()) slot = &known;
+    *(slot ? slot : header.add_devices()) = device;
+  }
 }
 
 bool is_cupti_loss(std::string_view reason) {

@@ -143,6 +143,15 @@ LossList total_losses(const std::vector<FileInfo>& files);
 // Whether a loss reason is CUPTI's ("cupti_dropped", ...) rather than gprof's.
 bool is_cupti_loss(std::string_view reason);
 
+// "0: NVIDIA H100 80GB HBM3 (sm_90, 132 SMs, 79.19 GB, PCI 0000:19:00.0)":
+// what the driver said of a device, as far as the file knows it.
+std::string describe_device(const pb::Device& device);
+
+// Devices a file describes after its header (Frame.devices), put into the
+// header: an ordinal already there is replaced.
+void merge_devices(pb::FileHeader& header,
+                   const google::protobuf::RepeatedPtrField<pb::Device>& devices);
+
 // gprof's own losses (first) and CUPTI's (second), each in the given order.
 std::pair<LossList, LossList> split_losses(const LossList& losses);
 

@@ -109,8 +109,7 @@ void print_header(const pb::FileHeader& h) {
   field("CUDA runtime", version(h.cuda_runtime_version()));
   field("CUDA driver", version(h.cuda_driver_version()));
   field("Rank", h.rank().empty() ? "-" : h.rank());
-  for (const pb::Device& d : h.devices())
-    field("Device", fmt::format("{}: {}", d.ordinal(), d.name()));
+  for (const pb::Device& d : h.devices()) field("Device", analysis::describe_device(d));
   if (h.config_size() == 0) field("Config", "(defaults)");
   for (const pb::ConfigEntry& e : h.config()) field("Config", e.key() + "=" + e.value());
 }

@@ -2,7 +2,9 @@
 // ranges, api, kernels) with what belongs under it, and the memory and
 // launches tables.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -30,6 +32,21 @@
 
 namespace gprof::cli {
 namespace {
+
+// "GPUs: 0: NVIDIA H100 ... (sm_90, 132 SMs, 79.19 GB, PCI ...)": the devices the
+// files' processes saw, each description once; empty when none was recorded.
+std::string devices_line(const std::vector<analysis::FileInfo>& files) {
+  std::vector<std::string> seen;
+  for (const analysis::FileInfo& file : files) {
+    if (!file.header) continue;
+    for (const pb::Device& d : file.header->devices()) {
+      std::string text = analysis::describe_device(d);
+      if (std::find(seen.begin(), seen.end(), text) == seen.end()) seen.push_back(std::move(text));
+    }
+  }
+  if (seen.empty()) return {};
+  return fmt::format("GPUs: {}\n", fmt::join(seen, "; "));
+}
 
 // torch's table() is most often sorted by CPU total; a launch by its GPU time.
 constexpr const char* kDefaultOpsSort = "cpu_time_total";
@@ -138,6 +155,7 @@ int run_key_averages_view(const ReportOptions& options) {
   const std::optional<uint64_t> samples =
       options.samples_per_step ? std::optional<uint64_t>(options.samples_per_step) : std::nullopt;
   lines += analysis::render_throughput(throughput.files(), samples, table.time_unit);
+  lines += devices_line(files);
   const std::string notes = table_notes(files);
   // Machine-readable formats: only the rows on stdout (JSON keeps the lines
   // too); the notes go to stderr.

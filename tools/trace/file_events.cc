@@ -151,6 +151,11 @@ struct FileEvents::Join {
 FileEvents::FileEvents(analysis::FileInfo& info) : info_(info), join_(std::make_unique<Join>()) {}
 FileEvents::~FileEvents() = default;
 
+void FileEvents::on_devices(const google::protobuf::RepeatedPtrField<pb::Device>& devices) {
+  if (!info_.header) info_.header.emplace();
+  analysis::merge_devices(*info_.header, devices);
+}
+
 void FileEvents::on_header(const pb::FileHeader& header) {
   info_.header = header;
 }

@@ -45,6 +45,7 @@ class FileEvents : public RecordVisitor {
   ~FileEvents() override;
 
   void on_header(const pb::FileHeader& header) override;
+  void on_devices(const google::protobuf::RepeatedPtrField<pb::Device>& devices) override;
   void on_string(const pb::StringEntry& entry) override;
   void on_api(const ApiRecord& record) override;
   void on_range(const RangeEvent& event) override;

@@ -134,10 +134,22 @@ class TraceWriter {
                      origin_.value_or(0) + offset);
     }
     b.append(std::string_view(",\n\"deviceProperties\":["));
+    // kineto's keys (HTA reads them): what the driver told gprof, when it did.
     for (auto it = devices_.begin(); it != devices_.end(); ++it) {
+      const pb::Device& d = it->second;
       fmt::format_to(std::back_inserter(b),
                      "{}{{\"id\":{},\"name\":", it == devices_.begin() ? "" : ",", it->first);
-      append_json_string(b, it->second);
+      append_json_string(b, d.name());
+      if (d.total_memory() != 0)
+        fmt::format_to(std::back_inserter(b), ",\"totalGlobalMem\":{}", d.total_memory());
+      if (d.compute_major() != 0)
+        fmt::format_to(std::back_inserter(b), ",\"computeMajor\":{},\"computeMinor\":{}",
+                       d.compute_major(), d.compute_minor());
+      if (d.sm_count() != 0) fmt::format_to(std::back_inserter(b), ",\"numSms\":{}", d.sm_count());
+      if (!d.pci_bus_id().empty()) {
+        b.append(std::string_view(",\"pciBusId\":"));
+        append_json_string(b, d.pci_bus_id());
+      }
       b.push_back('}');
     }
     b.push_back(']');
@@ -171,9 +183,9 @@ class TraceWriter {
     for (const Track& t : events.tracks())
       if (t.gpu) devices.emplace(t.device, 0);
     for (auto& [device, pid] : devices) {
-      std::string& name = devices_[device];
+      pb::Device& known = devices_[device];
       for (const pb::Device& d : header.devices())
-        if (d.ordinal() == device && name.empty()) name = d.name();
+        if (d.ordinal() == device && known.name().empty()) known = d;
       pid = synthetic_pid();
       write_metadata(out_, "process_name", Place{pid, 0}, gpu_title(header, device));
       write_sort_index(out_, Place{pid, 0}, next_sort_++);
@@ -206,8 +218,8 @@ class TraceWriter {
   std::vector<std::string> warnings_;
   uint64_t kept_ = 0;
   std::optional<std::pair<int64_t, int64_t>> span_;
-  std::optional<int64_t> wall_offset_;       // the first header's
-  std::map<uint32_t, std::string> devices_;  // ordinal -> name ("": unknown) of GPUs with work
+  std::optional<int64_t> wall_offset_;      // the first header's
+  std::map<uint32_t, pb::Device> devices_;  // ordinal -> what is known of GPUs with work
 };
 
 }  // namespace

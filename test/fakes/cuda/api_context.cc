@@ -55,6 +55,31 @@ extern "C" CUresult CUDAAPI cuDeviceGetName(char* name, int len, CUdevice dev) {
   return call.Return(gprof_fake_device_name(dev, name, len));
 }
 
+extern "C" CUresult CUDAAPI cuDeviceGetAttribute(int* pi, CUdevice_attribute attrib, CUdevice dev) {
+  const cuDeviceGetAttribute_params params{pi, attrib, dev};
+  DriverCall call("cuDeviceGetAttribute", CUPTI_DRIVER_TRACE_CBID_cuDeviceGetAttribute, &params);
+  if (const CUresult error = call.RequireInit(); error != CUDA_SUCCESS) return call.Return(error);
+  return call.Return(gprof_fake_device_attribute(dev, static_cast<int>(attrib), pi));
+}
+
+extern "C" CUresult CUDAAPI cuDeviceTotalMem_v2(size_t* bytes, CUdevice dev) {
+  const cuDeviceTotalMem_v2_params params{bytes, dev};
+  DriverCall call("cuDeviceTotalMem_v2", CUPTI_DRIVER_TRACE_CBID_cuDeviceTotalMem_v2, &params);
+  if (const CUresult error = call.RequireInit(); error != CUDA_SUCCESS) return call.Return(error);
+  if (bytes == nullptr) return call.Return(CUDA_ERROR_INVALID_VALUE);
+  uint64_t total = 0;
+  const int result = gprof_fake_device_total_memory(dev, &total);
+  if (result == CUDA_SUCCESS && bytes != nullptr) *bytes = static_cast<size_t>(total);
+  return call.Return(result);
+}
+
+extern "C" CUresult CUDAAPI cuDeviceGetPCIBusId(char* pciBusId, int len, CUdevice dev) {
+  const cuDeviceGetPCIBusId_params params{pciBusId, len, dev};
+  DriverCall call("cuDeviceGetPCIBusId", CUPTI_DRIVER_TRACE_CBID_cuDeviceGetPCIBusId, &params);
+  if (const CUresult error = call.RequireInit(); error != CUDA_SUCCESS) return call.Return(error);
+  return call.Return(gprof_fake_device_pci_bus_id(dev, pciBusId, len));
+}
+
 extern "C" CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext* pctx, CUdevice dev) {
   const cuDevicePrimaryCtxRetain_params params{pctx, dev};
   DriverCall call("cuDevicePrimaryCtxRetain", CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxRetain,

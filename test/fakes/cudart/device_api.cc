@@ -2,6 +2,7 @@
 // translations onto the runtime's own machinery, with results in the driver's terms.
 #include "fake_device_api.h"
 
+#include <cstdio>
 #include <cstring>
 #include <mutex>
 
@@ -66,6 +67,34 @@ extern "C" int gprof_fake_device_name(int device, char* name, int length) {
   gprof_fake::FillDeviceProperties(gprof_fake::GetConfig(), device, &prop);
   std::strncpy(name, prop.name, static_cast<size_t>(length) - 1);
   name[length - 1] = '\0';
+  return DriverResult(cudaSuccess);
+}
+
+extern "C" int gprof_fake_device_attribute(int device, int attribute, int* value) {
+  if (value == nullptr) return DriverResult(cudaErrorInvalidValue);
+  if (!gprof_fake::ValidDevice(device)) return DriverResult(cudaErrorInvalidDevice);
+  return DriverResult(gprof_fake::DeviceAttribute(gprof_fake::GetConfig(), device,
+                                                  static_cast<cudaDeviceAttr>(attribute), value)
+                          ? cudaSuccess
+                          : cudaErrorInvalidValue);
+}
+
+extern "C" int gprof_fake_device_total_memory(int device, uint64_t* bytes) {
+  if (bytes == nullptr) return DriverResult(cudaErrorInvalidValue);
+  if (!gprof_fake::ValidDevice(device)) return DriverResult(cudaErrorInvalidDevice);
+  cudaDeviceProp prop{};
+  gprof_fake::FillDeviceProperties(gprof_fake::GetConfig(), device, &prop);
+  *bytes = prop.totalGlobalMem;
+  return DriverResult(cudaSuccess);
+}
+
+extern "C" int gprof_fake_device_pci_bus_id(int device, char* id, int length) {
+  if (id == nullptr || length <= 0) return DriverResult(cudaErrorInvalidValue);
+  if (!gprof_fake::ValidDevice(device)) return DriverResult(cudaErrorInvalidDevice);
+  cudaDeviceProp prop{};
+  gprof_fake::FillDeviceProperties(gprof_fake::GetConfig(), device, &prop);
+  std::snprintf(id, static_cast<size_t>(length), "%04x:%02x:%02x.0", prop.pciDomainID,
+                prop.pciBusID, prop.pciDeviceID);
   return DriverResult(cudaSuccess);
 }
 

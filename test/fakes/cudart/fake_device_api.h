@@ -43,6 +43,13 @@ void gprof_fake_api_exit(struct GprofFakeApiCall* call, int32_t result);
  * never NULL for a valid device; gprof_fake_context_device maps it back (-1 if it is not one). */
 int gprof_fake_device_count(void);
 int gprof_fake_device_name(int device, char* name, int length);
+/* cuDeviceGetAttribute, cuDeviceTotalMem_v2, cuDeviceGetPCIBusId: from the same properties as
+ * cudaGetDeviceProperties (CUdevice_attribute values equal cudaDeviceAttr's, cuda.h and
+ * driver_types.h; the PCI id is "0000:BB:00.0" with BB the device's pciBusID, as the driver
+ * formats it). */
+int gprof_fake_device_attribute(int device, int attribute, int* value);
+int gprof_fake_device_total_memory(int device, uint64_t* bytes);
+int gprof_fake_device_pci_bus_id(int device, char* id, int length);
 void* gprof_fake_primary_context(int device);
 int gprof_fake_context_device(const void* context);
 /* The calling thread's current device, shared with cudaSetDevice / cudaGetDevice. */

@@ -20,7 +20,17 @@ void FinishInChild() {
   g_state.store(kDone, std::memory_order_release);
 }
 
+// The real runtime reaches the driver through dlopen("libcuda.so.1") at its first call that needs
+// it (a static cudart too, which is how profilers find libcuda loaded in any CUDA process); the
+// driver then reads CUDA_INJECTION64_PATH in cuInit. The fake driver is loaded the same way when
+// it is on the library path (its entry points come back here).
+void LoadDriver() {
+  static void* driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  static_cast<void>(driver);
+}
+
 void RunInjection() {
+  LoadDriver();
   const char* path = std::getenv("CUDA_INJECTION64_PATH");
   if (path == nullptr || *path == '\0') return;
   void* library = dlopen(path, RTLD_NOW);

@@ -466,6 +466,34 @@ TEST_CASE("NVTX events with seq and op_id written by the encoder read back event
   CHECK(visitor.footers[0].timestamps().ticks_per_second() == 1e9);
 }
 
+TEST_CASE("devices parse with libprotobuf to the encoded values") {
+  DeviceFields devices[2];
+  devices[0].ordinal = 0;
+  devices[0].name = "NVIDIA H100 80GB HBM3";
+  devices[0].compute_major = 9;
+  devices[0].compute_minor = 0;
+  devices[0].sm_count = 132;
+  devices[0].total_memory = 85'031'714'816ull;
+  devices[0].pci_bus_id = "0000:19:00.0";
+  devices[1].ordinal = 7;  // the others unknown: zero and empty
+  ByteBuffer frame;
+  encode_devices(frame, devices, 2);
+  pb::Frame parsed;
+  REQUIRE(parsed.ParseFromArray(frame.data(), static_cast<int>(frame.size())));
+  REQUIRE(parsed.devices_size() == 2);
+  const pb::Device& d = parsed.devices(0);
+  CHECK(d.ordinal() == 0);
+  CHECK(d.name() == "NVIDIA H100 80GB HBM3");
+  CHECK(d.compute_major() == 9);
+  CHECK(d.compute_minor() == 0);
+  CHECK(d.sm_count() == 132);
+  CHECK(d.total_memory() == 85'031'714'816ull);
+  CHECK(d.pci_bus_id() == "0000:19:00.0");
+  CHECK(parsed.devices(1).ordinal() == 7);
+  CHECK(parsed.devices(1).name().empty());
+  CHECK(parsed.devices(1).total_memory() == 0);
+}
+
 TEST_CASE("crc32c matches the Castagnoli check value") {
   CHECK(crc32c("123456789", 9) == 0xE3069283u);
 }
