@@ -73,7 +73,9 @@ class Session final : public GpuSource {
   // The writer is inside ActivityFlushAll. A thread that CUPTI asks for a
   // buffer may hold a lock that flush needs (the fake runtime's delivery
   // lock; CUPTI's own): waiting for the writer then waits for itself.
-  std::atomic<uint32_t> in_flush_{0};  // a count: poll and flush_at_exit may overlap
+  // Only the writer's own flushes count: at exit another thread flushes, and
+  // the writer stays free to recycle buffers for it.
+  std::atomic<uint32_t> in_flush_{0};
   CUpti_SubscriberHandle subscriber_ = nullptr;
   int64_t offset_ns_ = 0;  // CUPTI - recording clock
   uint64_t last_poll_ns_ = 0;
@@ -352,10 +354,8 @@ void Session::flush_at_exit() {
   if (closed_.exchange(true, std::memory_order_acq_rel)) return;
   // Forced: incomplete buffers too. CUDA is still alive here: this handler
   // was registered at cuInit, after the runtime's own.
-  in_flush_.fetch_add(1, std::memory_order_seq_cst);
   lib_.ActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
   collect_dropped();
-  in_flush_.fetch_sub(1, std::memory_order_release);
   if (sem_t* wake = process_state().writer_wake.load(std::memory_order_acquire)) sem_post(wake);
 }
 
@@ -383,10 +383,10 @@ void start_cupti(const CuptiSetup& setup) {
   g_session = new (g_session_storage) Session();
   g_session->start(setup);
   // After cuInit, so before CUDA's own exit handlers (they run in reverse).
-  if (process_state().gpu_source.load(std::memory_order_acquire) != nullptr) {
-    atexit(flush_at_exit);
-    at_quick_exit(flush_at_exit);
-  }
+  // Not at_quick_exit: quick_exit is how signal handlers end a program, and
+  // a forced flush there may wait for a lock the interrupted thread holds
+  // inside CUPTI, unbounded. The writer's bounded final pass flushes instead.
+  if (process_state().gpu_source.load(std::memory_order_acquire) != nullptr) atexit(flush_at_exit);
 }
 
 uint64_t push_external_correlation() {

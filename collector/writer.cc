@@ -132,11 +132,13 @@ void Writer::run() {
       poll_devices(clock_ns(), false);
       drain_once(kMaxRecordsPerQueuePass);
     }
+    // Before the final drain, while finish_process still waits for us: past
+    // its timeout, exit goes on to tear libcuda down.
+    poll_devices(clock_ns(), true);
     // Bounded: other threads may keep recording while the process exits.
     calibrate(true);
     for (int pass = 0; pass < 64 && drain_once(kMaxRecordsPerQueuePass) > 0; ++pass) {
     }
-    poll_devices(clock_ns(), true);
     write_footer();
     close_output();
   }
@@ -666,8 +668,12 @@ void Writer::poll_devices(uint64_t now_ns, bool final) {
   }
   frame_.clear();
   encode_devices(frame_, fields, n);
+  devices_written_ = true;  // once, written or not
+  if (frame_.failed()) {
+    losses().add(LossReason::kEncodeError);
+    return;
+  }
   write_frame(frame_);
-  devices_written_ = true;
 }
 
 // The program may have closed our descriptor (a daemon closing every one from

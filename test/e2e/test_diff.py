@@ -259,6 +259,19 @@ class Diff(E2ETestCase):
         out = diff(baseline, cpu_only)
         self.assertEqual(out.returncode, 2)
         self.assertIn("NEW has no GPU records", out.stderr)
+        # A gate of CPU-side rules only compares them.
+        out = diff(self.base, cpu_only, "--fail-on", "api.self_cpu:+1000")
+        self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
+        # A baseline written before reports counted GPU records: its GPU time tells.
+        doc = json.loads(read(baseline))
+        for f in doc["files"]:
+            del f["gpu"]
+        old = os.path.join(self.tmp, "old.json")
+        with open(old, "w", encoding="utf-8") as f:
+            json.dump(doc, f)
+        out = diff(old, cpu_only)
+        self.assertEqual(out.returncode, 2, out.stdout + out.stderr)
+        self.assertIn("NEW has no GPU records", out.stderr)
         # Both sides CPU-only: their CPU times still compare.
         other = self.workload("cpu_only_2", env={"GPROF_CUPTI": "0"})
         out = diff(cpu_only, other)

@@ -156,6 +156,12 @@ class OutputPattern(RecordCase):
                           "--iterations", "1")
         self.assertTrue(os.path.isdir(os.path.join(self.tmp, "jobs")))
         self.assertIn("no profile was written", run.stderr)
+        # %% is a '%' in a directory name, not a directive.
+        run = self.record("-o", "pct%%dir/x.gprof", "--", program("vector_add"),
+                          "--iterations", "1")
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertTrue(os.path.isfile(os.path.join(self.tmp, "pct%dir", "x.gprof")),
+                        run.stderr)
         # A directory that cannot be made: an error before the program runs.
         blocker = os.path.join(self.tmp, "file")
         open(blocker, "w").close()

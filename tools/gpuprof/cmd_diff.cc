@@ -83,6 +83,22 @@ std::string render(const diff::Comparison& comparison, const std::string& format
 // `compared`: set once there is a comparison, so that a failed write of one
 // output is not taken for "nothing compared" (which would overwrite the
 // outputs that were written).
+// A rule that GPU records decide: CUDA times of rows or totals, or GPU
+// activity rows appearing or vanishing. CPU-side rules (self_cpu, count,
+// api.*) compare runs without GPU records as well.
+bool reads_gpu_times(const std::vector<diff::Rule>& rules) {
+  for (const diff::Rule& r : rules) {
+    if (r.scope == diff::Scope::kTotal) {
+      if (r.total == diff::TotalMetric::kSelfCuda) return true;
+    } else if (r.check != diff::Check::kIncrease) {
+      if (r.scope == diff::Scope::kGpu || r.scope == diff::Scope::kAll) return true;
+    } else if (r.metric == diff::Metric::kSelfCuda || r.metric == diff::Metric::kCudaTotal) {
+      return true;
+    }
+  }
+  return false;
+}
+
 int compare_and_write(const DiffArgs& args, bool& compared, std::string& reason) {
   diff::CompareOptions options;
   options.default_rules = args.fail_on.empty();
@@ -140,7 +156,8 @@ int compare_and_write(const DiffArgs& args, bool& compared, std::string& reason)
     fmt::print(stderr, "gpuprof: error: {}\n", *error);
     return kExitBadInput;
   }
-  if (const std::optional<std::string> error = gpu_data_mismatch(*base, *now)) {
+  if (const std::optional<std::string> error = gpu_data_mismatch(*base, *now);
+      error && reads_gpu_times(options.rules)) {
     fmt::print(stderr, "gpuprof: error: {}\n", *error);
     reason = *error;
     return kExitBadInput;

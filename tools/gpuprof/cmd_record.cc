@@ -234,11 +234,23 @@ void report_files(const std::vector<std::string>& files, const std::string& patt
 bool make_output_directories(const std::string& pattern) {
   const size_t slash = pattern.rfind('/');
   if (slash == std::string::npos || slash == 0) return true;
-  std::string directory = pattern.substr(0, slash);
-  if (const size_t directive = directory.find('%'); directive != std::string::npos) {
-    const size_t cut = directory.rfind('/', directive);
-    if (cut == std::string::npos || cut == 0) return true;
-    directory.resize(cut);
+  // The directory part with %% read as '%', cut before the first directory
+  // that holds another directive.
+  std::string directory;
+  size_t last_slash = 0;
+  for (size_t i = 0; i < slash; ++i) {
+    if (pattern[i] == '%' && i + 1 < slash && pattern[i + 1] == '%') {
+      directory += '%';
+      ++i;
+      continue;
+    }
+    if (pattern[i] == '%') {
+      if (last_slash == 0) return true;
+      directory.resize(last_slash);
+      break;
+    }
+    if (pattern[i] == '/') last_slash = directory.size();
+    directory += pattern[i];
   }
   std::error_code error;
   std::filesystem::create_directories(directory, error);

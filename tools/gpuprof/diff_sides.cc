@@ -90,7 +90,7 @@ std::optional<LoadedSide> load_side(const std::vector<std::string>& arguments,
             ok = false;
           }
       uint64_t gpu_records = 0;
-      for (const analysis::FileInfo& file : run.files) gpu_records += file.status.gpu_records;
+      for (const analysis::FileInfo& file : run.files) gpu_records += file.gpu.records;
       side.runs.push_back(std::move(run.rows));
       side.processes.push_back(files.size());
       side.gpu_records.push_back(gpu_records);
@@ -128,9 +128,14 @@ std::optional<LoadedSide> load_side(const std::vector<std::string>& arguments,
       continue;
     }
     side.info.json_report = runs.runs.size() == 1;
+    // A report written before it counted GPU records: GPU time in its totals
+    // says it had some (none says nothing: a CPU-side run, or a window).
+    std::optional<uint64_t> gpu_records = json.gpu_records;
+    if (!gpu_records && json.rows->totals[static_cast<size_t>(diff::TotalMetric::kSelfCuda)] > 0)
+      gpu_records = 1;
     side.runs.push_back(std::move(*json.rows));
     side.processes.push_back(json.processes);
-    side.gpu_records.push_back(json.gpu_records);
+    side.gpu_records.push_back(gpu_records);
   }
   if (!ok) return std::nullopt;
   return side;
