@@ -139,17 +139,24 @@ class Report(E2ETestCase):
         self.assertIn("bad", report.stderr)
 
     def test_protoc_decodes_a_frame_payload(self):
-        data = open(self.file, "rb").read()
-        first_len = struct.unpack_from("<I", data, 12)[0]
-        second = 12 + 8 + first_len
-        n = struct.unpack_from("<I", data, second)[0]
-        payload = data[second + 8: second + 8 + n]
-        decoded = subprocess.run(
-            ["protoc", f"--proto_path={SOURCE}", "--decode=gprof.pb.Frame",
-             os.path.join(SOURCE, "formats", "gprof.proto")],
-            input=payload, capture_output=True, check=True).stdout.decode()
-        self.assertIn("api_calls {", decoded)
-        self.assertIn('value: "_Z10vector_addPKfS0_Pfi"', decoded)
+        with open(self.file, "rb") as f:
+            data = f.read()
+        # Every frame after the 12-byte preamble: [length][crc32c][payload].
+        decoded_frames = []
+        at = 12
+        while at + 8 <= len(data):
+            n = struct.unpack_from("<I", data, at)[0]
+            payload = data[at + 8: at + 8 + n]
+            decoded_frames.append(subprocess.run(
+                ["protoc", f"--proto_path={SOURCE}", "--decode=gprof.pb.Frame",
+                 os.path.join(SOURCE, "formats", "gprof.proto")],
+                input=payload, capture_output=True, check=True).stdout.decode())
+            at += 8 + n
+        self.assertIn("header {", decoded_frames[0])
+        records = [d for d in decoded_frames if "api_calls {" in d]
+        self.assertTrue(records, decoded_frames)
+        self.assertIn('value: "_Z10vector_addPKfS0_Pfi"', records[0])
+        self.assertTrue(any('devices {\n  name: "gprof fake GPU 0"' in d for d in decoded_frames))
 
 
 class Demo(unittest.TestCase):
