@@ -100,19 +100,4 @@ int reopen_output_file(const char* path, const FileIdentity& expected) {
   return move_to_high_descriptor(fd);
 }
 
-int write_all(int fd, const void* data, size_t size) {
-  const auto* p = static_cast<const char*>(data);
-  while (size > 0) {
-    ssize_t n = write(fd, p, size);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return errno;
-    }
-    if (n == 0) return EIO;
-    p += n;
-    size -= static_cast<size_t>(n);
-  }
-  return 0;
-}
-
 }  // namespace gprof

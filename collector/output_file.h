@@ -12,11 +12,9 @@ namespace gprof {
 // with errno set.
 int create_output_file(const char* path, unsigned mode, char* chosen, size_t chosen_size);
 
-// Writes all bytes; returns 0 or an errno value.
-int write_all(int fd, const void* data, size_t size);
-
-// The same at `offset` (pwrite): the file's offset is ours to keep, whatever
-// else shares or replaces the descriptor.
+// Writes all bytes at `offset` (pwrite: the file's offset is ours to keep,
+// whatever else shares or replaces the descriptor), retrying short writes and
+// EINTR; returns 0 or an errno value.
 int write_all_at(int fd, const void* data, size_t size, uint64_t offset);
 
 // Moves `fd` to a high descriptor number (close-on-exec), out of the way of

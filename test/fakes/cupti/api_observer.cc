@@ -118,9 +118,10 @@ void AddRecords(const GprofFakeApiCall& call, const InFlight& frame) {
   }
 }
 
-// GPROF_FAKE_CUPTI=exit_without_enter=N (the Nth runtime call of each thread): this call's ENTER is not delivered (it began before
-// its callback was enabled). CUpti_CallbackData::correlationData is documented only from an
-// ENTER to its EXIT, so its slot keeps the stale value of an earlier call at this depth.
+// GPROF_FAKE_CUPTI=exit_without_enter=N (the Nth runtime call of each thread): this call's ENTER is
+// not delivered (it began before its callback was enabled). CUpti_CallbackData::correlationData is
+// documented only from an ENTER to its EXIT, so its slot keeps the stale value of an earlier call
+// at this depth.
 bool SkipEnter(const GprofFakeApiCall& call) {
   const uint64_t every = GetConfig().exit_without_enter;
   if (every == 0 || call.domain != GPROF_FAKE_DOMAIN_RUNTIME) return false;

@@ -60,6 +60,44 @@ TEST_CASE("rank comes from the launcher's variable") {
   CHECK(rank_from_environment([](const char*) -> char* { return nullptr; }) == nullptr);
 }
 
+TEST_CASE("a reopened output file is the same file, or nothing") {
+  char dir[] = "/tmp/gprof-test-XXXXXX";
+  REQUIRE(mkdtemp(dir));
+  const std::string path = std::string(dir) + "/out.gprof";
+  char chosen[512];
+  const int fd = create_output_file(path.c_str(), 0600, chosen, sizeof chosen);
+  REQUIRE(fd >= 0);
+  FileIdentity identity;
+  REQUIRE(identify(fd, identity));
+  CHECK(write_all_at(fd, "abcdef", 6, 0) == 0);
+  // Writes land at gprof's own offset, whatever the descriptor's says.
+  CHECK(write_all_at(fd, "XY", 2, 2) == 0);
+  const int again = reopen_output_file(path.c_str(), identity);
+  REQUIRE(again >= 0);
+  CHECK(again > fd);  // moved out of the way
+  CHECK(write_all_at(again, "Z", 1, 6) == 0);
+  char text[8] = {};
+  const int reader = open(path.c_str(), O_RDONLY);
+  REQUIRE(pread(reader, text, 7, 0) == 7);
+  close(reader);
+  CHECK(std::string(text) == "abXYefZ");
+  // Another file at that path (renamed over it) is not ours: nothing is reopened.
+  const std::string other = std::string(dir) + "/other";
+  close(open(other.c_str(), O_WRONLY | O_CREAT, 0600));
+  REQUIRE(rename(other.c_str(), path.c_str()) == 0);
+  CHECK(reopen_output_file(path.c_str(), identity) == -1);
+  int null_fd = open("/dev/null", O_WRONLY);
+  CHECK(is_dev_null(null_fd));
+  CHECK_FALSE(is_dev_null(fd));
+  char absolute[512];
+  absolute_path("x.gprof", absolute, sizeof absolute);
+  CHECK(absolute[0] == '/');
+  CHECK(std::string(absolute).ends_with("/x.gprof"));
+  close(null_fd);
+  close(again);
+  close(fd);
+}
+
 TEST_CASE("output files are created exclusively, never truncated, never through a link") {
   char dir[] = "/tmp/gprof-test-XXXXXX";
   REQUIRE(mkdtemp(dir));
@@ -69,7 +107,7 @@ TEST_CASE("output files are created exclusively, never truncated, never through 
   int fd = create_output_file(path.c_str(), 0600, chosen, sizeof chosen);
   REQUIRE(fd >= 0);
   CHECK(std::string(chosen) == path);
-  CHECK(write_all(fd, "abc", 3) == 0);
+  CHECK(write_all_at(fd, "abc", 3, 0) == 0);
   close(fd);
 
   int fd2 = create_output_file(path.c_str(), 0644, chosen, sizeof chosen);
