@@ -55,6 +55,27 @@ struct QLaunch {
   Dim3 block;
 };
 
+// Every field of a launch record, written in place (hooks, CUPTI callbacks).
+[[gnu::always_inline]] inline void fill_launch(QLaunch* q, uint16_t api, bool by_handle,
+                                               int32_t result, uint64_t start, uint64_t end,
+                                               uint64_t stream, uint64_t correlation,
+                                               const void* function, uint32_t kernel,
+                                               uint32_t shared_mem, Dim3 grid, Dim3 block) {
+  q->type = QueueType::kLaunch;
+  q->by_handle = by_handle;
+  q->api = api;
+  q->result = result;
+  q->start = start;
+  q->end = end;
+  q->stream = stream;
+  q->correlation = correlation;
+  q->function = function;
+  q->kernel = kernel;
+  q->shared_mem = shared_mem;
+  q->grid = grid;
+  q->block = block;
+}
+
 struct QPush {
   QueueType type;
   uint8_t pad[3];

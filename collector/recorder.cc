@@ -150,19 +150,8 @@ void submit(const ApiRecord& r) {
   if (api_fields(r.api) & kFieldLaunch) {
     QLaunch* q = reserve<QLaunch>(t);
     if (!q) return;
-    q->type = QueueType::kLaunch;
-    q->by_handle = 0;
-    q->api = static_cast<uint16_t>(r.api);
-    q->result = r.result;
-    q->start = r.start_ns;
-    q->end = r.end_ns;
-    q->stream = r.stream;
-    q->correlation = r.correlation;
-    q->function = nullptr;
-    q->kernel = r.kernel;
-    q->shared_mem = r.shared_mem;
-    q->grid = r.grid;
-    q->block = r.block;
+    fill_launch(q, static_cast<uint16_t>(r.api), false, r.result, r.start_ns, r.end_ns, r.stream,
+                r.correlation, nullptr, r.kernel, r.shared_mem, r.grid, r.block);
     commit(t, sizeof(QLaunch));
     return;
   }

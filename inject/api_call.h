@@ -75,19 +75,10 @@ class ApiCall {
     if (active_) {
       const uint64_t end = timestamp();
       if (QLaunch* q = reserve<QLaunch>(thread_)) {
-        q->type = QueueType::kLaunch;
-        q->by_handle = by_handle;
-        q->api = static_cast<uint16_t>(api_);
-        q->result = static_cast<int32_t>(result);
-        q->start = start_;
-        q->end = end;
-        q->stream = reinterpret_cast<uintptr_t>(stream);
-        q->correlation = correlation_;
-        q->function = function;
-        q->kernel = 0;
-        q->shared_mem = static_cast<uint32_t>(shared_mem);
-        q->grid = {grid.x, grid.y, grid.z};
-        q->block = {block.x, block.y, block.z};
+        fill_launch(q, static_cast<uint16_t>(api_), by_handle, static_cast<int32_t>(result), start_,
+                    end, reinterpret_cast<uintptr_t>(stream), correlation_, function, 0,
+                    static_cast<uint32_t>(shared_mem), Dim3{grid.x, grid.y, grid.z},
+                    Dim3{block.x, block.y, block.z});
         commit(thread_, sizeof(QLaunch));
       }
     }

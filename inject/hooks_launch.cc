@@ -30,6 +30,7 @@ struct RawDim3 {
   uint64_t xy;
   uint32_t z;
   dim3 get() const { return dim3(static_cast<uint32_t>(xy), static_cast<uint32_t>(xy >> 32), z); }
+  Dim3 dim() const { return {static_cast<uint32_t>(xy), static_cast<uint32_t>(xy >> 32), z}; }
 };
 
 // Not recording, no TSC, or pushing external correlation ids: out of line,
@@ -62,7 +63,6 @@ template <ApiId api, typename GetReal>
     return launch_by_handle_slow<api, GetReal>(kernel, grid_xy, grid_z, block_xy, block_z, args,
                                                shared_mem, stream);
   ThreadState& t = this_thread();
-  const uint64_t zs = grid_z | static_cast<uint64_t>(block_z) << 32;
   uint64_t correlation = 0;  // CUPTI's callback for this call fills it
   uint64_t* const outer = t.interposed;
   t.interposed = &correlation;
@@ -73,21 +73,10 @@ template <ApiId api, typename GetReal>
   t.interposed = outer;
   QLaunch* q = reserve<QLaunch>(t);
   if (__builtin_expect(q == nullptr, 0)) return result;
-  q->type = QueueType::kLaunch;
-  q->by_handle = 1;
-  q->api = static_cast<uint16_t>(api);
-  q->result = static_cast<int32_t>(result);
-  q->start = start;
-  q->end = end;
-  q->stream = reinterpret_cast<uintptr_t>(stream);
-  q->correlation = correlation;
-  q->function = kernel;
-  q->kernel = 0;
-  q->shared_mem = static_cast<uint32_t>(shared_mem);
-  __builtin_memcpy(&q->grid, &grid_xy, 8);
-  q->grid.z = static_cast<uint32_t>(zs);
-  __builtin_memcpy(&q->block, &block_xy, 8);
-  q->block.z = static_cast<uint32_t>(zs >> 32);
+  fill_launch(q, static_cast<uint16_t>(api), true, static_cast<int32_t>(result), start, end,
+              reinterpret_cast<uintptr_t>(stream), correlation, kernel, 0,
+              static_cast<uint32_t>(shared_mem), RawDim3{grid_xy, grid_z}.dim(),
+              RawDim3{block_xy, block_z}.dim());
   commit(t, sizeof(QLaunch));
   return result;
 }
