@@ -47,6 +47,8 @@ class Session final : public GpuSource {
   void start(const CuptiSetup& setup);
   uint64_t drain(GpuSink& sink) override;
   void poll(uint64_t now_ns, GpuSink& sink) override;
+  void poll_now(GpuSink& sink) override;
+  bool call_into_cuda(GpuSink& sink, void (*call)(void*), void* context) override;
   void flush_at_exit();
   uint64_t push_external();
   void pop_external();
@@ -333,21 +335,37 @@ void Session::collect_dropped() {
     losses().add(LossReason::kCuptiDropped, dropped);
 }
 
-void Session::poll(uint64_t now_ns, GpuSink& sink) {
-  if (closed_.load(std::memory_order_acquire)) return;
-  if (now_ns - last_poll_ns_ < kPollIntervalNs) return;
-  last_poll_ns_ = now_ns;
-  if (buffer_waiters_.load(std::memory_order_acquire) != 0) return;
+bool Session::call_into_cuda(GpuSink& sink, void (*call)(void*), void* context) {
+  // After the exit flush too: the driver is still up (only the runtime tore
+  // its contexts down), and what CUPTI delivers still reaches the final drain.
   in_flush_.fetch_add(1, std::memory_order_seq_cst);
   if (buffer_waiters_.load(std::memory_order_seq_cst) != 0) {
     in_flush_.fetch_sub(1, std::memory_order_release);
-    return;
+    return false;
   }
   polling_sink_ = &sink;
-  lib_.ActivityFlushAll(0);
+  call(context);
   polling_sink_ = nullptr;
-  collect_dropped();
   in_flush_.fetch_sub(1, std::memory_order_release);
+  return true;
+}
+
+void Session::poll(uint64_t now_ns, GpuSink& sink) {
+  if (now_ns - last_poll_ns_ < kPollIntervalNs) return;
+  last_poll_ns_ = now_ns;
+  poll_now(sink);
+}
+
+void Session::poll_now(GpuSink& sink) {
+  if (closed_.load(std::memory_order_acquire)) return;
+  call_into_cuda(
+      sink,
+      [](void* session) {
+        Session* self = static_cast<Session*>(session);
+        self->lib_.ActivityFlushAll(0);
+        self->collect_dropped();
+      },
+      this);
 }
 
 void Session::flush_at_exit() {

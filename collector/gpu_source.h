@@ -29,6 +29,14 @@ class GpuSource {
   // Records it has to parse meanwhile (to free a buffer CUPTI asks for) go
   // to `sink`, and count in the next drain()'s return.
   virtual void poll(uint64_t now_ns, GpuSink& sink) = 0;
+  // The same, whatever the time since the last one: the writer's final pass.
+  virtual void poll_now(GpuSink& sink) = 0;
+  // Writer thread: runs `call`, which calls into CUDA (collector/driver_probe.h),
+  // as poll() runs its flush: CUPTI may deliver records into a buffer request
+  // on this thread (parsed into `sink` to free one), and a thread waiting for
+  // a buffer gets one past the cap meanwhile. False, without calling, while a
+  // thread waits for a buffer (it may hold a lock the call needs).
+  virtual bool call_into_cuda(GpuSink& sink, void (*call)(void*), void* context) = 0;
 };
 
 }  // namespace gprof

@@ -113,14 +113,15 @@ void finish_process() {
   static std::atomic<bool> finished_once{false};
   if (finished_once.exchange(true)) return;
   ProcessState& p = process_state();
-  // The recording ends here, before the final drain: threads still running
-  // (a loader thread while main exits) record nothing more, so the drain
-  // ends, and no record lands after it unread. Only calls already inside a
-  // hook may still commit after the last drain.
-  stop_recording();
-  if (p.writer_state.load(std::memory_order_acquire) != static_cast<int>(WriterState::kRunning))
+  if (p.writer_state.load(std::memory_order_acquire) != static_cast<int>(WriterState::kRunning)) {
+    stop_recording();
     return;
+  }
+  // Recording goes on during the final drain (bounded, 64 passes): CUPTI
+  // still delivers GPU records of work done before exit, and a buffer request
+  // waits for the writer only while recording (stopping first dropped them).
   bool finished = p.writer->stop_and_wait(g_config.flush_timeout_ms);
+  stop_recording();
   if (!finished)
     GPROF_WARN(
         "the final flush did not finish within %u ms (GPROF_FLUSH_TIMEOUT_MS); "

@@ -135,6 +135,10 @@ void Writer::run() {
     // Before the final drain, while finish_process still waits for us: past
     // its timeout, exit goes on to tear libcuda down.
     poll_devices(clock_ns(), true);
+    // CUPTI's finished work now: without atexit (quick_exit) nothing else
+    // flushed it, and the periodic poll may not be due.
+    if (GpuSource* source = process_state().gpu_source.load(std::memory_order_acquire))
+      source->poll_now(*this);
     // Bounded: other threads may keep recording while the process exits.
     calibrate(true);
     for (int pass = 0; pass < 64 && drain_once(kMaxRecordsPerQueuePass) > 0; ++pass) {
@@ -652,9 +656,27 @@ void Writer::poll_devices(uint64_t now_ns, bool final) {
   if (devices_written_) return;
   if (!final && last_device_poll_ns_ != 0 && now_ns - last_device_poll_ns_ < 100'000'000) return;
   last_device_poll_ns_ = now_ns;
-  if (process_state().forked_child.load(std::memory_order_acquire) || !cuda_running()) return;
-  static DeviceInfo found[64];  // writer thread only; too large for its stack's comfort
-  const size_t n = query_devices(found, sizeof found / sizeof found[0]);
+  if (process_state().forked_child.load(std::memory_order_acquire)) return;
+  // Driver calls: CUPTI may deliver records into them (GpuSource::call_into_cuda).
+  struct Query {
+    DeviceInfo found[64];
+    size_t n = 0;
+  };
+  static Query query;  // writer thread only; too large for its stack's comfort
+  query.n = 0;
+  const auto ask = [](void* q) {
+    auto* self = static_cast<Query*>(q);
+    if (cuda_running())
+      self->n = query_devices(self->found, sizeof self->found / sizeof self->found[0]);
+  };
+  GpuSource* source = process_state().gpu_source.load(std::memory_order_acquire);
+  if (source) {
+    if (!source->call_into_cuda(*this, ask, &query)) return;  // a thread waits: next pass
+  } else {
+    ask(&query);
+  }
+  const size_t n = query.n;
+  const DeviceInfo* found = query.found;
   if (n == 0) return;
   DeviceFields fields[64];
   for (size_t i = 0; i < n; ++i) {
