@@ -7,6 +7,7 @@
 #include "collector/clock.h"
 #include "collector/process_state.h"
 #include "collector/recorder.h"
+#include "collector/static_tls.h"
 
 namespace gprof {
 namespace {
@@ -55,8 +56,9 @@ uint8_t classify(const char* text, size_t size, StringClass cls) {
 
 void set_recording(bool on) {
   g_recording.store(on, std::memory_order_release);
-  g_recording_tsc.store(on && g_timestamp_source == TimestampSource::kTsc,
-                        std::memory_order_release);
+  g_fast_record.store(on && g_timestamp_source == TimestampSource::kTsc && static_tls_found(),
+                      std::memory_order_release);
+  refresh_fast_launch();
 }
 
 void update() {

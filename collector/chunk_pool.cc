@@ -42,7 +42,7 @@ void ChunkPool::push(Chunk* chunk) {
 }
 
 void ChunkPool::give_back(Chunk* chunk) {
-  chunk->committed.store(0, std::memory_order_relaxed);
+  chunk->committed.store(chunk->data(), std::memory_order_relaxed);
   chunk->next.store(nullptr, std::memory_order_relaxed);
   push(chunk);
 }
@@ -70,6 +70,7 @@ bool ChunkPool::grow() {
   for (uint32_t i = 0; i < kChunksPerMapping; ++i) {
     auto* chunk = reinterpret_cast<Chunk*>(base + i * kChunkBytes);
     chunk->index = first + i;
+    chunk->committed.store(chunk->data(), std::memory_order_relaxed);
     directory_[first + i] = chunk;
   }
   // push() publishes each chunk's directory slot with its release CAS.

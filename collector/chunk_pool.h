@@ -16,9 +16,10 @@ inline constexpr size_t kChunkHeader = 64;
 inline constexpr uint32_t kChunkData = kChunkBytes - kChunkHeader;
 
 struct Chunk {
-  // Bytes of records the owner has published (release); the writer reads up
-  // to here (acquire).
-  std::atomic<uint32_t> committed;
+  // The end of the records the owner has published (release); the writer
+  // reads up to here (acquire). A pointer, not an offset: the hot path's
+  // commit is then a single store of its cursor.
+  std::atomic<const char*> committed;
   uint32_t index;  // in the pool's directory
   // Set by the owner when it moved on, after its last commit here.
   std::atomic<Chunk*> next;

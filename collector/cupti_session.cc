@@ -232,8 +232,10 @@ void Session::start(const CuptiSetup& setup) {
   status().set_state(subscription == Subscription::kOwned ? CuptiState::kSubscribed
                                                           : CuptiState::kExternalCorrelation);
   status().publish();
-  if (subscription == Subscription::kTaken)
+  if (subscription == Subscription::kTaken) {
     process_state().external_correlation.store(true, std::memory_order_release);
+    refresh_fast_launch();
+  }
   process_state().gpu_source.store(this, std::memory_order_release);
   GPROF_INFO("CUPTI %u from %s: %s", lib_.version, lib_.path,
              subscription == Subscription::kOwned ? "subscribed" : "external correlation");

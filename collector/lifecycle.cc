@@ -13,6 +13,7 @@
 #include "collector/process_state.h"
 #include "collector/recorder.h"
 #include "collector/start_time.h"
+#include "collector/static_tls.h"
 #include "collector/thread_state.h"
 #include "collector/writer.h"
 
@@ -54,6 +55,7 @@ void child_after_fork() {
   // No CUPTI calls in the child (DESIGN.md §2.7): its GPU state is the parent's.
   p.gpu_source.store(nullptr, std::memory_order_release);
   p.external_correlation.store(false, std::memory_order_release);
+  refresh_fast_launch();
   if (g_config.fork_policy == ForkPolicy::kStop) stop_recording();
 }
 
@@ -92,6 +94,7 @@ void initialize_process() {
   if (!g_config.enabled || g_config.other_process) return;
   capture_utc_offset();
   init_timestamps(g_config.tsc);
+  find_static_tls();
   p.start_pair = take_calibration_pair();
   p.chunks.configure(queue_memory_cap(g_config));
   p.chunks.stock(kStartChunks);

@@ -21,13 +21,15 @@ enum class LossReason : int {
   kStringTableFull,     // NVTX strings the table could not hold (stored with their events)
   kWaitTimeout,         // a hold at the cap outlasted GPROF_MAX_WAIT_MS, or the writer stopped
   kCuptiUnmatchedExit,  // a CUPTI EXIT callback without its ENTER: the call's start is unknown
+  kInFlightAtExit,      // a call still inside the runtime when the last drain read its queue
   kCount
 };
 
 inline constexpr const char* kLossReasonNames[] = {
     "ring_full",         "no_ring",           "write_error",     "encode_error",
     "kernel_table_full", "cupti_dropped",     "cupti_no_buffer", "cupti_zero_timestamp",
-    "cupti_parse_error", "string_table_full", "wait_timeout",    "cupti_unmatched_exit"};
+    "cupti_parse_error", "string_table_full", "wait_timeout",    "cupti_unmatched_exit",
+    "in_flight_at_exit"};
 static_assert(sizeof kLossReasonNames / sizeof kLossReasonNames[0] ==
               static_cast<size_t>(LossReason::kCount));
 

@@ -51,7 +51,7 @@ struct ProcessState {
 };
 
 // Inline: hooks reach it with one PC-relative address (hidden visibility).
-extern constinit ProcessState g_process_state;
+extern constinit __attribute__((visibility("hidden"))) ProcessState g_process_state;
 inline ProcessState& process_state() {
   return g_process_state;
 }

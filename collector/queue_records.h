@@ -5,6 +5,7 @@
 // the recording clock. The first byte of every record is its QueueType.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
@@ -20,6 +21,13 @@ enum class QueueType : uint8_t {
   kTorchPush = 5,  // QTorchPush: an emit_nvtx push, seq and op_id split off
   kRange = 6,      // QRange: any other NVTX event
   kText = 7,       // QText: a name stored with the event (the next record's)
+  // A QLaunch claimed before its real call and finished after it (its type
+  // then turns kLaunch, a release store), so that a thread's records stay in
+  // order of their start. Published early only when something inside the
+  // call recorded on the same thread (a signal handler); the writer waits for
+  // it.
+  kPendingLaunch = 8,
+  kPendingCall = 9,  // the same for a QCall (inject/api_call.h)
 };
 
 // A name id meaning "the text is in the QText record just before".
@@ -90,6 +98,13 @@ struct QPop {
   uint64_t time;
 };
 
+// The first word of a QPush or QPop (type, then the name or domain at byte
+// 4), with one store.
+inline void store_head(char* at, QueueType type, uint32_t value) {
+  const uint64_t word = static_cast<uint64_t>(type) | static_cast<uint64_t>(value) << 32;
+  __builtin_memcpy(at, &word, sizeof word);
+}
+
 struct QTorchPush {
   QueueType type;
   uint8_t pad[3];
@@ -133,5 +148,7 @@ static_assert(sizeof(QCall) == 56 && sizeof(QLaunch) == 80 && sizeof(QPush) == 1
               sizeof(QPop) == 16 && sizeof(QTorchPush) == 32 && sizeof(QRange) == 64 &&
               sizeof(QText) == 8);
 static_assert(std::is_trivially_copyable_v<QLaunch> && std::is_trivially_copyable_v<QRange>);
+static_assert(offsetof(QPush, name) == 4 && offsetof(QPop, domain) == 4);
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "store_head writes a little-endian word");
 
 }  // namespace gprof

@@ -18,8 +18,14 @@
 namespace gprof {
 
 std::atomic<bool> g_recording{false};
-std::atomic<bool> g_recording_tsc{false};
+std::atomic<bool> g_fast_record{false};
+std::atomic<bool> g_fast_launch{false};
 constinit thread_local ThreadState t_thread{};
+
+void refresh_fast_launch() {
+  g_fast_launch.store(fast_record() && !process_state().external_correlation.load(),
+                      std::memory_order_release);
+}
 
 void wake_writer() {
   ProcessState& p = process_state();
@@ -137,6 +143,9 @@ char* reserve_slow(ThreadState& t, uint32_t size, bool must_keep) {
   Chunk* chunk = take_chunk(must_keep);
   if (!chunk) return nullptr;
   Chunk* full = t.chunk;
+  // A record claimed but not yet published (a launch in progress) stays in
+  // `full`: the writer reads up to it and waits there for it to finish.
+  full->committed.store(t.cursor, std::memory_order_release);
   t.chunk = chunk;
   t.cursor = chunk->data();
   t.end = chunk->data() + kChunkData - kKeptBack;

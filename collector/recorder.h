@@ -16,16 +16,26 @@ namespace gprof {
 
 // True while hooks should record. A relaxed load: the cheapest possible
 // check for hooks when recording is off.
-extern std::atomic<bool> g_recording;
+extern __attribute__((visibility("hidden"))) std::atomic<bool> g_recording;
 inline bool recording() {
   return g_recording.load(std::memory_order_relaxed);
 }
-// Recording, and timestamps are TSC ticks: the one byte the hooks' fast
-// paths test before they read the TSC directly (tsc_ticks()).
-extern std::atomic<bool> g_recording_tsc;
-inline bool recording_tsc() {
-  return g_recording_tsc.load(std::memory_order_relaxed);
+// Recording, timestamps are TSC ticks, and the thread state is in static TLS:
+// the one byte the hooks' fast paths test before they read the TSC directly
+// (tsc_ticks()) and find their thread state without a call (fast_thread()).
+extern __attribute__((visibility("hidden"))) std::atomic<bool> g_fast_record;
+inline bool fast_record() {
+  return g_fast_record.load(std::memory_order_relaxed);
 }
+
+// fast_record(), and no external correlation ids to push around each call:
+// the one byte the launch hooks' fast paths test.
+extern __attribute__((visibility("hidden"))) std::atomic<bool> g_fast_launch;
+inline bool fast_launch() {
+  return g_fast_launch.load(std::memory_order_relaxed);
+}
+// After g_fast_record or ProcessState::external_correlation changed.
+void refresh_fast_launch();
 
 // An API call described in full (CUPTI callbacks, which are not on the
 // interposed hot path): times are timestamp() ticks. A launch's `kernel` is

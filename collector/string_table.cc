@@ -1,5 +1,7 @@
 #include "collector/string_table.h"
 
+#include "collector/readonly_text.h"
+
 #include <cstring>
 
 #include "collector/loss_counters.h"
@@ -106,6 +108,23 @@ const char* StringTable::text(uint32_t id) const {
 
 StringClass StringTable::string_class(uint32_t id) const {
   return entries_[id - kFirstId].cls;
+}
+
+void StringTable::remember(const char* text, size_t size, uint32_t id) {
+  const uint64_t key = reinterpret_cast<uintptr_t>(text);
+  if (key == 0 || id < kFirstId || id - kFirstId >= kMaxStrings || key >= kReadOnlyTag) return;
+  if (entries_[id - kFirstId].flags) return;
+  // The NUL too: a read-only text is trusted to end where it ended.
+  const uint64_t tag = in_readonly_segment(text, size + 1) ? key | kReadOnlyTag : key;
+  cache_[cache_index(key)].store((tag << 16) | (id - kFirstId), std::memory_order_release);
+}
+
+void StringTable::forget_readonly() {
+  for (std::atomic<uint64_t>& slot : cache_) {
+    uint64_t value = slot.load(std::memory_order_relaxed);
+    if (((value >> 16) & kReadOnlyTag) != 0)
+      slot.compare_exchange_strong(value, 0, std::memory_order_relaxed);
+  }
 }
 
 }  // namespace gprof

@@ -43,23 +43,25 @@ class StringTable {
 
   // Programs pass the same literal to nvtxRangePushA again and again: the id
   // of a NUL-terminated NVTX text last interned from this very pointer, if
-  // the text there is still the same (compared, never trusted); 0 otherwise.
-  // Only names without flags are remembered, so a hit needs no flag test.
+  // the text there is still the same; 0 otherwise. A pointer into a read-only
+  // segment (collector/readonly_text.h) cannot have changed and is trusted;
+  // any other is compared. Only names without flags are remembered, so a hit
+  // needs no flag test.
   uint32_t cached(const char* text) const {
     const uint64_t key = reinterpret_cast<uintptr_t>(text);
-    const uint64_t slot = cache_[cache_index(key)].load(std::memory_order_relaxed);
+    const uint64_t slot = cache_[cache_index(key)].load(std::memory_order_acquire);
+    if (__builtin_expect((slot >> 16) == (key | kReadOnlyTag), 1))
+      return kFirstId + static_cast<uint32_t>(slot & 0xFFFF);
     if ((slot >> 16) != key || slot == 0) return 0;
     const uint32_t index = static_cast<uint32_t>(slot & 0xFFFF);
     const Entry& e = entries_[index];
     const char* stored = e.text.load(std::memory_order_acquire);
     return stored && same_text(stored, e.size, text) ? kFirstId + index : 0;
   }
-  void remember(const char* text, uint32_t id) {
-    const uint64_t key = reinterpret_cast<uintptr_t>(text);
-    if (id < kFirstId || id - kFirstId >= kMaxStrings || key >= (1ull << 48)) return;
-    if (entries_[id - kFirstId].flags) return;
-    cache_[cache_index(key)].store((key << 16) | (id - kFirstId), std::memory_order_relaxed);
-  }
+  // Slow path, after intern() gave `text` (size bytes) its id.
+  void remember(const char* text, size_t size, uint32_t id);
+  // dlclose: read-only text may be unmapped; those pointers are compared again.
+  void forget_readonly();
   // The flags of a text that has no id.
   uint8_t classify(const char* text, size_t size, StringClass cls) const {
     return classifier_ ? classifier_(text, size, cls) : 0;
@@ -88,6 +90,9 @@ class StringTable {
   static constexpr uint32_t kNoEntry = UINT32_MAX;
 
   static constexpr uint32_t kCacheSlots = 4096;
+  // In a cache slot's pointer: the text is read-only. User-space pointers
+  // stay below bit 47 (remember() caches no others).
+  static constexpr uint64_t kReadOnlyTag = 1ull << 47;
   static uint32_t cache_index(uint64_t key) {
     return static_cast<uint32_t>((key * 0x9E3779B97F4A7C15ull) >> 52) & (kCacheSlots - 1);
   }
@@ -127,7 +132,8 @@ class StringTable {
   alignas(8) char arena_[kArenaBytes] = {};
   std::atomic<size_t> arena_used_{0};
   Classifier classifier_ = nullptr;
-  // Pointer << 16 | entry index: one word, so a racing update is never torn.
+  // (Pointer | kReadOnlyTag?) << 16 | entry index: one word, so a racing
+  // update is never torn.
   std::atomic<uint64_t> cache_[kCacheSlots] = {};
 };
 

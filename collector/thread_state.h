@@ -47,7 +47,9 @@ struct ThreadState {
   uint8_t nvtx_flags[kMaxDepth];
 };
 
-extern constinit thread_local ThreadState t_thread;
+// Named for collector/static_tls.cc, which reads its TLS descriptor.
+extern constinit __attribute__((visibility("hidden"))) thread_local ThreadState t_thread asm(
+    "gprof_thread_state");
 
 // The calling thread's state, looked up once: with global-dynamic TLS each
 // lookup is a call to __tls_get_addr, and the compiler would otherwise redo
@@ -67,11 +69,16 @@ char* reserve_slow(ThreadState& t, uint32_t size, bool must_keep);
 // The thread-exit destructor of the queue key (pthread_key_create).
 void orphan_thread_queue(void* queue);
 
+// `size` bytes at `p` stay below `end` (both null before the thread's first
+// record: compared as integers, no arithmetic on a null pointer).
+inline bool fits(const char* p, size_t size, const char* end) {
+  return reinterpret_cast<uintptr_t>(p) + size <= reinterpret_cast<uintptr_t>(end);
+}
+
 template <typename Record>
 inline Record* reserve(ThreadState& t, bool must_keep = false) {
   char* p = t.cursor;
-  if (__builtin_expect(
-          reinterpret_cast<uintptr_t>(p) + sizeof(Record) > reinterpret_cast<uintptr_t>(t.end), 0))
+  if (__builtin_expect(!fits(p, sizeof(Record), t.end), 0))
     p = reserve_slow(t, sizeof(Record), must_keep);
   return reinterpret_cast<Record*>(p);
 }
@@ -80,8 +87,19 @@ inline Record* reserve(ThreadState& t, bool must_keep = false) {
 inline void commit(ThreadState& t, uint32_t size) {
   char* next = t.cursor + size;
   t.cursor = next;
-  t.chunk->committed.store(static_cast<uint32_t>(next - t.chunk->data()),
-                           std::memory_order_release);
+  t.chunk->committed.store(next, std::memory_order_release);
+}
+
+// The same, where the caller kept the record's end.
+inline void commit_at(ThreadState& t, char* next) {
+  t.cursor = next;
+  t.chunk->committed.store(next, std::memory_order_release);
+}
+
+// Publishes everything up to the cursor (records claimed by moving the
+// cursor first: a launch's, which is finished after the real call).
+inline void commit_claimed(ThreadState& t) {
+  t.chunk->committed.store(t.cursor, std::memory_order_release);
 }
 
 }  // namespace gprof

@@ -19,7 +19,7 @@ enum class TimestampSource : uint8_t { kClockGettime = 0, kTsc = 1 };
 
 // Chosen once by init_timestamps() in the preload constructor, before any
 // thread can record; read-only afterwards.
-extern TimestampSource g_timestamp_source;
+extern __attribute__((visibility("hidden"))) TimestampSource g_timestamp_source;
 
 inline uint64_t timestamp() {
 #if defined(__x86_64__)
@@ -28,7 +28,7 @@ inline uint64_t timestamp() {
   return clock_ns();
 }
 
-// The timestamp when the caller knows the source is the TSC (recording_tsc()).
+// The timestamp when the caller knows the source is the TSC (fast_record()).
 inline uint64_t tsc_ticks() {
 #if defined(__x86_64__)
   return __rdtsc();

@@ -381,6 +381,9 @@ uint32_t Writer::decode(ThreadQueue& q, const char* at) {
       q.inline_name = intern_inline(at + sizeof t, t.size, t.string_class);
       return sizeof t + padded8(t.size);
     }
+    case QueueType::kPendingLaunch:
+    case QueueType::kPendingCall:
+      break;  // drain_queue's to handle
   }
   return 0;
 }
@@ -413,13 +416,34 @@ uint64_t Writer::drain_queue(ThreadQueue& q, uint64_t max, uint64_t& ranges) {
   ranges_.begin(tid);
   uint64_t n = 0;
   bool drained = false;
+  bool pending = false;
   for (;;) {
     Chunk* chunk = q.read_chunk;
-    uint32_t committed = chunk->committed.load(std::memory_order_acquire);
-    Chunk* next = chunk->next.load(std::memory_order_acquire);
-    if (next) committed = chunk->committed.load(std::memory_order_acquire);  // the last commit
     const char* data = chunk->data();
+    auto published = [&] {
+      return static_cast<uint32_t>(chunk->committed.load(std::memory_order_acquire) - data);
+    };
+    uint32_t committed = published();
+    Chunk* next = chunk->next.load(std::memory_order_acquire);
+    if (next) committed = published();  // the last commit
     while (q.read_offset < committed && n < max) {
+      const uint8_t type =
+          __atomic_load_n(reinterpret_cast<const uint8_t*>(data + q.read_offset), __ATOMIC_ACQUIRE);
+      if (type == static_cast<uint8_t>(QueueType::kPendingLaunch) ||
+          type == static_cast<uint8_t>(QueueType::kPendingCall)) {
+        // Its thread is still inside the call. It finishes the record in
+        // place; one that never will (its thread gone, or the last drain) is
+        // lost, and counted.
+        if (state != static_cast<int>(QueueState::kOrphaned) &&
+            !stop_requested_.load(std::memory_order_acquire)) {
+          pending = true;
+          break;
+        }
+        losses().add(LossReason::kInFlightAtExit);
+        q.read_offset += type == static_cast<uint8_t>(QueueType::kPendingLaunch) ? sizeof(QLaunch)
+                                                                                 : sizeof(QCall);
+        continue;
+      }
       const uint32_t size = decode(q, data + q.read_offset);
       if (size == 0) {
         // Not a record gprof wrote: the rest of this chunk cannot be trusted.
@@ -445,7 +469,8 @@ uint64_t Writer::drain_queue(ThreadQueue& q, uint64_t max, uint64_t& ranges) {
   if (calls_.count() > 0) calls_.finish(batches_);
   if (ranges_.count() > 0) ranges_.finish(batches_);
   if (!drained) {
-    backlog_ = true;
+    // Waiting for a call to return is no backlog: the next pass comes on time.
+    if (!pending) backlog_ = true;
   } else if (state == static_cast<int>(QueueState::kOrphaned)) {
     // Its thread has exited and every record it made has been read.
     chunks_.give_back(q.read_chunk);

@@ -12,6 +12,7 @@
 #include "collector/recorder.h"
 #include "collector/thread_state.h"
 #include "collector/timestamp.h"
+#include "formats/api_ids.h"
 #include "formats/record.h"
 
 namespace gprof::inject {
@@ -35,12 +36,14 @@ class ApiCall {
         correlation_ = push_external_correlation();
         pushed_ = true;
       }
+      claim();
       start_ = timestamp();
     }
   }
   ~ApiCall() {
     thread_.interposed = outer_;
     if (pushed_) pop_external_correlation();
+    if (claimed_) finish(cudaErrorUnknown);  // every hook finishes; never left pending
   }
   ApiCall(const ApiCall&) = delete;
   ApiCall& operator=(const ApiCall&) = delete;
@@ -49,22 +52,25 @@ class ApiCall {
   CallFields& record() { return fields_; }
 
   cudaError_t finish(cudaError_t result) {
-    if (active_) {
-      const uint64_t end = timestamp();
-      if (QCall* q = reserve<QCall>(thread_)) {
-        q->type = QueueType::kCall;
-        q->copy_kind = fields_.copy_kind;
-        q->api = static_cast<uint16_t>(api_);
-        q->result = static_cast<int32_t>(result);
-        q->start = start_;
-        q->end = end;
-        q->stream = fields_.stream;
-        q->bytes = fields_.bytes;
-        q->address = fields_.address;
-        q->correlation = correlation_;
-        commit(thread_, sizeof(QCall));
-      }
+    if (!claimed_) return result;
+    const uint64_t end = timestamp();
+    if (launch_) {  // a launch API that ended without its launch's arguments
+      fill_launch(reinterpret_cast<QLaunch*>(claimed_), static_cast<uint16_t>(api_), false,
+                  static_cast<int32_t>(result), start_, end, fields_.stream, correlation_, nullptr,
+                  0, 0, Dim3{}, Dim3{});
+    } else {
+      auto* q = reinterpret_cast<QCall*>(claimed_);
+      q->copy_kind = fields_.copy_kind;
+      q->api = static_cast<uint16_t>(api_);
+      q->result = static_cast<int32_t>(result);
+      q->start = start_;
+      q->end = end;
+      q->stream = fields_.stream;
+      q->bytes = fields_.bytes;
+      q->address = fields_.address;
+      q->correlation = correlation_;
     }
+    publish(launch_ ? QueueType::kLaunch : QueueType::kCall);
     return result;
   }
 
@@ -72,36 +78,50 @@ class ApiCall {
   // writer finds its name.
   cudaError_t finish_launch(cudaError_t result, const void* function, bool by_handle, dim3 grid,
                             dim3 block, size_t shared_mem, cudaStream_t stream) {
-    if (active_) {
-      const uint64_t end = timestamp();
-      if (QLaunch* q = reserve<QLaunch>(thread_)) {
-        fill_launch(q, static_cast<uint16_t>(api_), by_handle, static_cast<int32_t>(result), start_,
-                    end, reinterpret_cast<uintptr_t>(stream), correlation_, function, 0,
-                    static_cast<uint32_t>(shared_mem), Dim3{grid.x, grid.y, grid.z},
-                    Dim3{block.x, block.y, block.z});
-        commit(thread_, sizeof(QLaunch));
-      }
-    }
+    if (!claimed_ || !launch_) return finish(result);
+    const uint64_t end = timestamp();
+    fill_launch(reinterpret_cast<QLaunch*>(claimed_), static_cast<uint16_t>(api_), by_handle,
+                static_cast<int32_t>(result), start_, end, reinterpret_cast<uintptr_t>(stream),
+                correlation_, function, 0, static_cast<uint32_t>(shared_mem),
+                Dim3{grid.x, grid.y, grid.z}, Dim3{block.x, block.y, block.z});
+    publish(QueueType::kLaunch);
     return result;
   }
 
  private:
+  // The record is claimed before the real call, as the launch fast path does
+  // (hooks_launch.cc): whatever the call records on this thread comes after
+  // it, so a thread's records stay in order of their start.
+  void claim() {
+    launch_ = (api_fields(api_) & kFieldLaunch) != 0;
+    const uint32_t size = launch_ ? sizeof(QLaunch) : sizeof(QCall);
+    char* p = thread_.cursor;
+    if (__builtin_expect(!fits(p, size, thread_.end), 0)) p = reserve_slow(thread_, size, false);
+    if (!p) return;  // dropped, counted
+    *p = static_cast<char>(launch_ ? QueueType::kPendingLaunch : QueueType::kPendingCall);
+    thread_.cursor = p + size;
+    claimed_ = p;
+  }
+  // The record's type turns final last (release), then it is published with
+  // anything recorded inside the call.
+  void publish(QueueType type) {
+    __atomic_store_n(reinterpret_cast<uint8_t*>(claimed_), static_cast<uint8_t>(type),
+                     __ATOMIC_RELEASE);
+    claimed_ = nullptr;
+    commit_claimed(thread_);
+  }
+
   ThreadState& thread_;
   ApiId api_;
   bool active_;
   bool pushed_ = false;
+  bool launch_ = false;
+  char* claimed_ = nullptr;
   uint64_t* outer_;
   uint64_t start_ = 0;
   uint64_t correlation_ = 0;  // CUPTI's callback for this call fills it
   CallFields fields_;
 };
-
-// The common case of the `<<<...>>>` launch hooks (hooks_launch.cc), which
-// write their record without ApiCall's bookkeeping: recording with TSC
-// timestamps (tsc_ticks()), no external correlation id to push.
-inline bool plain_recording_tsc() {
-  return recording_tsc() && !process_state().external_correlation.load(std::memory_order_relaxed);
-}
 
 inline uint64_t handle(const void* p) {
   return reinterpret_cast<uintptr_t>(p);

@@ -1,5 +1,6 @@
 // Kernel launches: the runtime API, the CUDA 13 compiler path
 // (__cudaGetKernel + __cudaLaunchKernel) and graph launches.
+#include "collector/static_tls.h"
 #include "inject/api_call.h"
 #include "inject/cuda_api.h"
 #include "inject/real_function.h"
@@ -7,21 +8,79 @@
 namespace gprof::inject {
 namespace {
 
+// The hot path of every kernel launch whose arguments arrive in registers.
+// The record is claimed and filled before the real call, so that only the
+// record and the thread state are kept across it (nothing spilled), and
+// CUPTI's callback for the call writes its correlation id straight into the
+// record. Anything the call records on this thread goes after the claimed
+// record; the writer waits for one published before it is finished
+// (QueueType::kPendingLaunch).
+template <typename Invoke>
+[[gnu::always_inline]] inline cudaError_t record_launch(ThreadState& t, QLaunch* q, ApiId api,
+                                                        bool by_handle, const void* function,
+                                                        Dim3 grid, Dim3 block, size_t shared_mem,
+                                                        cudaStream_t stream, Invoke invoke) {
+  t.cursor = reinterpret_cast<char*>(q + 1);
+  q->type = QueueType::kPendingLaunch;
+  q->by_handle = by_handle;
+  q->api = static_cast<uint16_t>(api);
+  q->stream = reinterpret_cast<uintptr_t>(stream);
+  q->correlation = 0;
+  q->function = function;
+  q->kernel = 0;
+  q->shared_mem = static_cast<uint32_t>(shared_mem);
+  q->grid = grid;
+  q->block = block;
+  // The enclosing call's marker waits in `end` until the call returns: one
+  // register less to keep across it.
+  q->end = reinterpret_cast<uintptr_t>(t.interposed);
+  t.interposed = &q->correlation;
+  q->start = tsc_ticks();
+  const cudaError_t result = invoke();
+  t.interposed = reinterpret_cast<uint64_t*>(q->end);
+  q->end = tsc_ticks();
+  q->result = static_cast<int32_t>(result);
+  __atomic_store_n(reinterpret_cast<uint8_t*>(&q->type), static_cast<uint8_t>(QueueType::kLaunch),
+                   __ATOMIC_RELEASE);
+  commit_claimed(t);
+  return result;
+}
+
+// Not recording, no TSC, external correlation ids to push, or no room in the
+// chunk: ApiCall's general path, out of line so that the hot path keeps a
+// small frame.
 template <typename Real>
-cudaError_t launch_by_function(Real real, ApiId api, const void* func, dim3 grid, dim3 block,
-                               void** args, size_t shared_mem, cudaStream_t stream) {
+[[gnu::noinline]] cudaError_t launch_by_function_slow(Real real, ApiId api, const void* func,
+                                                      dim3 grid, dim3 block, void** args,
+                                                      size_t shared_mem, cudaStream_t stream) {
   if (!real) return kMissing;
   ApiCall call(api);
   cudaError_t result = real(func, grid, block, args, shared_mem, stream);
   return call.finish_launch(result, func, false, grid, block, shared_mem, stream);
 }
 
+template <typename Real>
+[[gnu::always_inline]] inline cudaError_t launch_by_function(Real real, ApiId api, const void* func,
+                                                             dim3 grid, dim3 block, void** args,
+                                                             size_t shared_mem,
+                                                             cudaStream_t stream) {
+  if (__builtin_expect(real == nullptr || !fast_launch(), 0))
+    return launch_by_function_slow(real, api, func, grid, block, args, shared_mem, stream);
+  ThreadState& t = fast_thread();
+  char* const p = t.cursor;
+  if (__builtin_expect(!fits(p, sizeof(QLaunch), t.end), 0))
+    return launch_by_function_slow(real, api, func, grid, block, args, shared_mem, stream);
+  return record_launch(t, reinterpret_cast<QLaunch*>(p), api, false, func,
+                       Dim3{grid.x, grid.y, grid.z}, Dim3{block.x, block.y, block.z}, shared_mem,
+                       stream, [&] { return real(func, grid, block, args, shared_mem, stream); });
+}
+
 // The `<<<...>>>` launches (__cudaLaunchKernel, _ptsz) take their dim3s as
 // the registers they arrive in: a 12-byte struct is passed as two INTEGER
 // eightbytes, x|y in one register and z in the low half of the next (System V
 // AMD64 ABI §3.2.3; AAPCS64 §6.8.2 passes it in two X registers the same
-// way), so (uint64_t xy, uint32_t z) is the same call. The compiler then keeps
-// them in registers instead of building dim3 objects in memory.
+// way), so (uint64_t xy, uint32_t z) is the same call, and the record takes
+// x|y with one store.
 static_assert(sizeof(dim3) == 12 && alignof(dim3) == 4);
 #if !defined(__x86_64__) && !defined(__aarch64__)
 #error "hooks_launch.cc: dim3 passing is only known for x86-64 and AArch64"
@@ -33,10 +92,9 @@ struct RawDim3 {
   Dim3 dim() const { return {static_cast<uint32_t>(xy), static_cast<uint32_t>(xy >> 32), z}; }
 };
 
-// Not recording, no TSC, or pushing external correlation ids: out of line,
-// so that the hot path below keeps a small frame. It takes the hook's own
-// arguments (the real function comes from `GetReal`, a stateless lambda), so
-// that the hot path reaches it with a jump.
+// The general path of the `<<<...>>>` launches, out of line. It takes the
+// hook's own arguments (the real function comes from `GetReal`, a stateless
+// lambda), so that the hot path reaches it with a jump.
 template <ApiId api, typename GetReal>
 [[gnu::noinline]] cudaError_t launch_by_handle_slow(cudaKernel_t kernel, uint64_t grid_xy,
                                                     uint32_t grid_z, uint64_t block_xy,
@@ -50,35 +108,25 @@ template <ApiId api, typename GetReal>
                             RawDim3{block_xy, block_z}.get(), shared_mem, stream);
 }
 
-// Inlined into each hook: the hot path of every `<<<...>>>` launch. Six
-// callee-saved registers hold everything the record needs across the real
-// call (grid.z and block.z share one), so nothing is spilled and reloaded.
+// Inlined into each hook: the hot path of every `<<<...>>>` launch.
 template <ApiId api, typename GetReal>
 [[gnu::always_inline]] inline cudaError_t launch_by_handle(cudaKernel_t kernel, uint64_t grid_xy,
                                                            uint32_t grid_z, uint64_t block_xy,
                                                            uint32_t block_z, void** args,
                                                            size_t shared_mem, cudaStream_t stream) {
   const auto real = GetReal{}();
-  if (__builtin_expect(real == nullptr || !plain_recording_tsc(), 0))
+  if (__builtin_expect(real == nullptr || !fast_launch(), 0))
     return launch_by_handle_slow<api, GetReal>(kernel, grid_xy, grid_z, block_xy, block_z, args,
                                                shared_mem, stream);
-  ThreadState& t = this_thread();
-  uint64_t correlation = 0;  // CUPTI's callback for this call fills it
-  uint64_t* const outer = t.interposed;
-  t.interposed = &correlation;
-  const uint64_t start = tsc_ticks();
-  const cudaError_t result =
-      real(kernel, grid_xy, grid_z, block_xy, block_z, args, shared_mem, stream);
-  const uint64_t end = tsc_ticks();
-  t.interposed = outer;
-  QLaunch* q = reserve<QLaunch>(t);
-  if (__builtin_expect(q == nullptr, 0)) return result;
-  fill_launch(q, static_cast<uint16_t>(api), true, static_cast<int32_t>(result), start, end,
-              reinterpret_cast<uintptr_t>(stream), correlation, kernel, 0,
-              static_cast<uint32_t>(shared_mem), RawDim3{grid_xy, grid_z}.dim(),
-              RawDim3{block_xy, block_z}.dim());
-  commit(t, sizeof(QLaunch));
-  return result;
+  ThreadState& t = fast_thread();
+  char* const p = t.cursor;
+  if (__builtin_expect(!fits(p, sizeof(QLaunch), t.end), 0))
+    return launch_by_handle_slow<api, GetReal>(kernel, grid_xy, grid_z, block_xy, block_z, args,
+                                               shared_mem, stream);
+  return record_launch(
+      t, reinterpret_cast<QLaunch*>(p), api, true, kernel, RawDim3{grid_xy, grid_z}.dim(),
+      RawDim3{block_xy, block_z}.dim(), shared_mem, stream,
+      [&] { return real(kernel, grid_xy, grid_z, block_xy, block_z, args, shared_mem, stream); });
 }
 
 template <typename Real>

@@ -15,6 +15,7 @@
 #include "collector/process_state.h"
 #include "collector/queue_records.h"
 #include "collector/recorder.h"
+#include "collector/static_tls.h"
 #include "collector/thread_state.h"
 #include "collector/timestamp.h"
 #include "collector/torch_message.h"
@@ -65,7 +66,7 @@ Name intern(const char* text, StringClass cls, char (&scratch)[kMaxInlineText]) 
     return n;
   }
   Name n = intern_bytes(text, size, cls);
-  if (cls == StringClass::kNvtx && size < kMaxInlineText) table.remember(text, n.id);
+  if (cls == StringClass::kNvtx && size < kMaxInlineText) table.remember(text, size, n.id);
   return n;
 }
 
@@ -243,7 +244,11 @@ int push(const Name& name, uint32_t domain, const nvtxEventAttributes_t* a) {
     return -1;
   }
   const int level = --t.nvtx_depth;
-  const uint8_t flags = level < ThreadState::kMaxDepth ? t.nvtx_flags[level] : 0;
+  uint8_t flags = 0;
+  if (level < ThreadState::kMaxDepth) {
+    flags = t.nvtx_flags[level];
+    t.nvtx_flags[level] = 0;  // every level not open is 0: RangePushA relies on it
+  }
   if (__builtin_expect(recording() && !(flags & kStringDropped), 1)) {
     // Its push is in the file: the pop waits for room rather than be lost.
     if (QPop* q = reserve<QPop>(t, true)) {
@@ -314,51 +319,39 @@ int NVTX_API RangePushEx(const nvtxEventAttributes_t* a) {
   char scratch[kMaxInlineText];
   return push(message_of(a, scratch), 0, a);
 }
-// `size` bytes at `p` stay below `end` (both null before the thread's first
-// record: compared as integers, no arithmetic on a null pointer).
-inline bool fits(const char* p, size_t size, const char* end) {
-  return reinterpret_cast<uintptr_t>(p) + size <= reinterpret_cast<uintptr_t>(end);
-}
-
 // The hot pair. Each fast path is a leaf that writes one 16-byte record;
 // anything unusual (a new or flagged name, a full chunk, no TSC, deep
 // nesting, a dropped push) is a tail call to the general path.
 int NVTX_API RangePushA(const char* m) {
-  if (__builtin_expect(m == nullptr, 0)) return push_text(m);
-  const uint32_t id = string_table().cached(m);  // a hit has no flags
+  if (__builtin_expect(!fast_record(), 0)) return push_text(m);
+  const uint32_t id = string_table().cached(m);  // a hit has no flags; null never hits
   if (__builtin_expect(id == 0, 0)) return push_text(m);
-  ThreadState& t = this_thread();
+  ThreadState& t = fast_thread();
   char* p = t.cursor;
-  const int level = t.nvtx_depth;
-  if (__builtin_expect(
-          !recording_tsc() || !fits(p, sizeof(QPush), t.end) || level >= ThreadState::kMaxDepth, 0))
-    return push_known_slow(id);
-  QPush* q = reinterpret_cast<QPush*>(p);
-  q->type = QueueType::kPush;
-  q->name = id;
-  q->time = tsc_ticks();
-  commit(t, sizeof(QPush));
-  t.nvtx_depth = level + 1;
-  t.nvtx_flags[level] = 0;
-  return level;
+  if (__builtin_expect(!fits(p, sizeof(QPush), t.end), 0)) return push_known_slow(id);
+  store_head(p, QueueType::kPush, id);
+  reinterpret_cast<QPush*>(p)->time = tsc_ticks();
+  commit_at(t, p + sizeof(QPush));
+  // Its flags are 0 already (pop() leaves every closed level 0), and a
+  // level past kMaxDepth has none.
+  return t.nvtx_depth++;
 }
 int NVTX_API RangePushW(const wchar_t* m) {
   char scratch[kMaxInlineText];
   return push(intern(m, StringClass::kNvtx, scratch), 0, nullptr);
 }
 int NVTX_API RangePop() {
-  ThreadState& t = this_thread();
+  if (__builtin_expect(!fast_record(), 0)) return pop(0);
+  ThreadState& t = fast_thread();
   char* p = t.cursor;
   const int depth = t.nvtx_depth;
-  if (__builtin_expect(!recording_tsc() || depth <= 0 || depth > ThreadState::kMaxDepth ||
+  if (__builtin_expect(depth <= 0 || depth > ThreadState::kMaxDepth ||
                            t.nvtx_flags[depth - 1] != 0 || !fits(p, sizeof(QPop), t.end),
                        0))
     return pop(0);
-  QPop* q = reinterpret_cast<QPop*>(p);
-  q->type = QueueType::kPop;
-  q->domain = 0;
-  q->time = tsc_ticks();
-  commit(t, sizeof(QPop));
+  store_head(p, QueueType::kPop, 0);
+  reinterpret_cast<QPop*>(p)->time = tsc_ticks();
+  commit_at(t, p + sizeof(QPop));
   t.nvtx_depth = depth - 1;
   return depth - 1;
 }

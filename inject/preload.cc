@@ -14,8 +14,9 @@
 #include "collector/recorder.h"
 
 namespace gprof::inject {
-void attach_late();  // injection.cc
-}
+void attach_late();         // injection.cc
+void check_dlclose_hook();  // hooks_dl.cc
+}  // namespace gprof::inject
 
 namespace {
 
@@ -83,6 +84,7 @@ void claim_nvtx_injection() {
 
 __attribute__((constructor)) void gprof_preload_constructor() {
   gprof::initialize_process();
+  gprof::inject::check_dlclose_hook();
   if (gprof::recording_enabled()) {
     claim_cuda_injection();
     claim_nvtx_injection();

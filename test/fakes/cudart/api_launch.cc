@@ -3,6 +3,7 @@
 // _ptsz twin for --default-stream per-thread. Kernels do not run; they occupy the timeline.
 // Like the real runtime, each hands the launch to the driver: observers see cuLaunchKernel (or
 // cuLaunchKernelEx) nested inside the runtime call.
+#include <csignal>
 #include <cstdint>
 #include <mutex>
 
@@ -58,8 +59,11 @@ cudaError_t Launch(const ApiCall& call, const KernelInfo* kernel, dim3 grid, dim
                  per_thread ? CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz
                             : CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
                  &params, NameOf(kernel));
-  return driver.Return(
-      IssueLaunch(call.correlation_id(), kernel, grid, block, shared_bytes, stream, per_thread));
+  const cudaError_t result =
+      driver.Return(IssueLaunch(call.correlation_id(), kernel, grid, block, shared_bytes, stream,
+                                per_thread));
+  if (const int signal = GetConfig().signal_in_launch) raise(signal);
+  return result;
 }
 
 cudaError_t LaunchEx(const ApiCall& call, const cudaLaunchConfig_t* config,

@@ -15,6 +15,11 @@ struct Config {
   double copy_bytes_per_ns = 10.0;             // GPROF_FAKE_COPY_BYTES_PER_NS (10 = 10 GB/s)
   int64_t copy_setup_ns = 2'000;               // fixed cost of every copy and set
   int driver_version = 13000;                  // GPROF_FAKE_DRIVER_VERSION
+  // GPROF_FAKE_SIGNAL_IN_LAUNCH: a signal the runtime raises on the calling thread inside every
+  // launch, after the driver call (0: none). Not CUDA behaviour: it stands for a signal that
+  // arrives while a thread is inside the runtime (a sampling profiler's timer, a watchdog), whose
+  // handler then records on the same thread while its launch is still in progress.
+  int signal_in_launch = 0;
   // GPROF_FAKE_KERNEL_NS_OVERRIDE: (name, ns) for the kernels that take another time.
   std::vector<std::pair<std::string, int64_t>> kernel_ns_overrides;
 };

@@ -23,14 +23,16 @@ TEST_CASE("the pool maps chunks up to its cap and no further") {
   std::vector<Chunk*> taken;
   while (Chunk* c = pool.take()) taken.push_back(c);
   CHECK(taken.size() == 3 * ChunkPool::kChunksPerMapping);
+  // A new chunk has nothing published: the writer reads nothing from it.
+  for (Chunk* c : taken) CHECK(c->committed.load() == c->data());
   CHECK(pool.take() == nullptr);  // at the cap: the caller waits or drops
   pool.stock(1000);
   CHECK(pool.take() == nullptr);
-  taken.back()->committed.store(77);
+  taken.back()->committed.store(taken.back()->data() + 77);
   pool.give_back(taken.back());
   Chunk* again = pool.take();
   CHECK(again == taken.back());
-  CHECK(again->committed.load() == 0);  // reset for its next owner
+  CHECK(again->committed.load() == again->data());  // reset for its next owner
   CHECK(again->next.load() == nullptr);
 }
 

@@ -9,6 +9,7 @@
 
 #include "collector/kernel_registry.h"
 #include "collector/queue_records.h"
+#include "collector/readonly_text.h"
 #include "collector/string_table.h"
 #include "collector/torch_message.h"
 
@@ -147,7 +148,7 @@ TEST_CASE("the pointer cache compares a word at a time, also at the end of a map
     for (size_t end_gap = 0; end_gap < 16; ++end_gap) {
       char* at = pages + page - 1 - end_gap - length;
       std::memcpy(at, text.data(), length + 1);
-      table.remember(at, id);
+      table.remember(at, length, id);
       CHECK(table.cached(at) == id);
       if (length > 0) {
         at[length - 1] ^= 1;  // the last character differs
@@ -169,7 +170,7 @@ TEST_CASE("the pointer cache compares a word at a time, also at the end of a map
       char* at = pages + page - 1 - shorter;
       std::memcpy(at, text.data(), shorter);
       at[shorter] = '\0';
-      table.remember(at, id);
+      table.remember(at, shorter, id);
       CHECK(table.cached(at) == 0);
     }
   }
@@ -186,8 +187,43 @@ TEST_CASE("the pointer cache holds only names without flags, so a hit needs no f
   const uint32_t step_id = table.intern(step, sizeof step - 1, StringClass::kNvtx);
   const uint32_t plain_id = table.intern(plain, sizeof plain - 1, StringClass::kNvtx);
   REQUIRE(table.flags(step_id) == kStringStep);
-  table.remember(step, step_id);
-  table.remember(plain, plain_id);
+  table.remember(step, sizeof step - 1, step_id);
+  table.remember(plain, sizeof plain - 1, plain_id);
   CHECK(table.cached(step) == 0);
   CHECK(table.cached(plain) == plain_id);
+}
+
+TEST_CASE("read-only text is found in the loaded objects' read-only segments only") {
+  static const char literal[] = "a literal in .rodata";
+  char stack[] = "a copy on the stack";
+  std::string heap(64, 'h');
+  set_dlclose_hooked(false);
+  CHECK_FALSE(in_readonly_segment(literal, sizeof literal));  // no dlclose hook: never
+  set_dlclose_hooked(true);
+  CHECK(in_readonly_segment(literal, sizeof literal));
+  CHECK(in_readonly_segment("another literal", 16));
+  CHECK_FALSE(in_readonly_segment(stack, sizeof stack));
+  CHECK_FALSE(in_readonly_segment(heap.data(), heap.size()));
+  set_dlclose_hooked(false);
+}
+
+TEST_CASE("the pointer cache trusts read-only text until a dlclose, and compares the rest") {
+  static StringTable table;
+  static const char literal[] = "forward";
+  static char buffer[] = "backward";
+  const uint32_t literal_id = table.intern(literal, sizeof literal - 1, StringClass::kNvtx);
+  const uint32_t buffer_id = table.intern(buffer, sizeof buffer - 1, StringClass::kNvtx);
+  set_dlclose_hooked(true);
+  table.remember(literal, sizeof literal - 1, literal_id);
+  table.remember(buffer, sizeof buffer - 1, buffer_id);
+  set_dlclose_hooked(false);
+  CHECK(table.cached(literal) == literal_id);
+  CHECK(table.cached(buffer) == buffer_id);
+  buffer[0] = 'B';  // writable: compared, so a changed text misses
+  CHECK(table.cached(buffer) == 0);
+  buffer[0] = 'b';
+  // A dlclose forgets the trusted pointers only.
+  table.forget_readonly();
+  CHECK(table.cached(literal) == 0);
+  CHECK(table.cached(buffer) == buffer_id);
 }

@@ -1,0 +1,22 @@
+// Whether a text lies in a read-only segment of a loaded ELF object (a string
+// literal in a program's or library's .rodata): its bytes cannot change while
+// the object stays loaded, so the NVTX pointer cache (string_table.h) may
+// trust the pointer without comparing the text. Objects are only unloaded by
+// dlclose, which gprof interposes (inject/hooks_dl.cc) to forget such
+// pointers; where that hook is not what the program calls (gprof dlopen'ed by
+// the driver rather than preloaded), no text counts as read-only.
+#pragma once
+
+#include <cstddef>
+
+namespace gprof {
+
+// Slow path (a name's first sight): the loader's list of objects is read
+// again only when it changed (dl_iterate_phdr's adds/subs counters). False
+// when unsure (another thread rescanning, too many segments).
+bool in_readonly_segment(const void* text, size_t size);
+
+// Whether the program's dlclose reaches gprof's hook; set once at start.
+void set_dlclose_hooked(bool hooked);
+
+}  // namespace gprof
