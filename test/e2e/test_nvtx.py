@@ -12,7 +12,7 @@ import re
 import tempfile
 import unittest
 
-from gprof_e2e import (E2ETestCase, gpuprof, parse_table, parse_time_ns, program,
+from gprof_e2e import (LIBGPROF, E2ETestCase, gpuprof, parse_table, parse_time_ns, program,
                        run_program)
 
 KERNEL_NS = 20000
@@ -324,6 +324,34 @@ class CpuOnly(E2ETestCase):
         # Self CPU of outer = its time minus its children's (precision: 3 significant places).
         self.assertAlmostEqual(parse_time_ns(rows["outer"]["Self CPU"]) + inner_total,
                                outer_total, delta=outer_total * 0.002)
+
+
+
+class DlopenedByNvtx(E2ETestCase):
+    """libgprof.so loaded by NVTX (NVTX_INJECTION64_PATH) rather than preloaded. Its TLS block is
+    then in static TLS only if the loader had room; with glibc's optional static TLS turned off
+    (glibc.rtld.optional_static_tls=0, glibc manual "Dynamic Linking Tunables") it is dynamic, and
+    the hooks must take their general path (collector/static_tls.h): the same ranges either way."""
+
+    def run_dlopened(self, tunables):
+        env = {"NVTX_INJECTION64_PATH": LIBGPROF,
+               "GPROF_OUTPUT": os.path.join(self.tmp, "dl-%p.gprof")}
+        if tunables:
+            env["GLIBC_TUNABLES"] = tunables
+        run = run_program([program("nvtx_cpu_only"), "4"], self.tmp, preload=False, env=env)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertEqual(len(run.files), 1, run.stderr)
+        path = run.files[0]
+        self.assertEqual(range_counts(dump(path, "ranges")), {
+            ("push_pop", "outer"): 4, ("push_pop", "inner"): 8,
+            ("mark", "start"): 1, ("mark", "end"): 1})
+        os.remove(path)
+
+    def test_static_tls(self):
+        self.run_dlopened(None)
+
+    def test_dynamic_tls(self):
+        self.run_dlopened("glibc.rtld.optional_static_tls=0")
 
 
 if __name__ == "__main__":
