@@ -1,5 +1,6 @@
 // The CUDA declarations the hooks define. Everything declared here is made
-// default-visibility so the version script (libgprof.map) can export the
+// default-visibility so the version script (generated from
+// formats/api_table.h by gen_version_script.cc) can export the
 // hooks; the rest of the shim is compiled -fvisibility=hidden.
 #pragma once
 
@@ -47,6 +48,27 @@ cudaError_t CUDARTAPI cudaMemset2D_ptds(void* devPtr, size_t pitch, int value, s
                                         size_t height);
 cudaError_t CUDARTAPI cudaMemset2DAsync_ptsz(void* devPtr, size_t pitch, int value, size_t width,
                                              size_t height, cudaStream_t stream);
+cudaError_t CUDARTAPI cudaMemcpyToSymbol_ptds(const void* symbol, const void* src, size_t count,
+                                              size_t offset, enum cudaMemcpyKind kind);
+cudaError_t CUDARTAPI cudaMemcpyFromSymbol_ptds(void* dst, const void* symbol, size_t count,
+                                                size_t offset, enum cudaMemcpyKind kind);
+cudaError_t CUDARTAPI cudaMemcpyToSymbolAsync_ptsz(const void* symbol, const void* src,
+                                                   size_t count, size_t offset,
+                                                   enum cudaMemcpyKind kind, cudaStream_t stream);
+cudaError_t CUDARTAPI cudaMemcpyFromSymbolAsync_ptsz(void* dst, const void* symbol, size_t count,
+                                                     size_t offset, enum cudaMemcpyKind kind,
+                                                     cudaStream_t stream);
+cudaError_t CUDARTAPI cudaMemcpy3D_ptds(const struct cudaMemcpy3DParms* p);
+cudaError_t CUDARTAPI cudaMemcpy3DAsync_ptsz(const struct cudaMemcpy3DParms* p,
+                                             cudaStream_t stream);
+cudaError_t CUDARTAPI cudaMemcpyBatchAsync_ptsz(void* const* dsts, const void* const* srcs,
+                                                const size_t* sizes, size_t count,
+                                                struct cudaMemcpyAttributes* attrs,
+                                                size_t* attrsIdxs, size_t numAttrs,
+                                                cudaStream_t stream);
+cudaError_t CUDARTAPI cudaLaunchCooperativeKernel_ptsz(const void* func, dim3 gridDim,
+                                                       dim3 blockDim, void** args, size_t sharedMem,
+                                                       cudaStream_t stream);
 cudaError_t CUDARTAPI cudaStreamSynchronize_ptsz(cudaStream_t stream);
 cudaError_t CUDARTAPI cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event,
                                                unsigned int flags);

@@ -87,6 +87,27 @@ void copy(const P* p, const CUpti_CallbackData*, ApiRecord& r) {
   stream_of(p, r);
 }
 
+// cudaMemcpy3D(Async): the extent's width is in bytes for linear memory (in
+// elements when an array takes part, where this undercounts).
+template <typename P>
+void copy_3d(const P* p, const CUpti_CallbackData*, ApiRecord& r) {
+  if (const cudaMemcpy3DParms* m = p->p) {
+    r.bytes = static_cast<uint64_t>(m->extent.width) * m->extent.height * m->extent.depth;
+    r.copy_kind = static_cast<uint8_t>(m->kind);
+  }
+  stream_of(p, r);
+}
+
+// cudaMemcpyBatchAsync: all the copies' bytes; their directions are the
+// driver's to find (cudaMemcpyDefault).
+template <typename P>
+void copy_batch(const P* p, const CUpti_CallbackData*, ApiRecord& r) {
+  if (p->sizes)
+    for (size_t i = 0; i < p->count; ++i) r.bytes += p->sizes[i];
+  r.copy_kind = cudaMemcpyDefault;
+  stream_of(p, r);
+}
+
 template <typename P>
 void set(const P* p, const CUpti_CallbackData*, ApiRecord& r) {
   r.address = handle(p->devPtr);
@@ -166,6 +187,21 @@ void driver_copy(const P* p, const CUpti_CallbackData*, ApiRecord& r) {
   stream_of(p, r);
 }
 
+// cuMemcpy(Async): unified addressing, the direction is the driver's to find.
+template <typename P>
+void driver_copy_unified(const P* p, const CUpti_CallbackData* cb, ApiRecord& r) {
+  driver_copy<cudaMemcpyDefault>(p, cb, r);
+}
+
+template <typename P>
+void driver_graph_launch(const P* p, const CUpti_CallbackData*, ApiRecord& r) {
+  if constexpr (requires { p->hGraphExec; })
+    r.address = handle(p->hGraphExec);  // the _ptsz struct's name for it
+  else
+    r.address = handle(p->hGraph);
+  stream_of(p, r);
+}
+
 template <uint64_t ElementBytes, typename P>
 void driver_set(const P* p, const CUpti_CallbackData*, ApiRecord& r) {
   r.address = p->dstDevice;
@@ -187,97 +223,12 @@ void driver_release(const cuMemFree_v2_params* p, const CUpti_CallbackData*, Api
   r.address = p->dptr;
 }
 
-// X(CUPTI callback id suffix, parameter struct, ApiId, how to read the parameters)
-#define GPROF_RUNTIME_CALLBACKS(X)                                                                \
-  X(cudaLaunchKernel_v7000, cudaLaunchKernel_v7000_params, cudaLaunchKernel, runtime_launch)      \
-  X(cudaLaunchKernel_ptsz_v7000, cudaLaunchKernel_ptsz_v7000_params, cudaLaunchKernel_ptsz,       \
-    runtime_launch)                                                                               \
-  X(__cudaLaunchKernel_v13000, LaunchKernelInternalParams, cudaLaunchKernelInternal,              \
-    runtime_launch)                                                                               \
-  X(__cudaLaunchKernel_ptsz_v13000, LaunchKernelInternalParams, cudaLaunchKernelInternal_ptsz,    \
-    runtime_launch)                                                                               \
-  X(cudaLaunchKernelExC_v11060, cudaLaunchKernelExC_v11060_params, cudaLaunchKernelExC,           \
-    runtime_launch_ex)                                                                            \
-  X(cudaLaunchKernelExC_ptsz_v11060, cudaLaunchKernelExC_ptsz_v11060_params,                      \
-    cudaLaunchKernelExC_ptsz, runtime_launch_ex)                                                  \
-  X(cudaGraphLaunch_v10000, cudaGraphLaunch_v10000_params, cudaGraphLaunch, graph_launch)         \
-  X(cudaGraphLaunch_ptsz_v10000, cudaGraphLaunch_ptsz_v10000_params, cudaGraphLaunch_ptsz,        \
-    graph_launch)                                                                                 \
-  X(cudaMemcpy_v3020, cudaMemcpy_v3020_params, cudaMemcpy, copy)                                  \
-  X(cudaMemcpyAsync_v3020, cudaMemcpyAsync_v3020_params, cudaMemcpyAsync, copy)                   \
-  X(cudaMemcpy_ptds_v7000, cudaMemcpy_ptds_v7000_params, cudaMemcpy_ptds, copy)                   \
-  X(cudaMemcpyAsync_ptsz_v7000, cudaMemcpyAsync_ptsz_v7000_params, cudaMemcpyAsync_ptsz, copy)    \
-  X(cudaMemcpy2D_v3020, cudaMemcpy2D_v3020_params, cudaMemcpy2D, copy)                            \
-  X(cudaMemcpy2DAsync_v3020, cudaMemcpy2DAsync_v3020_params, cudaMemcpy2DAsync, copy)             \
-  X(cudaMemcpy2D_ptds_v7000, cudaMemcpy2D_ptds_v7000_params, cudaMemcpy2D_ptds, copy)             \
-  X(cudaMemcpy2DAsync_ptsz_v7000, cudaMemcpy2DAsync_ptsz_v7000_params, cudaMemcpy2DAsync_ptsz,    \
-    copy)                                                                                         \
-  X(cudaMemcpyPeer_v4000, cudaMemcpyPeer_v4000_params, cudaMemcpyPeer, copy)                      \
-  X(cudaMemcpyPeerAsync_v4000, cudaMemcpyPeerAsync_v4000_params, cudaMemcpyPeerAsync, copy)       \
-  X(cudaMemcpyToSymbol_v3020, cudaMemcpyToSymbol_v3020_params, cudaMemcpyToSymbol, copy)          \
-  X(cudaMemcpyFromSymbol_v3020, cudaMemcpyFromSymbol_v3020_params, cudaMemcpyFromSymbol, copy)    \
-  X(cudaMemcpyToSymbolAsync_v3020, cudaMemcpyToSymbolAsync_v3020_params, cudaMemcpyToSymbolAsync, \
-    copy)                                                                                         \
-  X(cudaMemcpyFromSymbolAsync_v3020, cudaMemcpyFromSymbolAsync_v3020_params,                      \
-    cudaMemcpyFromSymbolAsync, copy)                                                              \
-  X(cudaMemset_v3020, cudaMemset_v3020_params, cudaMemset, set)                                   \
-  X(cudaMemsetAsync_v3020, cudaMemsetAsync_v3020_params, cudaMemsetAsync, set)                    \
-  X(cudaMemset_ptds_v7000, cudaMemset_ptds_v7000_params, cudaMemset_ptds, set)                    \
-  X(cudaMemsetAsync_ptsz_v7000, cudaMemsetAsync_ptsz_v7000_params, cudaMemsetAsync_ptsz, set)     \
-  X(cudaMemset2D_v3020, cudaMemset2D_v3020_params, cudaMemset2D, set)                             \
-  X(cudaMemset2DAsync_v3020, cudaMemset2DAsync_v3020_params, cudaMemset2DAsync, set)              \
-  X(cudaMemset2D_ptds_v7000, cudaMemset2D_ptds_v7000_params, cudaMemset2D_ptds, set)              \
-  X(cudaMemset2DAsync_ptsz_v7000, cudaMemset2DAsync_ptsz_v7000_params, cudaMemset2DAsync_ptsz,    \
-    set)                                                                                          \
-  X(cudaDeviceSynchronize_v3020, void, cudaDeviceSynchronize, none)                               \
-  X(cudaStreamSynchronize_v3020, cudaStreamSynchronize_v3020_params, cudaStreamSynchronize,       \
-    sync_stream)                                                                                  \
-  X(cudaStreamSynchronize_ptsz_v7000, cudaStreamSynchronize_ptsz_v7000_params,                    \
-    cudaStreamSynchronize_ptsz, sync_stream)                                                      \
-  X(cudaEventSynchronize_v3020, cudaEventSynchronize_v3020_params, cudaEventSynchronize,          \
-    sync_event)                                                                                   \
-  X(cudaStreamWaitEvent_v3020, cudaStreamWaitEvent_v3020_params, cudaStreamWaitEvent, sync_event) \
-  X(cudaStreamWaitEvent_ptsz_v7000, cudaStreamWaitEvent_ptsz_v7000_params,                        \
-    cudaStreamWaitEvent_ptsz, sync_event)                                                         \
-  X(cudaMalloc_v3020, cudaMalloc_v3020_params, cudaMalloc, allocate)                              \
-  X(cudaMallocHost_v3020, cudaMallocHost_v3020_params, cudaMallocHost, allocate)                  \
-  X(cudaHostAlloc_v3020, cudaHostAlloc_v3020_params, cudaHostAlloc, allocate)                     \
-  X(cudaMallocManaged_v6000, cudaMallocManaged_v6000_params, cudaMallocManaged, allocate)         \
-  X(cudaMallocAsync_v11020, cudaMallocAsync_v11020_params, cudaMallocAsync, allocate)             \
-  X(cudaMallocAsync_ptsz_v11020, cudaMallocAsync_ptsz_v11020_params, cudaMallocAsync_ptsz,        \
-    allocate)                                                                                     \
-  X(cudaFree_v3020, cudaFree_v3020_params, cudaFree, release)                                     \
-  X(cudaFreeHost_v3020, cudaFreeHost_v3020_params, cudaFreeHost, release)                         \
-  X(cudaFreeAsync_v11020, cudaFreeAsync_v11020_params, cudaFreeAsync, release)                    \
-  X(cudaFreeAsync_ptsz_v11020, cudaFreeAsync_ptsz_v11020_params, cudaFreeAsync_ptsz, release)     \
-  X(cudaProfilerStart_v4000, void, cudaProfilerStart, none)                                       \
-  X(cudaProfilerStop_v4000, void, cudaProfilerStop, none)
-
-#define GPROF_DRIVER_CALLBACKS(X)                                                           \
-  X(cuLaunchKernel, cuLaunchKernel_params, cuLaunchKernel, driver_launch)                   \
-  X(cuLaunchKernel_ptsz, cuLaunchKernel_ptsz_params, cuLaunchKernel_ptsz, driver_launch)    \
-  X(cuLaunchKernelEx, cuLaunchKernelEx_params, cuLaunchKernelEx, driver_launch_ex)          \
-  X(cuLaunchKernelEx_ptsz, cuLaunchKernelEx_ptsz_params, cuLaunchKernelEx_ptsz,             \
-    driver_launch_ex_ptsz)                                                                  \
-  X(cuLaunchCooperativeKernel, cuLaunchCooperativeKernel_params, cuLaunchCooperativeKernel, \
-    driver_launch)                                                                          \
-  X(cuLaunchCooperativeKernel_ptsz, cuLaunchCooperativeKernel_ptsz_params,                  \
-    cuLaunchCooperativeKernel_ptsz, driver_launch)                                          \
-  X(cuMemcpyHtoD_v2, cuMemcpyHtoD_v2_params, cuMemcpyHtoD, (driver_copy<1>))                \
-  X(cuMemcpyDtoH_v2, cuMemcpyDtoH_v2_params, cuMemcpyDtoH, (driver_copy<2>))                \
-  X(cuMemcpyDtoD_v2, cuMemcpyDtoD_v2_params, cuMemcpyDtoD, (driver_copy<3>))                \
-  X(cuMemcpyHtoDAsync_v2, cuMemcpyHtoDAsync_v2_params, cuMemcpyHtoDAsync, (driver_copy<1>)) \
-  X(cuMemcpyDtoHAsync_v2, cuMemcpyDtoHAsync_v2_params, cuMemcpyDtoHAsync, (driver_copy<2>)) \
-  X(cuMemcpyDtoDAsync_v2, cuMemcpyDtoDAsync_v2_params, cuMemcpyDtoDAsync, (driver_copy<3>)) \
-  X(cuMemsetD8_v2, cuMemsetD8_v2_params, cuMemsetD8, (driver_set<1>))                       \
-  X(cuMemsetD32_v2, cuMemsetD32_v2_params, cuMemsetD32, (driver_set<4>))                    \
-  X(cuMemsetD8Async, cuMemsetD8Async_params, cuMemsetD8Async, (driver_set<1>))              \
-  X(cuMemsetD32Async, cuMemsetD32Async_params, cuMemsetD32Async, (driver_set<4>))           \
-  X(cuCtxSynchronize, void, cuCtxSynchronize, none)                                         \
-  X(cuStreamSynchronize, cuStreamSynchronize_params, cuStreamSynchronize, sync_stream)      \
-  X(cuEventSynchronize, cuEventSynchronize_params, cuEventSynchronize, driver_sync_event)   \
-  X(cuMemAlloc_v2, cuMemAlloc_v2_params, cuMemAlloc, driver_allocate)                       \
-  X(cuMemFree_v2, cuMemFree_v2_params, cuMemFree, driver_release)
+// formats/api_table.h's rows of one CUPTI domain: GPROF_IF_<wanted>_<row's domain>(...) keeps
+// its arguments where the two match.
+#define GPROF_IF_runtime_runtime(...) __VA_ARGS__
+#define GPROF_IF_runtime_driver(...)
+#define GPROF_IF_driver_runtime(...)
+#define GPROF_IF_driver_driver(...) __VA_ARGS__
 
 template <typename P, typename F>
 void read_params(F f, const CUpti_CallbackData* cb, ApiRecord& r) {
@@ -291,12 +242,13 @@ void read_params(F f, const CUpti_CallbackData* cb, ApiRecord& r) {
 // Fills the record's API and arguments; false for ids outside the tables.
 bool describe_runtime(CUpti_CallbackId cbid, const CUpti_CallbackData* cb, ApiRecord& r) {
   switch (cbid) {
-#define GPROF_CASE(suffix, params, api_id, reader)                                           \
-  case CUPTI_RUNTIME_TRACE_CBID_##suffix:                                                    \
-    r.api = ApiId::api_id;                                                                   \
-    read_params<params>([](auto* p, auto* c, ApiRecord& out) { reader(p, c, out); }, cb, r); \
-    return true;
-    GPROF_RUNTIME_CALLBACKS(GPROF_CASE)
+#define GPROF_CASE(name, id, sym, display, cat, fields, domain, cbid, params, reader)          \
+  GPROF_IF_runtime_##domain(                                                                   \
+      case CUPTI_RUNTIME_TRACE_CBID_##cbid                                                     \
+      : r.api = ApiId::name;                                                                   \
+      read_params<params>([](auto* p, auto* c, ApiRecord& out) { reader(p, c, out); }, cb, r); \
+      return true;)
+    GPROF_API_TABLE(GPROF_CASE)
 #undef GPROF_CASE
     default:
       return false;
@@ -305,22 +257,25 @@ bool describe_runtime(CUpti_CallbackId cbid, const CUpti_CallbackData* cb, ApiRe
 
 bool describe_driver(CUpti_CallbackId cbid, const CUpti_CallbackData* cb, ApiRecord& r) {
   switch (cbid) {
-#define GPROF_CASE(suffix, params, api_id, reader)                                           \
-  case CUPTI_DRIVER_TRACE_CBID_##suffix:                                                     \
-    r.api = ApiId::api_id;                                                                   \
-    read_params<params>([](auto* p, auto* c, ApiRecord& out) { reader(p, c, out); }, cb, r); \
-    return true;
-    GPROF_DRIVER_CALLBACKS(GPROF_CASE)
+#define GPROF_CASE(name, id, sym, display, cat, fields, domain, cbid, params, reader)          \
+  GPROF_IF_driver_##domain(                                                                    \
+      case CUPTI_DRIVER_TRACE_CBID_##cbid                                                      \
+      : r.api = ApiId::name;                                                                   \
+      read_params<params>([](auto* p, auto* c, ApiRecord& out) { reader(p, c, out); }, cb, r); \
+      return true;)
+    GPROF_API_TABLE(GPROF_CASE)
 #undef GPROF_CASE
     default:
       return false;
   }
 }
 
-#define GPROF_RUNTIME_ID(suffix, params, api, reader) CUPTI_RUNTIME_TRACE_CBID_##suffix,
-#define GPROF_DRIVER_ID(suffix, params, api, reader) CUPTI_DRIVER_TRACE_CBID_##suffix,
-constexpr CUpti_CallbackId kRuntimeIds[] = {GPROF_RUNTIME_CALLBACKS(GPROF_RUNTIME_ID)};
-constexpr CUpti_CallbackId kDriverIds[] = {GPROF_DRIVER_CALLBACKS(GPROF_DRIVER_ID)};
+#define GPROF_RUNTIME_ID(name, id, sym, display, cat, fields, domain, cbid, params, reader) \
+  GPROF_IF_runtime_##domain(CUPTI_RUNTIME_TRACE_CBID_##cbid, )
+#define GPROF_DRIVER_ID(name, id, sym, display, cat, fields, domain, cbid, params, reader) \
+  GPROF_IF_driver_##domain(CUPTI_DRIVER_TRACE_CBID_##cbid, )
+constexpr CUpti_CallbackId kRuntimeIds[] = {GPROF_API_TABLE(GPROF_RUNTIME_ID)};
+constexpr CUpti_CallbackId kDriverIds[] = {GPROF_API_TABLE(GPROF_DRIVER_ID)};
 #undef GPROF_RUNTIME_ID
 #undef GPROF_DRIVER_ID
 

@@ -1,4 +1,4 @@
-// Copies: synchronous and asynchronous, 1D/2D, peer and symbol.
+// Copies: synchronous and asynchronous, 1D/2D/3D, peer, symbol and batches.
 #include "inject/api_call.h"
 #include "inject/cuda_api.h"
 #include "inject/real_function.h"
@@ -14,6 +14,21 @@ cudaError_t finish_copy(ApiCall& call, cudaError_t result, size_t bytes, cudaMem
     call.record().stream = handle(stream);
   }
   return call.finish(result);
+}
+
+size_t bytes_3d(const cudaMemcpy3DParms* p) {
+  return p ? p->extent.width * p->extent.height * p->extent.depth : 0;
+}
+
+cudaMemcpyKind kind_3d(const cudaMemcpy3DParms* p) {
+  return p ? p->kind : cudaMemcpyDefault;
+}
+
+size_t batch_bytes(const size_t* sizes, size_t count) {
+  size_t bytes = 0;
+  if (sizes)
+    for (size_t i = 0; i < count; ++i) bytes += sizes[i];
+  return bytes;
 }
 
 }  // namespace
@@ -82,5 +97,42 @@ COPY_HOOK(cudaMemcpyFromSymbolAsync, cudaMemcpyFromSymbolAsync,
           (void* dst, const void* symbol, size_t count, size_t offset, cudaMemcpyKind kind,
            cudaStream_t stream),
           (dst, symbol, count, offset, kind, stream), count, kind, stream)
+COPY_HOOK(cudaMemcpyToSymbol_ptds, cudaMemcpyToSymbol_ptds,
+          (const void* symbol, const void* src, size_t count, size_t offset, cudaMemcpyKind kind),
+          (symbol, src, count, offset, kind), count, kind, nullptr)
+COPY_HOOK(cudaMemcpyFromSymbol_ptds, cudaMemcpyFromSymbol_ptds,
+          (void* dst, const void* symbol, size_t count, size_t offset, cudaMemcpyKind kind),
+          (dst, symbol, count, offset, kind), count, kind, nullptr)
+COPY_HOOK(cudaMemcpyToSymbolAsync_ptsz, cudaMemcpyToSymbolAsync_ptsz,
+          (const void* symbol, const void* src, size_t count, size_t offset, cudaMemcpyKind kind,
+           cudaStream_t stream),
+          (symbol, src, count, offset, kind, stream), count, kind, stream)
+COPY_HOOK(cudaMemcpyFromSymbolAsync_ptsz, cudaMemcpyFromSymbolAsync_ptsz,
+          (void* dst, const void* symbol, size_t count, size_t offset, cudaMemcpyKind kind,
+           cudaStream_t stream),
+          (dst, symbol, count, offset, kind, stream), count, kind, stream)
+// The extent's width is in bytes for linear memory (in elements when an array
+// takes part, where this undercounts).
+COPY_HOOK(cudaMemcpy3D, cudaMemcpy3D, (const cudaMemcpy3DParms* p), (p), bytes_3d(p), kind_3d(p),
+          nullptr)
+COPY_HOOK(cudaMemcpy3D_ptds, cudaMemcpy3D_ptds, (const cudaMemcpy3DParms* p), (p), bytes_3d(p),
+          kind_3d(p), nullptr)
+COPY_HOOK(cudaMemcpy3DAsync, cudaMemcpy3DAsync, (const cudaMemcpy3DParms* p, cudaStream_t stream),
+          (p, stream), bytes_3d(p), kind_3d(p), stream)
+COPY_HOOK(cudaMemcpy3DAsync_ptsz, cudaMemcpy3DAsync_ptsz,
+          (const cudaMemcpy3DParms* p, cudaStream_t stream), (p, stream), bytes_3d(p), kind_3d(p),
+          stream)
+// A batch is one call: all its copies' bytes; their directions are the
+// driver's to find (cudaMemcpyDefault).
+COPY_HOOK(cudaMemcpyBatchAsync, cudaMemcpyBatchAsync,
+          (void* const* dsts, const void* const* srcs, const size_t* sizes, size_t count,
+           cudaMemcpyAttributes* attrs, size_t* attrs_idxs, size_t num_attrs, cudaStream_t stream),
+          (dsts, srcs, sizes, count, attrs, attrs_idxs, num_attrs, stream),
+          batch_bytes(sizes, count), cudaMemcpyDefault, stream)
+COPY_HOOK(cudaMemcpyBatchAsync_ptsz, cudaMemcpyBatchAsync_ptsz,
+          (void* const* dsts, const void* const* srcs, const size_t* sizes, size_t count,
+           cudaMemcpyAttributes* attrs, size_t* attrs_idxs, size_t num_attrs, cudaStream_t stream),
+          (dsts, srcs, sizes, count, attrs, attrs_idxs, num_attrs, stream),
+          batch_bytes(sizes, count), cudaMemcpyDefault, stream)
 
 }  // extern "C"

@@ -34,7 +34,7 @@ void check_dlclose_hook();
 
 }  // namespace gprof::inject
 
-// Exported through libgprof.map: the rest of the shim is hidden.
+// Exported through the version script: the rest of the shim is hidden.
 extern "C" __attribute__((visibility("default"))) int dlclose(void* handle) {
   using namespace gprof;
   const inject::DlcloseFn real = inject::real_dlclose();

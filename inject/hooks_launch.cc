@@ -188,6 +188,21 @@ cudaError_t CUDARTAPI __cudaLaunchKernel_ptsz(cudaKernel_t kernel, uint64_t grid
       kernel, grid_xy, grid_z, block_xy, block_z, args, shared_mem, stream);
 }
 
+cudaError_t CUDARTAPI cudaLaunchCooperativeKernel(const void* func, dim3 grid, dim3 block,
+                                                  void** args, size_t shared_mem,
+                                                  cudaStream_t stream) {
+  return launch_by_function(REAL(cudaLaunchCooperativeKernel), ApiId::cudaLaunchCooperativeKernel,
+                            func, grid, block, args, shared_mem, stream);
+}
+
+cudaError_t CUDARTAPI cudaLaunchCooperativeKernel_ptsz(const void* func, dim3 grid, dim3 block,
+                                                       void** args, size_t shared_mem,
+                                                       cudaStream_t stream) {
+  return launch_by_function(REAL(cudaLaunchCooperativeKernel_ptsz),
+                            ApiId::cudaLaunchCooperativeKernel_ptsz, func, grid, block, args,
+                            shared_mem, stream);
+}
+
 cudaError_t CUDARTAPI cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* func,
                                           void** args) {
   return launch_ex(REAL(cudaLaunchKernelExC), ApiId::cudaLaunchKernelExC, config, func, args);

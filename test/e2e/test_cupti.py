@@ -14,7 +14,8 @@ import unittest
 import subprocess
 import sys
 
-from gprof_e2e import (BUILD, E2ETestCase, SOURCE, gpuprof, parse_table, parse_time_ns, program)
+from gprof_e2e import (BUILD, LIBGPROF, E2ETestCase, SOURCE, gpuprof, parse_table,
+                       parse_time_ns, program, run_program)
 
 KERNEL_NS = 20000
 VECTOR_BYTES = 4 << 20
@@ -516,6 +517,47 @@ class GpuCheckScript(E2ETestCase):
                                    timeout=300)
         self.assertEqual(completed.returncode, 0, completed.stdout + completed.stderr)
         self.assertIn("gpu-check: 12 passed, 0 failed, 2 skipped", completed.stdout)
+
+
+
+class TableApis(E2ETestCase):
+    """The APIs added with formats/api_table.h (test/programs/more_apis.cu): the same records
+    whether the hook saw the call (preloaded) or only CUPTI's callback did (CUDA_INJECTION64_PATH
+    alone, as for a program linked with a static cudart)."""
+
+    EXPECTED = [
+        ("cudaMalloc", {"bytes": 4096}),
+        ("cudaLaunchCooperativeKernel", {"kernel": "_Z4coopPi", "grid": [2, 1, 1],
+                                         "block": [64, 1, 1]}),
+        ("cudaMemcpy3D", {"bytes": 512, "copy_kind": 1}),
+        ("cudaMemcpyBatchAsync", {"bytes": 600, "copy_kind": 4}),  # cudaMemcpyDefault
+        ("cudaStreamSynchronize", {}),
+        ("cudaDeviceSynchronize", {}),
+    ]
+
+    def check(self, run):
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertEqual(run.stdout, "more_apis: ok\n")
+        self.assertEqual(len(run.files), 1, run.stderr)
+        out = gpuprof("dump", run.files[0]).stdout
+        calls = [json.loads(line) for line in out.splitlines() if line.strip()]
+        self.assertEqual([c["api"] for c in calls], [name for name, _ in self.EXPECTED])
+        for call, (name, fields) in zip(calls, self.EXPECTED):
+            self.assertEqual(call["result"], 0, name)
+            for key, value in fields.items():
+                self.assertEqual(call[key], value, (name, key))
+        info = gpuprof("info", run.files[0]).stdout
+        # The batch is three transfers under one correlation id; all pair with their call.
+        self.assertRegex(info, r"GPU records:\s+7 \(1 kernel, 4 copies, 0 sets, 2 syncs\); "
+                               r"0 unpaired")
+
+    def test_hooked(self):
+        self.check(self.profile([program("more_apis")]))
+
+    def test_seen_by_cupti_callbacks_only(self):
+        env = {"CUDA_INJECTION64_PATH": LIBGPROF,
+               "GPROF_OUTPUT": os.path.join(self.tmp, "cb-%p.gprof")}
+        self.check(run_program([program("more_apis")], self.tmp, preload=False, env=env))
 
 
 if __name__ == "__main__":

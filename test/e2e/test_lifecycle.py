@@ -10,8 +10,10 @@ import subprocess
 import time
 import unittest
 
-from gprof_e2e import (E2ETestCase, FAKE_LIBRARY_PATH, LIBGPROF, SOURCE, dump, gpuprof,
+from gprof_e2e import (BUILD, E2ETestCase, FAKE_LIBRARY_PATH, LIBGPROF, SOURCE, dump, gpuprof,
                        program, run_program)
+
+CUDA_INCLUDE = os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "include")
 
 
 def dump_gpu(path):
@@ -245,7 +247,7 @@ class Symbols(unittest.TestCase):
         out = subprocess.run(["nm", "-D", "--defined-only", LIBGPROF], capture_output=True,
                              text=True, check=True).stdout
         exported = {line.split()[-1].split("@")[0] for line in out.splitlines() if line.strip()}
-        with open(os.path.join(SOURCE, "inject", "libgprof.map")) as f:
+        with open(os.path.join(BUILD, "inject", "libgprof.map")) as f:
             allowed = set(re.findall(r"^\s+(\w+);", f.read(), re.M))
         self.assertTrue(exported)
         self.assertLessEqual(exported, allowed, exported - allowed)
@@ -254,6 +256,34 @@ class Symbols(unittest.TestCase):
         for namespace in ("std::", "google::", "fmt::", "spdlog::", "gprof::"):
             defined = [l for l in demangled.splitlines() if namespace in l and " U " not in l]
             self.assertEqual(defined, [], namespace)
+
+    def test_every_hook_has_an_api_id_and_a_callback_id(self):
+        # formats/api_table.h read independently of the build's generator: every row has a
+        # unique id and symbol; every runtime row is exported and has a CUPTI runtime callback
+        # id that CUPTI's header defines; nothing else is exported but the entry points.
+        with open(os.path.join(SOURCE, "formats", "api_table.h")) as f:
+            table = f.read()
+        rows = re.findall(r'X\((\w+), (\d+), "(\w+)", "(\w+)", (\w+), ([\w |]+), (runtime|driver), '
+                          r'(\w+), (\w+), (\(?[\w<>]+\)?)\)', table)
+        self.assertGreater(len(rows), 80)
+        ids = [int(r[1]) for r in rows]
+        symbols = [r[2] for r in rows]
+        self.assertEqual(len(ids), len(set(ids)))
+        self.assertEqual(len(symbols), len(set(symbols)))
+        cupti = ""
+        for header in ("cupti_runtime_cbid.h", "cupti_driver_cbid.h"):
+            with open(os.path.join(CUDA_INCLUDE, header)) as f:
+                cupti += f.read()
+        for name, _, symbol, _, _, _, domain, cbid, _, _ in rows:
+            prefix = "CUPTI_RUNTIME_TRACE_CBID_" if domain == "runtime" else "CUPTI_DRIVER_TRACE_CBID_"
+            self.assertRegex(cupti, rf"\b{prefix}{cbid}\b", name)
+        out = subprocess.run(["nm", "-D", "--defined-only", LIBGPROF], capture_output=True,
+                             text=True, check=True).stdout
+        exported = {line.split()[-1].split("@")[0] for line in out.splitlines() if line.strip()}
+        entry_points = {"InitializeInjection", "InitializeInjectionNvtx2", "__cudaGetKernel",
+                        "__cudaRegisterFunction", "dlclose"}
+        hooks = {r[2] for r in rows if r[6] == "runtime"}
+        self.assertEqual(exported, hooks | entry_points)
 
 
 if __name__ == "__main__":

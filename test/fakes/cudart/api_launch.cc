@@ -59,11 +59,39 @@ cudaError_t Launch(const ApiCall& call, const KernelInfo* kernel, dim3 grid, dim
                  per_thread ? CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz
                             : CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
                  &params, NameOf(kernel));
-  const cudaError_t result =
-      driver.Return(IssueLaunch(call.correlation_id(), kernel, grid, block, shared_bytes, stream,
-                                per_thread));
+  const cudaError_t result = driver.Return(
+      IssueLaunch(call.correlation_id(), kernel, grid, block, shared_bytes, stream, per_thread));
   if (const int signal = GetConfig().signal_in_launch) raise(signal);
   return result;
+}
+
+// cudaLaunchCooperativeKernel: the driver call nested inside is cuLaunchCooperativeKernel (its
+// parameters: generated_cuda_meta.h). The fake has no grid-wide barriers to model; the kernel
+// occupies the timeline as any other.
+cudaError_t LaunchCooperative(const ApiCall& call, const KernelInfo* kernel, dim3 grid, dim3 block,
+                              void** args, size_t shared_bytes, cudaStream_t stream,
+                              bool per_thread) {
+  if (kernel == nullptr) {
+    return IssueLaunch(call.correlation_id(), kernel, grid, block, shared_bytes, stream,
+                       per_thread);
+  }
+  const cuLaunchCooperativeKernel_params params{AsFunction(kernel),
+                                                grid.x,
+                                                grid.y,
+                                                grid.z,
+                                                block.x,
+                                                block.y,
+                                                block.z,
+                                                static_cast<unsigned>(shared_bytes),
+                                                reinterpret_cast<CUstream>(stream),
+                                                args};
+  ApiCall driver(ApiCall::NestedDriver{},
+                 per_thread ? "cuLaunchCooperativeKernel_ptsz" : "cuLaunchCooperativeKernel",
+                 per_thread ? CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz
+                            : CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+                 &params, NameOf(kernel));
+  return driver.Return(
+      IssueLaunch(call.correlation_id(), kernel, grid, block, shared_bytes, stream, per_thread));
 }
 
 cudaError_t LaunchEx(const ApiCall& call, const cudaLaunchConfig_t* config,
@@ -161,4 +189,32 @@ extern "C" cudaError_t CUDARTAPI cudaLaunchKernelExC_ptsz(const cudaLaunchConfig
   ApiCall call("cudaLaunchKernelExC_ptsz", CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060,
                &params, gprof_fake::NameOf(info));
   return call.Return(gprof_fake::LaunchEx(call, config, info, args, /*per_thread=*/true));
+}
+
+extern "C" cudaError_t CUDARTAPI cudaLaunchCooperativeKernel(const void* func, dim3 gridDim,
+                                                             dim3 blockDim, void** args,
+                                                             size_t sharedMem,
+                                                             cudaStream_t stream) {
+  const gprof_fake::KernelInfo* info = gprof_fake::KernelOfStub(func);
+  const cudaLaunchCooperativeKernel_v9000_params params{func, gridDim,   blockDim,
+                                                        args, sharedMem, stream};
+  ApiCall call("cudaLaunchCooperativeKernel",
+               CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000, &params,
+               gprof_fake::NameOf(info));
+  return call.Return(gprof_fake::LaunchCooperative(call, info, gridDim, blockDim, args, sharedMem,
+                                                   stream, /*per_thread=*/false));
+}
+
+extern "C" cudaError_t CUDARTAPI cudaLaunchCooperativeKernel_ptsz(const void* func, dim3 gridDim,
+                                                                  dim3 blockDim, void** args,
+                                                                  size_t sharedMem,
+                                                                  cudaStream_t stream) {
+  const gprof_fake::KernelInfo* info = gprof_fake::KernelOfStub(func);
+  const cudaLaunchCooperativeKernel_ptsz_v9000_params params{func, gridDim,   blockDim,
+                                                             args, sharedMem, stream};
+  ApiCall call("cudaLaunchCooperativeKernel_ptsz",
+               CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000, &params,
+               gprof_fake::NameOf(info));
+  return call.Return(gprof_fake::LaunchCooperative(call, info, gridDim, blockDim, args, sharedMem,
+                                                   stream, /*per_thread=*/true));
 }

@@ -81,6 +81,40 @@ cudaError_t FromSymbol(uint32_t correlation_id, void* dst, const void* symbol, s
   return Copy(correlation_id, Linear(dst, src, count, kind), stream, per_thread, blocking);
 }
 
+// cudaMemcpy3D on linear memory (cudaPitchedPtr on both sides): depth slices of height rows,
+// each row `extent.width` bytes, rows `pitch` apart (cuda_runtime_api.h, cudaMemcpy3D). Arrays
+// are not modelled: the fake refuses them rather than pretend.
+cudaError_t Copy3D(uint32_t correlation_id, const cudaMemcpy3DParms* p, cudaStream_t stream,
+                   bool per_thread, HostBlocking blocking) {
+  if (p == nullptr) return cudaErrorInvalidValue;
+  if (p->srcArray != nullptr || p->dstArray != nullptr) return cudaErrorInvalidValue;
+  if (p->srcPos.x || p->srcPos.y || p->srcPos.z || p->dstPos.x || p->dstPos.y || p->dstPos.z)
+    return cudaErrorInvalidValue;
+  return Copy(correlation_id,
+              Pitched(p->dstPtr.ptr, p->dstPtr.pitch, p->srcPtr.ptr, p->srcPtr.pitch,
+                      p->extent.width, p->extent.height * p->extent.depth, p->kind),
+              stream, per_thread, blocking);
+}
+
+// cudaMemcpyBatchAsync: `count` copies in one call, each its own transfer on the stream with the
+// call's correlation id (CUPTI reports one memcpy activity per copy). Directions come from the
+// pointers (cudaMemcpyDefault); the attributes' hints change nothing in the fake.
+cudaError_t CopyBatch(uint32_t correlation_id, void* const* dsts, const void* const* srcs,
+                      const size_t* sizes, size_t count, size_t num_attrs, cudaStream_t stream,
+                      bool per_thread) {
+  if (count == 0 || dsts == nullptr || srcs == nullptr || sizes == nullptr || num_attrs == 0)
+    return cudaErrorInvalidValue;
+  if (stream == nullptr) return cudaErrorInvalidValue;  // the legacy stream is not allowed
+  for (size_t i = 0; i < count; ++i) {
+    if (const cudaError_t error =
+            Copy(correlation_id, Linear(dsts[i], srcs[i], sizes[i], cudaMemcpyDefault), stream,
+                 per_thread, HostBlocking::kAsync);
+        error != cudaSuccess)
+      return error;
+  }
+  return cudaSuccess;
+}
+
 }  // namespace
 }  // namespace gprof_fake
 
@@ -291,4 +325,59 @@ extern "C" cudaError_t CUDARTAPI cudaGetSymbolSize(size_t* size, const void* sym
   if (info == nullptr) return call.Return(cudaErrorInvalidSymbol);
   *size = info->size;
   return call.Return(cudaSuccess);
+}
+
+extern "C" cudaError_t CUDARTAPI cudaMemcpy3D(const struct cudaMemcpy3DParms* p) {
+  const cudaMemcpy3D_v3020_params params{p};
+  ApiCall call("cudaMemcpy3D", CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy3D_v3020, &params);
+  return call.Return(
+      gprof_fake::Copy3D(call.correlation_id(), p, nullptr, false, HostBlocking::kSync));
+}
+
+extern "C" cudaError_t CUDARTAPI cudaMemcpy3D_ptds(const struct cudaMemcpy3DParms* p) {
+  const cudaMemcpy3D_ptds_v7000_params params{p};
+  ApiCall call("cudaMemcpy3D_ptds", CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy3D_ptds_v7000, &params);
+  return call.Return(
+      gprof_fake::Copy3D(call.correlation_id(), p, nullptr, true, HostBlocking::kSync));
+}
+
+extern "C" cudaError_t CUDARTAPI cudaMemcpy3DAsync(const struct cudaMemcpy3DParms* p,
+                                                   cudaStream_t stream) {
+  const cudaMemcpy3DAsync_v3020_params params{p, stream};
+  ApiCall call("cudaMemcpy3DAsync", CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy3DAsync_v3020, &params);
+  return call.Return(
+      gprof_fake::Copy3D(call.correlation_id(), p, stream, false, HostBlocking::kAsync));
+}
+
+extern "C" cudaError_t CUDARTAPI cudaMemcpy3DAsync_ptsz(const struct cudaMemcpy3DParms* p,
+                                                        cudaStream_t stream) {
+  const cudaMemcpy3DAsync_ptsz_v7000_params params{p, stream};
+  ApiCall call("cudaMemcpy3DAsync_ptsz", CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy3DAsync_ptsz_v7000,
+               &params);
+  return call.Return(
+      gprof_fake::Copy3D(call.correlation_id(), p, stream, true, HostBlocking::kAsync));
+}
+
+extern "C" cudaError_t CUDARTAPI cudaMemcpyBatchAsync(void* const* dsts, const void* const* srcs,
+                                                      const size_t* sizes, size_t count,
+                                                      struct cudaMemcpyAttributes* attrs,
+                                                      size_t* attrsIdxs, size_t numAttrs,
+                                                      cudaStream_t stream) {
+  const cudaMemcpyBatchAsync_v13000_params params{dsts,  srcs,      sizes,    count,
+                                                  attrs, attrsIdxs, numAttrs, stream};
+  ApiCall call("cudaMemcpyBatchAsync", CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyBatchAsync_v13000,
+               &params);
+  return call.Return(gprof_fake::CopyBatch(call.correlation_id(), dsts, srcs, sizes, count,
+                                           numAttrs, stream, false));
+}
+
+extern "C" cudaError_t CUDARTAPI cudaMemcpyBatchAsync_ptsz(
+    void* const* dsts, const void* const* srcs, const size_t* sizes, size_t count,
+    struct cudaMemcpyAttributes* attrs, size_t* attrsIdxs, size_t numAttrs, cudaStream_t stream) {
+  const cudaMemcpyBatchAsync_ptsz_v13000_params params{dsts,  srcs,      sizes,    count,
+                                                       attrs, attrsIdxs, numAttrs, stream};
+  ApiCall call("cudaMemcpyBatchAsync_ptsz",
+               CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyBatchAsync_ptsz_v13000, &params);
+  return call.Return(gprof_fake::CopyBatch(call.correlation_id(), dsts, srcs, sizes, count,
+                                           numAttrs, stream, true));
 }
