@@ -1,0 +1,40 @@
+#include "tools/export/inserts.h"
+
+namespace gprof::exporter {
+
+Inserts::Inserts(Database& db)
+    : runtime(db.handle(),
+              "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME (start, end, eventClass, globalTid, "
+              "correlationId, nameId, returnValue) VALUES (?, ?, ?, ?, ?, ?, ?)"),
+      kernel(db.handle(),
+             "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, streamId, "
+             "correlationId, globalPid, demangledName, shortName, mangledName, "
+             "registersPerThread, gridX, gridY, gridZ, blockX, blockY, blockZ, "
+             "staticSharedMemory, dynamicSharedMemory, graphNodeId, graphId) "
+             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)"),
+      memcpy(db.handle(),
+             "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY (start, end, deviceId, streamId, "
+             "correlationId, globalPid, bytes, copyKind, srcKind, dstKind, srcDeviceId, "
+             "dstDeviceId, graphNodeId) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+      memset(db.handle(),
+             "INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET (start, end, deviceId, streamId, "
+             "correlationId, globalPid, value, bytes, graphNodeId, memKind) "
+             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+      sync(db.handle(),
+           "INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (start, end, deviceId, streamId, "
+           "correlationId, globalPid, syncType) VALUES (?, ?, ?, ?, ?, ?, ?)"),
+      nvtx(db.handle(),
+           "INSERT INTO NVTX_EVENTS (eventId, start, end, eventType, text, globalTid, "
+           "endGlobalTid, domainId) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"),
+      gprof_nvtx(db.handle(),
+                 "INSERT INTO GPROF_NVTX (eventId, rowNameId, seq, opId, openAtExit) "
+                 "VALUES (?, ?, ?, ?, ?)"),
+      thread_name(db.handle(), "INSERT INTO ThreadNames (nameId, globalTid) VALUES (?, ?)"),
+      external(db.handle(),
+               "INSERT INTO GPROF_EXTERNAL_CORRELATION (globalPid, correlationId, externalId) "
+               "VALUES (?, ?, ?)"),
+      launch_shared(db.handle(),
+                    "INSERT INTO temp.launch_shared (globalPid, correlationId, bytes) "
+                    "VALUES (?, ?, ?)") {}
+
+}  // namespace gprof::exporter
