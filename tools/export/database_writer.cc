@@ -289,7 +289,6 @@ ExportSummary write_database(const std::vector<std::string>& inputs, const std::
     }
   }
   db.exec("COMMIT");
-  db.exec("ANALYZE");
   db.close();
   summary.seconds = since(begin);
   return summary;

@@ -25,12 +25,13 @@ int64_t i64(uint64_t value) {
   return static_cast<int64_t>(value);
 }
 
-// Correlation id 0 means "none" in the file: NULL, so that it joins nothing.
-void bind_correlation(Statement& s, int index, uint64_t correlation) {
-  if (correlation == 0)
-    s.bind_null(index);
+// 0 means "none" in the file (correlation ids, graph ids): NULL, so that
+// it joins nothing.
+void set_optional(BatchInsert& b, int column, uint64_t value) {
+  if (value == 0)
+    b.set_null(column);
   else
-    s.bind(index, i64(correlation));
+    b.set(column, i64(value));
 }
 
 void bind_optional(Statement& s, int index, uint64_t value) {
@@ -123,15 +124,15 @@ void FileRows::on_api(const ApiRecord& r) {
   const ApiInfo* api = api_info(r.api);
   if (api == nullptr) return;  // the reader skips unknown APIs; be safe anyway
   seen(r.start_ns, r.end_ns);
-  Statement& s = in_.runtime;
-  s.bind(1, i64(r.start_ns));
-  s.bind(2, i64(std::max(r.end_ns, r.start_ns)));
-  s.bind(3, driver_api(api->symbol) ? kCudaDriver : kCudaRuntime);
-  s.bind(4, global_tid(global_pid_, r.tid));
-  bind_correlation(s, 5, r.correlation);
-  s.bind(6, api_name(r.api, api->display));
-  s.bind(7, r.result);
-  s.run();
+  BatchInsert& b = in_.runtime;
+  b.set(1, i64(r.start_ns));
+  b.set(2, i64(std::max(r.end_ns, r.start_ns)));
+  b.set(3, driver_api(api->symbol) ? kCudaDriver : kCudaRuntime);
+  b.set(4, global_tid(global_pid_, r.tid));
+  set_optional(b, 5, r.correlation);
+  b.set(6, api_name(r.api, api->display));
+  b.set(7, r.result);
+  b.end_row();
   ++in_.rows;
   // Most launches have no dynamic shared memory: only those that do are
   // kept, to be split out of the kernel's total after the load.
@@ -161,13 +162,13 @@ void FileRows::on_external_correlation(uint64_t correlation, uint64_t external_i
 
 // start, end, deviceId, streamId, correlationId, globalPid: the first six
 // columns of every GPU table's insert.
-void FileRows::gpu_common(Statement& s, const GpuRecord& r) {
-  s.bind(1, i64(r.start_ns));
-  s.bind(2, i64(std::max(r.end_ns, r.start_ns)));
-  s.bind(3, r.device);
-  s.bind(4, r.stream);
-  bind_correlation(s, 5, r.correlation);
-  s.bind(6, global_pid_);
+void FileRows::gpu_common(BatchInsert& b, const GpuRecord& r) {
+  b.set(1, i64(r.start_ns));
+  b.set(2, i64(std::max(r.end_ns, r.start_ns)));
+  b.set(3, r.device);
+  b.set(4, r.stream);
+  set_optional(b, 5, r.correlation);
+  b.set(6, global_pid_);
 }
 
 void FileRows::on_gpu(const GpuRecord& r) {
@@ -182,60 +183,61 @@ void FileRows::on_gpu(const GpuRecord& r) {
   info_.gpu.count(r.kind);
   switch (r.kind) {
     case GpuKind::kKernel: {
-      Statement& s = in_.kernel;
-      gpu_common(s, r);
+      BatchInsert& b = in_.kernel;
+      gpu_common(b, r);
       const KernelNames& names = kernel_names(r.kernel);
-      s.bind(7, names.demangled);
-      s.bind(8, names.short_name);
-      bind_optional(s, 9, static_cast<uint64_t>(names.mangled));
-      s.bind(10, r.registers);
-      s.bind(11, r.grid.x);
-      s.bind(12, r.grid.y);
-      s.bind(13, r.grid.z);
-      s.bind(14, r.block.x);
-      s.bind(15, r.block.y);
-      s.bind(16, r.block.z);
-      s.bind(17, r.shared_mem);  // static + dynamic until the launch's part is split out
-      bind_optional(s, 18, r.graph_node);
-      bind_optional(s, 19, r.graph);
-      s.run();
+      b.set(7, names.demangled);
+      b.set(8, names.short_name);
+      set_optional(b, 9, static_cast<uint64_t>(names.mangled));
+      b.set(10, r.registers);
+      b.set(11, r.grid.x);
+      b.set(12, r.grid.y);
+      b.set(13, r.grid.z);
+      b.set(14, r.block.x);
+      b.set(15, r.block.y);
+      b.set(16, r.block.z);
+      b.set(17, r.shared_mem);  // static + dynamic until the launch's part is split out
+      b.set(18, 0);
+      set_optional(b, 19, r.graph_node);
+      set_optional(b, 20, r.graph);
+      b.end_row();
       break;
     }
     case GpuKind::kMemcpy: {
-      Statement& s = in_.memcpy;
-      gpu_common(s, r);
-      s.bind(7, i64(r.bytes));
-      s.bind(8, r.copy_kind);
-      s.bind(9, nsys_memory_kind(r.src_kind));
-      s.bind(10, nsys_memory_kind(r.dst_kind));
+      BatchInsert& b = in_.memcpy;
+      gpu_common(b, r);
+      b.set(7, i64(r.bytes));
+      b.set(8, r.copy_kind);
+      b.set(9, nsys_memory_kind(r.src_kind));
+      b.set(10, nsys_memory_kind(r.dst_kind));
       // Only peer copies (CUPTI's MEMCPY2 records) name both devices.
       constexpr uint8_t kPeerToPeer = 10;
       if (r.copy_kind == kPeerToPeer) {
-        s.bind(11, r.device);
-        s.bind(12, r.peer_device);
+        b.set(11, r.device);
+        b.set(12, r.peer_device);
       } else {
-        s.bind_null(11);
-        s.bind_null(12);
+        b.set_null(11);
+        b.set_null(12);
       }
-      bind_optional(s, 13, r.graph_node);
-      s.run();
+      set_optional(b, 13, r.graph_node);
+      b.end_row();
       break;
     }
     case GpuKind::kMemset: {
-      Statement& s = in_.memset;
-      gpu_common(s, r);
-      s.bind(7, r.detail);
-      s.bind(8, i64(r.bytes));
-      bind_optional(s, 9, r.graph_node);
-      s.bind(10, nsys_memory_kind(r.dst_kind));
-      s.run();
+      BatchInsert& b = in_.memset;
+      gpu_common(b, r);
+      b.set(7, r.detail);
+      b.set(8, i64(r.bytes));
+      set_optional(b, 9, r.graph_node);
+      b.set(10, nsys_memory_kind(r.dst_kind));
+      b.end_row();
       break;
     }
     case GpuKind::kSync: {
-      Statement& s = in_.sync;
-      gpu_common(s, r);
-      s.bind(7, r.detail);
-      s.run();
+      BatchInsert& b = in_.sync;
+      gpu_common(b, r);
+      b.set(7, r.detail);
+      b.end_row();
       break;
     }
   }
@@ -243,6 +245,7 @@ void FileRows::on_gpu(const GpuRecord& r) {
 }
 
 void FileRows::finish() {
+  in_.flush();
   // Open ranges end when the process did (as report and trace close them).
   uint64_t last = info_.last_ns;
   if (info_.footer) last = std::max<uint64_t>(last, info_.footer->end_clock_ns());

@@ -45,7 +45,7 @@ class FileRows : public RecordVisitor {
   const std::string* text(int kind, uint32_t id) const;
   int64_t api_name(ApiId api, std::string_view display);
   void seen(uint64_t start_ns, uint64_t end_ns);
-  void gpu_common(Statement& insert, const GpuRecord& r);
+  void gpu_common(BatchInsert& insert, const GpuRecord& r);
 
   Inserts& in_;
   StringIds& strings_;

@@ -4,25 +4,28 @@ namespace gprof::exporter {
 
 Inserts::Inserts(Database& db)
     : runtime(db.handle(),
-              "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME (start, end, eventClass, globalTid, "
-              "correlationId, nameId, returnValue) VALUES (?, ?, ?, ?, ?, ?, ?)"),
+              "CUPTI_ACTIVITY_KIND_RUNTIME (start, end, eventClass, globalTid, correlationId, "
+              "nameId, returnValue)",
+              7),
       kernel(db.handle(),
-             "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, streamId, "
-             "correlationId, globalPid, demangledName, shortName, mangledName, "
-             "registersPerThread, gridX, gridY, gridZ, blockX, blockY, blockZ, "
-             "staticSharedMemory, dynamicSharedMemory, graphNodeId, graphId) "
-             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)"),
+             "CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, streamId, correlationId, "
+             "globalPid, demangledName, shortName, mangledName, registersPerThread, gridX, gridY, "
+             "gridZ, blockX, blockY, blockZ, staticSharedMemory, dynamicSharedMemory, "
+             "graphNodeId, graphId)",
+             20),
       memcpy(db.handle(),
-             "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY (start, end, deviceId, streamId, "
-             "correlationId, globalPid, bytes, copyKind, srcKind, dstKind, srcDeviceId, "
-             "dstDeviceId, graphNodeId) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+             "CUPTI_ACTIVITY_KIND_MEMCPY (start, end, deviceId, streamId, correlationId, "
+             "globalPid, bytes, copyKind, srcKind, dstKind, srcDeviceId, dstDeviceId, "
+             "graphNodeId)",
+             13),
       memset(db.handle(),
-             "INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET (start, end, deviceId, streamId, "
-             "correlationId, globalPid, value, bytes, graphNodeId, memKind) "
-             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+             "CUPTI_ACTIVITY_KIND_MEMSET (start, end, deviceId, streamId, correlationId, "
+             "globalPid, value, bytes, graphNodeId, memKind)",
+             10),
       sync(db.handle(),
-           "INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (start, end, deviceId, streamId, "
-           "correlationId, globalPid, syncType) VALUES (?, ?, ?, ?, ?, ?, ?)"),
+           "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (start, end, deviceId, streamId, correlationId, "
+           "globalPid, syncType)",
+           7),
       nvtx(db.handle(),
            "INSERT INTO NVTX_EVENTS (eventId, start, end, eventType, text, globalTid, "
            "endGlobalTid, domainId) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"),
@@ -36,5 +39,13 @@ Inserts::Inserts(Database& db)
       launch_shared(db.handle(),
                     "INSERT INTO temp.launch_shared (globalPid, correlationId, bytes) "
                     "VALUES (?, ?, ?)") {}
+
+void Inserts::flush() {
+  runtime.flush();
+  kernel.flush();
+  memcpy.flush();
+  memset.flush();
+  sync.flush();
+}
 
 }  // namespace gprof::exporter

@@ -1,21 +1,25 @@
-// The prepared INSERT of each table that grows with the run, shared by all
-// files: one compilation, then only bind and step per row.
+// The INSERTs of the tables that grow with the run, shared by all files:
+// compiled once, then only bound and stepped per row; the big integer
+// tables several rows per step (batch_insert.h).
 #pragma once
 
 #include <cstdint>
 
+#include "tools/export/batch_insert.h"
 #include "tools/export/sqlite_db.h"
 
 namespace gprof::exporter {
 
 struct Inserts {
   explicit Inserts(Database& db);
+  // Writes the rows the batches hold; before anything reads the tables.
+  void flush();
 
-  Statement runtime;
-  Statement kernel;
-  Statement memcpy;
-  Statement memset;
-  Statement sync;
+  BatchInsert runtime;
+  BatchInsert kernel;
+  BatchInsert memcpy;
+  BatchInsert memset;
+  BatchInsert sync;
   Statement nvtx;
   Statement gprof_nvtx;
   Statement thread_name;
