@@ -7,7 +7,7 @@ BatchInsert::BatchInsert(sqlite3* db, std::string target, int columns, int rows_
       target_(std::move(target)),
       columns_(columns),
       batch_(rows_per_batch),
-      row_(static_cast<size_t>(columns), Cell{0, true}) {
+      row_(static_cast<size_t>(columns), Cell{Kind::kNull, 0, {}}) {
   waiting_.reserve(static_cast<size_t>(columns) * static_cast<size_t>(rows_per_batch));
   statement(batch_);  // a bad target fails here, before any row
 }
@@ -38,10 +38,17 @@ void BatchInsert::write(int rows) {
   Statement& s = statement(rows);
   int index = 1;
   for (const Cell& cell : waiting_) {
-    if (cell.null)
-      s.bind_null(index++);
-    else
-      s.bind(index++, cell.value);
+    switch (cell.kind) {
+      case Kind::kNull:
+        s.bind_null(index++);
+        break;
+      case Kind::kInteger:
+        s.bind(index++, cell.value);
+        break;
+      case Kind::kText:
+        s.bind(index++, cell.text);
+        break;
+    }
   }
   waiting_.clear();
   s.run();

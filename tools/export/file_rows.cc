@@ -34,13 +34,6 @@ void set_optional(BatchInsert& b, int column, uint64_t value) {
     b.set(column, i64(value));
 }
 
-void bind_optional(Statement& s, int index, uint64_t value) {
-  if (value == 0)
-    s.bind_null(index);
-  else
-    s.bind(index, i64(value));
-}
-
 // The driver API (cuLaunchKernel...) as nsys classes it; gprof's runtime
 // hooks and CUPTI's runtime callbacks are "cuda*".
 bool driver_api(std::string_view symbol) {
@@ -245,7 +238,6 @@ void FileRows::on_gpu(const GpuRecord& r) {
 }
 
 void FileRows::finish() {
-  in_.flush();
   // Open ranges end when the process did (as report and trace close them).
   uint64_t last = info_.last_ns;
   if (info_.footer) last = std::max<uint64_t>(last, info_.footer->end_clock_ns());
@@ -258,29 +250,29 @@ void FileRows::finish() {
     if (r.domain != 0) domains.emplace(r.domain, &r);
     const std::string* message = text(pb::StringEntry::NVTX, r.name);
     const int64_t event_id = next_event_id_++;
-    Statement& s = in_.nvtx;
-    s.bind(1, event_id);
-    s.bind(2, i64(r.start_ns));
+    BatchInsert& s = in_.nvtx;
+    s.set(1, event_id);
+    s.set(2, i64(r.start_ns));
     int64_t type = kNvtxPushPopRange;
     if (r.kind == analysis::RangeKind::kStartEnd) type = kNvtxStartEndRange;
     if (r.kind == analysis::RangeKind::kMark) {
       type = kNvtxMark;
-      s.bind_null(3);
+      s.set_null(3);
     } else {
-      s.bind(3, i64(r.end_ns));
+      s.set(3, i64(r.end_ns));
     }
-    s.bind(4, type);
+    s.set(4, type);
     if (message != nullptr)
-      s.bind(5, *message);
+      s.set(5, std::string_view(*message));  // in texts_, which outlives the flush below
     else
-      s.bind_null(5);
-    s.bind(6, global_tid(global_pid_, r.tid));
+      s.set_null(5);
+    s.set(6, global_tid(global_pid_, r.tid));
     if (r.kind == analysis::RangeKind::kStartEnd)
-      s.bind(7, global_tid(global_pid_, r.end_tid));
+      s.set(7, global_tid(global_pid_, r.end_tid));
     else
-      s.bind_null(7);
-    s.bind(8, r.domain);
-    s.run();
+      s.set_null(7);
+    s.set(8, r.domain);
+    s.end_row();
 
     const uint64_t key = static_cast<uint64_t>(r.domain) << 32 | r.name;
     auto name = row_names.find(key);
@@ -289,34 +281,34 @@ void FileRows::finish() {
           analysis::range_row_name(message, text(pb::StringEntry::DOMAIN, r.domain));
       name = row_names.emplace(key, strings_.id(row)).first;
     }
-    Statement& g = in_.gprof_nvtx;
-    g.bind(1, event_id);
-    g.bind(2, name->second);
+    BatchInsert& g = in_.gprof_nvtx;
+    g.set(1, event_id);
+    g.set(2, name->second);
     // The file keeps torch's sequence_nr + 1 (0: none).
     if (r.seq == 0)
-      g.bind_null(3);
+      g.set_null(3);
     else
-      g.bind(3, i64(r.seq - 1));
-    bind_optional(g, 4, r.op_id);
-    g.bind(5, r.open_at_exit ? 1 : 0);
-    g.run();
+      g.set(3, i64(r.seq - 1));
+    set_optional(g, 4, r.op_id);
+    g.set(5, r.open_at_exit ? 1 : 0);
+    g.end_row();
     in_.rows += 2;
   }
   for (const auto& [domain, first] : domains) {
     const std::string* name = text(pb::StringEntry::DOMAIN, domain);
-    Statement& s = in_.nvtx;
-    s.bind(1, next_event_id_++);
-    s.bind(2, i64(first->start_ns));
-    s.bind_null(3);
-    s.bind(4, kNvtxDomainCreate);
+    BatchInsert& s = in_.nvtx;
+    s.set(1, next_event_id_++);
+    s.set(2, i64(first->start_ns));
+    s.set_null(3);
+    s.set(4, kNvtxDomainCreate);
     if (name != nullptr)
-      s.bind(5, *name);
+      s.set(5, std::string_view(*name));
     else
-      s.bind_null(5);
-    s.bind(6, global_tid(global_pid_, first->tid));
-    s.bind_null(7);
-    s.bind(8, domain);
-    s.run();
+      s.set_null(5);
+    s.set(6, global_tid(global_pid_, first->tid));
+    s.set_null(7);
+    s.set(8, domain);
+    s.end_row();
     ++in_.rows;
   }
   // Thread names: nvtxNameOsThread's, and the process's name for its main
@@ -336,6 +328,7 @@ void FileRows::finish() {
     s.bind(2, global_tid(global_pid_, tid));
     s.run();
   }
+  in_.flush();  // before the strings the NVTX rows point into go away
 }
 
 }  // namespace gprof::exporter

@@ -27,11 +27,10 @@ Inserts::Inserts(Database& db)
            "globalPid, syncType)",
            7),
       nvtx(db.handle(),
-           "INSERT INTO NVTX_EVENTS (eventId, start, end, eventType, text, globalTid, "
-           "endGlobalTid, domainId) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"),
-      gprof_nvtx(db.handle(),
-                 "INSERT INTO GPROF_NVTX (eventId, rowNameId, seq, opId, openAtExit) "
-                 "VALUES (?, ?, ?, ?, ?)"),
+           "NVTX_EVENTS (eventId, start, end, eventType, text, globalTid, endGlobalTid, "
+           "domainId)",
+           8),
+      gprof_nvtx(db.handle(), "GPROF_NVTX (eventId, rowNameId, seq, opId, openAtExit)", 5),
       thread_name(db.handle(), "INSERT INTO ThreadNames (nameId, globalTid) VALUES (?, ?)"),
       external(db.handle(),
                "INSERT INTO GPROF_EXTERNAL_CORRELATION (globalPid, correlationId, externalId) "
@@ -46,6 +45,8 @@ void Inserts::flush() {
   memcpy.flush();
   memset.flush();
   sync.flush();
+  nvtx.flush();
+  gprof_nvtx.flush();
 }
 
 }  // namespace gprof::exporter

@@ -20,8 +20,8 @@ struct Inserts {
   BatchInsert memcpy;
   BatchInsert memset;
   BatchInsert sync;
-  Statement nvtx;
-  Statement gprof_nvtx;
+  BatchInsert nvtx;
+  BatchInsert gprof_nvtx;
   Statement thread_name;
   Statement external;
   Statement launch_shared;  // temporary: dynamic shared memory of launches that had some
