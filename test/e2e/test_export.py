@@ -6,6 +6,8 @@ fail with exit 2 and leave nothing behind (docs/export.md)."""
 import json
 import os
 import re
+import resource
+import signal
 import sqlite3
 import subprocess
 
@@ -217,6 +219,22 @@ class Export(E2ETestCase):
         with sqlite3.connect(out) as db:
             self.assertEqual(self.count(db, "SELECT count(*) FROM GPROF_FILES"), 1)
         self.assertNothingLeft(self.tmp, "notes.txt", "out.sqlite")
+
+    def test_a_write_error_leaves_nothing(self):
+        """A disk that fills up mid-export (here: a file size limit, whose SIGXFSZ is ignored
+        so that write() fails with EFBIG) is an error, and the half-written database goes."""
+        good = self.record("train_loop", "--steps", "3")[0]
+        out = os.path.join(self.tmp, "full.sqlite")
+
+        def small_disk():
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+            resource.setrlimit(resource.RLIMIT_FSIZE, (64 * 1024, 64 * 1024))
+
+        done = subprocess.run([GPUPROF, "export", good, "-o", out], capture_output=True,
+                              text=True, timeout=120, preexec_fn=small_disk)
+        self.assertEqual(done.returncode, 2, done.stderr)
+        self.assertRegex(done.stderr, r"^gpuprof: error: cannot write .*full\.sqlite: ")
+        self.assertNothingLeft(self.tmp)
 
     def test_truncated_file_is_exported_with_a_warning(self):
         good = self.record("vector_add", "--iterations", "3")[0]

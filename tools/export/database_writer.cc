@@ -253,6 +253,7 @@ ExportSummary write_database(const std::vector<std::string>& inputs, const std::
           hosts.emplace(header->host(), static_cast<int64_t>(hosts.size())).first->second;
       FileRows rows(inserts, strings, global_pid, next_event_id, info);
       info.status = read_file(input, rows);
+      if (!rows.sqlite_error().empty()) throw SqliteError(rows.sqlite_error());
       if (!info.status.opened) return summary;
       rows.finish();
       global_pids.push_back(global_pid);

@@ -113,7 +113,25 @@ const FileRows::KernelNames& FileRows::kernel_names(uint32_t kernel) {
   return kernel_ids_.emplace(kernel, names).first->second;
 }
 
+template <typename F>
+void FileRows::guarded(F&& write) {
+  if (!sqlite_error_.empty()) return;
+  try {
+    write();
+  } catch (const SqliteError& e) {
+    sqlite_error_ = e.what();
+  }
+}
+
 void FileRows::on_api(const ApiRecord& r) {
+  guarded([&] { write_api(r); });
+}
+
+void FileRows::on_gpu(const GpuRecord& r) {
+  guarded([&] { write_gpu(r); });
+}
+
+void FileRows::write_api(const ApiRecord& r) {
   const ApiInfo* api = api_info(r.api);
   if (api == nullptr) return;  // the reader skips unknown APIs; be safe anyway
   seen(r.start_ns, r.end_ns);
@@ -146,11 +164,13 @@ void FileRows::on_range(const RangeEvent& event) {
 
 void FileRows::on_external_correlation(uint64_t correlation, uint64_t external_id) {
   ++info_.gpu.external_correlations;
-  Statement& s = in_.external;
-  s.bind(1, global_pid_);
-  s.bind(2, i64(correlation));
-  s.bind(3, i64(external_id));
-  s.run();
+  guarded([&] {
+    Statement& s = in_.external;
+    s.bind(1, global_pid_);
+    s.bind(2, i64(correlation));
+    s.bind(3, i64(external_id));
+    s.run();
+  });
 }
 
 // start, end, deviceId, streamId, correlationId, globalPid: the first six
@@ -164,7 +184,7 @@ void FileRows::gpu_common(BatchInsert& b, const GpuRecord& r) {
   b.set(6, global_pid_);
 }
 
-void FileRows::on_gpu(const GpuRecord& r) {
+void FileRows::write_gpu(const GpuRecord& r) {
   // No timestamp: counted, never shown as zero-length work at time 0
   // (DESIGN.md §3).
   if (r.start_ns == 0 && r.end_ns == 0) {

@@ -33,6 +33,12 @@ class FileRows : public RecordVisitor {
   void on_external_correlation(uint64_t correlation, uint64_t external_id) override;
   void on_cupti(const pb::CuptiStatus& status) override;
   void on_footer(const pb::Footer& footer) override;
+  bool wants_more() const override { return sqlite_error_.empty(); }
+
+  // SQLite's message when a row could not be written (disk full...): the
+  // reader would take an exception from a visitor for a bad input file, so
+  // the rows stop the reading instead and the caller throws this.
+  const std::string& sqlite_error() const { return sqlite_error_; }
 
   // Once the file is read: the NVTX ranges, domains and thread names.
   void finish();
@@ -46,6 +52,10 @@ class FileRows : public RecordVisitor {
   int64_t api_name(ApiId api, std::string_view display);
   void seen(uint64_t start_ns, uint64_t end_ns);
   void gpu_common(BatchInsert& insert, const GpuRecord& r);
+  void write_api(const ApiRecord& record);
+  void write_gpu(const GpuRecord& record);
+  template <typename F>
+  void guarded(F&& write);
 
   Inserts& in_;
   StringIds& strings_;
@@ -58,6 +68,7 @@ class FileRows : public RecordVisitor {
   std::unordered_map<uint16_t, int64_t> api_names_;
   analysis::RangePairing ranges_;
   bool seen_any_ = false;
+  std::string sqlite_error_;
 };
 
 }  // namespace gprof::exporter

@@ -37,7 +37,7 @@ void Statement::run() {
   const int rc = sqlite3_step(stmt_);
   sqlite3_reset(stmt_);
   if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-    throw SqliteError(fmt::format("cannot write: {}", sqlite3_errmsg(db_)));
+    throw SqliteError(sqlite3_errmsg(db_));
 }
 
 bool Statement::next() {
