@@ -36,8 +36,7 @@ void Statement::bind_null(int index) {
 void Statement::run() {
   const int rc = sqlite3_step(stmt_);
   sqlite3_reset(stmt_);
-  if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-    throw SqliteError(sqlite3_errmsg(db_));
+  if (rc != SQLITE_DONE && rc != SQLITE_ROW) throw SqliteError(sqlite3_errmsg(db_));
 }
 
 bool Statement::next() {
