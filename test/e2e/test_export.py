@@ -120,6 +120,32 @@ class Export(E2ETestCase):
                                         "WHERE globalTid / 0x1000000 % 0x1000000 != ?", pid), 0)
         self.assertEqual(self.count(db, "SELECT pid FROM GPROF_FILES"), pid)
 
+    def test_queries_written_for_nsys_run(self):
+        """Queries as nsys's documentation and recipes write them: the GPU named from
+        TARGET_INFO_GPU, contextId and NVTX's textId named (NULL here), names via shortName."""
+        files = self.record("nvtx_ranges")
+        db = self.export(*files)
+        rows = db.execute("""
+            SELECT start, (end - start) AS duration, printf('%s (%d)', gpu.name, deviceId),
+                   contextId AS context, streamId AS stream, str.value AS name,
+                   correlationId, globalPid / 0x1000000 % 0x1000000 AS PID
+            FROM CUPTI_ACTIVITY_KIND_KERNEL AS kern
+            LEFT JOIN TARGET_INFO_GPU AS gpu ON gpu.id == kern.deviceId
+            LEFT JOIN StringIds AS str ON str.id == kern.shortName""").fetchall()
+        self.assertEqual(len(rows), 10)  # nvtx_ranges launches `scale` 10 times
+        self.assertEqual({(r[2], r[3], r[5]) for r in rows},
+                         {("gprof fake GPU 0 (0)", None, "scale")})
+        ranges = db.execute("""
+            SELECT coalesce(n.text, s.value) FROM NVTX_EVENTS AS n
+            LEFT JOIN StringIds AS s ON s.id = n.textId
+            WHERE n.eventType = (SELECT id FROM ENUM_NSYS_EVENT_TYPE
+                                 WHERE name = 'NvtxPushPopRange')""").fetchall()
+        self.assertEqual(sorted(r[0] for r in ranges).count("worker"), 3)
+        classes = dict(db.execute("""
+            SELECT e.name, count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME AS r
+            JOIN ENUM_NSYS_EVENT_CLASS AS e ON e.id = r.eventClass GROUP BY e.name"""))
+        self.assertEqual(list(classes), ["TRACE_PROCESS_EVENT_CUDA_RUNTIME"])
+
     def test_threads_streams_graphs_and_nvtx(self):
         nvtx = self.record("nvtx_ranges")
         files = self.record("threads_streams") + self.record("graph_launch") + nvtx
@@ -148,6 +174,16 @@ class Export(E2ETestCase):
                          {"begin": 1, "worker done": 3})
         self.assertEqual(self.count(db, "SELECT openAtExit FROM GPROF_FILES WHERE pid = ?",
                                     report["files"][0]["pid"]), 1)
+
+    def test_driver_api_calls(self):
+        """Driver-API launches (through CUPTI's callbacks) are rows of the driver class."""
+        files = self.record("driver_launch")
+        db = self.export(*files)
+        self.check_against_report(files, db)
+        classes = dict(db.execute("""
+            SELECT e.name, count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME AS r
+            JOIN ENUM_NSYS_EVENT_CLASS AS e ON e.id = r.eventClass GROUP BY e.name"""))
+        self.assertEqual(classes, {"TRACE_PROCESS_EVENT_CUDA_DRIVER": 10})
 
     def test_ranks_stay_apart(self):
         job = os.path.join(self.tmp, "job")

@@ -3,9 +3,10 @@
 namespace gprof::exporter {
 namespace {
 
-// Column lists follow the nsys SQLite Schema Reference (schema 3.x); nsys
-// columns that gprof cannot fill are left out, and those it fills only
-// sometimes (contextId) are nullable here.
+// Column lists follow the nsys SQLite Schema Reference (schema 3.x). nsys
+// columns that gprof cannot fill are left out, except a few that common
+// queries name (contextId, callchainId, NVTX's rangeId, category, color,
+// textId): those are kept, NULL, so that such queries still run.
 constexpr const char* kTables = R"sql(
 CREATE TABLE StringIds (
   id INTEGER NOT NULL PRIMARY KEY,
@@ -96,8 +97,7 @@ CREATE TABLE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (
   streamId INTEGER NOT NULL,
   correlationId INTEGER,
   globalPid INTEGER,
-  syncType INTEGER NOT NULL,
-  eventId INTEGER);
+  syncType INTEGER NOT NULL);
 CREATE TABLE NVTX_EVENTS (
   start INTEGER NOT NULL,
   end INTEGER,
@@ -110,7 +110,6 @@ CREATE TABLE NVTX_EVENTS (
   endGlobalTid INTEGER,
   textId INTEGER,
   domainId INTEGER,
-  uint64Value INTEGER,
   eventId INTEGER NOT NULL PRIMARY KEY);
 CREATE TABLE ENUM_NSYS_EVENT_TYPE (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);
 CREATE TABLE ENUM_NSYS_EVENT_CLASS (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);
