@@ -12,5 +12,6 @@ void add_dump_command(CLI::App& app, int& exit_status);
 void add_record_command(CLI::App& app, int& exit_status);
 void add_trace_command(CLI::App& app, int& exit_status);
 void add_diff_command(CLI::App& app, int& exit_status);
+void add_export_command(CLI::App& app, int& exit_status);
 
 }  // namespace gprof::cli

@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   gprof::cli::add_info_command(app, status);
   gprof::cli::add_dump_command(app, status);
   gprof::cli::add_trace_command(app, status);
+  gprof::cli::add_export_command(app, status);
   gprof::cli::add_diff_command(app, status);
   gprof::cli::add_record_command(app, status);
   // After the subcommands, which would otherwise inherit it.

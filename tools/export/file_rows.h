@@ -1,0 +1,74 @@
+// One sidecar file's records as rows, written while the streaming reader
+// hands them out: API calls, GPU activities and external correlations go
+// straight to their tables, so memory does not grow with them. NVTX events
+// are paired into ranges first (analysis/nvtx_ranges.h, in memory, as
+// `report` and `trace` pair them) and written by finish().
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+
+#include "formats/reader.h"
+#include "tools/analysis/nvtx_ranges.h"
+#include "tools/analysis/profile.h"
+#include "tools/export/inserts.h"
+#include "tools/export/string_ids.h"
+
+namespace gprof::exporter {
+
+class FileRows : public RecordVisitor {
+ public:
+  // `next_event_id`: NVTX_EVENTS.eventId is unique in the database, so the
+  // files share one counter.
+  FileRows(Inserts& inserts, StringIds& strings, int64_t global_pid, int64_t& next_event_id,
+           analysis::FileInfo& info);
+
+  void on_header(const pb::FileHeader& header) override;
+  void on_devices(const google::protobuf::RepeatedPtrField<pb::Device>& devices) override;
+  void on_string(const pb::StringEntry& entry) override;
+  void on_api(const ApiRecord& record) override;
+  void on_range(const RangeEvent& event) override;
+  void on_gpu(const GpuRecord& record) override;
+  void on_external_correlation(uint64_t correlation, uint64_t external_id) override;
+  void on_cupti(const pb::CuptiStatus& status) override;
+  void on_footer(const pb::Footer& footer) override;
+  bool wants_more() const override { return sqlite_error_.empty(); }
+
+  // SQLite's message when a row could not be written (disk full...): the
+  // reader would take an exception from a visitor for a bad input file, so
+  // the rows stop the reading instead and the caller throws this.
+  const std::string& sqlite_error() const { return sqlite_error_; }
+
+  // Once the file is read: the NVTX ranges, domains and thread names.
+  void finish();
+
+ private:
+  struct KernelNames {
+    int64_t demangled, short_name, mangled;
+  };
+  const KernelNames& kernel_names(uint32_t kernel);
+  const std::string* text(int kind, uint32_t id) const;
+  int64_t api_name(ApiId api, std::string_view display);
+  void seen(uint64_t start_ns, uint64_t end_ns);
+  void gpu_common(BatchInsert& insert, const GpuRecord& r);
+  void write_api(const ApiRecord& record);
+  void write_gpu(const GpuRecord& record);
+  template <typename F>
+  void guarded(F&& write);
+
+  Inserts& in_;
+  StringIds& strings_;
+  int64_t global_pid_;
+  int64_t& next_event_id_;
+  analysis::FileInfo& info_;
+  std::unordered_map<uint32_t, std::string> kernels_;  // file's id -> mangled name
+  std::unordered_map<uint64_t, std::string> texts_;    // (kind, id) -> other strings
+  std::unordered_map<uint32_t, KernelNames> kernel_ids_;
+  std::unordered_map<uint16_t, int64_t> api_names_;
+  analysis::RangePairing ranges_;
+  bool seen_any_ = false;
+  std::string sqlite_error_;
+};
+
+}  // namespace gprof::exporter
