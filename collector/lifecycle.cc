@@ -125,6 +125,7 @@ void finish_process() {
   // waits for the writer only while recording (stopping first dropped them).
   bool finished = p.writer->stop_and_wait(g_config.flush_timeout_ms);
   stop_recording();
+  if (!finished) p.writer->abandon_at_exit();
   if (!finished)
     GPROF_WARN(
         "the final flush did not finish within %u ms (GPROF_FLUSH_TIMEOUT_MS); "

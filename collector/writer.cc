@@ -137,8 +137,7 @@ void Writer::run() {
     poll_devices(clock_ns(), true);
     // CUPTI's finished work now: without atexit (quick_exit) nothing else
     // flushed it, and the periodic poll may not be due.
-    if (GpuSource* source = process_state().gpu_source.load(std::memory_order_acquire))
-      source->poll_now(*this);
+    if (GpuSource* source = gpu_source()) source->poll_now(*this);
     // Bounded: other threads may keep recording while the process exits.
     calibrate(true);
     for (int pass = 0; pass < 64 && drain_once(kMaxRecordsPerQueuePass) > 0; ++pass) {
@@ -547,7 +546,7 @@ uint64_t Writer::drain_once(uint64_t max_per_queue) {
   capture_tick(clock_ns());
   gpu_strings_.clear();
   uint64_t gpu = 0;
-  if (GpuSource* source = p.gpu_source.load(std::memory_order_acquire)) {
+  if (GpuSource* source = gpu_source()) {
     source->poll(clock_ns(), *this);
     gpu = source->drain(*this);
   }
@@ -677,8 +676,13 @@ void Writer::write_frame(const ByteBuffer& payload) {
 // for on the first pass (the writer starts at the first record, usually after
 // the first CUDA call), then every 100 ms until found, and before the footer;
 // never in a fork child, whose CUDA is the parent's.
+GpuSource* Writer::gpu_source() const {
+  if (!gpu_calls_allowed_.load(std::memory_order_acquire)) return nullptr;
+  return process_state().gpu_source.load(std::memory_order_acquire);
+}
+
 void Writer::poll_devices(uint64_t now_ns, bool final) {
-  if (devices_written_) return;
+  if (devices_written_ || !gpu_calls_allowed_.load(std::memory_order_acquire)) return;
   if (!final && last_device_poll_ns_ != 0 && now_ns - last_device_poll_ns_ < 100'000'000) return;
   last_device_poll_ns_ = now_ns;
   if (process_state().forked_child.load(std::memory_order_acquire)) return;

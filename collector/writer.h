@@ -38,6 +38,10 @@ class Writer : private GpuSink {
   bool stop_and_wait(uint32_t timeout_ms);
   // In a fork child: drop the inherited descriptor, touch nothing else.
   void abandon_in_child();
+  // The exit handler stopped waiting: exit goes on to unload CUPTI and the
+  // driver, so the writer makes no more calls into them (it may still write
+  // the file; its own code is never unloaded, -z nodelete).
+  void abandon_at_exit() { gpu_calls_allowed_.store(false, std::memory_order_release); }
   sem_t* wake_semaphore() { return &wake_; }
 
  private:
@@ -74,6 +78,8 @@ class Writer : private GpuSink {
   sem_t wake_;
   sem_t done_;
   std::atomic<bool> stop_requested_{false};
+  std::atomic<bool> gpu_calls_allowed_{true};
+  GpuSource* gpu_source() const;
   std::atomic<bool> finished_{false};
   int fd_ = -1;
   bool write_failed_ = false;

@@ -128,6 +128,22 @@ class ExitPaths(E2ETestCase):
         # Before: no at_quick_exit handler, an empty file.
         self.check_complete("quick_exit")
 
+    def test_cuda_calls_in_a_static_destructor_are_recorded(self):
+        # After the runtime's teardown (test/fakes/cudart/injection.cc): the calls fail, and are
+        # recorded with their error, since gprof's exit handler runs after every destructor.
+        path = self.ended("destructor")
+        info = gpuprof("info", path).stdout
+        self.assertRegex(info, r"Integrity:\s+complete")
+        self.assertRegex(info, r"Losses:\s+none")
+        calls = dump(path)
+        self.assertEqual(counts(calls), {"cudaMalloc": 1, "cudaLaunchKernel": self.K + 1,
+                                         "cudaDeviceSynchronize": self.K + 1})
+        cudart_unloading = 4
+        self.assertEqual([c["result"] for c in calls[-2:]], [cudart_unloading] * 2)
+        self.assertTrue(all(c["result"] == 0 for c in calls[:-2]))
+        kernels = [g for g in dump_gpu(path) if g["kind"] == "kernel"]
+        self.assertEqual(len(kernels), self.K)
+
     def test_exit_from_another_thread_while_main_calls_cuda(self):
         # Main keeps synchronizing while the process ends: the final drain is bounded, and the
         # file is complete.

@@ -68,8 +68,7 @@ Config ReadConfig() {
   config.copy_bytes_per_ns = ReadPositive("GPROF_FAKE_COPY_BYTES_PER_NS", config.copy_bytes_per_ns);
   config.driver_version =
       ReadInteger("GPROF_FAKE_DRIVER_VERSION", config.driver_version, 0, 1'000'000);
-  config.signal_in_launch =
-      static_cast<int>(ReadInteger("GPROF_FAKE_SIGNAL_IN_LAUNCH", 0, 0, 64));
+  config.signal_in_launch = static_cast<int>(ReadInteger("GPROF_FAKE_SIGNAL_IN_LAUNCH", 0, 0, 64));
   return config;
 }
 

@@ -1,5 +1,7 @@
 #include "injection.h"
 
+#include "runtime.h"
+
 #include <dlfcn.h>
 #include <pthread.h>
 
@@ -47,6 +49,12 @@ void InjectOnce() {
   int expected = kNotYet;
   if (g_state.compare_exchange_strong(expected, kRunning, std::memory_order_acq_rel)) {
     pthread_atfork(nullptr, nullptr, FinishInChild);
+    // The real runtime registers its teardown when it initializes, before cuInit runs the
+    // injected tool (whose own exit handler therefore runs first). Calls made after it (static
+    // destructors of objects built before CUDA was first used) fail with
+    // cudaErrorCudartUnloading ("called during process shut down, at a point in time after CUDA
+    // driver has been unloaded": CUDA Runtime API, enum cudaError).
+    atexit([] { GetRuntime().unloading.store(true, std::memory_order_release); });
     t_injecting = true;
     RunInjection();
     t_injecting = false;

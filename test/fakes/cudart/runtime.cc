@@ -63,6 +63,7 @@ void SetCurrentDevice(int device) {
 }
 
 cudaError_t RequireDevice(Runtime& runtime) {
+  if (runtime.unloading.load(std::memory_order_acquire)) return cudaErrorCudartUnloading;
   if (runtime.forked_child) return cudaErrorInitializationError;
   if (runtime.config.device_count == 0) return cudaErrorNoDevice;
   runtime.context_created = true;

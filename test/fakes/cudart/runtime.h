@@ -3,6 +3,7 @@
 // per thread (current device, per-thread default streams).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -86,6 +87,9 @@ struct Runtime {
   // Set in the child of a fork() made after the context was created: like the real runtime's,
   // the child cannot use the parent's context and every call that needs it fails.
   bool forked_child = false;
+  // Set by the runtime's exit handler (injection.cc): later calls fail as the real runtime's do
+  // once it has torn itself down.
+  std::atomic<bool> unloading{false};
 };
 
 // Created on first use and never destroyed: atexit handlers (__cudaUnregisterFatBinary) and
