@@ -6,7 +6,7 @@ namespace gprof {
 namespace {
 
 constexpr std::array kApis = {
-#define GPROF_X(name, id, sym, display, cat, fields, domain, cbid, params, reader) \
+#define GPROF_X(name, id, sym, display, cat, fields, domain, cbid, params, reader, runtimes) \
   ApiInfo{ApiId::name, sym, display, ApiCategory::cat, static_cast<uint32_t>(fields)},
     GPROF_API_LIST(GPROF_X)
 #undef GPROF_X

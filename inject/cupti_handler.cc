@@ -242,11 +242,11 @@ void read_params(F f, const CUpti_CallbackData* cb, ApiRecord& r) {
 // Fills the record's API and arguments; false for ids outside the tables.
 bool describe_runtime(CUpti_CallbackId cbid, const CUpti_CallbackData* cb, ApiRecord& r) {
   switch (cbid) {
-#define GPROF_CASE(name, id, sym, display, cat, fields, domain, cbid, params, reader)          \
-  GPROF_IF_runtime_##domain(                                                                   \
-      case CUPTI_RUNTIME_TRACE_CBID_##cbid                                                     \
-      : r.api = ApiId::name;                                                                   \
-      read_params<params>([](auto* p, auto* c, ApiRecord& out) { reader(p, c, out); }, cb, r); \
+#define GPROF_CASE(name, id, sym, display, cat, fields, domain, cbid, params, reader, runtimes) \
+  GPROF_IF_runtime_##domain(                                                                    \
+      case CUPTI_RUNTIME_TRACE_CBID_##cbid                                                      \
+      : r.api = ApiId::name;                                                                    \
+      read_params<params>([](auto* p, auto* c, ApiRecord& out) { reader(p, c, out); }, cb, r);  \
       return true;)
     GPROF_API_TABLE(GPROF_CASE)
 #undef GPROF_CASE
@@ -257,11 +257,11 @@ bool describe_runtime(CUpti_CallbackId cbid, const CUpti_CallbackData* cb, ApiRe
 
 bool describe_driver(CUpti_CallbackId cbid, const CUpti_CallbackData* cb, ApiRecord& r) {
   switch (cbid) {
-#define GPROF_CASE(name, id, sym, display, cat, fields, domain, cbid, params, reader)          \
-  GPROF_IF_driver_##domain(                                                                    \
-      case CUPTI_DRIVER_TRACE_CBID_##cbid                                                      \
-      : r.api = ApiId::name;                                                                   \
-      read_params<params>([](auto* p, auto* c, ApiRecord& out) { reader(p, c, out); }, cb, r); \
+#define GPROF_CASE(name, id, sym, display, cat, fields, domain, cbid, params, reader, runtimes) \
+  GPROF_IF_driver_##domain(                                                                     \
+      case CUPTI_DRIVER_TRACE_CBID_##cbid                                                       \
+      : r.api = ApiId::name;                                                                    \
+      read_params<params>([](auto* p, auto* c, ApiRecord& out) { reader(p, c, out); }, cb, r);  \
       return true;)
     GPROF_API_TABLE(GPROF_CASE)
 #undef GPROF_CASE
@@ -270,9 +270,11 @@ bool describe_driver(CUpti_CallbackId cbid, const CUpti_CallbackData* cb, ApiRec
   }
 }
 
-#define GPROF_RUNTIME_ID(name, id, sym, display, cat, fields, domain, cbid, params, reader) \
+#define GPROF_RUNTIME_ID(name, id, sym, display, cat, fields, domain, cbid, params, reader, \
+                         runtimes)                                                          \
   GPROF_IF_runtime_##domain(CUPTI_RUNTIME_TRACE_CBID_##cbid, )
-#define GPROF_DRIVER_ID(name, id, sym, display, cat, fields, domain, cbid, params, reader) \
+#define GPROF_DRIVER_ID(name, id, sym, display, cat, fields, domain, cbid, params, reader, \
+                        runtimes)                                                          \
   GPROF_IF_driver_##domain(CUPTI_DRIVER_TRACE_CBID_##cbid, )
 constexpr CUpti_CallbackId kRuntimeIds[] = {GPROF_API_TABLE(GPROF_RUNTIME_ID)};
 constexpr CUpti_CallbackId kDriverIds[] = {GPROF_API_TABLE(GPROF_DRIVER_ID)};

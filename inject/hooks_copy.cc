@@ -1,6 +1,7 @@
 // Copies: synchronous and asynchronous, 1D/2D/3D, peer, symbol and batches.
 #include "inject/api_call.h"
 #include "inject/cuda_api.h"
+#include "inject/hook_name.h"
 #include "inject/real_function.h"
 
 namespace gprof::inject {
@@ -24,7 +25,7 @@ cudaMemcpyKind kind_3d(const cudaMemcpy3DParms* p) {
   return p ? p->kind : cudaMemcpyDefault;
 }
 
-size_t batch_bytes(const size_t* sizes, size_t count) {
+[[maybe_unused]] size_t batch_bytes(const size_t* sizes, size_t count) {
   size_t bytes = 0;
   if (sizes)
     for (size_t i = 0; i < count; ++i) bytes += sizes[i];
@@ -38,7 +39,7 @@ using namespace gprof::inject;
 using gprof::ApiId;
 
 #define COPY_HOOK(name, api, params, args, bytes_arg, kind_arg, stream_arg) \
-  cudaError_t CUDARTAPI name params {                                       \
+  cudaError_t CUDARTAPI GPROF_HOOK(name) params {                           \
     auto real = REAL(name);                                                 \
     if (!real) return kMissing;                                             \
     ApiCall call(ApiId::api);                                               \
@@ -122,6 +123,8 @@ COPY_HOOK(cudaMemcpy3DAsync, cudaMemcpy3DAsync, (const cudaMemcpy3DParms* p, cud
 COPY_HOOK(cudaMemcpy3DAsync_ptsz, cudaMemcpy3DAsync_ptsz,
           (const cudaMemcpy3DParms* p, cudaStream_t stream), (p, stream), bytes_3d(p), kind_3d(p),
           stream)
+// CUDA 13's signature; cudart 12.8 took a failIdx argument more (formats/api_table.h).
+#if GPROF_CUDART_MAJOR >= 13
 // A batch is one call: all its copies' bytes; their directions are the
 // driver's to find (cudaMemcpyDefault).
 COPY_HOOK(cudaMemcpyBatchAsync, cudaMemcpyBatchAsync,
@@ -134,5 +137,6 @@ COPY_HOOK(cudaMemcpyBatchAsync_ptsz, cudaMemcpyBatchAsync_ptsz,
            cudaMemcpyAttributes* attrs, size_t* attrs_idxs, size_t num_attrs, cudaStream_t stream),
           (dsts, srcs, sizes, count, attrs, attrs_idxs, num_attrs, stream),
           batch_bytes(sizes, count), cudaMemcpyDefault, stream)
+#endif
 
 }  // extern "C"

@@ -34,8 +34,17 @@ void check_dlclose_hook();
 
 }  // namespace gprof::inject
 
-// Exported through the version script: the rest of the shim is hidden.
-extern "C" __attribute__((visibility("default"))) int dlclose(void* handle) {
+// Exported with glibc's versions of dlclose (the version script declares the
+// nodes): a program's versioned reference binds only to a definition of its
+// version. The plain name stays local; the rest of the shim is hidden.
+#if defined(__x86_64__)
+#define GPROF_DLCLOSE_BASE "dlclose@GLIBC_2.2.5"
+#elif defined(__aarch64__)
+#define GPROF_DLCLOSE_BASE "dlclose@GLIBC_2.17"
+#endif
+extern "C" __attribute__((visibility("default"), symver(GPROF_DLCLOSE_BASE),
+                          symver("dlclose@@GLIBC_2.34"))) int
+gprof_dlclose(void* handle) {
   using namespace gprof;
   const inject::DlcloseFn real = inject::real_dlclose();
   if (!real) return -1;
@@ -46,5 +55,5 @@ extern "C" __attribute__((visibility("default"))) int dlclose(void* handle) {
 }
 
 void gprof::inject::check_dlclose_hook() {
-  set_dlclose_hooked(dlsym(RTLD_DEFAULT, "dlclose") == reinterpret_cast<void*>(&::dlclose));
+  set_dlclose_hooked(dlsym(RTLD_DEFAULT, "dlclose") == reinterpret_cast<void*>(&gprof_dlclose));
 }

@@ -3,6 +3,7 @@
 #include "collector/static_tls.h"
 #include "inject/api_call.h"
 #include "inject/cuda_api.h"
+#include "inject/hook_name.h"
 #include "inject/real_function.h"
 
 namespace gprof::inject {
@@ -158,67 +159,73 @@ using gprof::ApiId;
 
 extern "C" {
 
-cudaError_t CUDARTAPI cudaLaunchKernel(const void* func, dim3 grid, dim3 block, void** args,
-                                       size_t shared_mem, cudaStream_t stream) {
+cudaError_t CUDARTAPI GPROF_HOOK(cudaLaunchKernel)(const void* func, dim3 grid, dim3 block,
+                                                   void** args, size_t shared_mem,
+                                                   cudaStream_t stream) {
   return launch_by_function(REAL(cudaLaunchKernel), ApiId::cudaLaunchKernel, func, grid, block,
                             args, shared_mem, stream);
 }
 
-cudaError_t CUDARTAPI cudaLaunchKernel_ptsz(const void* func, dim3 grid, dim3 block, void** args,
-                                            size_t shared_mem, cudaStream_t stream) {
+cudaError_t CUDARTAPI GPROF_HOOK(cudaLaunchKernel_ptsz)(const void* func, dim3 grid, dim3 block,
+                                                        void** args, size_t shared_mem,
+                                                        cudaStream_t stream) {
   return launch_by_function(REAL(cudaLaunchKernel_ptsz), ApiId::cudaLaunchKernel_ptsz, func, grid,
                             block, args, shared_mem, stream);
 }
 
 // crt/device_functions.h: (cudaKernel_t, dim3 grid, dim3 block, void**, size_t, cudaStream_t),
 // with each dim3 as RawDim3's two registers.
-cudaError_t CUDARTAPI __cudaLaunchKernel(cudaKernel_t kernel, uint64_t grid_xy, uint32_t grid_z,
-                                         uint64_t block_xy, uint32_t block_z, void** args,
-                                         size_t shared_mem, cudaStream_t stream) {
+cudaError_t CUDARTAPI GPROF_HOOK(__cudaLaunchKernel)(cudaKernel_t kernel, uint64_t grid_xy,
+                                                     uint32_t grid_z, uint64_t block_xy,
+                                                     uint32_t block_z, void** args,
+                                                     size_t shared_mem, cudaStream_t stream) {
   auto real = [] { return REAL(__cudaLaunchKernel); };
   return launch_by_handle<ApiId::cudaLaunchKernelInternal, decltype(real)>(
       kernel, grid_xy, grid_z, block_xy, block_z, args, shared_mem, stream);
 }
 
-cudaError_t CUDARTAPI __cudaLaunchKernel_ptsz(cudaKernel_t kernel, uint64_t grid_xy,
-                                              uint32_t grid_z, uint64_t block_xy, uint32_t block_z,
-                                              void** args, size_t shared_mem, cudaStream_t stream) {
+cudaError_t CUDARTAPI GPROF_HOOK(__cudaLaunchKernel_ptsz)(cudaKernel_t kernel, uint64_t grid_xy,
+                                                          uint32_t grid_z, uint64_t block_xy,
+                                                          uint32_t block_z, void** args,
+                                                          size_t shared_mem, cudaStream_t stream) {
   auto real = [] { return REAL(__cudaLaunchKernel_ptsz); };
   return launch_by_handle<ApiId::cudaLaunchKernelInternal_ptsz, decltype(real)>(
       kernel, grid_xy, grid_z, block_xy, block_z, args, shared_mem, stream);
 }
 
-cudaError_t CUDARTAPI cudaLaunchCooperativeKernel(const void* func, dim3 grid, dim3 block,
-                                                  void** args, size_t shared_mem,
-                                                  cudaStream_t stream) {
+cudaError_t CUDARTAPI GPROF_HOOK(cudaLaunchCooperativeKernel)(const void* func, dim3 grid,
+                                                              dim3 block, void** args,
+                                                              size_t shared_mem,
+                                                              cudaStream_t stream) {
   return launch_by_function(REAL(cudaLaunchCooperativeKernel), ApiId::cudaLaunchCooperativeKernel,
                             func, grid, block, args, shared_mem, stream);
 }
 
-cudaError_t CUDARTAPI cudaLaunchCooperativeKernel_ptsz(const void* func, dim3 grid, dim3 block,
-                                                       void** args, size_t shared_mem,
-                                                       cudaStream_t stream) {
+cudaError_t CUDARTAPI GPROF_HOOK(cudaLaunchCooperativeKernel_ptsz)(const void* func, dim3 grid,
+                                                                   dim3 block, void** args,
+                                                                   size_t shared_mem,
+                                                                   cudaStream_t stream) {
   return launch_by_function(REAL(cudaLaunchCooperativeKernel_ptsz),
                             ApiId::cudaLaunchCooperativeKernel_ptsz, func, grid, block, args,
                             shared_mem, stream);
 }
 
-cudaError_t CUDARTAPI cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* func,
-                                          void** args) {
+cudaError_t CUDARTAPI GPROF_HOOK(cudaLaunchKernelExC)(const cudaLaunchConfig_t* config,
+                                                      const void* func, void** args) {
   return launch_ex(REAL(cudaLaunchKernelExC), ApiId::cudaLaunchKernelExC, config, func, args);
 }
 
-cudaError_t CUDARTAPI cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t* config, const void* func,
-                                               void** args) {
+cudaError_t CUDARTAPI GPROF_HOOK(cudaLaunchKernelExC_ptsz)(const cudaLaunchConfig_t* config,
+                                                           const void* func, void** args) {
   return launch_ex(REAL(cudaLaunchKernelExC_ptsz), ApiId::cudaLaunchKernelExC_ptsz, config, func,
                    args);
 }
 
-cudaError_t CUDARTAPI cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
+cudaError_t CUDARTAPI GPROF_HOOK(cudaGraphLaunch)(cudaGraphExec_t exec, cudaStream_t stream) {
   return graph_launch(REAL(cudaGraphLaunch), ApiId::cudaGraphLaunch, exec, stream);
 }
 
-cudaError_t CUDARTAPI cudaGraphLaunch_ptsz(cudaGraphExec_t exec, cudaStream_t stream) {
+cudaError_t CUDARTAPI GPROF_HOOK(cudaGraphLaunch_ptsz)(cudaGraphExec_t exec, cudaStream_t stream) {
   return graph_launch(REAL(cudaGraphLaunch_ptsz), ApiId::cudaGraphLaunch_ptsz, exec, stream);
 }
 

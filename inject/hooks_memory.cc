@@ -1,6 +1,7 @@
 // Device, pinned-host and managed allocations and frees.
 #include "inject/api_call.h"
 #include "inject/cuda_api.h"
+#include "inject/hook_name.h"
 #include "inject/real_function.h"
 
 using namespace gprof::inject;
@@ -19,7 +20,7 @@ void set_allocation(ApiCall& call, cudaError_t result, void** ptr, size_t size,
 }  // namespace
 
 #define ALLOC_HOOK(name, params, args, ptr_arg, size_arg, stream_arg) \
-  cudaError_t CUDARTAPI name params {                                 \
+  cudaError_t CUDARTAPI GPROF_HOOK(name) params {                     \
     auto real = REAL(name);                                           \
     if (!real) return kMissing;                                       \
     ApiCall call(ApiId::name);                                        \
@@ -29,7 +30,7 @@ void set_allocation(ApiCall& call, cudaError_t result, void** ptr, size_t size,
   }
 
 #define FREE_HOOK(name, params, args, ptr_arg, stream_arg) \
-  cudaError_t CUDARTAPI name params {                      \
+  cudaError_t CUDARTAPI GPROF_HOOK(name) params {          \
     auto real = REAL(name);                                \
     if (!real) return kMissing;                            \
     ApiCall call(ApiId::name);                             \

@@ -2,6 +2,7 @@
 #include "collector/capture_window.h"
 #include "inject/api_call.h"
 #include "inject/cuda_api.h"
+#include "inject/hook_name.h"
 #include "inject/real_function.h"
 
 using namespace gprof::inject;
@@ -9,7 +10,7 @@ using gprof::ApiId;
 
 extern "C" {
 
-cudaError_t CUDARTAPI cudaProfilerStart() {
+cudaError_t CUDARTAPI GPROF_HOOK(cudaProfilerStart)() {
   auto real = REAL(cudaProfilerStart);
   if (!real) return kMissing;
   gprof::capture_profiler_start();  // first, so that this call opens the window it starts
@@ -17,7 +18,7 @@ cudaError_t CUDARTAPI cudaProfilerStart() {
   return call.finish(real());
 }
 
-cudaError_t CUDARTAPI cudaProfilerStop() {
+cudaError_t CUDARTAPI GPROF_HOOK(cudaProfilerStop)() {
   auto real = REAL(cudaProfilerStop);
   if (!real) return kMissing;
   cudaError_t result;

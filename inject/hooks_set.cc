@@ -1,13 +1,14 @@
 // Memsets, synchronous and asynchronous, 1D and 2D.
 #include "inject/api_call.h"
 #include "inject/cuda_api.h"
+#include "inject/hook_name.h"
 #include "inject/real_function.h"
 
 using namespace gprof::inject;
 using gprof::ApiId;
 
 #define SET_HOOK(name, params, args, target_arg, bytes_arg, stream_arg) \
-  cudaError_t CUDARTAPI name params {                                   \
+  cudaError_t CUDARTAPI GPROF_HOOK(name) params {                       \
     auto real = REAL(name);                                             \
     if (!real) return kMissing;                                         \
     ApiCall call(ApiId::name);                                          \

@@ -1,6 +1,7 @@
 // The synchronize family: where the host waits for the device.
 #include "inject/api_call.h"
 #include "inject/cuda_api.h"
+#include "inject/hook_name.h"
 #include "inject/real_function.h"
 
 using namespace gprof::inject;
@@ -8,27 +9,27 @@ using gprof::ApiId;
 
 extern "C" {
 
-cudaError_t CUDARTAPI cudaDeviceSynchronize() {
+cudaError_t CUDARTAPI GPROF_HOOK(cudaDeviceSynchronize)() {
   auto real = REAL(cudaDeviceSynchronize);
   if (!real) return kMissing;
   ApiCall call(ApiId::cudaDeviceSynchronize);
   return call.finish(real());
 }
 
-#define STREAM_SYNC_HOOK(name)                      \
-  cudaError_t CUDARTAPI name(cudaStream_t stream) { \
-    auto real = REAL(name);                         \
-    if (!real) return kMissing;                     \
-    ApiCall call(ApiId::name);                      \
-    cudaError_t result = real(stream);              \
-    call.record().stream = handle(stream);          \
-    return call.finish(result);                     \
+#define STREAM_SYNC_HOOK(name)                                  \
+  cudaError_t CUDARTAPI GPROF_HOOK(name)(cudaStream_t stream) { \
+    auto real = REAL(name);                                     \
+    if (!real) return kMissing;                                 \
+    ApiCall call(ApiId::name);                                  \
+    cudaError_t result = real(stream);                          \
+    call.record().stream = handle(stream);                      \
+    return call.finish(result);                                 \
   }
 
 STREAM_SYNC_HOOK(cudaStreamSynchronize)
 STREAM_SYNC_HOOK(cudaStreamSynchronize_ptsz)
 
-cudaError_t CUDARTAPI cudaEventSynchronize(cudaEvent_t event) {
+cudaError_t CUDARTAPI GPROF_HOOK(cudaEventSynchronize)(cudaEvent_t event) {
   auto real = REAL(cudaEventSynchronize);
   if (!real) return kMissing;
   ApiCall call(ApiId::cudaEventSynchronize);
@@ -37,15 +38,16 @@ cudaError_t CUDARTAPI cudaEventSynchronize(cudaEvent_t event) {
   return call.finish(result);
 }
 
-#define WAIT_EVENT_HOOK(name)                                                              \
-  cudaError_t CUDARTAPI name(cudaStream_t stream, cudaEvent_t event, unsigned int flags) { \
-    auto real = REAL(name);                                                                \
-    if (!real) return kMissing;                                                            \
-    ApiCall call(ApiId::name);                                                             \
-    cudaError_t result = real(stream, event, flags);                                       \
-    call.record().stream = handle(stream);                                                 \
-    call.record().address = handle(event);                                                 \
-    return call.finish(result);                                                            \
+#define WAIT_EVENT_HOOK(name)                                                    \
+  cudaError_t CUDARTAPI GPROF_HOOK(name)(cudaStream_t stream, cudaEvent_t event, \
+                                         unsigned int flags) {                   \
+    auto real = REAL(name);                                                      \
+    if (!real) return kMissing;                                                  \
+    ApiCall call(ApiId::name);                                                   \
+    cudaError_t result = real(stream, event, flags);                             \
+    call.record().stream = handle(stream);                                       \
+    call.record().address = handle(event);                                       \
+    return call.finish(result);                                                  \
   }
 
 WAIT_EVENT_HOOK(cudaStreamWaitEvent)

@@ -24,10 +24,11 @@ bool is_ours(void* fn) {
          mine.dli_fbase == theirs.dli_fbase;
 }
 
-void* lookup_in(const char* object, const char* name) {
+// `version` null: any definition.
+void* lookup_in(const char* object, const char* name, const char* version) {
   void* handle = dlopen(object, RTLD_LAZY | RTLD_NOLOAD);
   if (!handle) return nullptr;
-  void* fn = dlsym(handle, name);
+  void* fn = version ? dlvsym(handle, name, version) : dlsym(handle, name);
   dlclose(handle);  // RTLD_NOLOAD took a reference
   return fn && !is_ours(fn) ? fn : nullptr;
 }
@@ -54,24 +55,36 @@ int scan_object(dl_phdr_info* info, size_t, void* data) {
   return ++scan->count == Scan::kMax;
 }
 
-}  // namespace
-
-void* find_real(const char* name) {
-  if (void* fn = dlsym(RTLD_NEXT, name)) return fn;
+// One pass: the definitions of `version` (libcudart's node name), or any when
+// it is null.
+void* find_in_scope(const char* name, const char* version) {
+  if (void* fn = version ? dlvsym(RTLD_NEXT, name, version) : dlsym(RTLD_NEXT, name)) return fn;
   for (const char* soname : {"libcudart.so.13", "libcudart.so.12", "libcudart.so"})
-    if (void* fn = lookup_in(soname, name)) return fn;
+    if (void* fn = lookup_in(soname, name, version)) return fn;
   Scan scan;
   dl_iterate_phdr(scan_object, &scan);
   for (int i = 0; i < scan.count; ++i)
-    if (void* fn = lookup_in(scan.paths[i], name)) return fn;
+    if (void* fn = lookup_in(scan.paths[i], name, version)) return fn;
   return nullptr;
 }
 
-void* resolve_slow(std::atomic<uint64_t>& slot, const char* name) {
+}  // namespace
+
+void* find_real(const char* name, int major) {
+  if (major == 12 || major == 13) {
+    if (void* fn = find_in_scope(name, major == 12 ? "libcudart.so.12" : "libcudart.so.13"))
+      return fn;
+  }
+  // An unversioned runtime (a build of one's own), or a caller of the default
+  // hooks in a process without cudart 13.
+  return find_in_scope(name, nullptr);
+}
+
+void* resolve_slow(std::atomic<uint64_t>& slot, const char* name, int major) {
   const uint64_t value = slot.load(std::memory_order_acquire);
   const uint64_t now_ms = clock_ns() / 1000000;
   if ((value & kMissingTag) && now_ms - (value & ~kMissingTag) < kRetryMs) return nullptr;
-  void* fn = find_real(name);
+  void* fn = find_real(name, major);
   slot.store(fn ? reinterpret_cast<uintptr_t>(fn) : kMissingTag | now_ms,
              std::memory_order_release);
   return fn;

@@ -9,8 +9,10 @@
 namespace gprof::inject {
 
 // Out of line (real_function.cc): the lookup itself, or null. Not on the hot
-// path: it takes the loader's lock.
-void* find_real(const char* name);
+// path: it takes the loader's lock. `major` (12, 13) asks for the definition
+// of that libcudart's version node first (a process may hold two runtimes);
+// 0, or none found, takes any.
+void* find_real(const char* name, int major = 0);
 
 // A slot holds the function, 0 before the first lookup, or a failed lookup's
 // CLOCK_MONOTONIC millisecond with the top bit set (user-space addresses never
@@ -18,19 +20,26 @@ void* find_real(const char* name);
 // on every call.
 inline constexpr uint64_t kMissingTag = 1ull << 63;
 inline constexpr uint64_t kRetryMs = 100;
-void* resolve_slow(std::atomic<uint64_t>& slot, const char* name);
+void* resolve_slow(std::atomic<uint64_t>& slot, const char* name, int major);
 
-inline void* resolve_next(std::atomic<uint64_t>& slot, const char* name) {
+inline void* resolve_next(std::atomic<uint64_t>& slot, const char* name, int major) {
   const uint64_t value = slot.load(std::memory_order_acquire);
-  if (__builtin_expect(static_cast<int64_t>(value) <= 0, 0)) return resolve_slow(slot, name);
+  if (__builtin_expect(static_cast<int64_t>(value) <= 0, 0)) return resolve_slow(slot, name, major);
   return reinterpret_cast<void*>(value);
 }
 
 }  // namespace gprof::inject
 
-// REAL(cudaMalloc) is the next cudaMalloc, typed as the hook is.
-#define REAL(fn)                                                                      \
-  ([]() {                                                                             \
-    static std::atomic<uint64_t> slot{0};                                             \
-    return reinterpret_cast<decltype(&fn)>(::gprof::inject::resolve_next(slot, #fn)); \
+// REAL(cudaMalloc) is the next cudaMalloc, typed as the hook is: the one of
+// the libcudart major this hook build serves (inject/hook_name.h).
+#ifdef GPROF_CUDART_MAJOR
+#define GPROF_REAL_MAJOR GPROF_CUDART_MAJOR
+#else
+#define GPROF_REAL_MAJOR 0
+#endif
+#define REAL(fn)                                                     \
+  ([]() {                                                            \
+    static std::atomic<uint64_t> slot{0};                            \
+    return reinterpret_cast<decltype(&fn)>(                          \
+        ::gprof::inject::resolve_next(slot, #fn, GPROF_REAL_MAJOR)); \
   }())
