@@ -103,10 +103,40 @@ class Diff(E2ETestCase):
         self.assertLessEqual(max(len(l) for l in out.stdout.splitlines()
                                  if not l.startswith(("  rows by", "::"))), 130)
         md = diff("--format", "md", "--metrics", "self_cuda", self.base, slow).stdout
-        self.assertIn("| Name | Kind | Status | Self CUDA |", md)
+        self.assertIn("| Row | Status | Self CUDA |", md)
         bad = diff("--metrics", "count,bogus", self.base, slow)
         self.assertEqual(bad.returncode, 2)
         self.assertIn("--metrics: unknown metric 'bogus'", bad.stderr)
+
+    def test_markdown_fits_a_pull_request_comment(self):
+        """About 800 px of a GitHub comment: compact tables, the failed cells marked, the rows
+        that changed only within noise folded into a <details> block."""
+        base = self.runs("md-base", [19000, 19000, 22000])
+        new = self.runs("md-new", [40000, 41000, 42000])
+        md = diff("--format", "md", base, new).stdout
+        tables = [l for l in md.splitlines() if l.startswith("|")]
+        self.assertTrue(tables)
+        # What GitHub shows: code spans and escapes take no room.
+        shown = [re.sub(r"[`\\*]", "", l) for l in tables]
+        self.assertLessEqual(max(len(l) for l in shown), 110, max(shown, key=len))
+        changes = md[md.index("#### Changes"):md.index("#### Totals")]
+        header = next(l for l in changes.splitlines() if l.startswith("| Row"))
+        self.assertEqual(header, "| Row | Status | # of Calls | Self CUDA | CPU total |")
+        matmul = next(l for l in changes.splitlines() if MATMUL in l)
+        cells = [c.strip() for c in matmul.strip("|").split("|")]
+        self.assertEqual(cells[1], "regression")
+        self.assertTrue(cells[3].startswith("❌ **"), cells)  # the failed Self CUDA
+        self.assertFalse(cells[2].startswith("❌"), cells)    # calls did not change
+        self.assertIn("❌ marks a value a rule failed on", changes)
+        # CPU times of the other rows moved by noise alone: folded away, not in the main table.
+        self.assertIn("changed only within noise</summary>", changes)
+        main, folded = changes.split("<details>")
+        self.assertIn(MATMUL, main)
+        self.assertTrue(all("within noise" not in l for l in main.splitlines()
+                            if l.startswith("|")), main)
+        rows = [l for l in folded.splitlines() if l.startswith("| ") and
+                not l.startswith(("| Row ", "| :"))]
+        self.assertTrue(rows and all("| within noise |" in l for l in rows), folded)
 
     def test_vanished_kernel_fails_naming_it(self):
         gone = self.workload("gone", "--no-relu")
@@ -466,7 +496,7 @@ class Diff(E2ETestCase):
         md = read(md_path)
         self.assertTrue(md.startswith("### ❌ gprof diff: REGRESSION: 2 of 5 rules failed: 3 failures on 2 rows and 1 total\n"), md)
         self.assertIn(f"| kernel `matmul(float*, float const*, int)` | self\\_cuda:+10% | "
-                      "100.000us | 200.000us | +100.000us | +100.0% |", md)
+                      "100.000us | 200.000us | +100.0% |", md)
         self.assertIn("noise test: none", md)
         self.assertEqual(diff("--format", "md", self.base, slow).stdout, md)
 

@@ -1,5 +1,5 @@
 // What `gpuprof diff` compares (docs/diff.md): per row, the key-averages
-// columns in raw units (DESIGN.md §5); per run, the totals under the table
+// columns in raw units (docs/columns.md); per run, the totals under the table
 // and the number of GPU activities and API calls.
 #pragma once
 

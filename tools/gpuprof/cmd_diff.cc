@@ -24,6 +24,7 @@
 #include "tools/gpuprof/diagnostics.h"
 #include "tools/gpuprof/diff_sides.h"
 #include "tools/gpuprof/input_paths.h"
+#include "tools/gpuprof/suggest.h"
 #include "tools/gpuprof/whole_number.h"
 
 namespace gprof::cli {
@@ -57,6 +58,12 @@ struct DiffArgs {
   size_t name_width = 55;
   std::vector<std::string> metrics;
 };
+
+std::vector<std::string> metric_names() {
+  std::vector<std::string> out;
+  for (diff::Metric metric : diff::kAllMetrics) out.emplace_back(diff::metric_name(metric));
+  return out;
+}
 
 int usage_error(const std::string& message) {
   fmt::print(stderr, "gpuprof: error: {}\n", message);
@@ -119,16 +126,16 @@ int compare_and_write(const DiffArgs& args, bool& compared, std::string& reason)
   if (!args.sort.empty()) {
     options.sort = diff::parse_metric(args.sort);
     if (!options.sort)
-      return usage_error(
-          fmt::format("--sort: unknown metric '{}'; metrics: {}", args.sort, kMetricNames));
+      return usage_error(fmt::format("--sort: unknown metric '{}'; metrics: {}{}", args.sort,
+                                     kMetricNames, did_you_mean(args.sort, metric_names())));
   }
   options.limit = args.limit;
   options.group_by = args.group_by;
   for (const std::string& name : args.metrics) {
     const std::optional<diff::Metric> metric = diff::parse_metric(name);
     if (!metric)
-      return usage_error(
-          fmt::format("--metrics: unknown metric '{}'; metrics: {}", name, kMetricNames));
+      return usage_error(fmt::format("--metrics: unknown metric '{}'; metrics: {}{}", name,
+                                     kMetricNames, did_you_mean(name, metric_names())));
     options.metrics.push_back(*metric);
   }
 
@@ -274,8 +281,9 @@ void add_diff_command(CLI::App& app, int& exit_status) {
       ->check(CLI::Validator(
           [](std::string& value) -> std::string {
             if (analysis::parse_group_by(value)) return {};
-            return fmt::format("unknown group-by key '{}'; valid keys: {}", value,
-                               join_names(analysis::group_by_names()));
+            const std::vector<std::string_view> keys = analysis::group_by_names();
+            return fmt::format("unknown group-by key '{}'; valid keys: {}{}", value,
+                               join_names(keys), did_you_mean(value, {keys.begin(), keys.end()}));
           },
           ""));
   cmd->add_option("--range", args->ranges,
@@ -310,7 +318,8 @@ void add_diff_command(CLI::App& app, int& exit_status) {
   cmd->add_option("--metrics", args->metrics,
                   "Metrics of the text and Markdown tables, comma-separated, e.g. "
                   "count,self_cuda for a narrow CI log (default: count, the CUDA and CPU times "
-                  "and the memory metrics some row has); JSON always has all")
+                  "and the memory metrics some row has; in Markdown count, self_cuda, cpu_total "
+                  "and the metrics of the rules); JSON always has all")
       ->type_name("LIST")
       ->delimiter(',')
       ->allow_extra_args(false);

@@ -130,6 +130,7 @@ void add_dump_command(CLI::App& app, int& exit_status) {
       ->type_name("WHICH")
       ->capture_default_str()
       ->check(CLI::IsMember({"api", "gpu", "ranges", "all"}));
+  cmd->footer("Exit status: 0 every file was read; 1 some file could not be read; 2 bad usage.");
   cmd->callback([options, &exit_status] {
     const std::string& which = options->records;
     DumpVisitor visitor(which == "api" || which == "all", which == "gpu" || which == "all",

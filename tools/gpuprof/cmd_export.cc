@@ -100,6 +100,9 @@ void add_export_command(CLI::App& app, int& exit_status) {
           },
           ""));
   cmd->add_flag("--force", args->force, "Replace OUT when it exists (never a sidecar file)");
+  cmd->footer(
+      "Exit status: 0 written; 2 bad usage, an input that cannot be read, or an output that "
+      "exists or cannot be written (nothing is left behind).");
   cmd->callback([args, &exit_status] { exit_status = run(*args); });
 }
 

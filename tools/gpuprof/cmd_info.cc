@@ -23,6 +23,7 @@
 #include "tools/analysis/visitor_chain.h"
 #include "tools/gpuprof/commands.h"
 #include "tools/gpuprof/diagnostics.h"
+#include "tools/gpuprof/file_state.h"
 #include "tools/gpuprof/info_gpu.h"
 #include "tools/gpuprof/info_text.h"
 #include "tools/gpuprof/input_paths.h"
@@ -136,7 +137,7 @@ void print_file(const analysis::FileInfo& file, const InfoVisitor& counts,
                 const analysis::FileThroughput& throughput) {
   const ReadStatus& s = file.status;
   fmt::print("== {}\n", file.path);
-  field("Integrity", describe_integrity(s));
+  field("Integrity", integrity_text(file));
   field("Frames", fmt::format("{} good, {} bad; {} bytes", s.frames, s.bad_frames, s.file_bytes));
   if (file.header)
     print_header(*file.header);
@@ -220,7 +221,7 @@ int run_info(const InfoOptions& options) {
     first = false;
     print_file(file, counts, throughput.files().front());
     std::fflush(stdout);
-    if (is_damaged(file.status)) print_warning(file.path, describe_integrity(file.status));
+    if (is_damaged(file.status)) print_warning(file.path, integrity_text(file));
   }
   return status;
 }
@@ -234,6 +235,12 @@ void add_info_command(CLI::App& app, int& exit_status) {
   cmd->add_option("files", options->files, "Sidecar files and directories of them")
       ->required()
       ->type_name("FILE");
+  cmd->footer(
+      "A file without a footer is either still being written (its process is running) or was "
+      "left by a process that ended without finishing it (killed or crashed): info and report "
+      "say which.\n"
+      "Exit status: 0 every file was read; 1 some file could not be read (the others are still "
+      "described); 2 bad usage.");
   cmd->callback([options, &exit_status] { exit_status = run_info(*options); });
 }
 

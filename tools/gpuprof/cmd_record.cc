@@ -331,6 +331,10 @@ void add_record_command(CLI::App& app, int& exit_status) {
   cmd->add_option("CMD", options->command, "After '--': the command to run and its arguments")
       ->type_name("");
   cmd->prefix_command();
+  cmd->footer(
+      "Exit status: the command's own; 128 + N when signal N killed it; 127 when it was not "
+      "found (126 when it could not be run); 1 gpuprof could not start it or create the output "
+      "directory; 2 bad usage or libgprof.so not found.");
   cmd->callback([options, cmd, &exit_status] {
     if (options->output.empty()) {
       const char* env = std::getenv("GPROF_OUTPUT");

@@ -18,6 +18,7 @@
 #include "tools/gpuprof/diagnostics.h"
 #include "tools/gpuprof/input_paths.h"
 #include "tools/gpuprof/report_options.h"
+#include "tools/gpuprof/suggest.h"
 #include "tools/gpuprof/whole_number.h"
 
 namespace gprof::cli {
@@ -43,12 +44,14 @@ std::string sort_help() {
 }
 
 // A validator from a parse function: accepted when it parses.
-template <typename Parse>
-CLI::Validator parses(Parse parse, std::string what, std::string valid) {
+template <typename Parse, typename Names>
+CLI::Validator parses(Parse parse, std::string what, const Names& names) {
+  std::vector<std::string> valid(names.begin(), names.end());
   return CLI::Validator(
       [parse, what, valid](std::string& value) -> std::string {
         if (parse(value)) return {};
-        return fmt::format("unknown {} '{}'; valid {}s: {}", what, value, what, valid);
+        return fmt::format("unknown {} '{}'; valid {}s: {}{}", what, value, what, join(valid),
+                           did_you_mean(value, valid));
       },
       "");
 }
@@ -96,7 +99,7 @@ void add_report_command(CLI::App& app, int& exit_status) {
                   "that issued GPU work")
       ->type_name("VIEW")
       ->capture_default_str()
-      ->check(parses(analysis::parse_view, "view", join(analysis::view_names())));
+      ->check(parses(analysis::parse_view, "view", analysis::view_names()));
   cmd->add_option("--format", options->format,
                   "table: the text table; md: a GitHub Markdown table; csv: RFC 4180 with raw "
                   "nanoseconds and bytes; json: every row in raw units with the files' metadata "
@@ -112,7 +115,11 @@ void add_report_command(CLI::App& app, int& exit_status) {
             if (analysis::parse_sort_key(value) || analysis::parse_launch_sort_key(value) ||
                 analysis::parse_transfer_sort_key(value))
               return {};
-            return "unknown sort key '" + value + "'";
+            std::vector<std::string> keys;
+            for (std::string_view key : analysis::sort_key_names()) keys.emplace_back(key);
+            for (std::string_view key : analysis::transfer_sort_key_names()) keys.emplace_back(key);
+            for (const std::string& key : analysis::launch_sort_key_names()) keys.push_back(key);
+            return "unknown sort key '" + value + "'" + did_you_mean(value, keys);
           },
           ""));
   cmd->add_option("--group-by", options->group_by,
@@ -120,7 +127,7 @@ void add_report_command(CLI::App& app, int& exit_status) {
                   "device, thread, process or rank; the value is shown after # of Calls")
       ->type_name("KEY")
       ->capture_default_str()
-      ->check(parses(analysis::parse_group_by, "group-by key", join(analysis::group_by_names())));
+      ->check(parses(analysis::parse_group_by, "group-by key", analysis::group_by_names()));
   cmd->add_option("--range", options->ranges,
                   "Only what happened inside NVTX ranges named NAME ('*' matches any run of "
                   "characters); the ranges themselves included. Repeatable")
@@ -152,6 +159,10 @@ void add_report_command(CLI::App& app, int& exit_status) {
       ->type_name("N")
       ->capture_default_str()
       ->check(CLI::Range(size_t{4}, size_t{100000}));
+  cmd->footer(
+      "Exit status: 0 printed; 1 a file could not be read (missing, not a sidecar file, of a "
+      "newer format); 2 bad usage (an unknown option, view, sort key or group-by key, a format "
+      "the view does not print).");
   cmd->callback([options, &exit_status] { exit_status = run(*options); });
 }
 

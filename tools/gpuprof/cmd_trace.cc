@@ -1,5 +1,5 @@
 // gpuprof trace FILE|DIR... -o OUT.json[.gz]: the files as one Chrome
-// trace-event document for Perfetto and chrome://tracing (docs/trace.md).
+// trace-event document for Perfetto and Chrome DevTools (docs/trace.md).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -107,7 +107,9 @@ int run(const TraceArgs& args) {
 void add_trace_command(CLI::App& app, int& exit_status) {
   auto args = std::make_shared<TraceArgs>();
   CLI::App* cmd = app.add_subcommand(
-      "trace", "Write a Chrome trace-event JSON timeline (Perfetto UI, chrome://tracing)");
+      "trace",
+      "Write a Chrome trace-event JSON timeline (ui.perfetto.dev, or Chrome DevTools: "
+      "Performance panel, Load profile)");
   cmd->add_option("files", args->files,
                   "Sidecar files and directories of them: each process side by side on one "
                   "time axis")
@@ -123,7 +125,7 @@ void add_trace_command(CLI::App& app, int& exit_status) {
           },
           ""));
   cmd->add_option("--window", args->window,
-                  "Only events overlapping START:END, times from the trace's first record with "
+                  "Only events overlapping START:END, in the times the trace shows (ts), with "
                   "a unit (ns, us, ms, s): 1.5s:2s, 100ms:, :250ms")
       ->type_name("START:END")
       ->check(
@@ -144,6 +146,10 @@ void add_trace_command(CLI::App& app, int& exit_status) {
             return "'" + value + "' is not a positive time with a unit (ns, us, ms, s)";
           },
           ""));
+  cmd->footer(
+      "Exit status: 0 written; 1 an input could not be read or the output could not be "
+      "written (nothing is left behind); 2 bad usage, or OUT is one of the inputs or an existing "
+      "sidecar file.");
   cmd->callback([args, &exit_status] { exit_status = run(*args); });
 }
 

@@ -7,6 +7,7 @@
 
 #include "tools/analysis/cupti_status.h"
 #include "tools/analysis/footer_text.h"
+#include "tools/gpuprof/file_state.h"
 
 namespace gprof::cli {
 
@@ -31,7 +32,7 @@ bool check_files(const std::vector<analysis::FileInfo>& files) {
       all_opened = false;
       continue;
     }
-    if (is_damaged(file.status)) print_warning(file.path, describe_integrity(file.status));
+    if (is_damaged(file.status)) print_warning(file.path, integrity_text(file));
     if (file.footer && file.footer->flush_timed_out())
       print_warning(file.path, "the exit flush timed out; the last records may be missing");
   }

@@ -1,4 +1,4 @@
-// gpuprof: reads the sidecar files that libgprof.so writes (DESIGN.md §1).
+// gpuprof: reads the sidecar files that libgprof.so writes (README.md).
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
@@ -7,6 +7,7 @@
 
 #include "tools/gpuprof/commands.h"
 #include "tools/gpuprof/diagnostics.h"
+#include "tools/gpuprof/parse_errors.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"gpuprof: reports from gprof sidecar files (CUDA API and GPU time)", "gpuprof"};
@@ -21,9 +22,21 @@ int main(int argc, char** argv) {
   gprof::cli::add_export_command(app, status);
   gprof::cli::add_diff_command(app, status);
   gprof::cli::add_record_command(app, status);
+  gprof::cli::add_completion_command(app, status);
+  gprof::cli::add_man_page_command(app, status);
   // After the subcommands, which would otherwise inherit it.
-  app.footer("Run 'gpuprof COMMAND --help' for the options of a command.");
+  app.footer(
+      "Run 'gpuprof COMMAND --help' for the options of a command.\n"
+      "Exit status: 0 success; 1 a file could not be read or written; 2 bad usage. 'gpuprof "
+      "diff' exits 1 on a regression and 2 on input it cannot compare, 'gpuprof export' 2 on "
+      "any failure, 'gpuprof record' with the status of the program it ran: each command's "
+      "--help lists its own.");
+  app.failure_message(gprof::cli::parse_failure);
 
+  if (const auto error = gprof::cli::unknown_command(app, argc, argv)) {
+    fmt::print(stderr, "{}", *error);
+    return gprof::cli::kExitUsage;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -12,6 +12,8 @@ int64_t floor_div(int64_t a, int64_t b) {
 }  // namespace
 
 void DeviceBusy::add(int64_t work_start, int64_t work_end) {
+  work_start -= phase_;
+  work_end -= phase_;
   const int64_t from = std::max(work_start, reached_);  // the union: nothing counted twice
   for (int64_t t = from; t < work_end;) {
     const int64_t b = floor_div(t, bucket_);
@@ -48,7 +50,7 @@ void DeviceBusy::skip_busy_buckets(int64_t first, int64_t last) {
   if (last > first) {
     sample(first, 100.0);
     if (window_) {
-      const int64_t opens = floor_div(window_->begin_ns, bucket_);
+      const int64_t opens = floor_div(window_->begin_ns - phase_, bucket_);
       if (opens > first && opens <= last) sample(opens, 100.0);
     }
     current_ = last;
@@ -62,7 +64,7 @@ double DeviceBusy::percent() const {
 
 void DeviceBusy::sample(int64_t b, double value) {
   if (value == last_) return;
-  const int64_t start = b * bucket_;
+  const int64_t start = b * bucket_ + phase_;
   if (window_ && !window_->overlaps(start, start + bucket_)) return;
   last_ = value;
   emit_(start, value);

@@ -1,7 +1,7 @@
 // The "GPU busy" counter of each device: the share of each bucket (aligned
-// to the trace's origin) during which any kernel, copy or set ran on it, the
-// union of their intervals (work overlapping on several streams counts
-// once), as a percentage. A sample is emitted when the value changes.
+// to the trace's first record, kLeadNs after its origin) during which any kernel, copy or set ran
+// on it, the union of their intervals (work overlapping on several streams counts once), as a
+// percentage. A sample is emitted when the value changes.
 #pragma once
 
 #include <cstdint>
@@ -20,8 +20,12 @@ class DeviceBusy {
   // Receives each sample: the bucket's start (relative) and the percentage.
   using Emit = std::function<void(int64_t start, double percent)>;
 
-  DeviceBusy(uint64_t bucket_ns, const std::optional<TimeWindow>& window, Emit emit)
-      : bucket_(static_cast<int64_t>(bucket_ns)), window_(window), emit_(std::move(emit)) {}
+  // Buckets start at `phase` + k * bucket_ns.
+  DeviceBusy(uint64_t bucket_ns, int64_t phase, const std::optional<TimeWindow>& window, Emit emit)
+      : bucket_(static_cast<int64_t>(bucket_ns)),
+        phase_(phase),
+        window_(window),
+        emit_(std::move(emit)) {}
 
   void add(int64_t work_start, int64_t work_end);
   // The last busy bucket, then idle from the next one on.
@@ -38,6 +42,7 @@ class DeviceBusy {
   void sample(int64_t b, double value);
 
   int64_t bucket_;
+  int64_t phase_;  // times below are relative to it, but for window_ and emit_
   const std::optional<TimeWindow>& window_;
   Emit emit_;
   bool started_ = false;

@@ -3,6 +3,7 @@
 #include <iterator>
 
 #include "tools/analysis/cuda_errors.h"
+#include "tools/trace/time_origin.h"
 
 namespace gprof::trace {
 namespace {
@@ -234,8 +235,10 @@ void write_metadata(EventOutput& out, std::string_view name, Place place, std::s
   Buffer& b = out.begin_event();
   b.append(std::string_view("{\"ph\":\"M\",\"name\":"));
   append_json_string(b, name);
-  fmt::format_to(std::back_inserter(b),
-                 ",\"pid\":{},\"tid\":{},\"ts\":0,\"args\":{{\"name\":", place.pid, place.tid);
+  fmt::format_to(std::back_inserter(b), ",\"pid\":{},\"tid\":{},\"ts\":", place.pid, place.tid);
+  // At the first event's time, not at 0, which DevTools drops (time_origin.h).
+  append_microseconds(b, kLeadNs);
+  b.append(std::string_view(",\"args\":{\"name\":"));
   append_json_string(b, text);
   b.append(std::string_view("}}"));
   out.end_event();
@@ -244,9 +247,10 @@ void write_metadata(EventOutput& out, std::string_view name, Place place, std::s
 void write_sort_index(EventOutput& out, Place place, uint32_t index) {
   Buffer& b = out.begin_event();
   fmt::format_to(std::back_inserter(b),
-                 "{{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":{},\"tid\":{},\"ts\":0,"
-                 "\"args\":{{\"sort_index\":{}}}}}",
-                 place.pid, place.tid, index);
+                 "{{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":{},\"tid\":{},\"ts\":",
+                 place.pid, place.tid);
+  append_microseconds(b, kLeadNs);
+  fmt::format_to(std::back_inserter(b), ",\"args\":{{\"sort_index\":{}}}}}", index);
   out.end_event();
 }
 

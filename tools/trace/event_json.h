@@ -1,5 +1,5 @@
 // One file's events as trace-event JSON objects, spelled as PyTorch's
-// (kineto's) traces spell them, so that Perfetto and chrome://tracing show
+// (kineto's) traces spell them, so that Perfetto and Chrome DevTools show
 // them as users of torch.profiler know them (docs/trace.md lists them all).
 #pragma once
 

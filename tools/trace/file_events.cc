@@ -7,6 +7,7 @@
 #include "tools/analysis/gpu_names.h"
 #include "tools/analysis/range_names.h"
 #include "tools/trace/busy_counter.h"
+#include "tools/trace/time_origin.h"
 
 namespace gprof::trace {
 
@@ -560,7 +561,7 @@ void FileEvents::add_busy_counters(int64_t to_relative, uint64_t bucket_ns) {
       if (device) device->finish();
       current = b.device;
       const uint32_t where = track(true, b.device, 0);
-      device.emplace(bucket_ns, cut_->window(),
+      device.emplace(bucket_ns, kLeadNs, cut_->window(),
                      [this, where, to_relative](int64_t start, double percent) {
                        Item e{};
                        e.start_ns = static_cast<uint64_t>(start - to_relative);

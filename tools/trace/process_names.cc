@@ -25,8 +25,9 @@ std::string program_name(const pb::FileHeader& header) {
   return "process";
 }
 
-std::string process_title(const pb::FileHeader& header) {
-  const std::string title = fmt::format("{} (pid {})", program_name(header), header.pid());
+std::string process_title(const pb::FileHeader& header, bool renumbered) {
+  std::string title = program_name(header);
+  if (renumbered) title += fmt::format(" (pid {})", header.pid());
   return header.rank().empty() ? title : fmt::format("rank {}: {}", header.rank(), title);
 }
 
@@ -37,9 +38,10 @@ std::string gpu_title(const pb::FileHeader& header, uint32_t device) {
   return fmt::format("GPU {} (pid {})", device, header.pid());
 }
 
-std::string thread_title(uint32_t tid, const std::map<uint32_t, std::string>& names) {
+std::string thread_title(uint32_t tid, uint32_t pid, const std::map<uint32_t, std::string>& names) {
   auto it = names.find(tid);
-  return it == names.end() ? fmt::format("thread {}", tid) : it->second;
+  if (it != names.end()) return it->second;
+  return tid == pid ? "main thread" : fmt::format("thread {}", tid);
 }
 
 std::string command_line(const pb::FileHeader& header) {

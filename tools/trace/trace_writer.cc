@@ -13,6 +13,7 @@
 #include "tools/trace/file_events.h"
 #include "tools/trace/file_scan.h"
 #include "tools/trace/process_names.h"
+#include "tools/trace/time_origin.h"
 
 namespace gprof::trace {
 namespace {
@@ -163,7 +164,11 @@ class TraceWriter {
       fmt::format_to(std::back_inserter(b), ",\n\"distributedInfo\":{{\"rank\":{}}}", rank);
   }
 
-  void widen_origin(int64_t time) { origin_ = std::min(origin_.value_or(time), time); }
+  // The origin is kLeadNs before the earliest record (time_origin.h).
+  void widen_origin(int64_t first_record) {
+    const int64_t time = first_record - kLeadNs;
+    origin_ = std::min(origin_.value_or(time), time);
+  }
 
   uint32_t synthetic_pid() {
     while (used_pids_.contains(next_pid_)) ++next_pid_;
@@ -177,7 +182,8 @@ class TraceWriter {
                                   FileEvents& events) {
     places_pid_ = header.pid();
     if (!used_pids_.insert(places_pid_).second) places_pid_ = synthetic_pid();
-    write_metadata(out_, "process_name", Place{places_pid_, 0}, process_title(header));
+    write_metadata(out_, "process_name", Place{places_pid_, 0},
+                   process_title(header, places_pid_ != header.pid()));
     write_sort_index(out_, Place{places_pid_, 0}, next_sort_++);
     std::map<uint32_t, uint32_t> devices;  // ordinal -> trace pid
     for (const Track& t : events.tracks())
@@ -197,9 +203,9 @@ class TraceWriter {
       places.push_back(place);
       // tid 0 holds a process's counters; no thread or stream of its own.
       if (t.tid == 0 && !events.kept_slices(static_cast<uint32_t>(places.size() - 1))) continue;
-      write_metadata(
-          out_, "thread_name", place,
-          t.gpu ? fmt::format("stream {}", t.tid) : thread_title(t.tid, info.thread_names));
+      write_metadata(out_, "thread_name", place,
+                     t.gpu ? fmt::format("stream {}", t.tid)
+                           : thread_title(t.tid, header.pid(), info.thread_names));
     }
     return places;
   }

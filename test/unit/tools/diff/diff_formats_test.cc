@@ -116,16 +116,17 @@ TEST_CASE("formats: markdown writes names as code spans and shows the verdict", 
   CHECK(md.rfind("### ❌ gprof diff: REGRESSION: 5 of 5 rules failed: 7 failures on 4 rows and "
                  "1 total\n",
                  0) == 0);
-  CHECK(md.find("#### Failures\n\n| Row | Rule | Base | New | Change | % |\n") !=
-        std::string::npos);
-  CHECK(md.find("| kernel `slow` | self\\_cuda:+10% | 4.000us | 6.000us | +2.000us | +50.0% |") !=
+  CHECK(md.find("#### Failures\n\n| Row | Rule | Base | New | % |\n") != std::string::npos);
+  CHECK(md.find("| kernel `slow` | self\\_cuda:+10% | 4.000us | 6.000us | +50.0% |") !=
         std::string::npos);
   CHECK(md.find("`a\\|b*_c<d>&e 50%`") != std::string::npos);
   CHECK(md.find("a|b") == std::string::npos);
   CHECK(md.find("#### New rows, only in NEW (1)") != std::string::npos);
   CHECK(md.find("#### Vanished rows, only in BASE (1)") != std::string::npos);
   CHECK(md.find("noise test: none") != std::string::npos);
-  CHECK(md.find("| `slow` | kernel | regression | 2 | 4.000us → 6.000us (+50.0%) |") !=
+  // The compact changes table: NEW and its change, the failed cell marked.
+  CHECK(md.find("| Row | Status | # of Calls | Self CUDA | CPU total |\n") != std::string::npos);
+  CHECK(md.find("| kernel `slow` | regression | 2 | ❌ **6.000us (+50.0%)** |") !=
         std::string::npos);
 
   const RunRows run = run_of({kernel_row("k", 1, 100)});
@@ -232,7 +233,7 @@ TEST_CASE("formats: markdown and annotations stay within GitHub's limits", "[dif
   REQUIRE(big.gate.failures.size() == 2001);  // each row and the total
   const std::string md = render_markdown(big);
   CHECK(md.size() <= 65536);
-  CHECK(count(md, "| kernel `kernel_number_") == 50);
+  CHECK(count(md.substr(0, md.find("#### Changes")), "| kernel `kernel_number_") == 50);
   CHECK(md.find("… and 1951 more failures: the JSON output (`--output-json`) has them "
                 "all.") != std::string::npos);
   CHECK(md.rfind("### ❌ gprof diff: REGRESSION", 0) == 0);

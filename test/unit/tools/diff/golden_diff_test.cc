@@ -34,7 +34,7 @@ std::vector<Case> cases() {
 
 TEST_CASE("golden: gpuprof diff of checked-in files", "[diff][golden]") {
   const std::vector<Case> all = cases();
-  REQUIRE(all.size() == 7);
+  REQUIRE(all.size() == 8);
   for (const Case& c : all) {
     INFO("gpuprof diff " << c.args << "; expected: " << c.expected
                          << " (test/unit/tools/diff/golden/update.sh BUILD_DIR updates it)");

@@ -1,5 +1,6 @@
-// --window and --range on the training fixture (training_fixture.h; times
-// relative to its first call at 1000 ns).
+// --window and --range on the training fixture (training_fixture.h). Times
+// are the trace's: its first call at 1000 ns is at ts 1us (the origin's lead,
+// time_origin.h), so every fixture time reads 1us later here.
 #include <fmt/format.h>
 
 #include <catch2/catch.hpp>
@@ -30,27 +31,27 @@ std::vector<std::string> stamps(const json& t, std::string_view ph, std::string_
 }
 
 TEST_CASE("trace --window keeps what overlaps it", "[trace]") {
-  const json t = cut_trace(trace::TimeWindow{10'000, 20'000}, {});
+  const json t = cut_trace(trace::TimeWindow{11'000, 21'000}, {});
   CHECK(stamps(t, "X") == std::vector<std::string>{
-                              "ProfilerStep#0@9", "forward@10", "aten::mm@11",
-                              "cudaLaunchKernel@11.5", "aten::mm@14", "cudaLaunchKernel@14.5",
-                              "cudaMalloc@17.5", "backward@19", "cudaLaunchKernel@19.5",
-                              "square(float*, int)@12", "square(float*, int)@16", "vector_add@20"});
+                              "ProfilerStep#0@10", "forward@11", "aten::mm@12",
+                              "cudaLaunchKernel@12.5", "aten::mm@15", "cudaLaunchKernel@15.5",
+                              "cudaMalloc@18.5", "backward@20", "cudaLaunchKernel@20.5",
+                              "square(float*, int)@13", "square(float*, int)@17", "vector_add@21"});
   // Flows whose both ends are in: the three launches and their kernels.
   CHECK(events_of(t, "s").size() == 3);
   CHECK(events_of(t, "f").size() == 3);
-  // The start/end range [4, 8] and the mark at 48.5 are outside.
+  // The start/end range [5, 9] and the mark at 49.5 are outside.
   CHECK(events_of(t, "b").empty());
   CHECK(events_of(t, "i").empty());
-  // Memory samples of the calls kept: the cudaMalloc at 17.5.
-  CHECK(stamps(t, "C").front() == "device memory in use@17.5");
+  // Memory samples of the calls kept: the cudaMalloc at 18.5.
+  CHECK(stamps(t, "C").front() == "device memory in use@18.5");
 }
 
 TEST_CASE("trace --window drops a flow whose call is outside", "[trace]") {
-  // The vector_add launch [19.5, 20] is out, its kernel [20, 22] in.
-  const json t = cut_trace(trace::TimeWindow{20'100, 30'000}, {});
-  CHECK(stamps(t, "X", "kernel") == std::vector<std::string>{"vector_add@20"});
-  CHECK(events_of(t, "f").size() == 1);  // the DtoH copy [22, 23] of the call at 21.5
+  // The vector_add launch [20.5, 21] is out, its kernel [21, 23] in.
+  const json t = cut_trace(trace::TimeWindow{21'100, 31'000}, {});
+  CHECK(stamps(t, "X", "kernel") == std::vector<std::string>{"vector_add@21"});
+  CHECK(events_of(t, "f").size() == 1);  // the DtoH copy [23, 24] of the call at 22.5
   CHECK(events_of(t, "s").size() == 1);
 }
 
@@ -58,21 +59,21 @@ TEST_CASE("trace --range keeps what lies inside matching ranges", "[trace]") {
   const json t = cut_trace(std::nullopt, {"backward"});
   CHECK(stamps(t, "X") ==
         std::vector<std::string>{
-            "backward@19", "cudaLaunchKernel@19.5", "cudaFree@20.5", "cudaMemcpyAsync@21.5",
-            "cudaStreamSynchronize@23", "backward@39", "cudaLaunchKernel@39.5",
-            "cudaMemcpyAsync@41.5", "cudaStreamSynchronize@43", "Memcpy DtoH (Device -> Pinned)@22",
-            "Memcpy DtoH (Device -> Pinned)@42.5", "vector_add@20", "vector_add@40"});
+            "backward@20", "cudaLaunchKernel@20.5", "cudaFree@21.5", "cudaMemcpyAsync@22.5",
+            "cudaStreamSynchronize@24", "backward@40", "cudaLaunchKernel@40.5",
+            "cudaMemcpyAsync@42.5", "cudaStreamSynchronize@44", "Memcpy DtoH (Device -> Pinned)@23",
+            "Memcpy DtoH (Device -> Pinned)@43.5", "vector_add@21", "vector_add@41"});
   CHECK(events_of(t, "s").size() == 4);
   CHECK(events_of(t, "f").size() == 4);
-  CHECK(stamps(t, "C").front() == "device memory in use@20.5");  // the cudaFree
+  CHECK(stamps(t, "C").front() == "device memory in use@21.5");  // the cudaFree
 }
 
 TEST_CASE("trace --range matches globs and start/end ranges, on any thread", "[trace]") {
   const json t = cut_trace(std::nullopt, {"data *", "no such range"});
   CHECK(stamps(t, "X") ==
-        std::vector<std::string>{"cudaMemcpyAsync@5", "Memcpy HtoD (Pageable -> Device)@6"});
-  CHECK(stamps(t, "b") == std::vector<std::string>{"data loading@4"});
-  CHECK(stamps(t, "e") == std::vector<std::string>{"data loading@8"});
+        std::vector<std::string>{"cudaMemcpyAsync@6", "Memcpy HtoD (Pageable -> Device)@7"});
+  CHECK(stamps(t, "b") == std::vector<std::string>{"data loading@5"});
+  CHECK(stamps(t, "e") == std::vector<std::string>{"data loading@9"});
   CHECK(events_of(t, "s").size() == 1);
 
   const json none = cut_trace(std::nullopt, {"no such range"});
@@ -81,9 +82,9 @@ TEST_CASE("trace --range matches globs and start/end ranges, on any thread", "[t
 }
 
 TEST_CASE("trace --window and --range together", "[trace]") {
-  const json t = cut_trace(trace::TimeWindow{30'000, 50'000}, {"aten::*"});
+  const json t = cut_trace(trace::TimeWindow{31'000, 51'000}, {"aten::*"});
   CHECK(stamps(t, "X") ==
-        std::vector<std::string>{"aten::mm@31", "cudaLaunchKernel@31.5", "square(float*, int)@32"});
+        std::vector<std::string>{"aten::mm@32", "cudaLaunchKernel@32.5", "square(float*, int)@33"});
 }
 
 }  // namespace

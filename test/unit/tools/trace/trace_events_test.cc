@@ -33,7 +33,7 @@ TEST_CASE("trace: the document and its processes", "[trace]") {
   CHECK(other.at("schema") == "gprof.trace");
   CHECK(other.at("version") == 1);
   CHECK(other.at("clock") == "CLOCK_MONOTONIC");
-  CHECK(other.at("time_origin") == 1000);
+  CHECK(other.at("time_origin") == 0);  // 1us before the first call (time_origin.h)
   REQUIRE(other.at("files").size() == 1);
   CHECK(other.at("files")[0].at("pid") == 42);
   CHECK(other.at("files")[0].at("host") == "testhost");
@@ -44,7 +44,7 @@ TEST_CASE("trace: the document and its processes", "[trace]") {
     if (m.at("name") != "process_sort_index")
       names[fmt::format("{}/{}", m.at("pid").get<int>(), m.at("tid").get<int>())] =
           m.at("args").at("name");
-  CHECK(names == std::map<std::string, std::string>{{"42/0", "train (pid 42)"},
+  CHECK(names == std::map<std::string, std::string>{{"42/0", "train"},
                                                     {"16777216/0", "GPU 0 (pid 42)"},
                                                     {"42/100", "main"},
                                                     {"42/200", "loader"},
@@ -59,7 +59,7 @@ TEST_CASE("trace: API calls on their threads", "[trace]") {
   const json launch = named(calls, "cudaLaunchKernel");
   CHECK(launch.at("pid") == 42);
   CHECK(launch.at("tid") == 100);
-  CHECK(launch.at("ts") == 11.5);
+  CHECK(launch.at("ts") == 12.5);
   CHECK(launch.at("dur") == 0.5);
   const json launch_args = json::parse(
       R"j({"correlation":1,"stream handle":"0x0","kernel":"square(float*, int)",
@@ -68,7 +68,7 @@ TEST_CASE("trace: API calls on their threads", "[trace]") {
   // The loader thread's prefetch: its own track.
   const json copy = named(calls, "cudaMemcpyAsync", 2);
   CHECK(copy.at("tid") == 200);
-  CHECK(copy.at("ts") == 5.0);
+  CHECK(copy.at("ts") == 6.0);
   const json copy_args =
       json::parse(R"({"correlation":10,"stream handle":"0x5000","bytes":262144})");
   CHECK(copy.at("args") == copy_args);
@@ -85,7 +85,7 @@ TEST_CASE("trace: GPU work on device and stream tracks", "[trace]") {
   const json add = named(kernels, "vector_add");
   CHECK(add.at("pid") == 16777216);
   CHECK(add.at("tid") == 9);
-  CHECK(add.at("ts") == 20.0);
+  CHECK(add.at("ts") == 21.0);
   CHECK(add.at("dur") == 2.0);
   const json add_args = json::parse(R"({"correlation":3,"device":0,"stream":9,
       "grid":[1024,1,1],"block":[128,1,1],"shared memory":1536,"registers per thread":32})");
@@ -136,14 +136,14 @@ TEST_CASE("trace: NVTX ranges, start/end ranges and marks", "[trace]") {
   REQUIRE(begins.size() == 1);
   REQUIRE(ends.size() == 1);
   CHECK(begins[0].at("name") == "data loading");
-  CHECK(begins[0].at("ts") == 4.0);
-  CHECK(ends[0].at("ts") == 8.0);
+  CHECK(begins[0].at("ts") == 5.0);
+  CHECK(ends[0].at("ts") == 9.0);
   CHECK(begins[0].at("id") == ends[0].at("id"));
   const std::vector<json> marks = events_of(t, "i", "user_annotation");
   REQUIRE(marks.size() == 1);
   CHECK(marks[0].at("name") == "checkpoint");
   CHECK(marks[0].at("s") == "t");
-  CHECK(marks[0].at("ts") == 48.5);
+  CHECK(marks[0].at("ts") == 49.5);
 }
 
 TEST_CASE("trace: an enclosing slice comes before what it holds at the same time", "[trace]") {
@@ -222,12 +222,13 @@ TEST_CASE("trace: memory and GPU busy counters", "[trace]") {
   }
   // 4 MiB, + 1 MiB, then that 1 MiB freed.
   CHECK(device ==
-        std::vector<std::pair<double, uint64_t>>{{0.0, 4194304}, {17.5, 5242880}, {20.5, 4194304}});
-  // Work per 10 us: copies 2.5-3.5 and 6-7; square 12-16, 16-20; vector_add
-  // 20-22 and copy 22-23; square 32-36; vector_add 40-42 and copy 42.5-43.5.
+        std::vector<std::pair<double, uint64_t>>{{1.0, 4194304}, {18.5, 5242880}, {21.5, 4194304}});
+  // Work per 10 us from the first record (ts 1): copies 3.5-4.5 and 7-8;
+  // square 13-17, 17-21; vector_add 21-23 and copy 23-24; square 33-37;
+  // vector_add 41-43 and copy 43.5-44.5.
   CHECK(busy ==
         std::vector<std::pair<double, double>>{
-            {0.0, 20.0}, {10.0, 80.0}, {20.0, 30.0}, {30.0, 40.0}, {40.0, 30.0}, {50.0, 0.0}});
+            {1.0, 20.0}, {11.0, 80.0}, {21.0, 30.0}, {31.0, 40.0}, {41.0, 30.0}, {51.0, 0.0}});
 }
 
 TEST_CASE("trace: GPU busy is the union of overlapping work, not its sum", "[trace]") {
@@ -262,10 +263,10 @@ TEST_CASE("trace: a long kernel's busy buckets cost nothing per bucket", "[trace
   std::vector<std::pair<double, double>> busy;
   for (const json& c : events_of(t, "C"))
     if (c.at("name") == "GPU busy") busy.emplace_back(c.at("ts"), c.at("args").at("%"));
-  // Origin 1000 ns (the call); work from 0.5 us on: half the first bucket,
-  // then all busy, half the last, then idle.
+  // The first record (the call at 1000 ns) at ts 1; work from 1.5 us on:
+  // half the first bucket, then all busy, half the last, then idle.
   CHECK(busy == std::vector<std::pair<double, double>>{
-                    {0.0, 50.0}, {1.0, 100.0}, {1e12, 50.0}, {1e12 + 1, 0.0}});
+                    {1.0, 50.0}, {2.0, 100.0}, {1e12 + 1, 50.0}, {1e12 + 2, 0.0}});
 }
 
 }  // namespace

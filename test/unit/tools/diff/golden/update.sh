@@ -11,6 +11,13 @@ echo "wrote $here/regressed.gprof"
 (cd "$here" && "$build/tools/gpuprof" report --format json --limit 0 ../../golden/training.gprof) \
   >"$here/baseline.json"
 echo "wrote $here/baseline.json"
+# Three runs a side with CPU noise, for the noise test's case.
+mkdir -p "$here/noise"
+(cd "$here" && "$build/tools/gpuprof" report --format json --limit 0 regressed.gprof) \
+  >"$here/noise/regressed.json.tmp"
+python3 "$here/make_noise_runs.py" "$here/baseline.json" "$here/noise/regressed.json.tmp" \
+  "$here/noise"
+rm "$here/noise/regressed.json.tmp"
 grep -v '^#' "$here/cases" | while read -r out status args; do
   [ -n "$out" ] || continue
   # ARGS are plain words: split them on purpose. A regression exits 1.
