@@ -58,6 +58,14 @@ void copy(const Record& r, int64_t offset, ParsedActivity& out) {
   g.dst_kind = r.dstKind;
   g.graph = r.graphId;
   g.graph_node = r.graphNodeId;
+  // cupti_activity.h (CUpti_ActivityMemcpy6): correlationId is the id of the
+  // driver call that did the copy, runtimeCorrelationId the runtime call's.
+  // The call gprof records is the runtime one (a driver call nested in it is
+  // skipped), so pair by the runtime id; a copy the program made through the
+  // driver API has none (0), and its own call is the driver one.
+  if constexpr (requires { r.runtimeCorrelationId; }) {
+    if (r.runtimeCorrelationId != 0) g.correlation = r.runtimeCorrelationId;
+  }
 }
 
 void memset(const CUpti_ActivityMemset4& r, int64_t offset, ParsedActivity& out) {

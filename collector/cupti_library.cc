@@ -79,6 +79,7 @@ bool load_cupti(CuptiLibrary& lib, char* why, size_t why_size) {
   GPROF_BIND(ActivityPopExternalCorrelationId, "cuptiActivityPopExternalCorrelationId")
 #undef GPROF_BIND
   bind(h, "cuptiSubscribe_v2", lib.SubscribeV2);
+  bind(h, "cuptiActivitySetAttribute", lib.ActivitySetAttribute);
   link_map* map = nullptr;
   if (dlinfo(h, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name)
     snprintf(lib.path, sizeof lib.path, "%s", map->l_name);

@@ -29,6 +29,7 @@ struct CuptiLibrary {
   decltype(&cuptiActivityGetNumDroppedRecords) ActivityGetNumDroppedRecords = nullptr;
   decltype(&cuptiActivityPushExternalCorrelationId) ActivityPushExternalCorrelationId = nullptr;
   decltype(&cuptiActivityPopExternalCorrelationId) ActivityPopExternalCorrelationId = nullptr;
+  decltype(&cuptiActivitySetAttribute) ActivitySetAttribute = nullptr;  // optional
 
   // "CUPTI_ERROR_…" for `result`, or its number when the library has no text.
   const char* describe(CUptiResult result) const;

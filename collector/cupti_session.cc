@@ -63,6 +63,7 @@ class Session final : public GpuSource {
   bool align_clock();
   Subscription subscribe(const CuptiSetup& setup);
   bool enable_kinds(const ActivityKind* kinds, size_t count);
+  void request_shared_buffers();
   void collect_dropped();
 
   CuptiLibrary lib_;
@@ -172,6 +173,25 @@ bool Session::enable_kinds(const ActivityKind* kinds, size_t count) {
   return true;
 }
 
+// CUPTI 13 fills an activity buffer per thread that makes records by default
+// (cupti_activity.h, CUPTI_ACTIVITY_ATTR_PER_THREAD_ACTIVITY_BUFFER, "The
+// default value is 1"), each held partly filled until it is full or flushed:
+// a program with more launching threads than the pool may grow to (64 with
+// the defaults) would have its records dropped, and one buffer per thread is
+// memory the host never asked for. gprof asks for the process-wide buffers
+// instead; it must be set before the buffer callbacks are registered and
+// before any kind is enabled. A CUPTI without the attribute keeps its own
+// mode, and the pool still grows to its cap.
+void Session::request_shared_buffers() {
+  if (lib_.ActivitySetAttribute == nullptr) return;
+  uint8_t per_thread = 0;
+  size_t size = sizeof per_thread;
+  const CUptiResult r =
+      lib_.ActivitySetAttribute(CUPTI_ACTIVITY_ATTR_PER_THREAD_ACTIVITY_BUFFER, &size, &per_thread);
+  if (r != CUPTI_SUCCESS)
+    GPROF_INFO("CUPTI keeps per-thread activity buffers: %s", lib_.describe(r));
+}
+
 void Session::start(const CuptiSetup& setup) {
   const Config& config = process_config();
   if (!config.cupti) {
@@ -219,6 +239,7 @@ void Session::start(const CuptiSetup& setup) {
     return cpu_only("%s", "cannot map the CUPTI activity buffers");
   }
   status().set_buffers(buffers_.count(), buffers_.buffer_bytes());
+  request_shared_buffers();
   if (const CUptiResult r = lib_.ActivityRegisterCallbacks(buffer_requested, buffer_completed);
       r != CUPTI_SUCCESS) {
     snprintf(why_, sizeof why_, "cuptiActivityRegisterCallbacks: %s", lib_.describe(r));

@@ -42,6 +42,12 @@ def close_to(test, cell, ns):
     test.assertAlmostEqual(parse_time_ns(cell), ns, delta=0.5 * scale / 10 ** decimals + 1e-6)
 
 
+def api_view(path):
+    """`report --view api`: each API row's "GPU time" is the GPU work its calls issued."""
+    rows, _, _ = parse_table(gpuprof("report", "--view", "api", path).stdout)
+    return rows
+
+
 def warnings(run):
     return [l for l in run.stderr.splitlines() if l.startswith("gprof:")]
 
@@ -114,15 +120,49 @@ class Pairing(CuptiCase):
         total = [l for l in footer if l.startswith("Self CUDA time total: ")]
         self.assertEqual(len(total), 1, footer)
         close_to(self, total[0].split(": ")[1], busy)
-        close_to(self, rows["cudaLaunchKernel"]["Self CUDA"], self.ITERATIONS * KERNEL_NS)
         close_to(self, rows[VECTOR_ADD]["CUDA total"], self.ITERATIONS * KERNEL_NS)
         self.assertEqual(rows[VECTOR_ADD]["# of Calls"], str(self.ITERATIONS))
-        close_to(self, rows["cudaMemcpy"]["Self CUDA"], 3 * COPY_NS)
         self.assertEqual(rows["Memcpy HtoD (Pageable -> Device)"]["# of Calls"], "2")
         close_to(self, rows["Memset (Device)"]["CUDA time avg"], COPY_NS)
         gpu_share = sum(float(r["Self CUDA %"].rstrip("%")) for name, r in rows.items()
                         if not name.startswith("cuda"))
         self.assertAlmostEqual(gpu_share, 100.0, delta=0.05)
+
+    def test_api_rows_carry_no_cuda_time_the_api_view_shows_what_they_issued(self):
+        # As torch appends a kernel to the op that launched it and never to the runtime event
+        # (cudaLaunchKernel shows ~0 Self CUDA in torch's tables), the ops table gives API rows
+        # no CUDA time; --view api shows the GPU time the calls issued in columns of their own.
+        rows, columns, _ = parse_table(gpuprof("report", self.file).stdout)
+        for name in ("cudaLaunchKernel", "cudaMemcpy", "cudaMemset", "cudaDeviceSynchronize"):
+            self.assertEqual(parse_time_ns(rows[name]["Self CUDA"]), 0, name)
+            self.assertEqual(parse_time_ns(rows[name]["CUDA total"]), 0, name)
+        self.assertNotIn("GPU time", columns)
+        out = gpuprof("report", "--view", "api", self.file).stdout
+        api, columns, _ = parse_table(out)
+        self.assertIn("GPU time", columns)
+        self.assertIn("GPU time avg", columns)
+        self.assertNotIn("Self CUDA", columns)
+        close_to(self, api["cudaLaunchKernel"]["GPU time"], self.ITERATIONS * KERNEL_NS)
+        close_to(self, api["cudaLaunchKernel"]["GPU time avg"], KERNEL_NS)
+        close_to(self, api["cudaMemcpy"]["GPU time"], 3 * COPY_NS)
+        close_to(self, api["cudaMemset"]["GPU time"], COPY_NS)
+        self.assertEqual(parse_time_ns(api["cudaMalloc"]["GPU time"]), 0)
+        # Sorted by what the calls issued: 3 copies and a set of 4 MB take longer than 7 kernels.
+        sorted_rows, _, _ = parse_table(
+            gpuprof("report", "--view", "api", "--sort", "gpu_time", self.file).stdout)
+        self.assertEqual(list(sorted_rows)[:3], ["cudaMemcpy", "cudaMemset", "cudaLaunchKernel"])
+
+    def test_copies_pair_with_the_runtime_call_not_its_driver_call(self):
+        # CUPTI's memcpy record carries the nested driver call's id as correlationId and the
+        # runtime call's as runtimeCorrelationId (cupti_activity.h; the fake does the same):
+        # the copies pair with the cudaMemcpy calls gprof recorded.
+        calls = {r["correlation"]: r for r in self.api if r["correlation"]}
+        copies = [g for g in self.gpu if g["kind"] == "memcpy"]
+        self.assertEqual(len(copies), 3)
+        for copy in copies:
+            self.assertIn(copy.get("api_correlation"), calls, copy)
+            self.assertEqual(calls[copy["api_correlation"]]["name"], "cudaMemcpy")
+        self.assertRegex(self.info(self.file), r"GPU records:.*; 0 unpaired")
 
     def test_launches_view(self):
         out = gpuprof("report", "--view", "launches", self.file).stdout
@@ -160,8 +200,7 @@ class GraphsAndThreads(CuptiCase):
                        and g["correlation"] == launch["correlation"]]
             self.assertEqual(len(kernels), 4, launch)
             self.assertTrue(all(k["graph"] for k in kernels))
-        rows, _, _ = parse_table(gpuprof("report", run.files[0]).stdout)
-        close_to(self, rows["cudaGraphLaunch"]["Self CUDA"], 5 * 4 * KERNEL_NS)
+        close_to(self, api_view(run.files[0])["cudaGraphLaunch"]["GPU time"], 5 * 4 * KERNEL_NS)
 
     def test_threads_each_pair_their_launches(self):
         run = self.profile([program("threads_streams"), "--launches", "25"])
@@ -234,11 +273,12 @@ class CallsOnlyCuptiSees(CuptiCase):
         path = run.files[0]
         api = dump(path)
         # 18 runtime calls; the 3rd, 6th, ... 18th lost their ENTER. The driver calls inside the
-        # skipped synchronizes and launches (nothing was open around them) are recorded instead.
+        # skipped synchronizes, launches and copy (nothing was open around them) are recorded
+        # instead.
         self.assertEqual(dict(collections.Counter(r["name"] for r in api)),
                          {"cudaMalloc": 2, "cudaLaunchKernel": 4, "cudaDeviceSynchronize": 4,
                           "cudaMemcpy": 1, "cudaFree": 1, "cuCtxSynchronize": 2,
-                          "cuLaunchKernel": 2})
+                          "cuLaunchKernel": 2, "cuMemcpy": 1})
         self.assertEqual(api[-1]["name"], "cudaFree")
         self.assertTrue(all(0 < r["end_ns"] - r["start_ns"] < 10**9 for r in api), api)
         self.assertIn("cupti_unmatched_exit=6", self.info(path))
@@ -427,9 +467,9 @@ class FailureModes(CuptiCase):
         for k in kernels:
             self.assertIn(k["api_correlation"], api)
             self.assertIn(api[k["api_correlation"]]["api"], LAUNCH_APIS)
-        rows, _, _ = parse_table(gpuprof("report", path).stdout)
-        close_to(self, rows["cudaLaunchKernel"]["Self CUDA"], 6 * KERNEL_NS)
-        close_to(self, rows["cudaMemcpy"]["Self CUDA"], 3 * COPY_NS)
+        rows = api_view(path)
+        close_to(self, rows["cudaLaunchKernel"]["GPU time"], 6 * KERNEL_NS)
+        close_to(self, rows["cudaMemcpy"]["GPU time"], 3 * COPY_NS)
 
     def losses(self, path):
         info = self.info(path)
@@ -463,8 +503,7 @@ class FailureModes(CuptiCase):
         self.assertEqual(collections.Counter(r["kind"] for r in work(gpu)),
                          {"kernel": 12, "memcpy": 3, "memset": 1})
         self.assertEqual(self.losses(path), {})
-        rows, _, _ = parse_table(gpuprof("report", path).stdout)
-        close_to(self, rows["cudaLaunchKernel"]["Self CUDA"], 12 * KERNEL_NS)
+        close_to(self, api_view(path)["cudaLaunchKernel"]["GPU time"], 12 * KERNEL_NS)
 
     def test_buffer_pool_at_its_cap_holds_the_program_and_loses_nothing(self):
         # The same pool at its cap under the default GPROF_ON_FULL=wait: a thread CUPTI asks for
@@ -507,6 +546,66 @@ class FailureModes(CuptiCase):
         self.assertIsNotNone(lost, run.stderr)
         self.assertEqual(int(lost[1]), sum(n for reason, n in losses.items()
                                            if reason != "cupti_no_buffer"))
+
+
+SET_4K_NS = 2000 + (4096 + 9) // 10
+
+
+class PairingFidelity(CuptiCase):
+    """Pairing as CUPTI really numbers things: ids of two kinds in external-correlation mode, and
+    32-bit ids that wrap in a long run."""
+
+    def test_external_mode_pairs_only_through_external_correlations(self):
+        # Under subscriber_taken gprof pushes its own ids (1, 2, ...) around the calls it
+        # interposes (here 100 cudaMemset). The 6 driver launches, a library's that gprof cannot
+        # see, carry CUPTI ids that those pushed ids reach: they stay unpaired rather than pair
+        # with the cudaMemset calls that happened to push the same numbers.
+        sets = 100
+        run = self.profile([program("driver_launch"), "--launches", "5", "--runtime-sets",
+                            str(sets)], env={"GPROF_FAKE_CUPTI": "subscriber_taken"})
+        self.assertEqual(run.returncode, 0, run.stderr)
+        path = run.files[0]
+        self.assertRegex(self.info(path), r"State:\s+EXTERNAL_CORRELATION")
+        api = dump(path)
+        self.assertEqual(collections.Counter(r["name"] for r in api)["cudaMemset"], sets)
+        gpu = dump(path, "gpu")
+        kernels = [g for g in gpu if g["kind"] == "kernel"]
+        self.assertEqual(len(kernels), 6)
+        self.assertEqual([k for k in kernels if "api_correlation" in k], [])
+        by_id = {r["correlation"]: r for r in api}
+        memsets = [g for g in gpu if g["kind"] == "memset"]
+        self.assertEqual(len(memsets), sets)
+        self.assertTrue(all(by_id[m["api_correlation"]]["name"] == "cudaMemset" for m in memsets))
+        rows = api_view(path)
+        close_to(self, rows["cudaMemset"]["GPU time"], sets * SET_4K_NS)
+        self.assertEqual(parse_time_ns(rows["cudaDeviceSynchronize"]["GPU time"]), 0)
+
+    def test_correlation_ids_that_wrap_around_32_bits(self):
+        # Every call advances the fake's 32-bit id counter by 2^26, as 2^26 calls gprof never sees
+        # would: the ids wrap every 64 calls and repeat, as in an hour-long run.
+        iterations = 24
+        run = self.vector_add(iterations, env={"GPROF_FAKE_CORRELATION_STEP": str(1 << 26)})
+        path = run.files[0]
+        api = dump(path)
+        ids = [r["correlation"] for r in api if r["correlation"]]
+        self.assertLess(len(set(ids)), len(ids), "the ids repeat")
+        self.assertRegex(self.info(path), r"GPU records:.*; 0 unpaired")
+        rows = api_view(path)
+        close_to(self, rows["cudaLaunchKernel"]["GPU time"], iterations * KERNEL_NS)
+        close_to(self, rows["cudaMemcpy"]["GPU time"], 3 * COPY_NS)
+        close_to(self, rows["cudaMemset"]["GPU time"], COPY_NS)
+        for name in ("cudaMalloc", "cudaFree", "cudaDeviceSynchronize"):
+            self.assertEqual(parse_time_ns(rows[name]["GPU time"]), 0, name)
+        gpu = dump(path, "gpu")
+        calls = collections.defaultdict(list)
+        for r in api:
+            calls[r["correlation"]].append(r)
+        for op in work(gpu):
+            # Each op pairs with a call of its id that began before it, and the latest such.
+            issuers = [c for c in calls[op["api_correlation"]] if c["start_ns"] <= op["start_ns"]]
+            self.assertTrue(issuers, op)
+            want = {"kernel": LAUNCH_APIS, "memcpy": {"cudaMemcpy"}, "memset": {"cudaMemset"}}
+            self.assertIn(max(issuers, key=lambda c: c["start_ns"])["api"], want[op["kind"]])
 
 
 class GpuCheckScript(E2ETestCase):

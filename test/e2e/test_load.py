@@ -4,12 +4,14 @@ exact count from the real CLI; the program is test/programs/burst.cu (its header
 contract: per thread, one "thread" range around LAUNCHES launches and PAIRS push/pop pairs, then
 one cudaStreamSynchronize)."""
 
+import csv
+import io
 import json
 import os
 import re
 import unittest
 
-from gprof_e2e import E2ETestCase, dump, gpuprof, program
+from gprof_e2e import E2ETestCase, dump, gpuprof, parse_table, program
 
 # The fake device's kernels take this long; short, so that a burst is not timed by the fake GPU.
 FAST_KERNELS = {"GPROF_FAKE_KERNEL_NS": "100"}
@@ -83,6 +85,18 @@ class Burst(E2ETestCase):
         run = self.burst(128, 2000, 2000)
         self.assert_everything_recorded(run.files[0], 128, 2000, 2000)
 
+    def test_many_launching_threads_share_cupti_buffers(self):
+        # CUPTI 13 fills a buffer per thread that makes records unless told otherwise
+        # (cupti_activity.h, CUPTI_ACTIVITY_ATTR_PER_THREAD_ACTIVITY_BUFFER, default 1; the fake
+        # does the same): 96 launching threads would hold 96 buffers, past the pool's cap (16
+        # buffers of 1 MB under GPROF_MAX_MEMORY=64M), and drop records. gprof asks for the
+        # process-wide buffers instead.
+        run = self.burst(96, 50, 0, env={"GPROF_MAX_MEMORY": "64M", "GPROF_ON_FULL": "drop"})
+        info = self.assert_everything_recorded(run.files[0], 96, 50, 0)
+        pool = re.search(r"Buffer pool:\s+(\d+) × 1048576 bytes", info)
+        self.assertIsNotNone(pool, info)
+        self.assertLessEqual(int(pool[1]), 16)
+
     def test_a_backlog_of_many_threads_is_written_in_frames_the_reader_takes(self):
         # A slow writer pass finds 160 queues with 65,536 records or more each: one frame of
         # all of them would pass the reader's 64 MiB frame limit (it was lost whole,
@@ -127,6 +141,37 @@ class Burst(E2ETestCase):
         self.assertEqual([r.get("seq") for r in adds[:3]], [0, 1, 2])
         self.assertEqual([r.get("op_id") for r in adds[:3]], [None, 1, 2])  # op_id 0: none
         self.assertEqual((adds[-1]["seq"], adds[-1]["op_id"]), (299999, 299999))
+
+    def test_emit_nvtx_ops_by_name_and_by_input_shape(self):
+        # torch's key_averages() keys an op by its name, group_by_input_shape=True by name and
+        # shapes, printing them in an "Input Shapes" column.
+        run = self.burst(2, 0, 50, "--torch-names")
+        path = run.files[0]
+        rows, columns, _ = parse_table(gpuprof("report", "--view", "ranges", path).stdout)
+        self.assertEqual(rows["aten::add"]["# of Calls"], "100")
+        self.assertNotIn("Input Shapes", columns)
+        # CSV: the table's empty cells (ranges that are no ops have no shapes) stay columns.
+        out = gpuprof("report", "--view", "ranges", "--group-by", "input-shape", "--format",
+                      "csv", path).stdout
+        table = list(csv.DictReader(io.StringIO(out)))
+        by_name = {r["Name"]: r for r in table}
+        self.assertEqual(len(table), 2, table)
+        self.assertEqual(by_name["aten::add"]["Input Shapes"], "[[2, 3], [2, 3]]")
+        self.assertEqual(by_name["aten::add"]["# of Calls"], "100")
+        self.assertEqual(by_name["thread"]["Input Shapes"], "")
+        self.assertIn("Input Shapes", gpuprof("report", "--view", "ranges", "--group-by",
+                                              "input-shape", path).stdout)
+        ranges = [json.loads(l) for l in
+                  gpuprof("dump", "--records", "ranges", path).stdout.splitlines()]
+        adds = [r for r in ranges if r["name"] == "aten::add"]
+        self.assertEqual(len(adds), 100)
+        self.assertTrue(all(r["input_shapes"] == "[[2, 3], [2, 3]]" for r in adds))
+        # By sequence number: each thread's i-th op has seq i, so 50 rows of 2 calls.
+        out = gpuprof("report", "--view", "ranges", "--group-by", "seq", "--format", "csv",
+                      "--limit", "0", path).stdout
+        seqs = [r for r in csv.DictReader(io.StringIO(out)) if r["Name"] == "aten::add"]
+        self.assertEqual(sorted(int(r["Seq"]) for r in seqs), list(range(50)))
+        self.assertTrue(all(r["# of Calls"] == "2" for r in seqs))
 
 
 class MemoryCap(E2ETestCase):

@@ -202,6 +202,33 @@ class Trace(E2ETestCase):
                        if (s["pid"], s["tid"], s["ts"]) in graph_calls]
         self.assertEqual(len(from_graphs), 20)
 
+    def test_external_mode_flows_only_through_external_correlations(self):
+        # Under another tool's subscriber gprof pairs through its pushed ids: the 6 driver
+        # launches it cannot see get no flow, whatever CUPTI id they carry; the 40 cudaMemset
+        # calls flow to their sets.
+        run = self.profile([program("driver_launch"), "--launches", "5", "--runtime-sets", "40"],
+                           env={"GPROF_FAKE_CUPTI": "subscriber_taken",
+                                "GPROF_OUTPUT": os.path.join(self.tmp, "run-%p.gprof")})
+        self.assertEqual(run.returncode, 0, run.stderr)
+        trace = self.trace(*run.files)
+        self.assertEqual(len(self.events(trace, "X", "kernel")), 6)
+        flows_to = {(f["pid"], f["tid"], f["ts"]) for f in self.events(trace, "f")}
+        kernels = {(k["pid"], k["tid"], k["ts"]) for k in self.events(trace, "X", "kernel")}
+        self.assertEqual(flows_to & kernels, set())
+        sets = [e for e in self.events(trace, "X", "gpu_memset")]
+        self.assertEqual(len(sets), 40)
+        self.assertEqual(len(self.events(trace, "s")), 40)
+
+    def test_torch_ops_carry_sequence_number_and_input_dims(self):
+        run = self.profile([program("burst"), "1", "0", "5", "--torch-names"],
+                           env={"GPROF_OUTPUT": os.path.join(self.tmp, "run-%p.gprof")})
+        self.assertEqual(run.returncode, 0, run.stderr)
+        trace = self.trace(*run.files)
+        ops = [e for e in self.events(trace, "X", "user_annotation") if e["name"] == "aten::add"]
+        self.assertEqual(len(ops), 5)
+        self.assertEqual([o["args"]["Sequence number"] for o in ops], [0, 1, 2, 3, 4])
+        self.assertTrue(all(o["args"]["Input Dims"] == "[[2, 3], [2, 3]]" for o in ops), ops)
+
     def test_threads_and_streams(self):
         files = self.record("threads_streams", "--launches", "10")
         trace = self.trace(*files)

@@ -6,13 +6,17 @@
 // cuModuleLoad, cuModuleGetFunction("scale"), cuMemAlloc, cuMemcpyHtoD, N x cuLaunchKernel,
 // 1 x cuLaunchKernelEx, cuCtxSynchronize, cuMemcpyDtoH, cuMemFree, cuModuleUnload,
 // cuDevicePrimaryCtxRelease (tests count these). Usage:
-// driver_launch [--module PATH] [--launches N]
-// PATH defaults to driver_kernels.fatbin next to the executable, N to 4.
+// driver_launch [--module PATH] [--launches N] [--runtime-sets K]
+// PATH defaults to driver_kernels.fatbin next to the executable, N to 4. With K > 0, after the
+// cuCtxSynchronize the program also makes K cudaMemset calls of 4096 bytes through the runtime
+// and a cudaDeviceSynchronize: a program whose runtime calls a profiler interposes, around
+// launches it cannot see (a library's, such as cuBLAS's or Triton's).
 //
 // stdout is deterministic and free of timings and pointers. Every launch doubles the data, so
 // on a GPU the checksum is n * 2^(N+1); the fake driver does not execute kernels, so there it
 // stays n.
 #include <cuda.h>
+#include <cuda_runtime.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -47,6 +51,7 @@ std::string DefaultModule() {
 struct Options {
   std::string module = DefaultModule();
   int launches = 4;
+  int runtime_sets = 0;
 };
 
 Options Parse(int argc, char** argv) {
@@ -56,13 +61,16 @@ Options Parse(int argc, char** argv) {
       options.module = argv[++i];
     } else if (std::strcmp(argv[i], "--launches") == 0 && i + 1 < argc) {
       options.launches = std::atoi(argv[++i]);
+    } else if (std::strcmp(argv[i], "--runtime-sets") == 0 && i + 1 < argc) {
+      options.runtime_sets = std::atoi(argv[++i]);
     } else {
-      std::fprintf(stderr, "usage: driver_launch [--module PATH] [--launches N]\n");
+      std::fprintf(stderr,
+                   "usage: driver_launch [--module PATH] [--launches N] [--runtime-sets K]\n");
       std::exit(2);
     }
   }
-  if (options.launches < 0) {
-    std::fprintf(stderr, "driver_launch: launches must be >= 0\n");
+  if (options.launches < 0 || options.runtime_sets < 0) {
+    std::fprintf(stderr, "driver_launch: launches and runtime sets must be >= 0\n");
     std::exit(2);
   }
   return options;
@@ -113,6 +121,19 @@ int main(int argc, char** argv) {
   Check(cuCtxSynchronize(), "cuCtxSynchronize");
   std::printf("driver_launch: ran %d cuLaunchKernel and 1 cuLaunchKernelEx of grid=%u block=%u\n",
               options.launches, grid, kBlock);
+
+  if (options.runtime_sets > 0) {
+    for (int k = 0; k < options.runtime_sets; ++k) {
+      const cudaError_t error = cudaMemset(reinterpret_cast<void*>(data), 0, 4096);
+      if (error != cudaSuccess) {
+        std::fprintf(stderr, "driver_launch: cudaMemset failed: %s\n", cudaGetErrorName(error));
+        return 1;
+      }
+    }
+    if (cudaDeviceSynchronize() != cudaSuccess) return 1;
+    std::printf("driver_launch: made %d cudaMemset calls through the runtime\n",
+                options.runtime_sets);
+  }
 
   Check(cuMemcpyDtoH(host.data(), data, bytes), "cuMemcpyDtoH");
   double checksum = 0.0;

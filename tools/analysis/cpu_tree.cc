@@ -91,12 +91,19 @@ class Walk {
     if (o.kept) {
       Row& row = rows_.row(o.key);
       row.self_cpu_ns += o.children_ns < duration ? duration - o.children_ns : 0;
-      row.self_device_ns += o.self_device_ns;
+      // As torch appends a kernel to the op that launched it and never to
+      // the runtime event, an API call's GPU work is its range's CUDA time;
+      // the call keeps it apart, for the api view's own columns.
+      const bool api_call = !(n.flags & kNodeRange);
+      if (api_call)
+        row.issued_device_ns += o.self_device_ns;
+      else
+        row.self_device_ns += o.self_device_ns;
       row.self_device_mem += o.self_device_mem;
       row.self_cpu_mem += o.self_host_mem;
       if (o.counts_totals) {
         row.cpu_total_ns += duration;
-        row.device_total_ns += o.device_total_ns;
+        if (!api_call) row.device_total_ns += o.device_total_ns;
         row.device_mem += o.device_mem;
         row.cpu_mem += o.host_mem;
       }

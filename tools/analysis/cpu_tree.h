@@ -8,9 +8,13 @@
 // Start/end ranges ("detached") take no part: they may end on another
 // thread, so they are neither parents nor children. Then, per event:
 //   Self CPU      = duration - durations of direct children (never below 0)
-//   Self CUDA     = GPU time of the work it issued; for a range, of the work
-//                   its direct child API calls issued (and their children's)
-//   CUDA total    = GPU time issued by it and all its descendants
+//   Self CUDA     = for a range, GPU time of the work its direct child API
+//                   calls issued (and their children's); 0 for an API call
+//   CUDA total    = for a range, GPU time issued by all its descendants; 0
+//                   for an API call (torch appends kernels to the op, never
+//                   to the runtime event)
+//   issued        = for an API call, GPU time of the work it issued itself
+//                   (Row::issued_device_ns, the api view's own columns)
 //   (Self) Mem    = the same, for bytes allocated minus freed (device, host)
 // and a row sums its events, except that an event nested inside a counted
 // event of the same key adds nothing to the totals (CPU, CUDA, memory):

@@ -21,12 +21,15 @@ constexpr std::array kChoices = {
     Choice{"thread", GroupBy::kThread, "Thread"},
     Choice{"process", GroupBy::kProcess, "Process"},
     Choice{"rank", GroupBy::kRank, "Rank"},
+    Choice{"input-shape", GroupBy::kInputShape, "Input Shapes"},
+    Choice{"seq", GroupBy::kSeq, "Seq"},
 };
 
 }  // namespace
 
 std::optional<GroupBy> parse_group_by(std::string_view text) {
   if (text == "launch_config") text = "launch-config";
+  if (text == "input_shape") text = "input-shape";
   for (const Choice& choice : kChoices)
     if (choice.name == text) return choice.group_by;
   return std::nullopt;

@@ -16,6 +16,12 @@
 //                  OMPI_COMM_WORLD_RANK, PMI_RANK or SLURM_PROCID; "0"
 //                  without one), so that the processes of one rank (forks,
 //                  restarts) add up; "pid N" when the file has no rank
+//   input-shape    PyTorch ops (emit_nvtx ranges): the "sizes" part of the
+//                  message, "[[8, 16], [16, 4]]", as torch's
+//                  group_by_input_shape ("Input Shapes"); "[]" for an op
+//                  without sizes, empty for other rows
+//   seq            PyTorch ops: torch's sequence number, which a backward op
+//                  shares with the forward op it differentiates ("Seq")
 #pragma once
 
 #include <cstdint>
@@ -28,10 +34,21 @@
 
 namespace gprof::analysis {
 
-enum class GroupBy : uint8_t { kName, kLaunchConfig, kStream, kDevice, kThread, kProcess, kRank };
+enum class GroupBy : uint8_t {
+  kName,
+  kLaunchConfig,
+  kStream,
+  kDevice,
+  kThread,
+  kProcess,
+  kRank,
+  kInputShape,
+  kSeq,
+};
 
 // "name", "launch-config" (also "launch_config"), "stream", "device",
-// "thread", "process", "rank"; nullopt for anything else.
+// "thread", "process", "rank", "input-shape" (also "input_shape"), "seq";
+// nullopt for anything else.
 std::optional<GroupBy> parse_group_by(std::string_view text);
 
 // The canonical name: "launch-config" whichever spelling was given.

@@ -99,7 +99,14 @@ void OpsRowsVisitor::on_range(const RangeSpan& span) {
   n.id = static_cast<uint32_t>(nodes_.size());  // after every call of the file
   n.flags = static_cast<uint8_t>(kNodeRange | (detached ? kNodeDetached : 0) |
                                  (named ? kNodeScopeRoot : 0));
-  const uint32_t group = by_file() ? process_ : Interner::kEmpty;
+  uint32_t group = by_file() ? process_ : Interner::kEmpty;
+  // torch keys an op by name and shapes; an op called without tensors has
+  // "[]" there. Other ranges are no ops and have no shapes.
+  const bool op = r.seq != 0 || r.op_id != 0 || !span.input_shapes.empty();
+  if (options_.group_by == GroupBy::kInputShape && op)
+    group = strings_.id(span.input_shapes.empty() ? "[]" : span.input_shapes);
+  if (options_.group_by == GroupBy::kSeq && r.seq != 0)
+    group = strings_.id(std::to_string(r.seq - 1));
   n.label =
       labels_.label(RowLabel{RowKind::kRange, interned(range_names_, &span.name, false), group});
   nodes_.push_back(n);
@@ -119,6 +126,8 @@ uint32_t OpsRowsVisitor::gpu_group(const GpuRecord& r) {
     case GroupBy::kRank:
       return process_;
     case GroupBy::kName:
+    case GroupBy::kInputShape:  // ranges only
+    case GroupBy::kSeq:
     case GroupBy::kThread:  // once thread names are known (on_file_end)
       break;
   }

@@ -84,7 +84,9 @@ class FileAdapter : public RecordVisitor {
 
   void finish() {
     finish_ranges();
-    pairing_.seal();
+    const bool external_mode =
+        info_.cupti && info_.cupti->state() == pb::CuptiStatus::EXTERNAL_CORRELATION;
+    pairing_.seal(external_mode ? PairingMode::kExternalOnly : PairingMode::kCorrelation);
     GpuCounts& counts = info_.gpu;
     const bool window = windowed();
     counts.external_correlations = pairing_.external_count();
@@ -92,7 +94,7 @@ class FileAdapter : public RecordVisitor {
     activities.reserve(gpu_.size());
     for (const GpuRecord& r : gpu_) {
       const std::string* kernel = r.kind == GpuKind::kKernel ? kernel_name(r.kernel) : nullptr;
-      const CallRef* call = pairing_.find(r.correlation);
+      const CallRef* call = pairing_.find(r.correlation, r.start_ns);
       if (call == nullptr && window) {
         ++counts.outside_window;
         continue;
@@ -152,17 +154,21 @@ class FileAdapter : public RecordVisitor {
       if (text != nullptr) info_.thread_names[tid] = *text;
     }
     // One name per (message, domain), built once however many calls use it.
-    std::unordered_map<uint64_t, std::string> names;
+    struct Names {
+      std::string row;
+      std::string input_shapes;
+    };
+    std::unordered_map<uint64_t, Names> names;
     for (const Range& r : ranges) {
       const uint64_t key = static_cast<uint64_t>(r.domain) << 32 | r.name;
       auto it = names.find(key);
       if (it == names.end()) {
-        it = names
-                 .emplace(key, range_row_name(string_of(pb::StringEntry::NVTX, r.name),
-                                              string_of(pb::StringEntry::DOMAIN, r.domain)))
-                 .first;
+        const std::string* message = string_of(pb::StringEntry::NVTX, r.name);
+        Names n{range_row_name(message, string_of(pb::StringEntry::DOMAIN, r.domain)),
+                message ? std::string(torch_input_shapes(*message)) : std::string()};
+        it = names.emplace(key, std::move(n)).first;
       }
-      out_.on_range(RangeSpan{file_, r, it->second});
+      out_.on_range(RangeSpan{file_, r, it->second.row, it->second.input_shapes});
     }
   }
 

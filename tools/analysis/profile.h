@@ -78,6 +78,9 @@ struct RangeSpan {
   uint32_t file;
   const Range& range;
   const std::string& name;  // range_row_name(): "forward", "aten::mm", "mydomain:step"
+  // PyTorch emit_nvtx ops: the "sizes" part of the message ("[[8, 16], [16,
+  // 4]]", torch_input_shapes()); empty for other ranges.
+  const std::string& input_shapes;
 };
 
 // One GPU record with what the file says about it. The record, the names

@@ -16,6 +16,11 @@ inline constexpr const char* kUnnamedRange = "<unnamed range>";
 // "aten::mm, seq = 12, op_id = 40" -> "aten::mm"; any other name unchanged.
 std::string_view torch_op_name(std::string_view message);
 
+// The input shapes of an emit_nvtx op, as torch's "Input Shapes" column
+// prints them: "aten::mm, sizes = [[8, 16], [16, 4]]" -> "[[8, 16], [16, 4]]";
+// "" when the message has none.
+std::string_view torch_input_shapes(std::string_view message);
+
 // The row name of a range: its message (torch_op_name), "<unnamed range>"
 // when it has none, prefixed "DOMAIN:" outside the default domain.
 // `message` and `domain` are nullptr when absent.

@@ -30,10 +30,14 @@ struct Row {
   // CPU side (ranges and API calls; zero for GPU activities).
   uint64_t self_cpu_ns = 0;   // minus direct children on the same thread
   uint64_t cpu_total_ns = 0;  // nested events of the same key counted once
-  // GPU side: an activity's own duration (self = total); for a range or an
-  // API call, the activities it issued directly (self) or with descendants.
+  // GPU side: an activity's own duration (self = total); for a range, the
+  // activities issued directly inside it (self) or with descendants. Zero
+  // for API calls: as in torch, their GPU work belongs to the range.
   uint64_t self_device_ns = 0;
   uint64_t device_total_ns = 0;
+  // API calls: GPU time of the work the calls issued ("GPU time" and "GPU
+  // time avg" of --view api; nowhere in Self CUDA totals).
+  uint64_t issued_device_ns = 0;
   // Bytes allocated minus freed inside the event (self: not inside a child).
   int64_t cpu_mem = 0;
   int64_t self_cpu_mem = 0;
@@ -46,6 +50,9 @@ struct Row {
   }
   double device_avg_ns() const {
     return count == 0 ? 0.0 : static_cast<double>(device_total_ns) / static_cast<double>(count);
+  }
+  double issued_avg_ns() const {
+    return count == 0 ? 0.0 : static_cast<double>(issued_device_ns) / static_cast<double>(count);
   }
 };
 

@@ -40,6 +40,8 @@ constexpr std::array kAliases = {
     Alias{"self_cuda_memory_usage", SortKey::kSelfDeviceMem},
     Alias{"self_device_memory_usage", SortKey::kSelfDeviceMem},
     Alias{"self_cuda_mem", SortKey::kSelfDeviceMem},
+    Alias{"gpu_time_total", SortKey::kIssued},
+    Alias{"gpu_time", SortKey::kIssued},
     Alias{"count", SortKey::kCount},
     Alias{"calls", SortKey::kCount},
     Alias{"#_of_calls", SortKey::kCount},
@@ -70,6 +72,8 @@ double value(const Row& row, SortKey key) {
       return static_cast<double>(row.device_mem);
     case SortKey::kSelfDeviceMem:
       return static_cast<double>(row.self_device_mem);
+    case SortKey::kIssued:
+      return static_cast<double>(row.issued_device_ns);
     case SortKey::kCount:
       return static_cast<double>(row.count);
     case SortKey::kName:

@@ -22,6 +22,7 @@ enum class SortKey {
   kSelfCpuMem,     // self_cpu_memory_usage, "Self CPU Mem"
   kDeviceMem,      // cuda_memory_usage, device_memory_usage, "CUDA Mem"
   kSelfDeviceMem,  // self_cuda_memory_usage, self_device_memory_usage, "Self CUDA Mem"
+  kIssued,         // gpu_time_total, "GPU time": what API calls issued (--view api)
   kCount,          // count, calls, "# of Calls"
   kName,           // name, key, "Name" (ascending; every other key sorts descending)
 };

@@ -35,6 +35,8 @@ TableColumns table_columns(const std::vector<Row>& rows, const TableOptions& opt
   bool has_device_mem = false;
   for (const Row& row : rows) {
     columns.device_time = columns.device_time || row.self_device_ns > 0;
+    columns.issued_time =
+        columns.issued_time || (options.issued_columns && row.issued_device_ns > 0);
     has_device_mem = has_device_mem || row.self_device_mem > 0;
   }
   columns.cpu_mem = options.profile_memory;
@@ -57,6 +59,7 @@ std::vector<std::string> table_headers(const TableColumns& columns, const TableO
     headers.insert(headers.end(), {"Self " + device, "Self " + device + " %", device + " total",
                                    device + " time avg"});
   }
+  if (columns.issued_time) headers.insert(headers.end(), {"GPU time", "GPU time avg"});
   if (columns.cpu_mem) headers.insert(headers.end(), {"CPU Mem", "Self CPU Mem"});
   if (columns.device_mem)
     headers.insert(headers.end(), {device + " Mem", "Self " + device + " Mem"});
@@ -81,6 +84,9 @@ std::vector<std::string> table_cells(const Row& row, const TableColumns& columns
                  {time(self_device), format_time_share(us(self_device), us(totals.self_device_ns)),
                   time(static_cast<double>(row.device_total_ns)), time(row.device_avg_ns())});
   }
+  if (columns.issued_time)
+    cells.insert(cells.end(),
+                 {time(static_cast<double>(row.issued_device_ns)), time(row.issued_avg_ns())});
   if (columns.cpu_mem)
     cells.insert(cells.end(), {format_memory(row.cpu_mem), format_memory(row.self_cpu_mem)});
   if (columns.device_mem)

@@ -34,11 +34,15 @@ struct TableOptions {
   std::optional<TableTotals> totals;
   // The --group-by column after # of Calls (Row::group); empty: none.
   std::string group_title;
+  // --view api: "GPU time" and "GPU time avg" of the work the calls issued
+  // (Row::issued_device_ns), which the CUDA columns leave to the ranges.
+  bool issued_columns = false;
 };
 
 // Columns: Name, Self CPU %, Self CPU, CPU total %, CPU total, CPU time avg,
 // then Self CUDA, Self CUDA %, CUDA total, CUDA time avg when any row has GPU
-// time, CPU Mem and Self CPU Mem when profile_memory (and CUDA Mem, Self CUDA
+// time, GPU time and GPU time avg when issued_columns and a row issued GPU
+// work, CPU Mem and Self CPU Mem when profile_memory (and CUDA Mem, Self CUDA
 // Mem when some row's Self CUDA Mem is positive, as torch's has_device_mem),
 // # of Calls, then the group column. The name column is right-aligned,
 // min(longest name + 4, max_name_width) wide; names of max_name_width - 3
@@ -55,6 +59,7 @@ std::string render_table(std::vector<Row> rows, const TableOptions& options);
 // has, its rows in order, and every cell as the table prints it.
 struct TableColumns {
   bool device_time = false;  // Self CUDA ... CUDA time avg
+  bool issued_time = false;  // GPU time, GPU time avg (TableOptions::issued_columns)
   bool cpu_mem = false;      // CPU Mem, Self CPU Mem (profile_memory)
   bool device_mem = false;   // CUDA Mem, Self CUDA Mem
   bool grouped = false;      // the --group-by column

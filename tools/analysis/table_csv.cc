@@ -52,6 +52,7 @@ std::string render_csv_table(std::vector<Row> rows, const TableOptions& options)
     headers.insert(headers.end(), {"Self " + device + " (ns)", "Self " + device + " %",
                                    device + " total (ns)", device + " time avg (ns)"});
   }
+  if (columns.issued_time) headers.insert(headers.end(), {"GPU time (ns)", "GPU time avg (ns)"});
   if (columns.cpu_mem) headers.insert(headers.end(), {"CPU Mem (B)", "Self CPU Mem (B)"});
   if (columns.device_mem)
     headers.insert(headers.end(), {device + " Mem (B)", "Self " + device + " Mem (B)"});
@@ -73,6 +74,10 @@ std::string render_csv_table(std::vector<Row> rows, const TableOptions& options)
           fields.end(),
           {std::to_string(row.self_device_ns), share(row.self_device_ns, totals.self_device_ns),
            std::to_string(row.device_total_ns), rounded(row.device_avg_ns())});
+    }
+    if (columns.issued_time) {
+      fields.insert(fields.end(),
+                    {std::to_string(row.issued_device_ns), rounded(row.issued_avg_ns())});
     }
     if (columns.cpu_mem)
       fields.insert(fields.end(), {std::to_string(row.cpu_mem), std::to_string(row.self_cpu_mem)});

@@ -73,6 +73,7 @@ class DumpVisitor : public analysis::ProfileVisitor {
     // sequence_nr (stored + 1 so that 0 can mean none).
     if (r.seq != 0) j["seq"] = r.seq - 1;
     if (r.op_id != 0) j["op_id"] = r.op_id;
+    if (!span.input_shapes.empty()) j["input_shapes"] = span.input_shapes;
     print_line(j);
   }
 
@@ -105,7 +106,12 @@ class DumpVisitor : public analysis::ProfileVisitor {
         {"peer_device", r.peer_device},
         {"detail", r.detail},
     };
-    if (activity.call != nullptr) j["api_correlation"] = activity.call->correlation;
+    // The call's id as recorded: pairing unwraps CUPTI's 32-bit ids, and an
+    // unwrapped id keeps the recorded one in its low 32 bits.
+    if (activity.call != nullptr) {
+      const uint64_t id = activity.call->correlation;
+      j["api_correlation"] = id >> 32 != 0 ? id & 0xFFFFFFFFu : id;
+    }
     print_line(j);
   }
 

@@ -124,7 +124,9 @@ void add_report_command(CLI::App& app, int& exit_status) {
           ""));
   cmd->add_option("--group-by", options->group_by,
                   "Key rows by name and: launch-config (grid, block, shared memory), stream, "
-                  "device, thread, process or rank; the value is shown after # of Calls")
+                  "device, thread, process, rank, input-shape (PyTorch ops' sizes, as torch's "
+                  "group_by_input_shape) or seq (PyTorch's sequence number, shared by a forward "
+                  "op and its backward op); the value is shown after # of Calls")
       ->type_name("KEY")
       ->capture_default_str()
       ->check(parses(analysis::parse_group_by, "group-by key", analysis::group_by_names()));

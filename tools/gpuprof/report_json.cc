@@ -90,6 +90,8 @@ ordered_json row_json(const analysis::Row& row, bool grouped) {
   out["cpu_total_ns"] = row.cpu_total_ns;
   out["self_cuda_ns"] = row.self_device_ns;
   out["cuda_total_ns"] = row.device_total_ns;
+  // API calls: the GPU work they issued, which CUDA time leaves to ranges.
+  out["gpu_time_ns"] = row.issued_device_ns;
   out["cpu_mem_bytes"] = row.cpu_mem;
   out["self_cpu_mem_bytes"] = row.self_cpu_mem;
   out["cuda_mem_bytes"] = row.device_mem;

@@ -129,6 +129,7 @@ int run_key_averages_view(const ReportOptions& options) {
   table.time_unit = time_unit(options);
   const analysis::GroupBy group_by = *analysis::parse_group_by(options.group_by);
   table.group_title = std::string(analysis::group_title(group_by));
+  table.issued_columns = view == analysis::View::kApi;
 
   analysis::KeyAverages averages;
   analysis::OpsRowsVisitor ops(

@@ -175,7 +175,8 @@ void EventJson::range(const Item& e) {
       b.append(std::string_view(",\"s\":\"t\""));
   }
   const bool domain = r.domain != analysis::Interner::kEmpty;
-  if (e.kind != EventKind::kAsyncEnd && (domain || r.open_at_exit || r.seq || r.op_id)) {
+  const bool shapes = r.input_shapes != analysis::Interner::kEmpty;
+  if (e.kind != EventKind::kAsyncEnd && (domain || r.open_at_exit || r.seq || r.op_id || shapes)) {
     b.append(std::string_view(",\"args\":{"));
     bool first = true;
     // `"key":`, after a comma unless it is the first argument.
@@ -198,6 +199,12 @@ void EventJson::range(const Item& e) {
     if (r.op_id != 0) {
       arg("op_id");
       fmt::format_to(std::back_inserter(b), "{}", r.op_id);
+    }
+    // As text: kineto writes "Input Dims" as a JSON list, which the sizes
+    // are, but the shim keeps them as torch printed them.
+    if (shapes) {
+      arg("Input Dims");
+      append_json_string(b, strings_.text(r.input_shapes));
     }
     if (r.open_at_exit) {
       arg("open at exit");

@@ -333,24 +333,32 @@ void FileEvents::finish_ranges() {
   }
   const std::vector<bool> crossing = crossing_push_pop(ranges);
   // One name per (message, domain), built once however many calls use it.
-  std::unordered_map<uint64_t, uint32_t> names;
+  // The value: the row name's id and the input shapes' id.
+  std::unordered_map<uint64_t, std::pair<uint32_t, uint32_t>> names;
   for (size_t i = 0; i < ranges.size(); ++i) {
     const analysis::Range& r = ranges[i];
     const uint64_t key = static_cast<uint64_t>(r.domain) << 32 | r.name;
     auto it = names.find(key);
     if (it == names.end()) {
+      const std::string* message = string_of(pb::StringEntry::NVTX, r.name);
+      const std::string_view shapes =
+          message ? analysis::torch_input_shapes(*message) : std::string_view();
+      const uint32_t name = strings_.id(
+          analysis::range_row_name(message, string_of(pb::StringEntry::DOMAIN, r.domain)));
       it = names
-               .emplace(key, strings_.id(analysis::range_row_name(
-                                 string_of(pb::StringEntry::NVTX, r.name),
-                                 string_of(pb::StringEntry::DOMAIN, r.domain))))
+               .emplace(key, std::pair(name, shapes.empty() ? analysis::Interner::kEmpty
+                                                            : strings_.id(shapes)))
                .first;
     }
     auto domain = domains_.find(r.domain);
     Item e{};
     e.ref = range_count_++;
     e.track = track(false, 0, r.tid);
-    e.range = RangePart{r.seq, r.op_id, it->second,
+    e.range = RangePart{r.seq,
+                        r.op_id,
+                        it->second.first,
                         domain == domains_.end() ? analysis::Interner::kEmpty : domain->second,
+                        it->second.second,
                         r.open_at_exit};
     const uint64_t dur = r.end_ns - r.start_ns;
     // A push/pop range that crosses another of its thread cannot be a slice
@@ -365,7 +373,7 @@ void FileEvents::finish_ranges() {
         e.dur_ns = dur;
         e.kind = EventKind::kRange;
         add(e);
-        cut_->add_range(strings_.text(it->second), {r.start_ns, r.end_ns});
+        cut_->add_range(strings_.text(it->second.first), {r.start_ns, r.end_ns});
         break;
       case analysis::RangeKind::kStartEnd:
         e.start_ns = r.start_ns;
@@ -375,7 +383,7 @@ void FileEvents::finish_ranges() {
         e.start_ns = r.end_ns;
         e.kind = EventKind::kAsyncEnd;
         add(e);
-        cut_->add_range(strings_.text(it->second), {r.start_ns, r.end_ns});
+        cut_->add_range(strings_.text(it->second.first), {r.start_ns, r.end_ns});
         break;
       case analysis::RangeKind::kMark:
         e.start_ns = r.start_ns;
@@ -395,6 +403,10 @@ void FileEvents::pair_gpu() {
   analysis::GpuCounts& counts = info_.gpu;
   counts.external_correlations = externals_;
   const bool window = windowed();
+  // The ids gprof pushed and CUPTI's own are both small counters: in that
+  // mode a record pairs only through an external correlation (pairing.h).
+  const bool external_only =
+      info_.cupti && info_.cupti->state() == pb::CuptiStatus::EXTERNAL_CORRELATION;
   const auto handed_out = [&](const GpuIn& g, const CallKey* call) {
     const GpuRecord& r = g.record;
     if (call == nullptr && window) {
@@ -425,7 +437,9 @@ void FileEvents::pair_gpu() {
       GpuIn g;
       while (cursor.next(g)) {
         const External* e = g.key == 0 ? nullptr : externals.find(g.key);
-        if (e == nullptr) {
+        if (e == nullptr && external_only) {
+          handed_out(g, nullptr);
+        } else if (e == nullptr) {
           own.add(g);
         } else {
           g.key = e->external;
@@ -438,7 +452,7 @@ void FileEvents::pair_gpu() {
     GpuIn g;
     while (cursor.next(g)) {
       const CallKey* call = g.key == 0 ? nullptr : calls.find(g.key);
-      if (call != nullptr) {
+      if (call != nullptr || external_only) {
         handed_out(g, call);
       } else {
         g.key = g.record.correlation;
@@ -450,7 +464,7 @@ void FileEvents::pair_gpu() {
     CallLookup calls(j.calls, call_key);
     auto cursor = by_own->sorted();
     GpuIn g;
-    while (cursor.next(g)) handed_out(g, g.key == 0 ? nullptr : calls.find(g.key));
+    while (cursor.next(g)) handed_out(g, g.key == 0 || external_only ? nullptr : calls.find(g.key));
   }
   // The unpaired work in file order, then the paired by call and start: GPU
   // work indices (flow ids) and GPU tracks follow this order.

@@ -61,10 +61,11 @@ struct GpuPart {
 };
 
 struct RangePart {
-  uint64_t seq;     // analysis::Range::seq: torch sequence_nr + 1; 0: none
-  uint64_t op_id;   // 0: none
-  uint32_t name;    // id
-  uint32_t domain;  // id; Interner::kEmpty for the default domain
+  uint64_t seq;           // analysis::Range::seq: torch sequence_nr + 1; 0: none
+  uint64_t op_id;         // 0: none
+  uint32_t name;          // id
+  uint32_t domain;        // id; Interner::kEmpty for the default domain
+  uint32_t input_shapes;  // id of a PyTorch op's "sizes" (kineto's "Input Dims"); kEmpty: none
   bool open_at_exit;
 };
 

@@ -9,6 +9,8 @@ void ActivityCase();
 void DriverCase();
 void TimestampCallbackCase();
 void ThreadsCase();
+void PerThreadBuffersCase();
+void SharedBuffersCase();
 void KernelNsOverrideCase();
 
 void NoDriverCase();

@@ -72,4 +72,52 @@ void ThreadsCase() {
   CHECK(BuffersRequested() > 10);
 }
 
+// CUPTI 13 fills a buffer per thread that makes records unless the client sets
+// CUPTI_ACTIVITY_ATTR_PER_THREAD_ACTIVITY_BUFFER to 0 before registering (cupti_activity.h, "The
+// default value is 1"): threads that each make one record before any flush hold one buffer each.
+namespace {
+
+size_t BuffersForThreads(int threads) {
+  CHECK_EQ(RegisterBuffers(), CUPTI_SUCCESS);
+  CHECK_EQ(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_RUNTIME), CUPTI_SUCCESS);
+  std::vector<std::thread> workers;
+  for (int t = 0; t < threads; ++t) {
+    workers.emplace_back([] {
+      int device = -1;
+      CHECK_EQ(cudaGetDevice(&device), cudaSuccess);
+    });
+  }
+  for (std::thread& worker : workers) worker.join();
+  const size_t requested = BuffersRequested();
+  CHECK_EQ(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), CUPTI_SUCCESS);
+  CHECK_EQ(ApiRecords(TakeRecords(), CUPTI_ACTIVITY_KIND_RUNTIME,
+                      CUPTI_RUNTIME_TRACE_CBID_cudaGetDevice_v3020)
+               .size(),
+           static_cast<size_t>(threads));
+  return requested;
+}
+
+}  // namespace
+
+void PerThreadBuffersCase() {
+  uint8_t value = 0;
+  size_t size = sizeof value;
+  CHECK_EQ(cuptiActivityGetAttribute(CUPTI_ACTIVITY_ATTR_PER_THREAD_ACTIVITY_BUFFER, &size, &value),
+           CUPTI_SUCCESS);
+  CHECK_EQ(value, 1u);
+  CHECK_EQ(BuffersForThreads(6), 6u);
+}
+
+void SharedBuffersCase() {
+  uint8_t off = 0;
+  size_t size = sizeof off;
+  CHECK_EQ(cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_PER_THREAD_ACTIVITY_BUFFER, &size, &off),
+           CUPTI_SUCCESS);
+  size_t wrong = sizeof(uint32_t);
+  uint32_t wide = 0;
+  CHECK_EQ(cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_PER_THREAD_ACTIVITY_BUFFER, &wrong, &wide),
+           CUPTI_ERROR_INVALID_PARAMETER);
+  CHECK_EQ(BuffersForThreads(6), 1u);
+}
+
 }  // namespace fake_check

@@ -31,6 +31,8 @@ const Case kCases[] = {
     {"driver", DriverCase, nullptr},
     {"timestamp_callback", TimestampCallbackCase, nullptr},
     {"threads", ThreadsCase, nullptr},
+    {"per_thread_buffers", PerThreadBuffersCase, nullptr},
+    {"shared_buffers", SharedBuffersCase, nullptr},
     {"no_driver", NoDriverCase, "no_driver"},
     {"subscriber_taken", SubscriberTakenCase, "subscriber_taken"},
     {"activity_in_use", ActivityInUseCase, "activity_in_use"},

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "clock.h"
+#include "config.h"
 #include "driver_result.h"
 #include "fake_device_api.h"
 #include "gpu_op_log.h"
@@ -31,7 +32,20 @@ thread_local int t_depth = 0;
 
 // Replaced rarely; old observers are leaked so that a concurrent call never sees a freed one.
 std::atomic<const Observer*> g_observer{nullptr};
-std::atomic<uint32_t> g_next_correlation_id{1};
+// 32 bits, as CUPTI's ids (CUpti_CallbackData::correlationId is a uint32_t): a long run wraps
+// them. A test makes a short run wrap: GPROF_FAKE_FIRST_CORRELATION_ID starts near the end, and
+// GPROF_FAKE_CORRELATION_STEP advances the counter by more than one a call, as the calls of a
+// long run that the profiler never sees (other APIs, other threads, outside its window) do.
+std::atomic<uint32_t> g_next_correlation_id{GetConfig().first_correlation_id};
+
+uint32_t NextCorrelationId() {
+  const uint32_t step = GetConfig().correlation_step;
+  uint32_t id = g_next_correlation_id.fetch_add(step, std::memory_order_relaxed);
+  // CUPTI's records use 0 for "no such call" (CUpti_ActivityMemcpy6::runtimeCorrelationId of a
+  // driver-API copy), so a wrapped counter skips it.
+  if (id == 0) id = g_next_correlation_id.fetch_add(step, std::memory_order_relaxed);
+  return id;
+}
 thread_local cudaError_t t_last_error = cudaSuccess;
 
 void Notify(const GprofFakeApiCall& call) {
@@ -60,7 +74,7 @@ void Begin(GprofFakeApiCall* call, GprofFakeApiDomain domain, bool nested_driver
   call->struct_size = sizeof(*call);
   call->phase = GPROF_FAKE_API_ENTER;
   call->domain = domain;
-  call->correlation_id = g_next_correlation_id.fetch_add(1, std::memory_order_relaxed);
+  call->correlation_id = NextCorrelationId();
   // Any call is a chance to report finished GPU work; a real CUPTI delivers buffers lazily too.
   if (GpuOpsObserved()) DeliverCompletedGpuOps(NowNs());
   call->device = static_cast<uint32_t>(CurrentDevice());
@@ -121,6 +135,11 @@ cudaError_t ApiCall::ReturnUnrecorded(cudaError_t result) {
 
 cudaError_t ApiCall::ReturnQuery(cudaError_t result) {
   return result == cudaErrorNotReady ? ReturnUnrecorded(result) : Return(result);
+}
+
+bool InnermostCallIsRuntime() {
+  if (t_depth == 0 || t_depth > kMaxDepth) return false;
+  return t_frames[t_depth - 1].call->domain == GPROF_FAKE_DOMAIN_RUNTIME;
 }
 
 void NoteStream(uint32_t timeline_id) {

@@ -49,6 +49,10 @@ class ApiCall {
   GprofFakeApiCall record_{};
 };
 
+// Whether the calling thread's innermost call in progress is a runtime entry point (not a driver
+// call, nested or not).
+bool InnermostCallIsRuntime();
+
 // Tells the calling thread's innermost call which stream it works on or waits for (its
 // GprofFakeApiCall::stream_id at EXIT). The first stream a call names is kept.
 void NoteStream(uint32_t timeline_id);

@@ -69,6 +69,10 @@ Config ReadConfig() {
   config.driver_version =
       ReadInteger("GPROF_FAKE_DRIVER_VERSION", config.driver_version, 0, 1'000'000);
   config.signal_in_launch = static_cast<int>(ReadInteger("GPROF_FAKE_SIGNAL_IN_LAUNCH", 0, 0, 64));
+  config.first_correlation_id = static_cast<uint32_t>(
+      ReadInteger("GPROF_FAKE_FIRST_CORRELATION_ID", config.first_correlation_id, 1, 0xFFFFFFFFll));
+  config.correlation_step = static_cast<uint32_t>(
+      ReadInteger("GPROF_FAKE_CORRELATION_STEP", config.correlation_step, 1, 0x7FFFFFFFll));
   return config;
 }
 

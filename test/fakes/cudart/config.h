@@ -20,6 +20,8 @@ struct Config {
   // arrives while a thread is inside the runtime (a sampling profiler's timer, a watchdog), whose
   // handler then records on the same thread while its launch is still in progress.
   int signal_in_launch = 0;
+  uint32_t first_correlation_id = 1;  // GPROF_FAKE_FIRST_CORRELATION_ID
+  uint32_t correlation_step = 1;      // GPROF_FAKE_CORRELATION_STEP
   // GPROF_FAKE_KERNEL_NS_OVERRIDE: (name, ns) for the kernels that take another time.
   std::vector<std::pair<std::string, int64_t>> kernel_ns_overrides;
 };

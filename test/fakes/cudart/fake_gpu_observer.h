@@ -48,8 +48,11 @@ struct GprofFakeGpuOp {
   int64_t start_ns;
   int64_t end_ns;
   /* Id of the API call that issued the op (the same id the API observer sees): the runtime call
-   * for runtime work, the driver call for work issued through libcuda.so.1. Every op issued by
-   * one cudaGraphLaunch carries that launch's id. Starts at 1, never reused. */
+   * for runtime kernels and sets, the driver call for work issued through libcuda.so.1. A copy
+   * carries the id of the driver call that did it, which for a runtime copy is the cuMemcpy* call
+   * nested in it (runtime_correlation_id has the runtime call's), as CUPTI's memcpy records do.
+   * Every op issued by one cudaGraphLaunch carries that launch's id. Starts at 1 (see
+   * GPROF_FAKE_FIRST_CORRELATION_ID), 32 bits, wraps as CUPTI's do. */
   uint32_t correlation_id;
   uint32_t device;
   uint32_t stream_id; /* unique per stream for the life of the process, like CUPTI's */
@@ -72,6 +75,9 @@ struct GprofFakeGpuOp {
    * they differ only for a peer copy. Equal to `device` for other copies, zero otherwise. */
   uint32_t src_device;
   uint32_t dst_device;
+  /* Appended: copies issued by a runtime call, that call's id (correlation_id is then the nested
+   * driver call's); 0 otherwise (CUpti_ActivityMemcpy6::runtimeCorrelationId). */
+  uint32_t runtime_correlation_id;
 };
 
 typedef void (*GprofFakeGpuObserver)(const struct GprofFakeGpuOp* op, void* user_data);

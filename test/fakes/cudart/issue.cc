@@ -78,7 +78,7 @@ GprofFakeGpuOp Describe(const OpRequest& request, const StreamRef& stream, Inter
 }  // namespace
 
 Interval Issue(Runtime& runtime, const StreamRef& stream, const OpRequest& request,
-               uint32_t correlation_id, GraphOrigin origin) {
+               uint32_t correlation_id, GraphOrigin origin, uint32_t runtime_correlation_id) {
   if (stream.object != nullptr && stream.object->capture != nullptr) {
     stream.object->capture->nodes.push_back(request);
     return Interval{};
@@ -87,7 +87,9 @@ Interval Issue(Runtime& runtime, const StreamRef& stream, const OpRequest& reque
   const Interval interval =
       runtime.timeline.Schedule(stream.timeline_id, NowNs(), DurationNs(runtime.config, request));
   if (GpuOpsObserved()) {
-    RecordGpuOp(Describe(request, stream, interval, correlation_id, origin));
+    GprofFakeGpuOp op = Describe(request, stream, interval, correlation_id, origin);
+    op.runtime_correlation_id = runtime_correlation_id;
+    RecordGpuOp(op);
   }
   return interval;
 }

@@ -20,8 +20,11 @@ struct GraphOrigin {
 // that waits for it returns at once). Otherwise copies and sets take effect immediately, since
 // device memory is host memory, and the op occupies its simulated interval on the timeline.
 // Requires runtime.mu.
+// `runtime_correlation_id`: for a copy a runtime call made through a nested driver call, the
+// runtime call's id (`correlation_id` is the driver call's).
 Interval Issue(Runtime& runtime, const StreamRef& stream, const OpRequest& request,
-               uint32_t correlation_id, GraphOrigin origin = {});
+               uint32_t correlation_id, GraphOrigin origin = {},
+               uint32_t runtime_correlation_id = 0);
 
 // Blocks the host until `until_ns` (the end of simulated work it waits for) and reports the
 // ops that completed meanwhile. Must be called without runtime.mu.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <mutex>
 
+#include "api_call.h"
 #include "issue.h"
 #include "runtime.h"
 
@@ -70,10 +71,11 @@ bool ValidDevice(const Runtime& runtime, int device) {
   return device >= 0 && device < runtime.config.device_count;
 }
 
-}  // namespace
-
-cudaError_t Copy(uint32_t correlation_id, const CopyArgs& args, cudaStream_t stream,
-                 bool per_thread, HostBlocking blocking) {
+// The copy itself, on behalf of the call `correlation_id` (and of the runtime call
+// `runtime_correlation_id` around it, or 0).
+cudaError_t CopyOnTimeline(uint32_t correlation_id, uint32_t runtime_correlation_id,
+                           const CopyArgs& args, cudaStream_t stream, bool per_thread,
+                           HostBlocking blocking) {
   auto& runtime = GetRuntime();
   int64_t wait_until_ns = 0;
   {
@@ -100,7 +102,8 @@ cudaError_t Copy(uint32_t correlation_id, const CopyArgs& args, cudaStream_t str
                                std::max(runtime.timeline.DeviceDoneNs(args.src_device),
                                         runtime.timeline.DeviceDoneNs(args.dst_device)));
     }
-    const Interval interval = Issue(runtime, ref, request, correlation_id);
+    const Interval interval =
+        Issue(runtime, ref, request, correlation_id, {}, runtime_correlation_id);
     // The real cudaMemcpy returns before a device-to-device copy completes, and blocks for any
     // copy that touches host memory.
     const bool device_only =
@@ -109,6 +112,33 @@ cudaError_t Copy(uint32_t correlation_id, const CopyArgs& args, cudaStream_t str
   }
   HostWait(wait_until_ns);
   return cudaSuccess;
+}
+
+}  // namespace
+
+// A runtime copy hands the work to the driver, and CUPTI's memcpy record carries the driver
+// call's id as correlationId and the runtime call's as runtimeCorrelationId (cupti_activity.h,
+// CUpti_ActivityMemcpy6). Which driver entry point the real runtime uses is not documented; the
+// fake calls the generic cuMemcpy / cuMemcpyAsync (and their per-thread twins) for every kind.
+cudaError_t Copy(uint32_t correlation_id, const CopyArgs& args, cudaStream_t stream,
+                 bool per_thread, HostBlocking blocking) {
+  if (!InnermostCallIsRuntime()) {
+    return CopyOnTimeline(correlation_id, 0, args, stream, per_thread, blocking);
+  }
+  const bool async = blocking == HostBlocking::kAsync;
+  const cuMemcpyAsync_params params{reinterpret_cast<CUdeviceptr>(args.dst),
+                                    reinterpret_cast<CUdeviceptr>(args.src),
+                                    args.width * args.height, reinterpret_cast<CUstream>(stream)};
+  const char* name = async ? (per_thread ? "cuMemcpyAsync_ptsz" : "cuMemcpyAsync")
+                           : (per_thread ? "cuMemcpy_ptds" : "cuMemcpy");
+  const uint32_t cbid = async ? (per_thread ? CUPTI_DRIVER_TRACE_CBID_cuMemcpyAsync_ptsz
+                                            : CUPTI_DRIVER_TRACE_CBID_cuMemcpyAsync)
+                              : (per_thread ? CUPTI_DRIVER_TRACE_CBID_cuMemcpy_ptds
+                                            : CUPTI_DRIVER_TRACE_CBID_cuMemcpy);
+  // cuMemcpy_params is cuMemcpyAsync_params without its last member.
+  ApiCall driver(ApiCall::NestedDriver{}, name, cbid, &params);
+  return driver.Return(
+      CopyOnTimeline(driver.correlation_id(), correlation_id, args, stream, per_thread, blocking));
 }
 
 cudaError_t Set(uint32_t correlation_id, const SetArgs& args, cudaStream_t stream, bool per_thread,

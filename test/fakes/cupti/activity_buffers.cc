@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <map>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 #include "config.h"
@@ -26,7 +28,10 @@ struct State {
   CUpti_BuffersCallbackCompleteFunc complete = nullptr;
   bool registered = false;
   bool other_tool = GetConfig().activity_in_use;
-  Buffer current;             // data == nullptr: none
+  bool per_thread_requested = true;  // the attribute as last set
+  bool per_thread = true;            // in effect since registration
+  Buffer current;                    // data == nullptr: none; the one buffer when not per_thread
+  std::map<std::thread::id, Buffer> thread_current;  // per_thread: each thread's
   std::vector<Buffer> spare;  // requested by a thread that then found a current buffer
   std::vector<Buffer> held;   // out_of_order: completed, delivered at the next flush
   uint64_t produced = 0;
@@ -37,6 +42,26 @@ struct State {
 State& GetState() {
   static State* state = new State;
   return *state;
+}
+
+// The buffer the calling thread's records go to. References stay valid: entries are never
+// erased (std::map nodes do not move), only emptied.
+Buffer& CurrentBuffer(State& state) {
+  return state.per_thread ? state.thread_current[std::this_thread::get_id()] : state.current;
+}
+
+// Moves every current buffer for which `take` holds into `out`, leaving them empty.
+template <typename Take>
+void TakeCurrent(State& state, Take take, std::vector<Buffer>* out) {
+  if (take(state.current)) {
+    out->push_back(state.current);
+    state.current = Buffer{};
+  }
+  for (auto& [thread, buffer] : state.thread_current) {
+    if (!take(buffer)) continue;
+    out->push_back(buffer);
+    buffer = Buffer{};
+  }
 }
 
 bool Fits(const Buffer& buffer, size_t size) {
@@ -112,7 +137,20 @@ CUptiResult RegisterBufferCallbacks(CUpti_BuffersCallbackRequestFunc request,
   state.complete = complete;
   state.registered = true;
   state.other_tool = false;
+  state.per_thread = state.per_thread_requested;
   return CUPTI_SUCCESS;
+}
+
+void SetPerThreadBuffers(bool enabled) {
+  State& state = GetState();
+  std::lock_guard lock(state.mu);
+  state.per_thread_requested = enabled;
+}
+
+bool PerThreadBuffersRequested() {
+  State& state = GetState();
+  std::lock_guard lock(state.mu);
+  return state.per_thread_requested;
 }
 
 void AddRecord(const void* record, size_t size) {
@@ -135,7 +173,7 @@ void AddRecord(const void* record, size_t size) {
       ++state.dropped;
       break;
     }
-    Buffer& current = state.current;
+    Buffer& current = CurrentBuffer(state);
     if (current.data != nullptr && Fits(current, size)) {
       std::memcpy(current.data + current.used, record, size);
       current.used += size;
@@ -174,8 +212,8 @@ void AddRecord(const void* record, size_t size) {
       ++state.dropped;
       break;
     }
-    if (state.current.data == nullptr) {
-      state.current = fresh;
+    if (Buffer& mine = CurrentBuffer(state); mine.data == nullptr) {
+      mine = fresh;
     } else {
       state.spare.push_back(fresh);
     }
@@ -199,10 +237,8 @@ CUptiResult FlushBuffers(void (*deliver_gpu_ops)(int wait_for_device), bool forc
   {
     std::lock_guard lock(state.mu);
     buffers.swap(state.held);
-    if (state.current.used > 0) {
-      buffers.push_back(state.current);
-      state.current = Buffer{};
-    }
+    TakeCurrent(
+        state, [](const Buffer& b) { return b.used > 0; }, &buffers);
     request = state.request;
     complete = state.complete;
   }
@@ -236,9 +272,9 @@ void FinalizeBuffers() {
   {
     std::lock_guard lock(state.mu);
     buffers.swap(state.held);
-    if (state.current.data != nullptr) buffers.push_back(state.current);
+    TakeCurrent(
+        state, [](const Buffer& b) { return b.data != nullptr; }, &buffers);
     buffers.insert(buffers.end(), state.spare.begin(), state.spare.end());
-    state.current = Buffer{};
     state.spare.clear();
     complete = state.complete;
     state.request = nullptr;

@@ -32,6 +32,13 @@ void AddRecord(const Record& record) {
 // the buffers: activity_in_use).
 CUptiResult FlushBuffers(void (*deliver_gpu_ops)(int wait_for_device), bool forced);
 
+// CUPTI_ACTIVITY_ATTR_PER_THREAD_ACTIVITY_BUFFER (default on in CUPTI 13): each thread that
+// makes records fills a buffer of its own, held until it is full or flushed, so a client hands
+// out one buffer per such thread. The value in effect is the one set when the client registers
+// its callbacks; a change after that has no effect (the header calls it undefined behaviour).
+void SetPerThreadBuffers(bool enabled);
+bool PerThreadBuffersRequested();
+
 // cuptiActivityGetNumDroppedRecords: the records dropped since the last call.
 size_t TakeDroppedRecords();
 

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstddef>
 
 #include "thread_ids.h"
 #include "timestamps.h"
@@ -45,6 +46,14 @@ uint8_t MemoryKindOf(uint32_t kind) {
     default:
       return CUPTI_ACTIVITY_MEMORY_KIND_UNKNOWN;
   }
+}
+
+// A runtime library older than the field reports no runtime id (struct_size says).
+uint32_t RuntimeIdOf(const GprofFakeGpuOp& op) {
+  if (op.struct_size < offsetof(GprofFakeGpuOp, runtime_correlation_id) + sizeof(uint32_t)) {
+    return 0;
+  }
+  return op.runtime_correlation_id;
 }
 
 }  // namespace
@@ -119,8 +128,11 @@ CUpti_ActivityMemcpy6 MemcpyRecord(const GprofFakeGpuOp& op) {
   record.deviceId = op.device;
   record.contextId = ContextIdOf(op.device);
   record.streamId = op.stream_id;
+  // cupti_activity.h, CUpti_ActivityMemcpy6: correlationId is "identical to the correlation ID in
+  // the driver API activity record that launched the memory copy", runtimeCorrelationId to the
+  // one "in the runtime API activity record" (0 here for a copy made through the driver API).
   record.correlationId = op.correlation_id;
-  record.runtimeCorrelationId = op.correlation_id;
+  record.runtimeCorrelationId = RuntimeIdOf(op);
   record.graphNodeId = op.graph_node_id;
   record.graphId = op.graph_id;
   record.channelType = CUPTI_CHANNEL_TYPE_ASYNC_MEMCPY;
@@ -144,7 +156,9 @@ CUpti_ActivityMemcpyPtoP4 PeerCopyRecord(const GprofFakeGpuOp& op) {
   record.srcContextId = ContextIdOf(op.src_device);
   record.dstDeviceId = op.dst_device;
   record.dstContextId = ContextIdOf(op.dst_device);
-  record.correlationId = op.correlation_id;
+  // CUpti_ActivityMemcpyPtoP4 has one id, "identical to the correlation ID in the driver and
+  // runtime API activity record": the runtime call's when there is one.
+  record.correlationId = RuntimeIdOf(op) != 0 ? RuntimeIdOf(op) : op.correlation_id;
   record.graphNodeId = op.graph_node_id;
   record.graphId = op.graph_id;
   record.channelType = CUPTI_CHANNEL_TYPE_ASYNC_MEMCPY;

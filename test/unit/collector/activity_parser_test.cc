@@ -114,6 +114,24 @@ TEST_CASE("parser: copies, peer copies and sets", "[cupti]") {
   CHECK(p.gpu.correlation == 9);
 }
 
+TEST_CASE("parser: a copy pairs with the runtime call, not the driver call", "[cupti]") {
+  // cupti_activity.h, CUpti_ActivityMemcpy6: correlationId is the driver
+  // call's id, runtimeCorrelationId the runtime call's (0 for a copy made
+  // through the driver API).
+  auto c = zeroed<CUpti_ActivityMemcpy6>();
+  c.kind = CUPTI_ACTIVITY_KIND_MEMCPY;
+  c.start = 100;
+  c.end = 400;
+  c.correlationId = 12;         // cuMemcpy* inside cudaMemcpy
+  c.runtimeCorrelationId = 11;  // cudaMemcpy
+  ParsedActivity p = parse_activity(as_activity(&c), 0);
+  REQUIRE(p.outcome == ActivityOutcome::kGpu);
+  CHECK(p.gpu.correlation == 11);
+  c.runtimeCorrelationId = 0;  // cuMemcpyHtoD called by the program
+  p = parse_activity(as_activity(&c), 0);
+  CHECK(p.gpu.correlation == 12);
+}
+
 TEST_CASE("parser: records without timestamps are counted, never shown", "[cupti]") {
   auto k = zeroed<CUpti_ActivityKernel10>();
   k.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;

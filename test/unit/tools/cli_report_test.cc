@@ -109,9 +109,12 @@ TEST_CASE("gpuprof report: the ranges, api and kernels views", "[cli_report]") {
   CHECK(rows_named(api.out, "cudaLaunchKernel") == 1);
   CHECK(rows_named(api.out, "forward") == 0);
   CHECK(rows_named(api.out, "[memory]") == 0);
+  // The GPU time the calls issued, in columns of the api view's own.
+  CHECK(contains(api.out, "CPU time avg      GPU time  GPU time avg"));
+  CHECK_FALSE(contains(api.out, "Self CUDA %"));
   CHECK(contains(api.out,
                  "cudaLaunchKernel         4.39%       2.500us         4.39%       "
-                 "2.500us       0.500us      16.000us        80.00%"));
+                 "2.500us       0.500us      16.000us       3.200us"));
 
   const Run kernels = report("--view kernels");
   CHECK(kernels.status == 0);

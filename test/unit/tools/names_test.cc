@@ -37,6 +37,13 @@ TEST_CASE("range names: emit_nvtx decorations are dropped", "[names]") {
   CHECK(torch_op_name("aten::cat, sizes = [[1], [1]], input_op_ids = [(1, 0)]") == "aten::cat");
   CHECK(torch_op_name("forward, backward") == "forward, backward");
   CHECK(torch_op_name("ProfilerStep#3") == "ProfilerStep#3");
+  CHECK(torch_input_shapes("aten::mm, seq = 12, op_id = 40, sizes = [[2, 3], [3, 4]]") ==
+        "[[2, 3], [3, 4]]");
+  CHECK(torch_input_shapes("aten::cat, sizes = [[1], [1]], input_op_ids = [(1, 0)]") ==
+        "[[1], [1]]");
+  CHECK(torch_input_shapes("aten::mm, sizes = [[8, 16], [16, 4]]") == "[[8, 16], [16, 4]]");
+  CHECK(torch_input_shapes("aten::mm, seq = 12").empty());
+  CHECK(torch_input_shapes("forward").empty());
 
   const std::string message = "aten::mm, seq = 1";
   const std::string domain = "NCCL";
@@ -57,8 +64,12 @@ TEST_CASE("group by: names, titles and values", "[names]") {
   CHECK(parse_group_by("thread") == GroupBy::kThread);
   CHECK(parse_group_by("process") == GroupBy::kProcess);
   CHECK(parse_group_by("rank") == GroupBy::kRank);
+  CHECK(parse_group_by("input-shape") == GroupBy::kInputShape);
+  CHECK(parse_group_by("input_shape") == GroupBy::kInputShape);
+  CHECK(parse_group_by("seq") == GroupBy::kSeq);
   CHECK_FALSE(parse_group_by("shape"));
-  CHECK(group_by_names().size() == 7);
+  CHECK(group_by_names().size() == 9);
+  CHECK(group_title(GroupBy::kInputShape) == "Input Shapes");
   CHECK(group_title(GroupBy::kRank) == "Rank");
   CHECK(group_title(GroupBy::kName).empty());
   CHECK(group_title(GroupBy::kLaunchConfig) == "Launch Config");

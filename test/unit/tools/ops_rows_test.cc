@@ -70,14 +70,23 @@ struct Want {
   uint64_t count, self_cpu, cpu_total, self_cuda, cuda_total;
 };
 
+// For an API row, self_cuda and cuda_total are what its calls issued: the
+// row itself carries no CUDA time, as torch's runtime events.
 void check(const Row& row, RowKind kind, const Want& want) {
   INFO(row.name);
   CHECK(row.kind == kind);
   CHECK(row.count == want.count);
   CHECK(row.self_cpu_ns == want.self_cpu);
   CHECK(row.cpu_total_ns == want.cpu_total);
-  CHECK(row.self_device_ns == want.self_cuda);
-  CHECK(row.device_total_ns == want.cuda_total);
+  if (kind == RowKind::kApi) {
+    CHECK(row.self_device_ns == 0);
+    CHECK(row.device_total_ns == 0);
+    CHECK(row.issued_device_ns == want.self_cuda);
+    CHECK(want.self_cuda == want.cuda_total);
+  } else {
+    CHECK(row.self_device_ns == want.self_cuda);
+    CHECK(row.device_total_ns == want.cuda_total);
+  }
 }
 
 TEST_CASE("ops rows: ranges, calls and GPU work of a training loop", "[ops_rows]") {
@@ -96,7 +105,10 @@ TEST_CASE("ops rows: ranges, calls and GPU work of a training loop", "[ops_rows]
   check(find(rows, "prefetch"), RowKind::kRange, {1, 8000, 8000, 0, 0});
   CHECK_FALSE(has(rows, "checkpoint"));  // marks make no rows
 
+  // API calls carry no CUDA time (torch appends kernels to the op, never to
+  // the runtime event); what they issued is kept for --view api.
   check(find(rows, "cudaLaunchKernel"), RowKind::kApi, {5, 2500, 2500, 16000, 16000});
+  CHECK(find(rows, "cudaLaunchKernel").device_total_ns == 0);
   check(find(rows, "cudaMemcpyAsync"), RowKind::kApi, {3, 3000, 3000, 3000, 3000});
   check(find(rows, "cudaMemcpy"), RowKind::kApi, {1, 2000, 2000, 1000, 1000});
   check(find(rows, "cudaStreamSynchronize"), RowKind::kApi, {2, 6000, 6000, 0, 0});
@@ -156,6 +168,67 @@ TEST_CASE("ops rows: memory columns and the [memory] row", "[ops_rows]") {
 
   // A file without allocations shows no memory.
   CHECK_FALSE(load({write_subscribed_capture("ops_no_memory.gprof")}).saw_memory);
+}
+
+// What the shim records for PyTorch's emit_nvtx ranges
+// ("aten::mm, seq = 3, op_id = 10, sizes = [[8, 16], [16, 4]], input_op_ids = ..."):
+// the message without seq, op_id and input_op_ids, and seq + 1 and op_id as numbers.
+std::string torch_ops_capture() {
+  std::vector<RangeEvent> events;
+  const auto op = [&](uint64_t start, uint64_t end, uint32_t name, uint64_t seq, uint64_t op_id) {
+    RangeEvent push = make_range_event(RangeOp::kPush, start, name);
+    push.seq = seq;
+    push.op_id = op_id;
+    events.push_back(push);
+    events.push_back(make_range_event(RangeOp::kPop, end));
+  };
+  op(0, 100, 1, 3 + 1, 10);    // aten::mm of [[8, 16], [16, 4]], seq 3
+  op(200, 300, 1, 4 + 1, 11);  // the same shapes, seq 4
+  op(400, 450, 2, 5 + 1, 12);  // aten::mm of [[2, 3], [3, 4]], seq 5
+  op(500, 520, 3, 3 + 1, 13);  // its backward: seq 3 again
+  op(600, 610, 4, 0, 14);      // an op without tensors
+  op(700, 800, 5, 0, 0);       // not an op
+  pb::Footer footer;
+  footer.set_end_clock_ns(1000);
+  SidecarBuilder file;
+  file.header(test_header())
+      .named(pb::StringEntry::NVTX, {{1, "aten::mm, sizes = [[8, 16], [16, 4]]"},
+                                     {2, "aten::mm, sizes = [[2, 3], [3, 4]]"},
+                                     {3, "MmBackward0"},
+                                     {4, "aten::empty"},
+                                     {5, "forward"}})
+      .ranges(100, events)
+      .footer(footer);
+  return file.bytes();
+}
+
+TEST_CASE("ops rows: PyTorch ops by name, input shapes and sequence number", "[ops_rows]") {
+  const std::string path = write_temp_file("torch_ops.gprof", torch_ops_capture());
+  SECTION("by name: every call of an op in one row, as torch's key_averages") {
+    const auto rows = load({path}).rows;
+    CHECK(find(rows, "aten::mm").count == 3);
+    CHECK(find(rows, "aten::mm").cpu_total_ns == 250);
+    CHECK(find(rows, "MmBackward0").count == 1);
+    CHECK_FALSE(has(rows, "aten::mm, sizes = [[8, 16], [16, 4]]"));
+  }
+  SECTION("input-shape: name and shapes, as group_by_input_shape") {
+    const auto rows = load({path}, by(GroupBy::kInputShape)).rows;
+    const Row& big = find(rows, "aten::mm", "[[8, 16], [16, 4]]");
+    CHECK(big.count == 2);
+    CHECK(big.cpu_total_ns == 200);
+    CHECK(find(rows, "aten::mm", "[[2, 3], [3, 4]]").count == 1);
+    CHECK(find(rows, "MmBackward0", "[]").count == 1);
+    CHECK(find(rows, "aten::empty", "[]").count == 1);
+    CHECK(find(rows, "forward", "").count == 1);
+    CHECK(group_title(GroupBy::kInputShape) == "Input Shapes");
+  }
+  SECTION("seq: a backward op shares its forward op's number") {
+    const auto rows = load({path}, by(GroupBy::kSeq)).rows;
+    CHECK(find(rows, "aten::mm", "3").count == 1);
+    CHECK(find(rows, "MmBackward0", "3").count == 1);
+    CHECK(find(rows, "aten::mm", "4").count == 1);
+    CHECK(find(rows, "aten::empty", "").count == 1);
+  }
 }
 
 TEST_CASE("ops rows: --group-by", "[ops_rows]") {

@@ -52,6 +52,26 @@ TEST_CASE("json baseline: rows, groups and totals", "[diff][json]") {
   CHECK(at(run.totals, TotalMetric::kApiCalls) == 2);
 }
 
+TEST_CASE("json baseline: API rows of an older report lose their CUDA time", "[diff][json]") {
+  // Reports written before API rows left their GPU time to the ranges (as torch's tables do)
+  // have no gpu_time_ns: their API rows' CUDA time is read as 0, so that the API rows of a new
+  // run do not all look 100% faster.
+  const std::string old_api =
+      R"({"name": "cudaLaunchKernel", "kind": "api", "group": "", "count": 5, "self_cpu_ns": 9,
+          "cpu_total_ns": 9, "self_cuda_ns": 6000, "cuda_total_ns": 6000, "cpu_mem_bytes": 0,
+          "self_cpu_mem_bytes": 0, "cuda_mem_bytes": 0, "self_cuda_mem_bytes": 0})";
+  const std::string rows = "\"rows\": [\n";
+  const JsonBaseline old = parse_json_baseline(replaced(kReport, rows, rows + old_api + ",\n"));
+  INFO(old.error);
+  REQUIRE(old.rows);
+  CHECK(old.rows->rows[0].key == RowKey{"api", "cudaLaunchKernel", ""});
+  CHECK(at(old.rows->rows[0].values, Metric::kSelfCuda) == 0);
+  CHECK(at(old.rows->rows[0].values, Metric::kCudaTotal) == 0);
+  CHECK(at(old.rows->rows[0].values, Metric::kSelfCpu) == 9);
+  // A kernel row keeps its time.
+  CHECK(at(old.rows->rows[1].values, Metric::kSelfCuda) == 6000);
+}
+
 TEST_CASE("json baseline: a report with only part of a run's rows is refused", "[diff][json]") {
   const JsonBaseline limited =
       parse_json_baseline(replaced(kReport, "\"limit\": 0", "\"limit\": 2"));
