@@ -190,3 +190,23 @@ class RealRuntimeWithoutDriver(E2ETestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TwoRuntimes(E2ETestCase):
+    """cudart 12 and 13 in one process (issue 14 item 2): test/programs/two_runtimes.cc uses the
+    fake libcudart.so.13 and loads runtime12_extension, linked with the fake libcudart.so.12,
+    RTLD_LOCAL. Each side's hooked calls must reach its own runtime (the hooks are exported per
+    version node, inject/hook_name.h); with one unversioned set of hooks the extension's calls
+    went to cudart 13."""
+
+    def test_each_caller_reaches_its_own_runtime(self):
+        args = [program("two_runtimes"), program("libruntime12_extension.so")]
+        _, run = self.assertSameBehaviour(args)
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        self.assertIn("two_runtimes: runtime 13000, cudaMalloc 0, own memory used", run.stdout)
+        self.assertIn("runtime12_extension: runtime 12080, cudaMalloc 0, cudaMemset 0, "
+                      "cudaFree 0, own memory used", run.stdout)
+        self.assertEqual(len(run.files), 1, run.stderr)
+        calls = [(c["api"], c["result"]) for c in dump(run.files[0])]
+        self.assertEqual(calls, [("cudaMalloc", 0), ("cudaFree", 0), ("cudaMalloc", 0),
+                                 ("cudaMemset", 0), ("cudaFree", 0)])

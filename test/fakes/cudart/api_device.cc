@@ -12,7 +12,12 @@
 namespace gprof_fake {
 namespace {
 
+// 12080 in the libcudart.so.12 build (test/fakes/cudart12).
+#ifdef GPROF_FAKE_RUNTIME_VERSION
+constexpr int kRuntimeVersion = GPROF_FAKE_RUNTIME_VERSION;
+#else
 constexpr int kRuntimeVersion = 13000;
+#endif
 
 cudaError_t ValidateDevice(int device) {
   const Config& config = GetConfig();
