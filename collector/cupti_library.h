@@ -40,7 +40,8 @@ struct CuptiLibrary {
 // Toolkit's usual places. On failure fills `why` and returns false.
 bool load_cupti(CuptiLibrary& lib, char* why, size_t why_size);
 
-// Records are read with CUPTI 13's struct layouts (CUpti_ActivityKernel10…).
-bool cupti_version_supported(uint32_t version);
+// Records are read with CUPTI 13's struct layouts (CUpti_ActivityKernel10…),
+// which CUPTI 12's records match for every field gprof reads.
+bool cupti_version_supported(uint32_t version, const char* path);
 
 }  // namespace gprof

@@ -206,8 +206,9 @@ void Session::start(const CuptiSetup& setup) {
     return cpu_only("%s", why_);
   }
   status().set_library(lib_.path, lib_.version);
-  if (!cupti_version_supported(lib_.version)) {
-    snprintf(why_, sizeof why_, "%s reports CUPTI API version %u; gprof reads CUPTI 13 records",
+  if (!cupti_version_supported(lib_.version, lib_.path)) {
+    snprintf(why_, sizeof why_,
+             "%s reports CUPTI API version %u; gprof reads the records of CUPTI 12 and 13",
              lib_.path, lib_.version);
     return cpu_only("%s", why_);
   }

@@ -659,5 +659,32 @@ class TableApis(E2ETestCase):
         self.check(run_program([program("more_apis")], self.tmp, preload=False, env=env))
 
 
+
+class Cupti12(E2ETestCase):
+    """A program on the CUDA 12 runtime with CUDA 12's CUPTI (the fakes built as libcudart.so.12
+    and libcupti.so.12, cuptiGetVersion = 28): its GPU records are read as CUPTI 13's (issue 14
+    item 3). The library is named with GPROF_CUPTI_LIBRARY: the fake driver links the fake
+    libcudart.so.13, which would make gprof pick CUPTI 13 for the process."""
+
+    def test_cupti_12_records_pair_with_their_calls(self):
+        fakes = os.path.join(BUILD, "test", "fakes")
+        libraries = ":".join(os.path.join(fakes, d) for d in ("cudart12", "cupti12", "cuda"))
+        run = self.profile([program("runtime12_copies")], runtime_dir=libraries,
+                           env={"GPROF_CUPTI_LIBRARY":
+                                os.path.join(fakes, "cupti12", "libcupti.so.12")})
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertEqual(run.stdout, "runtime12_copies: ok\n")
+        info = gpuprof("info", run.files[0]).stdout
+        self.assertRegex(info, r"State:\s+SUBSCRIBED")
+        self.assertRegex(info, r"Version:\s+28\b")
+        self.assertRegex(info, r"Library:\s+\S+/libcupti\.so\.12\n")
+        self.assertRegex(info, r"GPU records:\s+3 \(0 kernels, 2 copies, 1 set, 0 syncs\); "
+                               r"0 unpaired")
+        out = gpuprof("dump", run.files[0]).stdout
+        calls = [json.loads(line)["api"] for line in out.splitlines() if line.strip()]
+        self.assertEqual(calls, ["cudaMalloc", "cudaMemset", "cudaMemcpy", "cudaMemcpy",
+                                 "cudaFree"])
+
+
 if __name__ == "__main__":
     unittest.main()

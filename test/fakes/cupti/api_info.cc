@@ -39,7 +39,11 @@ using gprof_fake_cupti::Finish;
 extern "C" CUptiResult CUPTIAPI cuptiGetVersion(uint32_t* version) {
   if (version == nullptr) return Finish(CUPTI_ERROR_INVALID_PARAMETER);
   const gprof_fake_cupti::Config& config = gprof_fake_cupti::GetConfig();
+#ifdef GPROF_FAKE_CUPTI_VERSION  // the libcupti.so.12 build (test/fakes/cupti12)
+  *version = config.has_version ? config.version : GPROF_FAKE_CUPTI_VERSION;
+#else
   *version = config.has_version ? config.version : CUPTI_API_VERSION;
+#endif
   return CUPTI_SUCCESS;
 }
 
