@@ -33,10 +33,20 @@ enum class QueueType : uint8_t {
 // A name id meaning "the text is in the QText record just before".
 inline constexpr uint32_t kInlineName = 0xFFFFFFFFu;
 
+// The top two bits of QCall::copy_kind and QLaunch::by_handle: the libcudart
+// major the hook forwarded the call to (ApiRecord::runtime), 0 when unknown.
+inline constexpr uint8_t runtime_bits(int major) {
+  return major == 12 ? 1u << 6 : major == 13 ? 2u << 6 : 0;
+}
+inline constexpr uint8_t runtime_of(uint8_t bits) {
+  return (bits >> 6) == 1 ? 12 : (bits >> 6) == 2 ? 13 : 0;
+}
+inline constexpr uint8_t kLowBits = 0x3F;
+
 struct QCall {
   QueueType type;
-  uint8_t copy_kind;
-  uint16_t api;  // ApiId
+  uint8_t copy_kind;  // cudaMemcpyKind | runtime_bits
+  uint16_t api;       // ApiId
   int32_t result;
   uint64_t start;
   uint64_t end;
@@ -48,7 +58,7 @@ struct QCall {
 
 struct QLaunch {
   QueueType type;
-  uint8_t by_handle;  // `function` is a cudaKernel_t, not a host stub
+  uint8_t by_handle;  // `function` is a cudaKernel_t, not a host stub; | runtime_bits
   uint16_t api;
   int32_t result;
   uint64_t start;
@@ -64,7 +74,7 @@ struct QLaunch {
 };
 
 // Every field of a launch record, written in place (hooks, CUPTI callbacks).
-[[gnu::always_inline]] inline void fill_launch(QLaunch* q, uint16_t api, bool by_handle,
+[[gnu::always_inline]] inline void fill_launch(QLaunch* q, uint16_t api, uint8_t by_handle,
                                                int32_t result, uint64_t start, uint64_t end,
                                                uint64_t stream, uint64_t correlation,
                                                const void* function, uint32_t kernel,

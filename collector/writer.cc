@@ -299,7 +299,8 @@ uint32_t Writer::decode(ThreadQueue& q, const char* at) {
       ApiRecord r{};
       r.kind = RecordKind::kApi;
       r.api = static_cast<ApiId>(c.api);
-      r.copy_kind = c.copy_kind;
+      r.copy_kind = c.copy_kind & kLowBits;
+      r.runtime = runtime_of(c.copy_kind);
       r.result = c.result;
       r.start_ns = to_ns(q, c.start);
       r.end_ns = c.end >= c.start ? r.start_ns + (ticks_.to_ns(c.end) - ticks_.to_ns(c.start))
@@ -323,6 +324,7 @@ uint32_t Writer::decode(ThreadQueue& q, const char* at) {
                                   : r.start_ns;
       r.stream = l.stream;
       r.correlation = l.correlation;
+      r.runtime = runtime_of(l.by_handle);
       r.kernel = l.kernel ? l.kernel : kernels_.id_for_handle(l.function);
       r.grid = l.grid;
       r.block = l.block;

@@ -27,7 +27,8 @@ enum class ApiCategory : uint8_t { kOther, kLaunch, kCopy, kSet, kSync, kAlloc, 
 
 enum class ApiId : uint16_t {
   kUnknown = 0,
-#define GPROF_X(name, id, sym, display, cat, fields, domain, cbid, params, reader, runtimes) name = id,
+#define GPROF_X(name, id, sym, display, cat, fields, domain, cbid, params, reader, runtimes) \
+  name = id,
   GPROF_API_LIST(GPROF_X)
 #undef GPROF_X
 };

@@ -19,6 +19,7 @@ void ApiCallsEncoder::begin(uint32_t tid) {
   base_ns_ = 0;
   previous_start_ = 0;
   count_ = 0;
+  any_runtime_ = false;
 }
 
 void ApiCallsEncoder::add(const ApiRecord& r) {
@@ -48,13 +49,17 @@ void ApiCallsEncoder::add(const ApiRecord& r) {
   if (fields & kFieldBytes) put_varint(columns_[kBytes], r.bytes);
   if (fields & kFieldAddress) put_varint(columns_[kAddress], r.address);
   if (fields & kFieldCopyKind) put_varint(columns_[kCopyKind], r.copy_kind);
+  put_varint(columns_[kRuntime], r.runtime);
+  any_runtime_ |= r.runtime != 0;
 }
 
 void ApiCallsEncoder::finish(ByteBuffer& frame) {
   scratch_.clear();
   put_uint64(scratch_, 1, tid_);
   put_uint64(scratch_, 2, base_ns_);
-  // Column i is pb::ApiCalls field i + 3 (gprof.proto).
+  // Column i is pb::ApiCalls field i + 3 (gprof.proto); the runtime column
+  // only when a call of the batch knows its runtime.
+  if (!any_runtime_) columns_[kRuntime].clear();
   for (int i = 0; i < kColumnCount; ++i)
     put_packed(scratch_, static_cast<uint32_t>(i + 3), columns_[i]);
   put_message(frame, kFrameApiCalls, scratch_);

@@ -102,6 +102,7 @@ class ApiCallsEncoder {
     kBytes,
     kAddress,
     kCopyKind,
+    kRuntime,
     kColumnCount
   };
   ByteBuffer columns_[kColumnCount];
@@ -110,6 +111,7 @@ class ApiCallsEncoder {
   uint64_t base_ns_ = 0;
   uint64_t previous_start_ = 0;
   size_t count_ = 0;
+  bool any_runtime_ = false;
 };
 
 // Accumulates the NVTX events of one thread into the columns of pb::Ranges.

@@ -78,7 +78,8 @@ BatchCheck check_batch(const pb::ApiCalls& batch, uint32_t* unknown_api) {
       batch.block_x_size() == want.launch && batch.block_y_size() == want.launch &&
       batch.block_z_size() == want.launch && batch.shared_mem_size() == want.launch;
   if (!launch_ok || batch.stream_size() != want.stream || batch.bytes_size() != want.bytes ||
-      batch.address_size() != want.address || batch.copy_kind_size() != want.copy_kind)
+      batch.address_size() != want.address || batch.copy_kind_size() != want.copy_kind ||
+      (batch.runtime_size() != 0 && batch.runtime_size() != n))
     return BatchCheck::kCorrupt;
   return BatchCheck::kOk;
 }
@@ -110,6 +111,7 @@ void deliver_batch(const pb::ApiCalls& batch, RecordVisitor& visitor) {
     if (fields & kFieldAddress) r.address = batch.address(at.address++);
     if (fields & kFieldCopyKind)
       r.copy_kind = static_cast<uint8_t>(batch.copy_kind(at.copy_kind++));
+    if (batch.runtime_size() != 0) r.runtime = static_cast<uint8_t>(batch.runtime(i));
     visitor.on_api(r);
   }
 }

@@ -35,7 +35,10 @@ struct ApiRecord {
   ApiId api;
   RecordKind kind;
   uint8_t copy_kind;  // cudaMemcpyKind
-  uint32_t reserved;
+  // The libcudart major the hook forwarded the call to (12, 13: a process may
+  // hold both); 0 when unknown (a CUPTI callback recorded the call).
+  uint8_t runtime;
+  uint8_t reserved[3];
 };
 
 static_assert(sizeof(ApiRecord) == 96, "ring slots are 96 bytes; change deliberately");

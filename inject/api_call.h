@@ -25,6 +25,13 @@ struct CallFields {
   uint8_t copy_kind = 0;
 };
 
+// The libcudart major of this hook build (inject/hook_name.h), in the record.
+#ifdef GPROF_CUDART_MAJOR
+inline constexpr uint8_t kRuntimeBits = runtime_bits(GPROF_CUDART_MAJOR);
+#else
+inline constexpr uint8_t kRuntimeBits = 0;
+#endif
+
 class ApiCall {
  public:
   explicit ApiCall(ApiId api) : thread_(this_thread()), api_(api), active_(recording()) {
@@ -55,12 +62,12 @@ class ApiCall {
     if (!claimed_) return result;
     const uint64_t end = timestamp();
     if (launch_) {  // a launch API that ended without its launch's arguments
-      fill_launch(reinterpret_cast<QLaunch*>(claimed_), static_cast<uint16_t>(api_), false,
+      fill_launch(reinterpret_cast<QLaunch*>(claimed_), static_cast<uint16_t>(api_), kRuntimeBits,
                   static_cast<int32_t>(result), start_, end, fields_.stream, correlation_, nullptr,
                   0, 0, Dim3{}, Dim3{});
     } else {
       auto* q = reinterpret_cast<QCall*>(claimed_);
-      q->copy_kind = fields_.copy_kind;
+      q->copy_kind = fields_.copy_kind | kRuntimeBits;
       q->api = static_cast<uint16_t>(api_);
       q->result = static_cast<int32_t>(result);
       q->start = start_;
@@ -80,10 +87,11 @@ class ApiCall {
                             dim3 block, size_t shared_mem, cudaStream_t stream) {
     if (!claimed_ || !launch_) return finish(result);
     const uint64_t end = timestamp();
-    fill_launch(reinterpret_cast<QLaunch*>(claimed_), static_cast<uint16_t>(api_), by_handle,
-                static_cast<int32_t>(result), start_, end, reinterpret_cast<uintptr_t>(stream),
-                correlation_, function, 0, static_cast<uint32_t>(shared_mem),
-                Dim3{grid.x, grid.y, grid.z}, Dim3{block.x, block.y, block.z});
+    fill_launch(reinterpret_cast<QLaunch*>(claimed_), static_cast<uint16_t>(api_),
+                static_cast<uint8_t>(by_handle) | kRuntimeBits, static_cast<int32_t>(result),
+                start_, end, reinterpret_cast<uintptr_t>(stream), correlation_, function, 0,
+                static_cast<uint32_t>(shared_mem), Dim3{grid.x, grid.y, grid.z},
+                Dim3{block.x, block.y, block.z});
     publish(QueueType::kLaunch);
     return result;
   }

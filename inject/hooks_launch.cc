@@ -23,7 +23,7 @@ template <typename Invoke>
                                                         cudaStream_t stream, Invoke invoke) {
   t.cursor = reinterpret_cast<char*>(q + 1);
   q->type = QueueType::kPendingLaunch;
-  q->by_handle = by_handle;
+  q->by_handle = static_cast<uint8_t>(by_handle) | runtime_bits(GPROF_CUDART_MAJOR);
   q->api = static_cast<uint16_t>(api);
   q->stream = reinterpret_cast<uintptr_t>(stream);
   q->correlation = 0;

@@ -207,6 +207,11 @@ class TwoRuntimes(E2ETestCase):
         self.assertIn("runtime12_extension: runtime 12080, cudaMalloc 0, cudaMemset 0, "
                       "cudaFree 0, own memory used", run.stdout)
         self.assertEqual(len(run.files), 1, run.stderr)
-        calls = [(c["api"], c["result"]) for c in dump(run.files[0])]
-        self.assertEqual(calls, [("cudaMalloc", 0), ("cudaFree", 0), ("cudaMalloc", 0),
-                                 ("cudaMemset", 0), ("cudaFree", 0)])
+        # Each call records the runtime it went to.
+        calls = [(c["api"], c["result"], c["runtime"]) for c in dump(run.files[0])]
+        v12, v13 = "libcudart.so.12", "libcudart.so.13"
+        self.assertEqual(calls, [("cudaMalloc", 0, v13), ("cudaFree", 0, v13),
+                                 ("cudaMalloc", 0, v12), ("cudaMemset", 0, v12),
+                                 ("cudaFree", 0, v12)])
+        self.assertRegex(gpuprof("info", run.files[0]).stdout,
+                         r"Runtimes:\s+libcudart.so.12: 3 calls, libcudart.so.13: 2 calls\n")

@@ -55,6 +55,7 @@ class DumpVisitor : public analysis::ProfileVisitor {
     if (fields & kFieldBytes) j["bytes"] = r.bytes;
     if (fields & kFieldAddress) j["address"] = r.address;
     if (fields & kFieldCopyKind) j["copy_kind"] = r.copy_kind;
+    if (r.runtime) j["runtime"] = "libcudart.so." + std::to_string(r.runtime);
     print_line(j);
   }
 

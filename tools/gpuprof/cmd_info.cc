@@ -46,6 +46,7 @@ class InfoVisitor : public analysis::ProfileVisitor {
     ++calls_[call.info.symbol];
     threads_.insert(call.record.tid);
     if (call.info.fields & kFieldLaunch) ++launches_;
+    ++runtimes_[call.record.runtime];
     if (call.record.result != 0) ++failures_[{call.info.symbol, call.record.result}];
   }
 
@@ -54,6 +55,7 @@ class InfoVisitor : public analysis::ProfileVisitor {
   std::map<std::pair<std::string_view, int>, uint64_t> failures_;
   std::set<uint32_t> threads_;
   uint64_t launches_ = 0;
+  std::map<int, uint64_t> runtimes_;  // calls by the libcudart major they went to, 0: unknown
 };
 
 // Single-quotes an argument that the shell would split or expand.
@@ -153,6 +155,17 @@ void print_file(const analysis::FileInfo& file, const InfoVisitor& counts,
     records += fmt::format("; the footer counts {}", file.footer->api_records());
   if (s.skipped_records) records += fmt::format("; {} skipped (unknown API)", s.skipped_records);
   field("Records", records);
+  // Which runtime the hooked calls went to: a process may hold cudart 12 and 13.
+  std::string runtimes;
+  for (const auto& [major, n] : counts.runtimes_) {
+    if (major == 0) continue;
+    if (!runtimes.empty()) runtimes += ", ";
+    runtimes += fmt::format("libcudart.so.{}: {}", major, plural(n, "call", "calls"));
+  }
+  if (const auto unknown = counts.runtimes_.find(0);
+      !runtimes.empty() && unknown != counts.runtimes_.end())
+    runtimes += fmt::format(", {} seen by CUPTI callbacks only", unknown->second);
+  if (!runtimes.empty()) field("Runtimes", runtimes);
   field("GPU records", describe_gpu_records(file));
   field("Ranges", analysis::describe_ranges(file.ranges));
   // Steps, GPU utilization and time in synchronize calls, as under the table.
