@@ -63,7 +63,10 @@ class VectorAdd(E2ETestCase):
                 self.assertGreaterEqual(r["end_ns"] - r["start_ns"], KERNEL_NS // 2)
 
     def test_report_table(self):
-        out = gpuprof("report", self.run_.files[0]).stdout
+        # The memory columns with --profile-memory, as torch's table (without it: no column).
+        plain = gpuprof("report", self.run_.files[0]).stdout
+        self.assertNotIn("CUDA Mem", plain.splitlines()[1])
+        out = gpuprof("report", "--profile-memory", self.run_.files[0]).stdout
         rows, columns, footer = parse_table(out)
         self.assertEqual(columns, ["Name", "Self CPU %", "Self CPU", "CPU total %", "CPU total",
                                    "CPU time avg", "Self CUDA", "Self CUDA %", "CUDA total",

@@ -412,6 +412,18 @@ class Diff(E2ETestCase):
                 f.write(gpuprof("report", "--format", "json", *options, self.base).stdout)
             return path
 
+        # report refuses a --range that matches nothing (exit 2), and the workload has no
+        # ranges: a report made with one is the full report with its "ranges" field set.
+        def cut_by_range(name, pattern, rows=None):
+            doc = json.loads(read(made_with(name, "--limit", "0")))
+            doc["ranges"] = [pattern]
+            if rows is not None:
+                doc["rows"] = rows
+            path = os.path.join(self.tmp, name)
+            with open(path, "w") as f:
+                json.dump(doc, f)
+            return path
+
         for path, message in (
                 (made_with("limited.json", "--limit", "3"),
                  "the report holds 3 rows, its --limit: rows may be missing; make baselines "
@@ -420,14 +432,14 @@ class Diff(E2ETestCase):
                  "the report shows the kernels view"),
                 (made_with("top.json", "--limit", "0", "--top-level-only"),
                  "the report was made with --top-level-only"),
-                (made_with("ranged.json", "--limit", "0", "--range", "step*"),
+                (cut_by_range("ranged.json", "step*"),
                  "its rows are cut by --range 'step*', this diff's by (none)")):
             out = diff(path, same)
             self.assertEqual(out.returncode, 2, out.stdout + out.stderr)
             self.assertIn(f"gpuprof: error: {path}: {message}", out.stderr)
         # The same --range passes that check; the workload has no such range, so the report
         # has no rows, and an empty baseline is nothing to compare.
-        ranged = made_with("ranged.json", "--limit", "0", "--range", "step*")
+        ranged = cut_by_range("ranged.json", "step*", rows=[])
         out = diff("--range", "step*", ranged, same)
         self.assertEqual(out.returncode, 2, out.stdout + out.stderr)
         self.assertEqual(out.stderr, f"gpuprof: error: {ranged}: the report has no rows: nothing "

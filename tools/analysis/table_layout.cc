@@ -37,8 +37,10 @@ size_t name_column_width(size_t longest_name, size_t max_width) {
   return std::min(longest_name + 4, max_width);
 }
 
+// Cut, and marked "...", only when the name does not fit (torch marks names
+// from max_width - 3 on, cut or not).
 std::string fit_name(std::string_view name, size_t max_width) {
-  if (display_length(name) >= max_width - 3)
+  if (display_length(name) > max_width)
     return single_line(display_prefix(name, max_width - 3)) + "...";
   return single_line(name);
 }

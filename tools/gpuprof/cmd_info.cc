@@ -46,6 +46,8 @@ class InfoVisitor : public analysis::ProfileVisitor {
     ++calls_[call.info.symbol];
     threads_.insert(call.record.tid);
     if (call.info.fields & kFieldLaunch) ++launches_;
+    if (call.info.category == ApiCategory::kLaunch && !(call.info.fields & kFieldLaunch))
+      ++graph_launches_;
     ++runtimes_[call.record.runtime];
     if (call.record.result != 0) ++failures_[{call.info.symbol, call.record.result}];
   }
@@ -55,6 +57,7 @@ class InfoVisitor : public analysis::ProfileVisitor {
   std::map<std::pair<std::string_view, int>, uint64_t> failures_;
   std::set<uint32_t> threads_;
   uint64_t launches_ = 0;
+  uint64_t graph_launches_ = 0;       // each runs a graph's kernels: counted under GPU records
   std::map<int, uint64_t> runtimes_;  // calls by the libcudart major they went to, 0: unknown
 };
 
@@ -151,6 +154,8 @@ void print_file(const analysis::FileInfo& file, const InfoVisitor& counts,
   std::string records = plural(s.records, "API call", "API calls") + " on " +
                         plural(counts.threads_.size(), "thread", "threads") + ", " +
                         plural(counts.launches_, "kernel launch", "kernel launches");
+  if (counts.graph_launches_)
+    records += ", " + plural(counts.graph_launches_, "graph launch", "graph launches");
   if (file.footer && file.footer->api_records() != s.records)
     records += fmt::format("; the footer counts {}", file.footer->api_records());
   if (s.skipped_records) records += fmt::format("; {} skipped (unknown API)", s.skipped_records);

@@ -140,10 +140,22 @@ int run_key_averages_view(const ReportOptions& options) {
   if (!check_files(files)) return kExitFileError;
 
   std::vector<analysis::Row> rows = averages.finish();
+  // As diff: a --range that selects nothing is a mistake, not an empty table.
+  if (!options.ranges.empty() && rows.empty()) {
+    fmt::print(stderr, "gpuprof: error: --range {} matches no range\n",
+               fmt::join(options.ranges, ", "));
+    return kExitUsage;
+  }
   // Shares of everything in scope, whichever part the view shows.
   table.totals = analysis::table_totals(rows);
-  table.profile_memory = options.profile_memory || ops.saw_memory();
+  // As torch's table: the memory columns with --profile-memory only. CSV is
+  // read by programs: it keeps them whenever the run moved memory.
+  const bool csv = options.format == "csv";
+  table.profile_memory = options.profile_memory || (csv && ops.saw_memory());
   const bool any_rows = !rows.empty();
+  const bool memory_row = std::any_of(rows.begin(), rows.end(), [view](const analysis::Row& r) {
+    return r.name == "[memory]" && analysis::row_in_view(r, view);
+  });
   std::erase_if(rows,
                 [view](const analysis::Row& row) { return !analysis::row_in_view(row, view); });
   // The lines under the table: range problems, steps and GPU busy, why GPU
@@ -157,6 +169,12 @@ int run_key_averages_view(const ReportOptions& options) {
       options.samples_per_step ? std::optional<uint64_t>(options.samples_per_step) : std::nullopt;
   lines += analysis::render_throughput(throughput.files(), samples, table.time_unit);
   lines += devices_line(files);
+  if (memory_row)
+    lines += "[memory]: allocations and frees made outside any range (torch's [memory] row).\n";
+  if (ops.saw_memory() && !table.profile_memory && options.format != "json")
+    lines +=
+        "Memory: the run allocated or freed memory; --profile-memory shows the memory "
+        "columns.\n";
   const std::string notes = table_notes(files);
   // Machine-readable formats: only the rows on stdout (JSON keeps the lines
   // too); the notes go to stderr.
@@ -234,8 +252,16 @@ int run_launches_view(const ReportOptions& options) {
   analysis::VisitorChain chain(visitors);
   const std::vector<analysis::FileInfo> files = analysis::load_files(options.files, chain);
   if (!check_files(files)) return kExitFileError;
-  const std::string text = analysis::render_launch_table(launches.finish(), table);
+  std::vector<analysis::LaunchRow> rows = launches.finish();
+  const bool negative_queue =
+      std::any_of(rows.begin(), rows.end(), [](const auto& row) { return row.queue.min < 0; });
+  const std::string text = analysis::render_launch_table(std::move(rows), table);
   fmt::print("{}", text.empty() ? "No API call with GPU work.\n" : text);
+  if (negative_queue)
+    fmt::print(
+        "Queue time < 0: the GPU started the work before the call returned (queue time is GPU "
+        "start minus the call's end; a launch returns after enqueueing, often after its kernel "
+        "began).\n");
   print_table_notes(stdout, files);
   return kExitOk;
 }

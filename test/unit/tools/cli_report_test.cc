@@ -42,10 +42,20 @@ Run report(const std::string& args) {
 }
 
 TEST_CASE("gpuprof report: ranges, memory columns, and what is under the table", "[cli_report]") {
-  const Run run = report("--sort name");
+  const Run plain = report("--sort name");
+  CHECK(plain.status == 0);
+  // As torch's table: no memory columns without --profile-memory, and a line that says why.
+  CHECK_FALSE(contains(plain.out, "CPU Mem"));
+  CHECK(contains(plain.out,
+                 "Memory: the run allocated or freed memory; --profile-memory shows the memory "
+                 "columns.\n"));
+  CHECK(contains(plain.out,
+                 "[memory]: allocations and frees made outside any range (torch's [memory] "
+                 "row).\n"));
+  const Run run = report("--profile-memory --sort name");
   CHECK(run.status == 0);
   CHECK(run.err.empty());
-  // Allocations in the file: the memory columns are on, CUDA Mem included.
+  // With --profile-memory: the memory columns, CUDA Mem included.
   CHECK(contains(run.out,
                  "                                Name    Self CPU %      Self CPU   CPU total %  "
                  "   CPU total  CPU time avg     Self CUDA   Self CUDA %    CUDA total  CUDA time "
@@ -152,7 +162,7 @@ TEST_CASE("gpuprof report --view memory", "[cli_report]") {
 }
 
 TEST_CASE("gpuprof report --group-by adds a column after # of Calls", "[cli_report]") {
-  const Run run = report("--view api --group-by thread --sort name");
+  const Run run = report("--profile-memory --view api --group-by thread --sort name");
   CHECK(run.status == 0);
   CHECK(contains(run.out, "    # of Calls            Thread  \n"));
   CHECK(contains(run.out, "0 B             2        100 (main)  \n"));
@@ -197,9 +207,10 @@ TEST_CASE("gpuprof report --range and --top-level-only", "[cli_report]") {
   CHECK(rows_named(two.out, "data loading") == 1);
   CHECK(rows_named(two.out, "backward") == 0);
 
+  // As in diff: a --range that matches nothing is a usage error (exit 2).
   const Run none = report("--range nothing");
-  CHECK(none.status == 0);
-  CHECK(none.out.find("Nothing inside ranges matching 'nothing'.\n") == 0);
+  CHECK(none.status == 2);
+  CHECK(contains(none.err, "gpuprof: error: --range nothing matches no range\n"));
 
   const Run top = report("--top-level-only --sort name");
   CHECK(top.status == 0);
