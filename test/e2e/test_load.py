@@ -294,6 +294,9 @@ class RecordsInsideALaunch(E2ETestCase):
         self.assertRegex(info, rf"Records:\s+{n + 2} API calls on 1 thread, {n} kernel launches")
         self.assertRegex(info, rf"GPU records:\s+{n + 1} \({n} kernels, .*; 0 unpaired")
         self.assertRegex(info, rf"Ranges:\s+{n + 1} push/pop, 0 start/end, 0 marks\n")
+        # One name per API: info's counts use the name report and trace show.
+        self.assertRegex(info, rf"\n  cudaLaunchKernel +{n}\n")
+        self.assertNotIn("__cudaLaunchKernel", info)
         launches = [r for r in dump(path) if r["api"] == "__cudaLaunchKernel"]
         self.assertEqual(len(launches), n)
         self.assertTrue(all(r["kernel"] == "_Z4tickPi" and r["correlation"] > 0 and

@@ -43,17 +43,17 @@ class InfoVisitor : public analysis::ProfileVisitor {
   }
 
   void on_api(const analysis::ApiCall& call) override {
-    ++calls_[call.info.symbol];
+    ++calls_[call.info.display];  // the name report and trace show
     threads_.insert(call.record.tid);
     if (call.info.fields & kFieldLaunch) ++launches_;
     if (call.info.category == ApiCategory::kLaunch && !(call.info.fields & kFieldLaunch))
       ++graph_launches_;
     ++runtimes_[call.record.runtime];
-    if (call.record.result != 0) ++failures_[{call.info.symbol, call.record.result}];
+    if (call.record.result != 0) ++failures_[{call.info.display, call.record.result}];
   }
 
   std::map<int, uint64_t> strings_;             // by StringEntry::Kind
-  std::map<std::string_view, uint64_t> calls_;  // by API symbol
+  std::map<std::string_view, uint64_t> calls_;  // by API display name
   std::map<std::pair<std::string_view, int>, uint64_t> failures_;
   std::set<uint32_t> threads_;
   uint64_t launches_ = 0;
