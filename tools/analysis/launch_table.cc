@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <utility>
 
 #include "tools/analysis/sort.h"
@@ -131,6 +132,40 @@ std::string render_launch_table(std::vector<LaunchRow> rows, const LaunchTableOp
   }
   out += layout.separator();
   return out;
+}
+
+CellTable launch_cells(std::vector<LaunchRow> rows, const LaunchTableOptions& options) {
+  CellTable table;
+  if (options.sort) sort_launch_rows(rows, *options.sort);
+  table.titles = {"Name", "# of Calls"};
+  table.keys = {"name", "calls"};
+  for (const TimeColumn& t : kTimes) {
+    for (const StatColumn& s : kStats) {
+      table.titles.push_back(std::string(t.title) + " " + std::string(s.name));
+      std::string key = std::string(t.title) + "_" + std::string(s.name) + "_ns";
+      for (char& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      table.keys.push_back(key);
+    }
+  }
+  table.numeric.assign(table.keys.size(), true);
+  table.numeric[0] = false;
+  size_t printed = 0;
+  for (const LaunchRow& row : rows) {
+    if (options.row_limit != 0 && printed == options.row_limit) break;
+    ++printed;
+    std::vector<std::string> display = {row.name, std::to_string(row.count)};
+    std::vector<std::string> raw = {row.name, std::to_string(row.count)};
+    for (const TimeColumn& t : kTimes) {
+      for (const StatColumn& s : kStats) {
+        const double ns = statistic(summary(row, t.time), s.stat);
+        display.push_back(format_time(ns, options.time_unit));
+        raw.push_back(std::to_string(static_cast<int64_t>(ns < 0 ? ns - 0.5 : ns + 0.5)));
+      }
+    }
+    table.display.push_back(std::move(display));
+    table.raw.push_back(std::move(raw));
+  }
+  return table;
 }
 
 }  // namespace gprof::analysis

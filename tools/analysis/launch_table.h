@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "tools/analysis/cell_table.h"
 #include "tools/analysis/format.h"
 #include "tools/analysis/launches.h"
 
@@ -42,5 +43,9 @@ struct LaunchTableOptions {
 // Queue median, Queue min, Queue max, GPU avg, GPU median, GPU min, GPU max.
 // "" when there are no rows.
 std::string render_launch_table(std::vector<LaunchRow> rows, const LaunchTableOptions& options);
+
+// The same rows and columns as cells (cell_table.h): sorted and limited as the
+// table, names whole; raw times in ns.
+CellTable launch_cells(std::vector<LaunchRow> rows, const LaunchTableOptions& options);
 
 }  // namespace gprof::analysis

@@ -121,4 +121,35 @@ std::string render_transfer_table(std::vector<TransferRow> rows,
   return out;
 }
 
+CellTable transfer_cells(std::vector<TransferRow> rows, const TransferTableOptions& options) {
+  CellTable table;
+  sort_transfer_rows(rows, options.sort);
+  const auto time = [&](double ns) { return format_time(ns, options.time_unit); };
+  table.titles = {"Name", "Size", "# of Calls", "Total Bytes", "GPU total", "GPU avg", "Bandwidth"};
+  table.keys = {"name", "size", "calls", "bytes", "gpu_total_ns", "gpu_avg_ns", "bandwidth_gbps"};
+  table.numeric = {false, false, true, true, true, true, true};
+  uint64_t calls = 0, bytes = 0, gpu_ns = 0;
+  size_t printed = 0;
+  for (const TransferRow& row : rows) {
+    calls += row.count;
+    bytes += row.bytes;
+    gpu_ns += row.gpu_ns;
+    if (options.row_limit != 0 && printed == options.row_limit) continue;
+    ++printed;
+    table.display.push_back(
+        {row.name, std::string(size_bucket_label(row.bucket)), std::to_string(row.count),
+         format_memory(static_cast<int64_t>(row.bytes)), time(static_cast<double>(row.gpu_ns)),
+         time(row.avg_gpu_ns()), bandwidth(row)});
+    table.raw.push_back({row.name, std::string(size_bucket_label(row.bucket)),
+                         std::to_string(row.count), std::to_string(row.bytes),
+                         std::to_string(row.gpu_ns),
+                         std::to_string(static_cast<int64_t>(row.avg_gpu_ns() + 0.5)),
+                         row.gpu_ns ? fmt::format("{:.4f}", row.bandwidth_gbps()) : "0"});
+  }
+  table.footer.push_back(
+      fmt::format("Copies and sets: {} {}, {}, GPU time {}", calls, calls == 1 ? "call" : "calls",
+                  format_memory(static_cast<int64_t>(bytes)), time(static_cast<double>(gpu_ns))));
+  return table;
+}
+
 }  // namespace gprof::analysis

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "tools/analysis/cell_table.h"
 #include "tools/analysis/format.h"
 #include "tools/analysis/transfers.h"
 
@@ -37,5 +38,9 @@ struct TransferTableOptions {
 // rows.
 std::string render_transfer_table(std::vector<TransferRow> rows,
                                   const TransferTableOptions& options);
+
+// The same rows and columns as cells (cell_table.h), the totals line as the
+// footer; raw times in ns, sizes in bytes, bandwidth in GB/s.
+CellTable transfer_cells(std::vector<TransferRow> rows, const TransferTableOptions& options);
 
 }  // namespace gprof::analysis

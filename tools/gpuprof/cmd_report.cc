@@ -62,10 +62,11 @@ int run(ReportOptions options) {
   options.files = std::move(inputs.files);
   const analysis::View view = *analysis::parse_view(options.view);
   if (analysis::is_key_averages_view(view)) return run_key_averages_view(options);
-  if (options.format != "table") {
+  if (options.format != "table" && view != analysis::View::kLaunches &&
+      view != analysis::View::kMemory) {
     fmt::print(stderr,
-               "gpuprof: error: --format {} applies to the ops, ranges, api and kernels views; "
-               "the {} view prints a table only\n",
+               "gpuprof: error: --format {} applies to the ops, ranges, api, kernels, launches "
+               "and memory views; the {} view prints a table only\n",
                options.format, options.view);
     return kExitUsage;
   }

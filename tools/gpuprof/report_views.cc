@@ -3,6 +3,7 @@
 // launches tables.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdio>
@@ -11,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "tools/analysis/cell_table.h"
 #include "tools/analysis/key_averages.h"
 #include "tools/analysis/launch_table.h"
 #include "tools/analysis/launches.h"
@@ -202,6 +204,40 @@ int run_key_averages_view(const ReportOptions& options) {
   return kExitOk;
 }
 
+// The launches and memory views in md, csv or json: only the table on stdout
+// for csv and json (notes to stderr), as the key-averages views do.
+static int print_cells(const analysis::CellTable& cells, const ReportOptions& options,
+                       const std::vector<analysis::FileInfo>& files) {
+  if (options.format == "md") {
+    fmt::print("{}", analysis::render_cells_markdown(cells));
+    print_table_notes(stdout, files);
+    return kExitOk;
+  }
+  if (options.format == "csv") {
+    fmt::print("{}", analysis::render_cells_csv(cells));
+  } else {
+    nlohmann::ordered_json doc;
+    doc["view"] = options.view;
+    doc["rows"] = nlohmann::ordered_json::array();
+    for (const std::vector<std::string>& row : cells.raw) {
+      nlohmann::ordered_json j;
+      for (size_t i = 0; i < row.size(); ++i) {
+        if (!cells.numeric[i])
+          j[cells.keys[i]] = row[i];
+        else if (row[i].find('.') != std::string::npos)
+          j[cells.keys[i]] = std::stod(row[i]);
+        else
+          j[cells.keys[i]] = std::stoll(row[i]);
+      }
+      doc["rows"].push_back(std::move(j));
+    }
+    doc["lines"] = cells.footer;
+    fmt::print("{}\n", doc.dump(2));
+  }
+  print_table_notes(stderr, files);
+  return kExitOk;
+}
+
 int run_memory_view(const ReportOptions& options) {
   analysis::TransferTableOptions table;
   if (!options.sort.empty()) {
@@ -225,6 +261,8 @@ int run_memory_view(const ReportOptions& options) {
   analysis::VisitorChain chain(visitors);
   const std::vector<analysis::FileInfo> files = analysis::load_files(options.files, chain);
   if (!check_files(files)) return kExitFileError;
+  if (options.format != "table")
+    return print_cells(analysis::transfer_cells(transfers.finish(), table), options, files);
   const std::string text = analysis::render_transfer_table(transfers.finish(), table);
   fmt::print("{}", text.empty() ? "No copies or sets with GPU records.\n" : text);
   print_table_notes(stdout, files);
@@ -253,6 +291,8 @@ int run_launches_view(const ReportOptions& options) {
   const std::vector<analysis::FileInfo> files = analysis::load_files(options.files, chain);
   if (!check_files(files)) return kExitFileError;
   std::vector<analysis::LaunchRow> rows = launches.finish();
+  if (options.format != "table")
+    return print_cells(analysis::launch_cells(rows, table), options, files);
   const bool negative_queue =
       std::any_of(rows.begin(), rows.end(), [](const auto& row) { return row.queue.min < 0; });
   const std::string text = analysis::render_launch_table(std::move(rows), table);

@@ -203,15 +203,36 @@ TEST_CASE("gpuprof report --format: names with characters CSV and Markdown treat
   CHECK(doc["rows"][0]["self_cuda_ns"] == 4000);
 }
 
-TEST_CASE("gpuprof report --format: memory and launches views print tables only", "[cli_formats]") {
+TEST_CASE("gpuprof report --format: the memory and launches views export too", "[cli_formats]") {
   const std::string file = " '" + golden_file() + "'";
-  for (const std::string view : {"memory", "launches"}) {
-    const Run run = gpuprof("report --format json --view " + view + file);
-    CHECK(run.status == 2);
-    CHECK(run.out.empty());
-    CHECK(run.err.find("--format json applies to the ops, ranges, api and kernels views") !=
-          std::string::npos);
+  // JSON: raw values (ns, bytes) under stable keys.
+  const Run launches = gpuprof("report --format json --view launches --sort name" + file);
+  REQUIRE(launches.status == 0);
+  const auto doc = nlohmann::json::parse(launches.out);
+  CHECK(doc["view"] == "launches");
+  REQUIRE(!doc["rows"].empty());
+  bool square = false;
+  for (const auto& row : doc["rows"]) {
+    if (row["name"] != "square(float*, int)") continue;
+    square = true;
+    CHECK(row["calls"] == 3);
+    CHECK(row["gpu_avg_ns"] == 4000);
+    CHECK(row["api_max_ns"] == 500);
   }
+  CHECK(square);
+  // CSV: a header of keys, one line per row.
+  const Run memory = gpuprof("report --format csv --view memory" + file);
+  REQUIRE(memory.status == 0);
+  CHECK(memory.out.find("name,size,calls,bytes,gpu_total_ns,gpu_avg_ns,bandwidth_gbps\n") == 0);
+  // The name has no comma: CSV leaves it unquoted.
+  CHECK(memory.out.find("\nMemcpy HtoD (Pinned -> Device),256 KB-4 MB,1,1048576,1000,1000,") !=
+        std::string::npos);
+  // Markdown: the table and its totals line.
+  const Run md = gpuprof("report --format md --view memory" + file);
+  REQUIRE(md.status == 0);
+  CHECK(md.out.find(
+            "| Name | Size | # of Calls | Total Bytes | GPU total | GPU avg | Bandwidth |\n") == 0);
+  CHECK(md.out.find("Copies and sets: 4 calls") != std::string::npos);
   CHECK(gpuprof("report --format xml" + file).status == 2);
 }
 
