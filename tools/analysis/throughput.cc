@@ -4,8 +4,9 @@
 
 namespace gprof::analysis {
 
-ThroughputVisitor::ThroughputVisitor(std::vector<std::string> step_patterns)
-    : steps_(step_patterns.empty() ? default_step_patterns() : std::move(step_patterns)) {}
+ThroughputVisitor::ThroughputVisitor(std::vector<std::string> step_patterns, const CallScope* scope)
+    : steps_(step_patterns.empty() ? default_step_patterns() : std::move(step_patterns)),
+      scope_(scope) {}
 
 void ThroughputVisitor::on_file_begin(uint32_t /*file*/, const std::string& /*path*/) {
   pid_ = 0;
@@ -19,7 +20,7 @@ void ThroughputVisitor::on_header(uint32_t /*file*/, const pb::FileHeader& heade
 
 void ThroughputVisitor::on_api(const ApiCall& call) {
   if (call.info.category == ApiCategory::kSync)
-    syncs_.emplace_back(call.record.start_ns, call.record.end_ns);
+    syncs_.push_back({{call.record.start_ns, call.record.end_ns}, call.index});
 }
 
 void ThroughputVisitor::on_range(const RangeSpan& span) {
@@ -30,7 +31,8 @@ void ThroughputVisitor::on_range(const RangeSpan& span) {
 void ThroughputVisitor::on_gpu(const GpuActivity& activity) {
   if (!activity.is_work()) return;
   const GpuRecord& r = *activity.record;
-  work_[r.device].emplace_back(r.start_ns, r.end_ns);
+  work_[r.device].push_back(
+      {{r.start_ns, r.end_ns}, activity.call ? activity.call->index : kNoCall});
 }
 
 void ThroughputVisitor::on_file_end(uint32_t file, const FileInfo& info) {
@@ -45,12 +47,23 @@ void ThroughputVisitor::on_file_end(uint32_t file, const FileInfo& info) {
     out.window_begin_ns = info.first_ns;
     out.window_end_ns = info.last_ns;
   }
-  for (auto& [device, intervals] : work_) {
+  const bool filter = scope_ != nullptr && scope_->filters();
+  const auto in_scope = [&](uint32_t index) {
+    return !filter || (index != kNoCall && scope_->contains(index));
+  };
+  for (auto& [device, work] : work_) {
+    std::vector<Interval> intervals;
+    for (const auto& [interval, index] : work)
+      if (in_scope(index)) intervals.push_back(interval);
+    if (filter && intervals.empty()) continue;
     out.devices.push_back(
         DeviceBusy{device, covered_length(intervals, out.window_begin_ns, out.window_end_ns)});
   }
-  out.sync_ns = clipped_sum(syncs_, out.window_begin_ns, out.window_end_ns);
-  for (const auto& [start, end] : syncs_)
+  std::vector<Interval> syncs;
+  for (const auto& [interval, index] : syncs_)
+    if (in_scope(index)) syncs.push_back(interval);
+  out.sync_ns = clipped_sum(syncs, out.window_begin_ns, out.window_end_ns);
+  for (const auto& [start, end] : syncs)
     if (start < out.window_end_ns && end > out.window_begin_ns) ++out.sync_calls;
   files_.push_back(std::move(out));
   syncs_.clear();

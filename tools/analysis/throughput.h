@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "tools/analysis/call_scope.h"
 #include "tools/analysis/gpu_busy.h"
 #include "tools/analysis/profile.h"
 #include "tools/analysis/steps.h"
@@ -45,7 +46,11 @@ struct FileThroughput {
 class ThroughputVisitor : public ProfileVisitor {
  public:
   // `step_patterns`: --step (glob_match); empty: default_step_patterns().
-  explicit ThroughputVisitor(std::vector<std::string> step_patterns = {});
+  // `scope` (--range): GPU busy time and synchronize calls count only the work
+  // and calls in scope (it must see each file before this visitor); the
+  // window stays the steps', or the file's.
+  explicit ThroughputVisitor(std::vector<std::string> step_patterns = {},
+                             const CallScope* scope = nullptr);
 
   void on_file_begin(uint32_t file, const std::string& path) override;
   void on_header(uint32_t file, const pb::FileHeader& header) override;
@@ -58,10 +63,14 @@ class ThroughputVisitor : public ProfileVisitor {
   const std::vector<FileThroughput>& files() const { return files_; }
 
  private:
+  static constexpr uint32_t kNoCall = UINT32_MAX;
   StepFinder steps_;
+  const CallScope* scope_;
   uint32_t pid_ = 0;
-  std::vector<Interval> syncs_;
-  std::map<uint32_t, std::vector<Interval>> work_;  // by device
+  // With the index of the call (the sync itself, the call that issued the
+  // work; kNoCall: unpaired), for the scope, known at the file's end.
+  std::vector<std::pair<Interval, uint32_t>> syncs_;
+  std::map<uint32_t, std::vector<std::pair<Interval, uint32_t>>> work_;  // by device
   std::vector<FileThroughput> files_;
 };
 

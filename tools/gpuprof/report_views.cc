@@ -136,7 +136,8 @@ int run_key_averages_view(const ReportOptions& options) {
   analysis::KeyAverages averages;
   analysis::OpsRowsVisitor ops(
       averages, analysis::OpsOptions{group_by, options.ranges, options.top_level_only});
-  analysis::ThroughputVisitor throughput(options.steps);
+  // The lines under the table count what --range selects, as the rows do.
+  analysis::ThroughputVisitor throughput(options.steps, options.ranges.empty() ? nullptr : &ops);
   analysis::VisitorChain chain({&ops, &throughput});
   const std::vector<analysis::FileInfo> files = analysis::load_files(options.files, chain);
   if (!check_files(files)) return kExitFileError;
@@ -173,7 +174,14 @@ int run_key_averages_view(const ReportOptions& options) {
   lines += devices_line(files);
   if (memory_row)
     lines += "[memory]: allocations and frees made outside any range (torch's [memory] row).\n";
-  if (ops.saw_memory() && !table.profile_memory && options.format != "json")
+  // In scope: with --range, what the selected rows moved.
+  const bool moved_memory = options.ranges.empty()
+                                ? ops.saw_memory()
+                                : std::any_of(rows.begin(), rows.end(), [](const analysis::Row& r) {
+                                    return r.cpu_mem != 0 || r.device_mem != 0 ||
+                                           r.self_cpu_mem != 0 || r.self_device_mem != 0;
+                                  });
+  if (moved_memory && !table.profile_memory && options.format != "json")
     lines +=
         "Memory: the run allocated or freed memory; --profile-memory shows the memory "
         "columns.\n";

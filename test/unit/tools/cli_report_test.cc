@@ -200,6 +200,10 @@ TEST_CASE("gpuprof report --range and --top-level-only", "[cli_report]") {
   CHECK(rows_named(backward.out, "forward") == 0);
   CHECK(rows_named(backward.out, "[memory]") == 0);
   CHECK(contains(backward.out, "Self CPU time total: 16.000us\nSelf CUDA time total: 6.000us\n"));
+  // The lines under the table count the range's work too (18us of GPU work in all).
+  CHECK(contains(backward.out, "GPU 0: busy 6.000us (15.00% of the window)\n"));
+  CHECK(contains(report("--range forward").out, "GPU 0: busy 12.000us (30.00% of the window)\n"));
+  CHECK(contains(report("").out, "GPU 0: busy 18.000us (45.00% of the window)\n"));
 
   const Run two = report("--range forward --range 'data*' --view ranges --sort name");
   CHECK(rows_named(two.out, "forward") == 1);
