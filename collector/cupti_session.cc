@@ -53,6 +53,11 @@ class Session final : public GpuSource {
   uint64_t push_external();
   void pop_external();
 
+  // Another tool's call, seen by inject/hooks_cupti.cc (any thread).
+  void foreign_before(ForeignCall call, CUpti_TimestampCallbackFunc clock);
+  void foreign_after(ForeignCall call, CUptiResult result, CUpti_ActivityKind kind);
+  CuptiLibrary& library() { return lib_; }
+
   static void CUPTIAPI buffer_requested(uint8_t** buffer, size_t* size, size_t* max_records);
   static void CUPTIAPI buffer_completed(CUcontext context, uint32_t stream, uint8_t* buffer,
                                         size_t size, size_t valid_size);
@@ -60,7 +65,14 @@ class Session final : public GpuSource {
  private:
   enum class Subscription { kOwned, kTaken, kFailed };
   void cpu_only(const char* format, const char* detail);
-  bool align_clock();
+  bool align_clock(bool register_callback);
+  bool sample_offset(CUpti_TimestampCallbackFunc clock, int64_t& offset, uint64_t& uncertainty);
+  // Writer thread, every pass: notices a takeover and resumes after it.
+  void check_takeover(uint64_t now_ns, GpuSink& sink);
+  void open_gap(uint32_t flags, GpuSink& sink);
+  // Parses what is completed now; counted in the next drain()'s return.
+  void drain_now(GpuSink& sink) { delivered_in_poll_ += drain(sink); }
+  bool try_resume(uint64_t now_ns, GpuSink& sink);
   Subscription subscribe(const CuptiSetup& setup);
   bool enable_kinds(const ActivityKind* kinds, size_t count);
   void request_shared_buffers();
@@ -84,6 +96,19 @@ class Session final : public GpuSource {
   uint64_t last_poll_ns_ = 0;
   std::atomic<bool> closed_{false};
   std::atomic<uint64_t> next_external_{1};
+  // Takeover by another tool (DESIGN.md §2.9). Set by foreign_before/after
+  // on the other tool's thread, read and cleared by the writer.
+  std::atomic<bool> active_{false};       // gprof's buffers and kinds are set up
+  std::atomic<uint32_t> foreign_{0};      // kForeign* bits since the last resume
+  std::atomic<uint64_t> foreign_seq_{0};  // one more per call of the other tool
+  std::atomic<uint64_t> foreign_last_ns_{0};
+  std::atomic<uint64_t> foreign_start_ns_{0};  // its first call since the last resume
+  std::atomic<uint32_t> disabled_{0};          // bit i: kGpuKinds[i] disabled by it
+  std::atomic<CUpti_TimestampCallbackFunc> foreign_clock_{nullptr};
+  bool gap_open_ = false;  // writer thread
+  uint32_t gap_flags_ = 0;
+  CuptiState running_state_ = CuptiState::kSubscribed;  // what a resume goes back to
+  uint64_t gpu_read_ = 0;                               // GPU records parsed, writer thread
   char why_[512] = {};
   char other_subscriber_[CUPTI_OLD_SUBSCRIBER_NAME_MIN_LEN + 1] = {};
 };
@@ -109,26 +134,43 @@ void Session::cpu_only(const char* format, const char* detail) {
   GPROF_WARN("%s; GPU activity is not recorded, CPU-side calls are", line);
 }
 
-bool Session::align_clock() {
-  // Must precede any cuptiActivityEnable (DESIGN.md §3).
-  if (lib_.ActivityRegisterTimestampCallback(recording_clock) == CUPTI_SUCCESS) {
-    status().set_clock(true, 0, 0);
-    return true;
-  }
-  // Fallback: the tightest of a few (clock, CUPTI, clock) samples.
+// The offset of CUPTI's clock (or `clock`, a timestamp callback another tool
+// registered) to the recording clock: the tightest of a few samples.
+bool Session::sample_offset(CUpti_TimestampCallbackFunc clock, int64_t& offset,
+                            uint64_t& uncertainty) {
   uint64_t best_gap = UINT64_MAX;
   for (int i = 0; i < 16; ++i) {
     const uint64_t before = clock_ns();
     uint64_t cupti = 0;
-    if (lib_.GetTimestamp(&cupti) != CUPTI_SUCCESS) return false;
+    if (clock != nullptr) {
+      cupti = clock();
+    } else if (lib_.GetTimestamp(&cupti) != CUPTI_SUCCESS) {
+      return false;
+    }
     const uint64_t after = clock_ns();
     if (after - before < best_gap) {
       best_gap = after - before;
-      offset_ns_ =
-          static_cast<int64_t>(cupti) - static_cast<int64_t>(before + (after - before) / 2);
+      offset = static_cast<int64_t>(cupti) - static_cast<int64_t>(before + (after - before) / 2);
     }
   }
-  status().set_clock(false, offset_ns_, best_gap / 2);
+  uncertainty = best_gap / 2;
+  return true;
+}
+
+// Must precede any cuptiActivityEnable (DESIGN.md §3). The timestamp callback
+// is process-wide: registering ours when another tool is there would put its
+// records on our clock (kineto registers its own, CuptiTimestamp.cpp), so it
+// is only registered when gprof found no other tool (`register_callback`);
+// otherwise the offset to CUPTI's clock is sampled.
+bool Session::align_clock(bool register_callback) {
+  if (register_callback &&
+      lib_.ActivityRegisterTimestampCallback(recording_clock) == CUPTI_SUCCESS) {
+    status().set_clock(true, 0, 0);
+    return true;
+  }
+  uint64_t uncertainty = 0;
+  if (!sample_offset(nullptr, offset_ns_, uncertainty)) return false;
+  status().set_clock(false, offset_ns_, uncertainty);
   return true;
 }
 
@@ -212,22 +254,27 @@ void Session::start(const CuptiSetup& setup) {
              lib_.path, lib_.version);
     return cpu_only("%s", why_);
   }
-  if (!align_clock()) return cpu_only("%s", "CUPTI has no clock (no driver?)");
-
+  // Whether another tool is there, before anything process-wide is touched
+  // (the clock): its subscriber, or its activity buffers (FlushAll fails
+  // with INVALID_OPERATION exactly when no buffer callbacks exist yet).
   const Subscription subscription = subscribe(setup);
   if (subscription == Subscription::kFailed) return cpu_only("%s", why_);
+  const bool other_buffers = lib_.ActivityFlushAll(0) == CUPTI_SUCCESS;
+  const char* other = other_subscriber_[0] ? other_subscriber_ : "another tool";
+  if (other_buffers) {
+    // The activity API is process-wide before CUPTI 13.2: registering our
+    // buffers would take them from the tool that uses them.
+    snprintf(why_, sizeof why_,
+             subscription == Subscription::kTaken
+                 ? "CUPTI is in use by %s (nsys, torch.profiler, a sanitizer?): its subscriber "
+                   "and activity buffers are taken"
+                 : "CUPTI's activity buffers are registered by %s (nsys, torch.profiler?)",
+             other);
+    return cpu_only("%s", why_);
+  }
+  if (!align_clock(subscription == Subscription::kOwned))
+    return cpu_only("%s", "CUPTI has no clock (no driver?)");
   if (subscription == Subscription::kTaken) {
-    // The activity API is process-wide in CUPTI 13: registering our buffers
-    // would take them from a tool that already uses them. FlushAll fails
-    // with INVALID_OPERATION exactly when no buffer callbacks exist yet.
-    const char* other = other_subscriber_[0] ? other_subscriber_ : "another tool";
-    if (lib_.ActivityFlushAll(0) == CUPTI_SUCCESS) {
-      snprintf(why_, sizeof why_,
-               "CUPTI is in use by %s (nsys, torch.profiler, a sanitizer?): its subscriber and "
-               "activity buffers are taken",
-               other);
-      return cpu_only("%s", why_);
-    }
     GPROF_WARN(
         "the CUPTI subscriber is held by %s; GPU activity is paired with calls through external "
         "correlation ids, and calls made through a static runtime or the driver API are not seen",
@@ -251,13 +298,15 @@ void Session::start(const CuptiSetup& setup) {
     return cpu_only("%s", why_);
   if (!enable_kinds(kGpuKinds, sizeof kGpuKinds / sizeof kGpuKinds[0])) return cpu_only("%s", why_);
 
-  status().set_state(subscription == Subscription::kOwned ? CuptiState::kSubscribed
-                                                          : CuptiState::kExternalCorrelation);
+  running_state_ = subscription == Subscription::kOwned ? CuptiState::kSubscribed
+                                                        : CuptiState::kExternalCorrelation;
+  status().set_state(running_state_);
   status().publish();
   if (subscription == Subscription::kTaken) {
     process_state().external_correlation.store(true, std::memory_order_release);
     refresh_fast_launch();
   }
+  active_.store(true, std::memory_order_release);
   process_state().gpu_source.store(this, std::memory_order_release);
   GPROF_INFO("CUPTI %u from %s: %s", lib_.version, lib_.path,
              subscription == Subscription::kOwned ? "subscribed" : "external correlation");
@@ -338,6 +387,7 @@ uint64_t Session::drain(GpuSink& sink) {
         case ActivityOutcome::kGpu:
           sink.gpu(parsed.gpu, parsed.kernel_name);
           ++delivered;
+          ++gpu_read_;
           break;
         case ActivityOutcome::kExternal:
           sink.external_correlation(parsed.correlation, parsed.external_id);
@@ -375,6 +425,7 @@ bool Session::call_into_cuda(GpuSink& sink, void (*call)(void*), void* context) 
 }
 
 void Session::poll(uint64_t now_ns, GpuSink& sink) {
+  check_takeover(now_ns, sink);
   if (now_ns - last_poll_ns_ < kPollIntervalNs) return;
   last_poll_ns_ = now_ns;
   poll_now(sink);
@@ -390,6 +441,217 @@ void Session::poll_now(GpuSink& sink) {
         self->collect_dropped();
       },
       this);
+}
+
+// ---- Another tool takes CUPTI over (DESIGN.md §2.9) ------------------------
+//
+// kineto (torch.profiler) started while gprof holds CUPTI does, in order
+// (libkineto/src/CuptiActivityProfiler.cpp enableGpuTracing, CuptiTimestamp.cpp
+// configureCuptiTimestampSource, CuptiActivityApi.cpp enableCuptiActivities):
+// cuptiActivityRegisterTimestampCallback(its clock), cuptiActivityRegister-
+// Callbacks(its buffers), cuptiActivityEnable(its kinds); at its stop
+// (disableCuptiActivities) cuptiActivityDisable of each kind it enabled, then
+// cuptiActivityFlushAll(FORCED) to collect its buffers (activityBuffers), and
+// with TEARDOWN_CUPTI=1 cuptiFinalize. CUPTI's activity API is process-wide
+// before 13.2, so from its RegisterCallbacks on every record goes to its
+// buffers, and after its Disable no record is made at all.
+//
+// inject/hooks_cupti.cc sees these calls (the preload interposes CUPTI's
+// exported entry points) and reports them here; the writer opens an interval
+// in the file, and resumes when it is safe:
+//   - not while the other tool's GPU kinds are enabled (its session runs);
+//   - only once its calls have been quiet for kResumeQuietNs (its stop is a
+//     sequence of calls, and its collecting flush follows its Disables);
+//   - first a FlushAll, which completes every buffer CUPTI holds into the
+//     other tool's callbacks (still registered), so that none of its buffers
+//     is ever completed to gprof, and none of its records lost;
+//   - never after a cuptiFinalize by the other tool: that drops gprof's
+//     subscriber too, and re-subscribing would take the slot kineto takes
+//     back after a finalize (CuptiActivityApi.cpp reenableCuptiCallbacks_);
+//   - never replacing the other tool's timestamp callback: its later records
+//     would be on gprof's clock. gprof adopts that clock instead (the offset
+//     to the recording clock, sampled by calling the other tool's callback).
+// A resume re-registers gprof's buffer callbacks and re-enables its kinds.
+
+constexpr uint32_t kForeignBuffers = 1;    // its buffer callbacks replaced gprof's
+constexpr uint32_t kForeignDisabled = 2;   // it disabled a kind gprof uses
+constexpr uint32_t kForeignClock = 4;      // it registered its own timestamp callback
+constexpr uint32_t kForeignFinalized = 8;  // cuptiFinalize
+constexpr uint32_t kForeignKernels = 16;   // it enabled a kernel kind (its session runs)
+constexpr uint64_t kResumeQuietNs = 100'000'000;
+
+int gpu_kind_index(CUpti_ActivityKind kind) {
+  for (size_t i = 0; i < sizeof kGpuKinds / sizeof kGpuKinds[0]; ++i)
+    if (kGpuKinds[i].kind == kind) return static_cast<int>(i);
+  if (kind == CUPTI_ACTIVITY_KIND_KERNEL) return 0;
+  return -1;
+}
+
+void Session::foreign_before(ForeignCall call, CUpti_TimestampCallbackFunc clock) {
+  if (!active_.load(std::memory_order_acquire) || closed_.load(std::memory_order_acquire)) return;
+  foreign_seq_.fetch_add(1, std::memory_order_acq_rel);
+  if (call == ForeignCall::kRegisterCallbacks || call == ForeignCall::kTimestampCallback ||
+      call == ForeignCall::kFinalize) {
+    // Hand-off: what gprof's buffers hold now is completed to gprof while its
+    // callbacks are still registered (otherwise CUPTI completes gprof's
+    // buffers into the other tool's callback, and both lose them), and on
+    // the clock gprof knows.
+    if ((foreign_.load(std::memory_order_acquire) & kForeignBuffers) == 0) lib_.ActivityFlushAll(0);
+  }
+  if (call == ForeignCall::kTimestampCallback && clock != nullptr)
+    foreign_clock_.store(clock, std::memory_order_release);
+}
+
+void Session::foreign_after(ForeignCall call, CUptiResult result, CUpti_ActivityKind kind) {
+  if (!active_.load(std::memory_order_acquire) || closed_.load(std::memory_order_acquire)) return;
+  const uint64_t now = clock_ns();
+  foreign_last_ns_.store(now, std::memory_order_release);
+  if (result != CUPTI_SUCCESS) return;
+  uint32_t bits = 0;
+  switch (call) {
+    case ForeignCall::kRegisterCallbacks:
+      bits = kForeignBuffers;
+      break;
+    case ForeignCall::kTimestampCallback:
+      bits = kForeignClock;
+      break;
+    case ForeignCall::kFinalize:
+      bits = kForeignFinalized;
+      break;
+    case ForeignCall::kEnable:
+      if (kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL || kind == CUPTI_ACTIVITY_KIND_KERNEL)
+        bits = kForeignKernels;
+      break;
+    case ForeignCall::kDisable:
+      if (const int i = gpu_kind_index(kind); i >= 0) {
+        disabled_.fetch_or(1u << i, std::memory_order_acq_rel);
+        bits = kForeignDisabled;
+      }
+      if (kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL || kind == CUPTI_ACTIVITY_KIND_KERNEL) {
+        foreign_.fetch_and(~kForeignKernels, std::memory_order_acq_rel);
+      }
+      break;
+  }
+  if (bits == 0) return;
+  uint64_t zero = 0;
+  if (bits != kForeignKernels) foreign_start_ns_.compare_exchange_strong(zero, now);
+  foreign_.fetch_or(bits, std::memory_order_acq_rel);
+  if (sem_t* wake = process_state().writer_wake.load(std::memory_order_acquire)) sem_post(wake);
+}
+
+void Session::open_gap(uint32_t flags, GpuSink& sink) {
+  drain_now(sink);  // what the hand-off flush completed counts as before
+  char reason[256];
+  const char* other = other_subscriber_[0] ? other_subscriber_ : "another tool";
+  if (flags & kForeignFinalized) {
+    snprintf(reason, sizeof reason, "cuptiFinalize by %s", other);
+  } else if (flags & kForeignBuffers) {
+    snprintf(reason, sizeof reason,
+             "cuptiActivityRegisterCallbacks by %s (its buffer callbacks replaced gprof's)", other);
+  } else {
+    snprintf(reason, sizeof reason, "cuptiActivityDisable by %s (gprof's activity kinds off)",
+             other);
+  }
+  const uint64_t start = foreign_start_ns_.load(std::memory_order_acquire);
+  status().open_gap(
+      start, reason, gpu_read_,
+      (flags & kForeignClock) != 0 || foreign_clock_.load(std::memory_order_acquire) != nullptr);
+  status().set_state(CuptiState::kTakenOver);
+  status().publish();
+  gap_open_ = true;
+  GPROF_WARN("%s: gprof's GPU records stop here; the interval is recorded in the file", reason);
+}
+
+bool Session::try_resume(uint64_t now_ns, GpuSink& sink) {
+  const uint32_t flags = foreign_.load(std::memory_order_acquire);
+  if (flags & (kForeignFinalized | kForeignKernels)) return false;
+  if (now_ns - foreign_last_ns_.load(std::memory_order_acquire) < kResumeQuietNs) return false;
+  // Its stop is over, and its buffers too (below). Back: buffers, then kinds.
+  const uint64_t seq = foreign_seq_.load(std::memory_order_acquire);
+  struct Step {
+    Session* self;
+    bool ok;
+  } step{this, false};
+  if (!call_into_cuda(
+          sink, [](void* context) { static_cast<Step*>(context)->self->lib_.ActivityFlushAll(0); },
+          &step))
+    return false;
+  drain_now(sink);  // anything still ours, on the old clock
+  if (foreign_seq_.load(std::memory_order_acquire) != seq) return false;  // it is back
+  if (CUpti_TimestampCallbackFunc clock = foreign_clock_.load(std::memory_order_acquire)) {
+    uint64_t uncertainty = 0;
+    int64_t offset = 0;
+    if (sample_offset(clock, offset, uncertainty)) {
+      offset_ns_ = offset;
+      status().set_clock(false, offset_ns_, uncertainty);
+    }
+  }
+  if (flags & kForeignBuffers) {
+    if (lib_.ActivityRegisterCallbacks(buffer_requested, buffer_completed) != CUPTI_SUCCESS)
+      return false;
+  }
+  const uint32_t disabled = disabled_.exchange(0, std::memory_order_acq_rel);
+  for (size_t i = 0; i < sizeof kGpuKinds / sizeof kGpuKinds[0]; ++i) {
+    // All of them after a buffer takeover: the other tool may have disabled
+    // one gprof uses through an API this build does not watch.
+    if ((disabled & (1u << i)) || (flags & kForeignBuffers)) lib_.ActivityEnable(kGpuKinds[i].kind);
+  }
+  if (running_state_ == CuptiState::kExternalCorrelation) {
+    for (const ActivityKind& k : kExternalKinds) lib_.ActivityEnable(k.kind);
+  }
+  foreign_.fetch_and(~flags, std::memory_order_acq_rel);
+  foreign_start_ns_.store(0, std::memory_order_release);
+  char how[160];
+  snprintf(how, sizeof how, "resumed after the other tool stopped%s",
+           foreign_clock_.load(std::memory_order_acquire) != nullptr
+               ? " (on its clock, offset sampled)"
+               : "");
+  status().close_gap(clock_ns(), gpu_read_, how);
+  status().set_state(running_state_);
+  status().publish();
+  gap_open_ = false;
+  GPROF_INFO("CUPTI: gprof's activity buffers and kinds are back");
+  return true;
+}
+
+void Session::check_takeover(uint64_t now_ns, GpuSink& sink) {
+  if (closed_.load(std::memory_order_acquire)) return;
+  const uint32_t flags = foreign_.load(std::memory_order_acquire);
+  if (flags == 0) return;
+  constexpr uint32_t kStops = kForeignBuffers | kForeignDisabled | kForeignFinalized;
+  if (!gap_open_) {
+    if ((flags & kStops) == 0) {
+      if (flags & kForeignClock) {
+        // Only its clock: gprof's records keep coming, on that clock from now.
+        drain_now(sink);
+        if (CUpti_TimestampCallbackFunc clock = foreign_clock_.load(std::memory_order_acquire)) {
+          uint64_t uncertainty = 0;
+          int64_t offset = 0;
+          if (sample_offset(clock, offset, uncertainty)) {
+            offset_ns_ = offset;
+            status().set_clock(false, offset_ns_, uncertainty);
+            status().publish();
+          }
+        }
+        foreign_.fetch_and(~kForeignClock, std::memory_order_acq_rel);
+      }
+      return;
+    }
+    open_gap(flags, sink);
+    if (flags & kForeignFinalized) {
+      status().close_gap(0, gpu_read_,
+                         "not resumed: gprof does not subscribe again after "
+                         "another tool finalized CUPTI");
+      status().publish();
+    }
+  } else if (flags & kForeignFinalized) {
+    if ((gap_flags_ & kForeignFinalized) == 0) {
+      status().close_gap(0, gpu_read_, "then cuptiFinalize: not resumed");
+      status().publish();
+    }
+  }
+  gap_flags_ = flags;
+  try_resume(now_ns, sink);
 }
 
 void Session::flush_at_exit() {
@@ -429,6 +691,16 @@ void start_cupti(const CuptiSetup& setup) {
   // a forced flush there may wait for a lock the interrupted thread holds
   // inside CUPTI, unbounded. The writer's bounded final pass flushes instead.
   if (process_state().gpu_source.load(std::memory_order_acquire) != nullptr) atexit(flush_at_exit);
+}
+
+void foreign_cupti_before(ForeignCall call, CUpti_TimestampCallbackFunc clock) {
+  if (g_session && process_state().gpu_source.load(std::memory_order_acquire) == g_session)
+    g_session->foreign_before(call, clock);
+}
+
+void foreign_cupti_after(ForeignCall call, CUptiResult result, CUpti_ActivityKind kind) {
+  if (g_session && process_state().gpu_source.load(std::memory_order_acquire) == g_session)
+    g_session->foreign_after(call, result, kind);
 }
 
 uint64_t push_external_correlation() {

@@ -28,6 +28,22 @@ struct CuptiSetup {
 // Once per process; later calls do nothing.
 void start_cupti(const CuptiSetup& setup);
 
+// Another tool's calls into CUPTI's activity API, reported by the
+// interposed entry points (inject/hooks_cupti.cc) before and after the real
+// call, on the other tool's thread: how gprof notices a takeover (DESIGN.md
+// §2.9; cupti_session.cc explains the policy). Not on a hot path; they take
+// no lock and allocate nothing. `before` may flush gprof's own buffers.
+enum class ForeignCall {
+  kRegisterCallbacks,  // cuptiActivityRegisterCallbacks
+  kTimestampCallback,  // cuptiActivityRegisterTimestampCallback
+  kEnable,             // cuptiActivityEnable
+  kDisable,            // cuptiActivityDisable
+  kFinalize,           // cuptiFinalize
+};
+void foreign_cupti_before(ForeignCall call, CUpti_TimestampCallbackFunc clock = nullptr);
+void foreign_cupti_after(ForeignCall call, CUptiResult result,
+                         CUpti_ActivityKind kind = CUPTI_ACTIVITY_KIND_INVALID);
+
 // Pairing by pushed external ids, for when another tool holds the CUPTI
 // subscriber (DESIGN.md §3); hooks check process_state().external_correlation
 // first. A new id, pushed as CUSTOM2 for the duration of one intercepted call.

@@ -2,6 +2,7 @@
 
 #include <cstdarg>
 #include <cstdio>
+#include <cstring>
 
 namespace gprof {
 
@@ -44,6 +45,35 @@ void CuptiStatus::add_kind(const char* name) {
   if (kind_count_ < kMaxKinds) kinds_[kind_count_++] = name;
 }
 
+bool CuptiStatus::open_gap(uint64_t start_ns, const char* reason, uint64_t gpu_records,
+                           bool clock_replaced) {
+  if (gap_count_ == kMaxGaps) {
+    ++gaps_not_kept_;
+    gap_open_ = false;
+    return false;
+  }
+  Gap& gap = gaps_[gap_count_++];
+  snprintf(gap.reason, sizeof gap.reason, "%s", reason);
+  gap.fields = CuptiGapFields{};
+  gap.fields.start_ns = start_ns;
+  gap.fields.reason = gap.reason;
+  gap.fields.gpu_records_before = gpu_records;
+  gap.fields.gpu_records_at_end = gpu_records;
+  gap.fields.clock_replaced = clock_replaced;
+  gap_open_ = true;
+  return true;
+}
+
+void CuptiStatus::close_gap(uint64_t end_ns, uint64_t gpu_records, const char* how) {
+  if (!gap_open_ || gap_count_ == 0) return;
+  Gap& gap = gaps_[gap_count_ - 1];
+  gap.fields.end_ns = end_ns;
+  gap.fields.gpu_records_at_end = gpu_records;
+  const size_t used = strlen(gap.reason);
+  snprintf(gap.reason + used, sizeof gap.reason - used, "; %s", how);
+  gap_open_ = end_ns == 0;
+}
+
 bool CuptiStatus::encode_if_changed(ByteBuffer& frame, uint32_t& seen) const {
   const uint32_t version = version_.load(std::memory_order_acquire);
   if (version == seen) return false;
@@ -62,6 +92,11 @@ bool CuptiStatus::encode_if_changed(ByteBuffer& frame, uint32_t& seen) const {
   f.attach = attach_;
   f.buffer_bytes = buffer_bytes_;
   f.buffer_count = buffer_count_;
+  CuptiGapFields gaps[kMaxGaps];
+  for (size_t i = 0; i < gap_count_; ++i) gaps[i] = gaps_[i].fields;
+  f.gaps = gaps;
+  f.gap_count = gap_count_;
+  f.gaps_not_kept = gaps_not_kept_;
   encode_cupti_status(frame, f);
   return true;
 }

@@ -14,6 +14,7 @@ namespace gprof {
 class CuptiStatus {
  public:
   static constexpr size_t kMaxKinds = 12;
+  static constexpr size_t kMaxGaps = 16;
 
   // Setup side (one thread at a time: the constructor, then InitializeInjection).
   void set_state(CuptiState state);
@@ -24,6 +25,13 @@ class CuptiStatus {
   void set_attach(const char* how);  // a static string: "injection", "late"
   void set_buffers(uint32_t count, uint64_t bytes);
   void add_kind(const char* name);  // a static string
+  // Writer side (the writer thread notices a takeover and resumes): an
+  // interval without GPU records begins; returns false when kMaxGaps are
+  // kept already (counted). `reason` is copied.
+  bool open_gap(uint64_t start_ns, const char* reason, uint64_t gpu_records, bool clock_replaced);
+  // The open interval ends at `end_ns` (0: still open at the end), with
+  // `how` appended to its reason.
+  void close_gap(uint64_t end_ns, uint64_t gpu_records, const char* how);
   // Makes the changes visible to the writer.
   void publish() { version_.fetch_add(1, std::memory_order_release); }
 
@@ -49,6 +57,14 @@ class CuptiStatus {
   char reason_[512] = {};
   char injection_[512] = {};
   const char* attach_ = "";
+  struct Gap {
+    CuptiGapFields fields;
+    char reason[256];
+  };
+  Gap gaps_[kMaxGaps] = {};
+  size_t gap_count_ = 0;
+  uint32_t gaps_not_kept_ = 0;
+  bool gap_open_ = false;
 };
 
 }  // namespace gprof

@@ -205,6 +205,18 @@ void encode_cupti_status(ByteBuffer& frame, const CuptiStatusFields& s) {
   put_string(body, 12, s.attach);
   put_uint64(body, 10, s.buffer_bytes);
   put_uint64(body, 11, s.buffer_count);
+  for (size_t i = 0; i < s.gap_count; ++i) {
+    const CuptiGapFields& g = s.gaps[i];
+    ByteBuffer gap;
+    put_uint64(gap, 1, g.start_ns);
+    put_uint64(gap, 2, g.end_ns);
+    put_string(gap, 3, g.reason);
+    put_uint64(gap, 4, g.gpu_records_before);
+    put_uint64(gap, 5, g.gpu_records_at_end);
+    put_bool(gap, 6, g.clock_replaced);
+    put_message(body, 40, gap);
+  }
+  put_uint64(body, 41, s.gaps_not_kept);
   put_message(frame, kFrameCupti, body);
 }
 

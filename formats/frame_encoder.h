@@ -214,7 +214,18 @@ enum class CuptiState : uint32_t {
   kNotStarted = 0,
   kSubscribed = 1,
   kExternalCorrelation = 2,
-  kCpuOnly = 3
+  kCpuOnly = 3,
+  kTakenOver = 4
+};
+
+// pb::CuptiGap.
+struct CuptiGapFields {
+  uint64_t start_ns = 0;
+  uint64_t end_ns = 0;
+  const char* reason = "";
+  uint64_t gpu_records_before = 0;
+  uint64_t gpu_records_at_end = 0;
+  bool clock_replaced = false;
 };
 
 struct CuptiStatusFields {
@@ -231,6 +242,9 @@ struct CuptiStatusFields {
   std::string_view attach;
   uint64_t buffer_bytes = 0;
   uint32_t buffer_count = 0;
+  const CuptiGapFields* gaps = nullptr;
+  size_t gap_count = 0;
+  uint32_t gaps_not_kept = 0;
 };
 
 // Field writers for pb::Frame members.

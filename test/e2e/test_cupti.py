@@ -686,5 +686,93 @@ class Cupti12(E2ETestCase):
                                  "cudaFree"])
 
 
+class Takeover(CuptiCase):
+    """A second CUPTI client started mid-run, as torch.profiler's kineto is (issue 15 item 4):
+    test/programs/kineto_takeover calls the fake CUPTI in kineto's order (its timestamp callback,
+    its buffer callbacks, its kinds; at its stop the kinds disabled). gprof records the interval,
+    counts what it lost, and resumes once the other tool has stopped."""
+
+    BEFORE, DURING, AFTER = 4, 3, 5
+
+    def takeover(self, *extra):
+        run = self.profile([program("kineto_takeover"), "--before", str(self.BEFORE), "--during",
+                            str(self.DURING), "--after", str(self.AFTER), "--pause-ms", "1000",
+                            *extra])
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertEqual(len(run.files), 1)
+        return run, run.files[0]
+
+    def test_interval_recorded_and_records_resume(self):
+        run, path = self.takeover()
+        # The other tool got exactly its session's kernels, and none of gprof's buffers.
+        self.assertRegex(run.stdout, rf"second client: {self.DURING} kernel records, \d+ external "
+                                     r"correlations, 0 unknown buffers")
+        self.assertTrue(any("cuptiActivityRegisterCallbacks by" in w for w in warnings(run)),
+                        run.stderr)
+        api = dump(path)
+        launches = sorted((r for r in api if r["api"] in LAUNCH_APIS),
+                          key=lambda r: r["start_ns"])
+        self.assertEqual(len(launches), self.BEFORE + self.DURING + self.AFTER)
+        by_correlation = {r["correlation"]: r for r in api}
+        kernels = [g for g in dump(path, "gpu") if g["kind"] == "kernel"]
+        # Before and after the interval, every launch has its kernel, paired, on the recording
+        # clock although the other tool's timestamp callback (CLOCK_REALTIME) is in place after.
+        self.assertEqual(len(kernels), self.BEFORE + self.AFTER)
+        paired = sorted(by_correlation[k["api_correlation"]]["start_ns"] for k in kernels)
+        expected = [r["start_ns"] for r in launches[:self.BEFORE] + launches[-self.AFTER:]]
+        self.assertEqual(paired, expected)
+        for k in kernels:
+            call = by_correlation[k["api_correlation"]]
+            self.assertGreaterEqual(k["start_ns"], call["start_ns"] - 50_000, (k, call))
+            self.assertLess(k["start_ns"] - call["start_ns"], 50_000_000, (k, call))
+
+        info = self.info(path)
+        # Resumed: the state is back, and the interval is in the file with its counts. GPU
+        # records: 4 kernels + 1 device synchronize before, 5 + 1 after; the 3 launches made in
+        # it went to the other tool.
+        self.assertRegex(info, r"State:\s+SUBSCRIBED")
+        gaps = re.findall(r"Taken over:\s+(.*)", info)
+        self.assertEqual(len(gaps), 1, info)
+        self.assertIn("cuptiActivityRegisterCallbacks by another tool", gaps[0])
+        self.assertIn("resumed after the other tool stopped (on its clock, offset sampled)",
+                      gaps[0])
+        self.assertIn(f"{self.DURING} launches in it, {self.DURING} without GPU records; "
+                      f"GPU records: {self.BEFORE + 1} before, 0 during, {self.AFTER + 1} after",
+                      gaps[0])
+        self.assertRegex(gaps[0], r"^no GPU records from \S+ to \S+ \(")
+        # Every report says so: the report's notes, trace metadata, diff's warnings.
+        self.assertIn("GPU records missing: no GPU records from", gpuprof("report", path).stdout)
+        trace = json.loads(gpuprof("trace", path, "-o", "-").stdout)
+        missing = trace["otherData"]["files"][0]["gpu_records_missing"]
+        self.assertEqual(len(missing), 1)
+        self.assertIn("cuptiActivityRegisterCallbacks by another tool", missing[0])
+        diff = gpuprof("diff", path, path, check=False)
+        self.assertIn("GPU records missing: no GPU records from", diff.stderr)
+
+    def test_finalize_by_the_other_tool_is_not_resumed(self):
+        run, path = self.takeover("--finalize")
+        info = self.info(path)
+        self.assertRegex(info, r"State:\s+TAKEN_OVER")
+        gaps = re.findall(r"Taken over:\s+(.*)", info)
+        self.assertEqual(len(gaps), 2, info)
+        self.assertIn("resumed after the other tool stopped", gaps[0])
+        self.assertRegex(gaps[1], r"^no GPU records from \S+ to the end: cuptiFinalize by "
+                                  r"another tool; not resumed")
+        # The launches after cuptiFinalize have no GPU record, and are counted as such.
+        self.assertIn(f"{self.AFTER} launches in it, {self.AFTER} without GPU records", gaps[1])
+        kernels = [g for g in dump(path, "gpu") if g["kind"] == "kernel"]
+        self.assertEqual(len(kernels), self.BEFORE + self.AFTER)
+
+    def test_clock_not_replaced_when_another_tool_holds_the_subscriber(self):
+        # gprof finds out whether another tool is there before it touches the process-wide
+        # timestamp callback: with the subscriber taken, CUPTI's clock (the fake's default,
+        # CLOCK_MONOTONIC + 5000 s) stays, and gprof samples its offset.
+        run = self.vector_add(3, env={"GPROF_FAKE_CUPTI": "subscriber_taken"})
+        info = self.info(run.files[0])
+        self.assertRegex(info, r"Timestamps:\s+not aligned; offset \+5000\.0\d*s")
+        kernels = [g for g in dump(run.files[0], "gpu") if g["kind"] == "kernel"]
+        self.assertEqual(len(kernels), 3)
+
+
 if __name__ == "__main__":
     unittest.main()

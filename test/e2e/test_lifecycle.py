@@ -310,6 +310,10 @@ class Symbols(unittest.TestCase):
                     ("dlclose", "GLIBC_2.2.5"), ("dlclose", "GLIBC_2.34")}
         for name in ("__cudaRegisterFunction", "__cudaGetKernel"):
             expected |= {(name, "libcudart.so.12"), (name, "libcudart.so.13")}
+        # another tool's CUPTI takeover is seen through these (inject/hooks_cupti.cc)
+        for name in ("cuptiActivityRegisterCallbacks", "cuptiActivityRegisterTimestampCallback",
+                     "cuptiActivityEnable", "cuptiActivityDisable", "cuptiFinalize"):
+            expected |= {(name, "libcupti.so.12"), (name, "libcupti.so.13")}
         for row in rows:
             if row[6] != "runtime":
                 continue

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include "tools/analysis/format.h"
+#include "tools/analysis/profile.h"
+
 namespace gprof::analysis {
 
 std::string describe_cupti_state(pb::CuptiStatus::State state) {
@@ -18,6 +21,9 @@ std::string describe_cupti_state(pb::CuptiStatus::State state) {
       break;
     case pb::CuptiStatus::CPU_ONLY:
       how = "CUPTI unusable; CPU-side recording only";
+      break;
+    case pb::CuptiStatus::TAKEN_OVER:
+      how = "another tool took CUPTI over; gprof's GPU records stopped";
       break;
     default:
       return fmt::format("{} (unknown state)", static_cast<int>(state));
@@ -49,6 +55,39 @@ std::string missing_gpu_times_reason(const std::optional<pb::CuptiStatus>& statu
                                 pb::CuptiStatus::State_Name(status->state()));
   if (!status->reason().empty()) out += "; " + status->reason();
   return out;
+}
+
+std::vector<std::string> cupti_gap_lines(const FileInfo& file) {
+  std::vector<std::string> lines;
+  if (!file.cupti) return lines;
+  const uint64_t origin = file.first_ns;
+  for (int i = 0; i < file.cupti->gaps_size(); ++i) {
+    const pb::CuptiGap& gap = file.cupti->gaps(i);
+    const double from = gap.start_ns() > origin ? static_cast<double>(gap.start_ns() - origin) : 0;
+    std::string line;
+    if (gap.end_ns() != 0) {
+      const double to = gap.end_ns() > origin ? static_cast<double>(gap.end_ns() - origin) : 0;
+      line = fmt::format("no GPU records from {} to {} ({})", format_time(from), format_time(to),
+                         format_time(static_cast<double>(gap.end_ns() - gap.start_ns())));
+    } else {
+      line = fmt::format("no GPU records from {} to the end", format_time(from));
+    }
+    line += ": " + gap.reason();
+    if (gap.clock_replaced()) line += "; its timestamp callback replaced gprof's clock";
+    if (static_cast<size_t>(i) < file.gaps.size()) {
+      const GapCounts& c = file.gaps[static_cast<size_t>(i)];
+      line += fmt::format(
+          "; {} launches in it, {} without GPU records; GPU records: {} before, {} during, {} "
+          "after",
+          c.launches, c.launches_without_gpu, c.gpu_before, c.gpu_during, c.gpu_after);
+    } else {
+      line += fmt::format("; GPU records read before it: {}", gap.gpu_records_before());
+    }
+    lines.push_back(std::move(line));
+  }
+  if (file.cupti->gaps_not_kept() != 0)
+    lines.push_back(fmt::format("{} more such intervals not kept", file.cupti->gaps_not_kept()));
+  return lines;
 }
 
 }  // namespace gprof::analysis

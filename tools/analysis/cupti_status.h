@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "formats/gprof.pb.h"
 
@@ -27,5 +28,13 @@ std::string format_cupti_version(uint32_t version);
 // been in the part that is missing.
 std::string missing_gpu_times_reason(const std::optional<pb::CuptiStatus>& status,
                                      bool has_footer = true);
+
+struct FileInfo;
+
+// One line per interval when the file's GPU records were not flowing
+// because another tool took CUPTI over (CuptiStatus.gaps): when (from the
+// file's first record), how long, why, how it ended, and the counts around
+// it (FileInfo.gaps when load_files filled them). Empty when there was none.
+std::vector<std::string> cupti_gap_lines(const FileInfo& file);
 
 }  // namespace gprof::analysis

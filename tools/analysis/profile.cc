@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "tools/analysis/format.h"
 #include "tools/analysis/gpu_names.h"
@@ -41,6 +42,8 @@ class FileAdapter : public RecordVisitor {
     const std::string* kernel = nullptr;
     if (info->fields & kFieldLaunch) kernel = kernel_name(record.kernel);
     seen(record.start_ns, record.end_ns);
+    if (info->category == ApiCategory::kLaunch)
+      launch_starts_.emplace_back(record.start_ns, calls_);
     pairing_.add_call(record, calls_);
     out_.on_api(ApiCall{file_, record, *info, kernel, calls_++});
   }
@@ -115,6 +118,7 @@ class FileAdapter : public RecordVisitor {
       if (a->call != b->call) return a->call < b->call;
       return a->record->start_ns < b->record->start_ns;
     });
+    count_gaps(activities, work);
     for (auto first = work.begin(); first != work.end();) {
       const CallRef* call = (*first)->call;
       auto last =
@@ -127,6 +131,33 @@ class FileAdapter : public RecordVisitor {
   }
 
  private:
+  // GapCounts for each interval the CUPTI status records.
+  void count_gaps(const std::vector<GpuActivity>& activities,
+                  const std::vector<const GpuActivity*>& work) {
+    if (!info_.cupti || info_.cupti->gaps_size() == 0) return;
+    std::unordered_set<uint32_t> with_gpu;
+    for (const GpuActivity* a : work) with_gpu.insert(a->call->index);
+    for (const pb::CuptiGap& gap : info_.cupti->gaps()) {
+      GapCounts c;
+      const uint64_t end = gap.end_ns() != 0 ? gap.end_ns() : UINT64_MAX;
+      for (const GpuActivity& a : activities) {
+        const uint64_t t = a.record->start_ns;
+        if (t < gap.start_ns())
+          ++c.gpu_before;
+        else if (t < end)
+          ++c.gpu_during;
+        else
+          ++c.gpu_after;
+      }
+      for (const auto& [start, index] : launch_starts_) {
+        if (start < gap.start_ns() || start >= end) continue;
+        ++c.launches;
+        if (!with_gpu.contains(index)) ++c.launches_without_gpu;
+      }
+      info_.gaps.push_back(c);
+    }
+  }
+
   static uint64_t string_key(int kind, uint32_t id) {
     return static_cast<uint64_t>(kind) << 32 | id;
   }
@@ -135,6 +166,8 @@ class FileAdapter : public RecordVisitor {
     auto it = strings_.find(string_key(kind, id));
     return it == strings_.end() ? nullptr : &it->second;
   }
+
+  std::vector<std::pair<uint64_t, uint32_t>> launch_starts_;  // launches: start, call index
 
   void seen(uint64_t start_ns, uint64_t end_ns) {
     if (!seen_any_ || start_ns < info_.first_ns) info_.first_ns = start_ns;

@@ -47,6 +47,17 @@ struct GpuCounts {
   void count(GpuKind kind);
 };
 
+// What the GPU records of a file look like around one CuptiStatus gap (an
+// interval when another tool had taken CUPTI over): GPU records by start
+// time, and the launches made inside it, with how many have no GPU record.
+struct GapCounts {
+  uint64_t gpu_before = 0;
+  uint64_t gpu_during = 0;
+  uint64_t gpu_after = 0;
+  uint64_t launches = 0;
+  uint64_t launches_without_gpu = 0;
+};
+
 // What one file said about itself.
 struct FileInfo {
   std::string path;
@@ -55,6 +66,7 @@ struct FileInfo {
   std::optional<pb::Footer> footer;
   std::optional<pb::CuptiStatus> cupti;  // the last one read
   GpuCounts gpu;
+  std::vector<GapCounts> gaps;  // one per cupti->gaps(), filled by load_files
   RangeCounts ranges;
   std::map<uint32_t, std::string> thread_names;  // nvtxNameOsThread: tid -> name
   // Earliest start and latest end of any record (API call, NVTX event, GPU

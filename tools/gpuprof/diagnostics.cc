@@ -47,6 +47,11 @@ std::string table_notes(const std::vector<analysis::FileInfo>& files) {
                        files.size() > 1 ? " in " + file.path : std::string(),
                        analysis::missing_gpu_times_reason(file.cupti, file.footer.has_value()));
   }
+  for (const analysis::FileInfo& file : files) {
+    for (const std::string& line : analysis::cupti_gap_lines(file))
+      out += fmt::format("GPU records missing{}: {}\n",
+                         files.size() > 1 ? " in " + file.path : std::string(), line);
+  }
   const std::string losses = analysis::format_losses(analysis::total_losses(files));
   if (!losses.empty()) out += fmt::format("Lost records: {}\n", losses);
   const std::string holds = analysis::holds_note(files);

@@ -57,7 +57,8 @@ void print_cupti(const analysis::FileInfo& file) {
              "late: CUDA was initialized before gprof's constructor; GPU work "
              "issued before gprof found it running is not recorded");
   const bool capturing = c.state() == pb::CuptiStatus::SUBSCRIBED ||
-                         c.state() == pb::CuptiStatus::EXTERNAL_CORRELATION;
+                         c.state() == pb::CuptiStatus::EXTERNAL_CORRELATION ||
+                         c.state() == pb::CuptiStatus::TAKEN_OVER;
   if (!capturing) {
     // No GPU times: the clock line would describe nothing.
   } else if (c.timestamps_aligned()) {
@@ -70,6 +71,7 @@ void print_cupti(const analysis::FileInfo& file) {
                     analysis::format_time(static_cast<double>(c.offset_uncertainty_ns()))));
   }
   if (!c.reason().empty()) subfield("Reason", c.reason());
+  for (const std::string& line : analysis::cupti_gap_lines(file)) subfield("Taken over", line);
   subfield("Activity kinds", c.activity_kinds_size() ? join(c.activity_kinds()) : "none");
   if (c.buffer_count() != 0 || c.buffer_bytes() != 0) {
     const uint64_t pool = uint64_t{c.buffer_count()} * c.buffer_bytes();

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "formats/reader.h"
+#include "tools/analysis/cupti_status.h"
 #include "tools/trace/clock_alignment.h"
 #include "tools/trace/event_json.h"
 #include "tools/trace/file_events.h"
@@ -29,6 +30,7 @@ struct FileEntry {
   std::string host;
   std::string rank;
   std::string command_line;
+  std::vector<std::string> cupti_gaps;  // analysis::cupti_gap_lines
 };
 
 class TraceWriter {
@@ -89,7 +91,7 @@ class TraceWriter {
     next_async_ += events.range_count();
 
     files_.push_back(FileEntry{info.path, header.pid(), places_pid_, header.host(), header.rank(),
-                               command_line(header)});
+                               command_line(header), analysis::cupti_gap_lines(info)});
     if (info.header && !wall_offset_) wall_offset_ = header.clock().offset_to_wall_ns();
   }
 
@@ -116,6 +118,15 @@ class TraceWriter {
       append_json_string(b, f.rank);
       b.append(std::string_view(",\"command_line\":"));
       append_json_string(b, f.command_line);
+      if (!f.cupti_gaps.empty()) {
+        // Intervals when another tool had taken CUPTI over: no GPU records.
+        b.append(std::string_view(",\"gpu_records_missing\":["));
+        for (size_t g = 0; g < f.cupti_gaps.size(); ++g) {
+          if (g != 0) b.push_back(',');
+          append_json_string(b, f.cupti_gaps[g]);
+        }
+        b.push_back(']');
+      }
       b.push_back('}');
     }
     b.append(std::string_view("\n]}"));

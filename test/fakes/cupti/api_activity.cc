@@ -54,8 +54,12 @@ CUptiResult RegisterTimestamps(CUpti_TimestampCallbackFunc callback) {
   if (!DriverAvailable()) return CUPTI_ERROR_NOT_INITIALIZED;
   if (GetConfig().no_timestamp_callback) return CUPTI_ERROR_NOT_SUPPORTED;
   if (callback == nullptr) return CUPTI_ERROR_INVALID_PARAMETER;
-  // Records made before would be on the old clock (cupti_activity.h): register first.
-  if (AnyKindEverEnabled()) return CUPTI_ERROR_INVALID_OPERATION;
+  // Allowed at any time: cupti_activity.h asks for it before any kind is enabled but lists no
+  // error for a later call, and says that changing it "in the middle of the profiling session
+  // can cause records generated prior to the change to report timestamps through previous
+  // timestamp method". Records made from now on are on the new clock, whoever registered it;
+  // kineto does this when torch.profiler starts mid-run (CuptiTimestamp.cpp,
+  // configureCuptiTimestampSource, called by CuptiActivityProfiler::enableGpuTracing).
   SetTimestampCallback(callback);
   return CUPTI_SUCCESS;
 }

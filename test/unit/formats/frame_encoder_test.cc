@@ -497,3 +497,40 @@ TEST_CASE("devices parse with libprotobuf to the encoded values") {
 TEST_CASE("crc32c matches the Castagnoli check value") {
   CHECK(crc32c("123456789", 9) == 0xE3069283u);
 }
+
+TEST_CASE("CUPTI status with takeover gaps parses with libprotobuf") {
+  CuptiGapFields gaps[2];
+  gaps[0].start_ns = 5'000'000'000;
+  gaps[0].end_ns = 5'400'000'000;
+  gaps[0].reason = "cuptiActivityRegisterCallbacks by kineto; resumed";
+  gaps[0].gpu_records_before = 4;
+  gaps[0].gpu_records_at_end = 4;
+  gaps[0].clock_replaced = true;
+  gaps[1].start_ns = 6'000'000'000;  // still open: end 0
+  gaps[1].reason = "cuptiFinalize by another tool";
+  gaps[1].gpu_records_before = 9;
+  CuptiStatusFields s;
+  s.state = CuptiState::kTakenOver;
+  s.gaps = gaps;
+  s.gap_count = 2;
+  s.gaps_not_kept = 3;
+  ByteBuffer frame;
+  encode_cupti_status(frame, s);
+
+  pb::Frame parsed;
+  REQUIRE(parsed.ParseFromString(as_string(frame)));
+  REQUIRE(parsed.has_cupti());
+  const pb::CuptiStatus& c = parsed.cupti();
+  CHECK(c.state() == pb::CuptiStatus::TAKEN_OVER);
+  REQUIRE(c.gaps_size() == 2);
+  CHECK(c.gaps(0).start_ns() == 5'000'000'000);
+  CHECK(c.gaps(0).end_ns() == 5'400'000'000);
+  CHECK(c.gaps(0).reason() == "cuptiActivityRegisterCallbacks by kineto; resumed");
+  CHECK(c.gaps(0).gpu_records_before() == 4);
+  CHECK(c.gaps(0).gpu_records_at_end() == 4);
+  CHECK(c.gaps(0).clock_replaced());
+  CHECK(c.gaps(1).end_ns() == 0);
+  CHECK(c.gaps(1).gpu_records_before() == 9);
+  CHECK_FALSE(c.gaps(1).clock_replaced());
+  CHECK(c.gaps_not_kept() == 3);
+}
