@@ -56,7 +56,6 @@ class Session final : public GpuSource {
   // Another tool's call, seen by inject/hooks_cupti.cc (any thread).
   void foreign_before(ForeignCall call, CUpti_TimestampCallbackFunc clock);
   void foreign_after(ForeignCall call, CUptiResult result, CUpti_ActivityKind kind);
-  CuptiLibrary& library() { return lib_; }
 
   static void CUPTIAPI buffer_requested(uint8_t** buffer, size_t* size, size_t* max_records);
   static void CUPTIAPI buffer_completed(CUcontext context, uint32_t stream, uint8_t* buffer,
@@ -568,13 +567,8 @@ bool Session::try_resume(uint64_t now_ns, GpuSink& sink) {
   if (now_ns - foreign_last_ns_.load(std::memory_order_acquire) < kResumeQuietNs) return false;
   // Its stop is over, and its buffers too (below). Back: buffers, then kinds.
   const uint64_t seq = foreign_seq_.load(std::memory_order_acquire);
-  struct Step {
-    Session* self;
-    bool ok;
-  } step{this, false};
   if (!call_into_cuda(
-          sink, [](void* context) { static_cast<Step*>(context)->self->lib_.ActivityFlushAll(0); },
-          &step))
+          sink, [](void* self) { static_cast<Session*>(self)->lib_.ActivityFlushAll(0); }, this))
     return false;
   drain_now(sink);  // anything still ours, on the old clock
   if (foreign_seq_.load(std::memory_order_acquire) != seq) return false;  // it is back
