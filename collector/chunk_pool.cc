@@ -57,15 +57,22 @@ bool ChunkPool::grow() {
   // share one; a refused mmap leaves its slots empty (and counted as mapped:
   // the cap is what bounds the attempts).
   uint32_t first = mapped_.load(std::memory_order_relaxed);
+  growing_.fetch_add(1, std::memory_order_acq_rel);
   do {
-    if (first + kChunksPerMapping > max_chunks_) return false;
+    if (first + kChunksPerMapping > max_chunks_) {
+      growing_.fetch_sub(1, std::memory_order_acq_rel);
+      return false;
+    }
   } while (
       !mapped_.compare_exchange_weak(first, first + kChunksPerMapping, std::memory_order_relaxed));
   // mmap, not malloc: the host's allocator may be in any state here. Not
   // populated: the pages a chunk never reaches cost nothing.
   void* memory = mmap(nullptr, kChunkBytes * kChunksPerMapping, PROT_READ | PROT_WRITE,
                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (memory == MAP_FAILED) return false;
+  if (memory == MAP_FAILED) {
+    growing_.fetch_sub(1, std::memory_order_acq_rel);
+    return false;
+  }
   auto* base = static_cast<char*>(memory);
   for (uint32_t i = 0; i < kChunksPerMapping; ++i) {
     auto* chunk = reinterpret_cast<Chunk*>(base + i * kChunkBytes);
@@ -75,6 +82,7 @@ bool ChunkPool::grow() {
   }
   // push() publishes each chunk's directory slot with its release CAS.
   for (uint32_t i = 0; i < kChunksPerMapping; ++i) push(directory_[first + i]);
+  growing_.fetch_sub(1, std::memory_order_acq_rel);
   return true;
 }
 
@@ -82,6 +90,7 @@ void ChunkPool::reset_in_child() {
   free_head_.store(0, std::memory_order_relaxed);
   free_count_.store(0, std::memory_order_relaxed);
   mapped_.store(0, std::memory_order_relaxed);
+  growing_.store(0, std::memory_order_relaxed);
 }
 
 }  // namespace gprof

@@ -50,6 +50,8 @@ class ChunkPool {
   // behind (starved of CPU), which beats holding the program below the cap.
   bool grow();
   uint32_t free_chunks() const { return free_count_.load(std::memory_order_relaxed); }
+  // Groups claimed by grow() and not yet on the stack (being mapped).
+  uint32_t growing() const { return growing_.load(std::memory_order_acquire); }
 
   size_t mapped_bytes() const {
     return static_cast<size_t>(mapped_.load(std::memory_order_relaxed)) * kChunkBytes;
@@ -69,6 +71,7 @@ class ChunkPool {
   std::atomic<uint64_t> free_head_{0};
   std::atomic<uint32_t> free_count_{0};
   std::atomic<uint32_t> mapped_{0};
+  std::atomic<uint32_t> growing_{0};
   uint32_t max_chunks_ = kChunksPerMapping;
   Chunk* directory_[kMaxChunks] = {};
 };

@@ -85,6 +85,15 @@ Chunk* take_chunk(bool must_keep) {
     holds().add_thread_map();
     if (Chunk* chunk = p.chunks.take()) return chunk;
   }
+  // At the cap, the chunks other threads mapped at the same time may still be
+  // free, or about to be: many threads that found the pool empty at once each
+  // map a group, and reach the cap while most of what they mapped is unused.
+  // Bounded: a grower that was preempted mid-mmap is waited for a little.
+  for (int spins = 0;; ++spins) {
+    if (Chunk* chunk = p.chunks.take()) return chunk;
+    if (p.chunks.growing() == 0 || spins == 1000) break;
+    sched_yield();
+  }
   const Config& config = process_config();
   if (config.on_full == OnFull::kDrop && !must_keep) {
     losses().add(LossReason::kRingFull);
