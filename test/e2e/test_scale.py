@@ -1,0 +1,117 @@
+"""Files at scale (issue 13): gpuprof-gen's files read by every command with the counts it
+predicts and nothing lost."""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+from gprof_e2e import GPUPROF, gpuprof
+
+GEN = os.environ.get("GPUPROF_GEN", "")
+
+
+def generate(outdir, records, *more, name="gen-rank%r.gprof"):
+    out = subprocess.run([GEN, "--records", str(records), "-o", os.path.join(outdir, name),
+                          *more],
+                         capture_output=True, text=True, check=True, timeout=600)
+    return json.loads(out.stdout)
+
+
+def info_counts(path):
+    text = gpuprof("info", path).stdout
+    api = int(re.search(r"^Records:\s+(\d+) API calls? on (\d+) threads?, (\d+) kernel launch",
+                        text, re.M).group(1))
+    threads = int(re.search(r"on (\d+) threads?", text).group(1))
+    launches = int(re.search(r"(\d+) kernel launch", text).group(1))
+    gpu = int(re.search(r"^GPU records:\s+(\d+)", text, re.M).group(1))
+    return text, api, threads, launches, gpu
+
+
+def dump_count(path, which):
+    out = subprocess.run([GPUPROF, "dump", "--records", which, path], capture_output=True,
+                         text=True, check=True, timeout=300).stdout
+    return sum(1 for line in out.splitlines() if line.strip())
+
+
+class Generator(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.mkdtemp(prefix="gprof-scale-")
+        cls.summary = generate(cls.dir, 60001, "--ranks", "2", "--threads", "5", "--seed", "7",
+                               "--ops-per-step", "40")
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.dir, ignore_errors=True)
+
+    def test_exact_record_counts(self):
+        files = self.summary["files"]
+        self.assertEqual(self.summary["records"], 60001)
+        self.assertEqual([f["records"] for f in files], [30001, 30000])
+        for f in files:
+            self.assertEqual(f["records"], f["api_records"] + f["gpu_records"] + f["range_events"])
+            self.assertEqual(os.path.getsize(f["path"]), f["bytes"])
+
+    def test_info_counts_what_the_generator_wrote(self):
+        for f in self.summary["files"]:
+            text, api, threads, launches, gpu = info_counts(f["path"])
+            self.assertEqual(api, f["api_records"], text)
+            self.assertEqual(threads, 5, text)
+            self.assertEqual(launches, f["launches"], text)  # graph launches are not counted
+            self.assertEqual(gpu, f["gpu_records"], text)
+            self.assertRegex(text, r"Integrity:\s+complete\n")
+            self.assertRegex(text, rf"Frames:\s+{f['frames']} good, 0 bad")
+            self.assertRegex(text, r"Losses:\s+none")
+            self.assertRegex(text, rf"Rank:\s+{f['rank']}\n")
+            self.assertNotIn("the footer counts", text)  # said only when it disagrees
+            self.assertRegex(text, r"GPU records:\s+\d+ \(.*\); 0 unpaired")
+            # NVTX events: every push/pop, mark and thread name (dump pairs ranges, so count
+            # the events through the API/GPU totals instead).
+            self.assertEqual(dump_count(f["path"], "api"), f["api_records"])
+            self.assertEqual(dump_count(f["path"], "gpu"), f["gpu_records"])
+
+    def test_same_seed_same_bytes(self):
+        with tempfile.TemporaryDirectory() as other:
+            again = generate(other, 60001, "--ranks", "2", "--threads", "5", "--seed", "7",
+                             "--ops-per-step", "40")
+            changed = generate(other, 60001, "--ranks", "2", "--threads", "5", "--seed", "8",
+                               "--ops-per-step", "40", name="seed8-%r.gprof")
+            for a, b, c in zip(self.summary["files"], again["files"], changed["files"]):
+                with open(a["path"], "rb") as fa, open(b["path"], "rb") as fb, \
+                        open(c["path"], "rb") as fc:
+                    first = fa.read()
+                    self.assertEqual(first, fb.read())
+                    self.assertNotEqual(first, fc.read())
+
+    def test_every_reader_accepts_the_files(self):
+        paths = [f["path"] for f in self.summary["files"]]
+        report = gpuprof("report", "--group-by", "rank", "--limit", "0", *paths)
+        self.assertEqual(report.stderr, "")
+        for row in ("ProfilerStep#0", "aten::linear", "AddmmBackward0", "cudaGraphLaunch",
+                    "cudaMemcpyAsync", "Memcpy HtoD (Pinned -> Device)", "Memset (Device)",
+                    "ampere_sgemm_128x64_tn", "cudaStreamSynchronize"):
+            self.assertIn(row, report.stdout)
+        self.assertEqual(gpuprof("report", "--group-by", "seq", paths[0]).stderr, "")
+        self.assertEqual(gpuprof("report", "--view", "launches", *paths).stderr, "")
+        self.assertEqual(gpuprof("report", "--view", "memory", *paths).stderr, "")
+        trace = os.path.join(self.dir, "t.json")
+        out = gpuprof("trace", *paths, "-o", trace)
+        self.assertRegex(out.stderr, r"^gpuprof: wrote .* events from 2 files\)\n$")
+        with open(trace) as f:
+            events = json.load(f)["traceEvents"]
+        # A flow from every launch to its kernel: the GPU records all paired.
+        self.assertTrue(any(e.get("cat") == "kernel" for e in events))
+        db = os.path.join(self.dir, "t.sqlite")
+        out = gpuprof("export", *paths, "-o", db)
+        self.assertRegex(out.stderr, r"^gpuprof: wrote [^\n]* rows from 2 files")
+        diff = gpuprof("diff", "--base", paths[0], "--new", paths[1], check=False)
+        self.assertIn(diff.returncode, (0, 1), diff.stderr)
+        self.assertNotIn("error", diff.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
