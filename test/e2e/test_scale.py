@@ -1,9 +1,11 @@
 """Files at scale (issue 13): gpuprof-gen's files read by every command with the counts it
-predicts and nothing lost."""
+predicts and nothing lost, and progress on a terminal, never in a pipe."""
 
 import json
 import os
+import pty
 import re
+import select
 import shutil
 import subprocess
 import tempfile
@@ -111,6 +113,98 @@ class Generator(unittest.TestCase):
         diff = gpuprof("diff", "--base", paths[0], "--new", paths[1], check=False)
         self.assertIn(diff.returncode, (0, 1), diff.stderr)
         self.assertNotIn("error", diff.stderr)
+
+
+def run_on_terminal(args, env):
+    """Runs gpuprof with stderr on a pseudo-terminal; returns (status, stdout, terminal text)."""
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([GPUPROF, *args], stdout=subprocess.PIPE, stderr=slave, env=env)
+    os.close(slave)
+    seen = b""
+    out = b""
+    while True:
+        ready, _, _ = select.select([master, proc.stdout], [], [], 10)
+        if not ready:
+            break
+        if master in ready:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:  # EIO: the terminal's last writer has gone
+                chunk = b""
+            if not chunk and proc.poll() is not None:
+                break
+            seen += chunk
+        if proc.stdout in ready:
+            chunk = proc.stdout.read1(65536)
+            if chunk:
+                out += chunk
+            elif proc.poll() is not None:
+                rest = b""
+                try:
+                    while True:
+                        more = os.read(master, 65536)
+                        if not more:
+                            break
+                        rest += more
+                except OSError:
+                    pass
+                seen += rest
+                break
+    out += proc.stdout.read()
+    proc.wait(timeout=120)
+    os.close(master)
+    return proc.returncode, out.decode(), seen.decode(errors="replace")
+
+
+class Progress(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.mkdtemp(prefix="gprof-progress-")
+        cls.path = generate(cls.dir, "300K")["files"][0]["path"]
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.dir, ignore_errors=True)
+
+    def env(self, **more):
+        e = dict(os.environ, GPUPROF_PROGRESS_DELAY_MS="0")
+        e.update(more)
+        return e
+
+    def test_on_a_terminal(self):
+        trace = os.path.join(self.dir, "p.json")
+        for args in (["report", self.path], ["info", self.path],
+                     ["trace", self.path, self.path, "-o", trace],
+                     ["diff", self.path, self.path]):
+            status, out, term = run_on_terminal(args, self.env())
+            self.assertIn(status, (0, 1), term)
+            self.assertRegex(term, r"\rgpuprof: read [0-9.]+ [KMG]B of [0-9.]+ MB \(\d+%\), "
+                                   r"[0-9.]+[KM]? records/s, ETA \S+", args)
+            # Erased before the results: the line ends in spaces and a carriage return.
+            self.assertRegex(term, r"\r +\r", args)
+            if args[0] != "trace":
+                self.assertTrue(out, args)
+
+    def test_not_in_a_pipe(self):
+        for args in (["report", self.path], ["info", self.path]):
+            done = subprocess.run([GPUPROF, *args], capture_output=True, text=True,
+                                  env=self.env(), check=True)
+            self.assertNotIn("records/s", done.stderr)
+            self.assertNotIn("\r", done.stderr)
+
+    def test_quiet(self):
+        for args in (["report", "--quiet", self.path], ["info", "-q", self.path]):
+            status, out, term = run_on_terminal(args, self.env())
+            self.assertEqual(status, 0, term)
+            self.assertNotIn("records/s", term)
+
+    def test_not_before_a_second(self):
+        # The default: a command this short shows nothing.
+        env = dict(os.environ)
+        env.pop("GPUPROF_PROGRESS_DELAY_MS", None)
+        status, out, term = run_on_terminal(["info", self.path], env)
+        self.assertEqual(status, 0, term)
+        self.assertNotIn("records/s", term)
 
 
 if __name__ == "__main__":
