@@ -2,6 +2,8 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -16,6 +18,8 @@
 
 namespace gprof {
 namespace {
+
+std::atomic<ReadProgress*> g_progress{nullptr};
 
 struct FileCloser {
   void operator()(std::FILE* f) const { std::fclose(f); }
@@ -280,12 +284,39 @@ bool deliver_frame(const pb::Frame& frame, RecordVisitor& visitor, ReadStatus& s
   return true;
 }
 
+// Passes each frame's bytes and records to the installed ReadProgress.
+class ProgressTally {
+ public:
+  ProgressTally(ReadProgress* progress, const ReadStatus& status)
+      : progress_(progress), status_(status) {}
+  void frame(uint64_t offset) {
+    if (progress_ == nullptr) return;
+    const uint64_t records = status_.records + status_.range_events + status_.gpu_records;
+    progress_->advanced(offset - bytes_, records - records_);
+    bytes_ = offset;
+    records_ = records;
+  }
+  // The rest of the file: a partial last frame, an early stop, a bad length.
+  void end(uint64_t file_bytes) {
+    if (progress_ != nullptr && file_bytes > bytes_) progress_->advanced(file_bytes - bytes_, 0);
+    bytes_ = std::max(bytes_, file_bytes);
+  }
+
+ private:
+  ReadProgress* progress_;
+  const ReadStatus& status_;
+  uint64_t bytes_ = 0;
+  uint64_t records_ = 0;
+};
+
 // Returns the offset after the last whole frame.
-uint64_t read_frames(std::FILE* f, bool sized, RecordVisitor& visitor, ReadStatus& status) {
+uint64_t read_frames(std::FILE* f, bool sized, RecordVisitor& visitor, ReadStatus& status,
+                     ProgressTally& tally) {
   uint64_t offset = kFilePreambleSize;
   std::vector<unsigned char> payload;
   pb::Frame frame;
   for (;;) {
+    tally.frame(offset);
     unsigned char head[kFrameHeaderSize];
     const size_t got = read_fully(f, head, sizeof head);
     if (got == 0) break;
@@ -343,8 +374,9 @@ uint64_t read_frames(std::FILE* f, bool sized, RecordVisitor& visitor, ReadStatu
   return offset;
 }
 
-ReadStatus read_file_impl(const std::string& path, RecordVisitor& visitor) {
+ReadStatus read_file_impl(const std::string& path, RecordVisitor& visitor, ReadProgress* progress) {
   ReadStatus status;
+  ProgressTally tally(progress, status);
   File f(std::fopen(path.c_str(), "rb"));
   if (!f) {
     status.error = std::strerror(errno);
@@ -389,8 +421,10 @@ ReadStatus read_file_impl(const std::string& path, RecordVisitor& visitor) {
     return status;
   }
   status.opened = true;
-  const uint64_t consumed = read_frames(f.get(), sized, visitor, status);
+  const uint64_t consumed = read_frames(f.get(), sized, visitor, status, tally);
+  tally.frame(consumed);
   if (!sized) status.file_bytes = consumed + status.ignored_bytes;  // a pipe: what was read
+  tally.end(status.file_bytes);
   return status;
 }
 
@@ -400,14 +434,27 @@ std::string plural(uint64_t n, const char* one, const char* many) {
 
 }  // namespace
 
-ReadStatus read_file(const std::string& path, RecordVisitor& visitor) {
+namespace {
+
+ReadStatus read_file_reporting(const std::string& path, RecordVisitor& visitor,
+                               ReadProgress* progress) {
   try {
-    return read_file_impl(path, visitor);
+    return read_file_impl(path, visitor, progress);
   } catch (const std::exception& e) {  // std::bad_alloc, or a visitor that threw
     ReadStatus status;
     status.error = std::string("unexpected error: ") + e.what();
     return status;
   }
+}
+
+}  // namespace
+
+ReadStatus read_file(const std::string& path, RecordVisitor& visitor) {
+  return read_file_reporting(path, visitor, g_progress.load(std::memory_order_acquire));
+}
+
+void set_read_progress(ReadProgress* progress) {
+  g_progress.store(progress, std::memory_order_release);
 }
 
 std::optional<pb::FileHeader> read_header(const std::string& path) {
@@ -417,7 +464,7 @@ std::optional<pb::FileHeader> read_header(const std::string& path) {
     bool wants_more() const override { return false; }
     std::optional<pb::FileHeader> header_;
   } visitor;
-  read_file(path, visitor);
+  read_file_reporting(path, visitor, nullptr);
   return visitor.header_;
 }
 

@@ -59,6 +59,21 @@ class RecordVisitor {
 // throws for bad input: problems are described in the returned status.
 ReadStatus read_file(const std::string& path, RecordVisitor& visitor);
 
+// Told how far read_file has got, for a progress display (gpuprof's, on a
+// terminal): after each frame, the bytes it took and the records it held;
+// when a file ends (read to its end or stopped early), the bytes of it not
+// yet counted, so that a file's calls add up to its size. May be called from
+// any thread that reads; read_header does not call it.
+class ReadProgress {
+ public:
+  virtual ~ReadProgress() = default;
+  virtual void advanced(uint64_t bytes, uint64_t records) = 0;
+};
+
+// Installs `progress` for every later read_file in the process (nullptr:
+// none). Not owned.
+void set_read_progress(ReadProgress* progress);
+
 // The file's header (its first frame) without reading further; nullopt when
 // the file cannot be read or has no header.
 std::optional<pb::FileHeader> read_header(const std::string& path);

@@ -24,6 +24,7 @@
 #include "tools/gpuprof/diagnostics.h"
 #include "tools/gpuprof/diff_sides.h"
 #include "tools/gpuprof/input_paths.h"
+#include "tools/gpuprof/progress.h"
 #include "tools/gpuprof/suggest.h"
 #include "tools/gpuprof/whole_number.h"
 
@@ -57,6 +58,7 @@ struct DiffArgs {
   std::string output_junit;
   size_t name_width = 55;
   std::vector<std::string> metrics;
+  bool quiet = false;
 };
 
 std::vector<std::string> metric_names() {
@@ -154,10 +156,16 @@ int compare_and_write(const DiffArgs& args, bool& compared, std::string& reason)
     return usage_error("give the sides either as BASE NEW or with --base and --new, not both");
   if (!listed && args.now.empty())
     return usage_error("two sides to compare are needed: BASE NEW, or --base ... --new ...");
-  std::optional<LoadedSide> base =
-      load_side(listed ? args.base_list : std::vector{args.base}, args.group_by, rows);
-  std::optional<LoadedSide> now =
-      load_side(listed ? args.new_list : std::vector{args.now}, args.group_by, rows);
+  const std::vector<std::string> base_args = listed ? args.base_list : std::vector{args.base};
+  const std::vector<std::string> new_args = listed ? args.new_list : std::vector{args.now};
+  std::vector<std::string> sidecars;
+  for (const std::vector<std::string>* side : {&base_args, &new_args})
+    for (const std::vector<std::string>& run : expand_run_list(*side).runs)
+      sidecars.insert(sidecars.end(), run.begin(), run.end());
+  ProgressScope progress(sidecars, 1, args.quiet);
+  std::optional<LoadedSide> base = load_side(base_args, args.group_by, rows);
+  std::optional<LoadedSide> now = load_side(new_args, args.group_by, rows);
+  progress.finish();
   if (!base || !now) return kExitBadInput;
   if (const std::optional<std::string> error = unlike_runs(*base, *now)) {
     fmt::print(stderr, "gpuprof: error: {}\n", *error);
@@ -336,6 +344,7 @@ void add_diff_command(CLI::App& app, int& exit_status) {
       "Exit status: 0 no rule failed; 1 a regression (some rule failed); 2 bad usage or input "
       "that cannot be read (a missing or corrupt sidecar file, a JSON file that does not parse "
       "or is not a gprof.report version 1, a directory without sidecar files).");
+  add_quiet_flag(*cmd, args->quiet);
   cmd->callback([args, &exit_status] { exit_status = run(*args); });
 }
 

@@ -17,6 +17,7 @@
 #include "tools/gpuprof/commands.h"
 #include "tools/gpuprof/diagnostics.h"
 #include "tools/gpuprof/input_paths.h"
+#include "tools/gpuprof/progress.h"
 
 namespace gprof::cli {
 namespace {
@@ -24,6 +25,7 @@ namespace {
 struct DumpOptions {
   std::vector<std::string> files;
   std::string records = "api";
+  bool quiet = false;
 };
 
 void print_line(const nlohmann::json& j) {
@@ -137,6 +139,7 @@ void add_dump_command(CLI::App& app, int& exit_status) {
       ->type_name("WHICH")
       ->capture_default_str()
       ->check(CLI::IsMember({"api", "gpu", "ranges", "all"}));
+  add_quiet_flag(*cmd, options->quiet);
   cmd->footer("Exit status: 0 every file was read; 1 some file could not be read; 2 bad usage.");
   cmd->callback([options, &exit_status] {
     const std::string& which = options->records;
@@ -144,6 +147,7 @@ void add_dump_command(CLI::App& app, int& exit_status) {
                         which == "ranges" || which == "all");
     const Inputs inputs = expand_inputs(options->files);
     const bool found = report_input_errors(inputs.errors);
+    ProgressScope progress(inputs.files, 1, options->quiet, true);
     std::vector<analysis::FileInfo> infos = analysis::load_files(inputs.files, visitor);
     exit_status = check_files(infos) && found ? kExitOk : kExitFileError;
   });

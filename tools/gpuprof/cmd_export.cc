@@ -15,6 +15,7 @@
 #include "tools/gpuprof/commands.h"
 #include "tools/gpuprof/diagnostics.h"
 #include "tools/gpuprof/input_paths.h"
+#include "tools/gpuprof/progress.h"
 
 namespace gprof::cli {
 namespace {
@@ -23,6 +24,7 @@ struct ExportArgs {
   std::vector<std::string> files;
   std::string output;
   bool force = false;
+  bool quiet = false;
 };
 
 // Why `output` must not be written. A recording is never replaced, not even
@@ -58,11 +60,14 @@ int run(const ExportArgs& args) {
   std::string error;
   if (!file.create(error)) return fail(error);
   exporter::ExportSummary summary;
+  ProgressScope progress(inputs.files, 1, args.quiet);
   try {
     summary = exporter::write_database(inputs.files, file.temp());
   } catch (const std::exception& e) {  // SQLite's own message: disk full, I/O error...
+    progress.finish();
     return fail(fmt::format("cannot write {}: {}", args.output, e.what()));
   }
+  progress.finish();
   if (!summary.ok()) {
     const analysis::FileInfo& bad = summary.files.back();
     print_error(bad.path, bad.status.error);
@@ -100,6 +105,7 @@ void add_export_command(CLI::App& app, int& exit_status) {
           },
           ""));
   cmd->add_flag("--force", args->force, "Replace OUT when it exists (never a sidecar file)");
+  add_quiet_flag(*cmd, args->quiet);
   cmd->footer(
       "Exit status: 0 written; 2 bad usage, an input that cannot be read, or an output that "
       "exists or cannot be written (nothing is left behind).");

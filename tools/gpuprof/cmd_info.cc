@@ -27,12 +27,14 @@
 #include "tools/gpuprof/info_gpu.h"
 #include "tools/gpuprof/info_text.h"
 #include "tools/gpuprof/input_paths.h"
+#include "tools/gpuprof/progress.h"
 
 namespace gprof::cli {
 namespace {
 
 struct InfoOptions {
   std::vector<std::string> files;
+  bool quiet = false;
 };
 
 // Counts what one file holds.
@@ -225,6 +227,8 @@ int run_info(const InfoOptions& options) {
   int status = report_input_errors(inputs.errors) ? kExitOk : kExitFileError;
   bool first = true;
   for (const std::string& path : inputs.files) {
+    // Each file is described once read: its own progress.
+    ProgressScope progress({path}, 1, options.quiet);
     InfoVisitor counts;
     analysis::ThroughputVisitor throughput;
     analysis::VisitorChain chain({&counts, &throughput});
@@ -253,6 +257,7 @@ void add_info_command(CLI::App& app, int& exit_status) {
   cmd->add_option("files", options->files, "Sidecar files and directories of them")
       ->required()
       ->type_name("FILE");
+  add_quiet_flag(*cmd, options->quiet);
   cmd->footer(
       "A file without a footer is either still being written (its process is running) or was "
       "left by a process that ended without finishing it (killed or crashed): info and report "

@@ -17,6 +17,7 @@
 #include "tools/gpuprof/commands.h"
 #include "tools/gpuprof/diagnostics.h"
 #include "tools/gpuprof/input_paths.h"
+#include "tools/gpuprof/progress.h"
 #include "tools/gpuprof/report_options.h"
 #include "tools/gpuprof/suggest.h"
 #include "tools/gpuprof/whole_number.h"
@@ -60,6 +61,7 @@ int run(ReportOptions options) {
   Inputs inputs = expand_inputs(options.files);
   if (!report_input_errors(inputs.errors)) return kExitFileError;
   options.files = std::move(inputs.files);
+  ProgressScope progress(options.files, 1, options.quiet);
   const analysis::View view = *analysis::parse_view(options.view);
   if (analysis::is_key_averages_view(view)) return run_key_averages_view(options);
   if (options.format != "table" && view != analysis::View::kLaunches &&
@@ -162,6 +164,7 @@ void add_report_command(CLI::App& app, int& exit_status) {
       ->type_name("N")
       ->capture_default_str()
       ->check(CLI::Range(size_t{4}, size_t{100000}));
+  add_quiet_flag(*cmd, options->quiet);
   cmd->footer(
       "Exit status: 0 printed; 1 a file could not be read (missing, not a sidecar file, of a "
       "newer format); 2 bad usage (an unknown option, view, sort key or group-by key, a format "

@@ -15,6 +15,7 @@
 #include "tools/gpuprof/commands.h"
 #include "tools/gpuprof/diagnostics.h"
 #include "tools/gpuprof/input_paths.h"
+#include "tools/gpuprof/progress.h"
 #include "tools/trace/output_file.h"
 #include "tools/trace/time_window.h"
 #include "tools/trace/trace_writer.h"
@@ -28,6 +29,7 @@ struct TraceArgs {
   std::string window;
   std::vector<std::string> ranges;
   std::string busy_bucket = "1ms";
+  bool quiet = false;
 };
 
 // A cut that keeps nothing is most often a typo or a window past the run's
@@ -80,12 +82,16 @@ int run(const TraceArgs& args) {
     return kExitFileError;
   }
   trace::TraceSummary summary;
+  // Several files are read twice: their clocks and origin first.
+  ProgressScope progress(inputs.files, inputs.files.size() > 1 ? 2 : 1, args.quiet,
+                         args.output == "-");
   try {
     summary = trace::write_trace(inputs.files, options, *out);
   } catch (const std::exception& e) {  // the external sort's temporary file (spill_sorter.h)
     fmt::print(stderr, "gpuprof: error: {}\n", e.what());
     return kExitFileError;
   }
+  progress.finish();
   for (const std::string& warning : summary.warnings)
     fmt::print(stderr, "gpuprof: warning: {}\n", warning);
   // Unreadable input: no trace at all (the temporary file goes with `out`).
@@ -146,6 +152,7 @@ void add_trace_command(CLI::App& app, int& exit_status) {
             return "'" + value + "' is not a positive time with a unit (ns, us, ms, s)";
           },
           ""));
+  add_quiet_flag(*cmd, args->quiet);
   cmd->footer(
       "Exit status: 0 written; 1 an input could not be read or the output could not be "
       "written (nothing is left behind); 2 bad usage, or OUT is one of the inputs or an existing "

@@ -8,14 +8,17 @@
 #include "tools/analysis/cupti_status.h"
 #include "tools/analysis/footer_text.h"
 #include "tools/gpuprof/file_state.h"
+#include "tools/gpuprof/progress.h"
 
 namespace gprof::cli {
 
 void print_error(std::string_view path, std::string_view message) {
+  erase_progress_line();
   fmt::print(stderr, "gpuprof: error: {}: {}\n", path, message);
 }
 
 void print_warning(std::string_view path, std::string_view message) {
+  erase_progress_line();
   fmt::print(stderr, "gpuprof: warning: {}: {}\n", path, message);
 }
 
@@ -66,6 +69,7 @@ std::string quoted_list(const std::vector<std::string>& items) {
 }
 
 void print_table_notes(std::FILE* out, const std::vector<analysis::FileInfo>& files) {
+  if (out == stderr) erase_progress_line();
   fmt::print(out, "{}", table_notes(files));
 }
 

@@ -23,6 +23,7 @@ struct ReportOptions {
   bool profile_memory = false;
   std::vector<std::string> steps;  // --step patterns; empty: the defaults
   uint64_t samples_per_step = 0;   // 0: not given
+  bool quiet = false;              // no progress on the terminal
 };
 
 // Each returns the exit status; usage errors found only once the view is

@@ -1,0 +1,201 @@
+// gpuprof-gen: writes big, realistic sidecar files for benchmarks and tests
+// of the readers (issue 13 item 5), one per rank, deterministic from a seed.
+// A developer tool: built with the tree, not installed. See README.md
+// ("Benchmarks") and tools/gen/workload.h.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tools/gen/workload.h"
+
+namespace {
+
+// "20M" -> 20000000 (K, M, G: powers of 1000).
+bool parse_count(const std::string& text, uint64_t& value) {
+  if (text.empty() || text[0] < '0' || text[0] > '9') return false;
+  size_t used = 0;
+  unsigned long long n = 0;
+  try {
+    n = std::stoull(text, &used);
+  } catch (const std::exception&) {
+    return false;
+  }
+  uint64_t scale = 1;
+  const std::string rest = text.substr(used);
+  if (rest == "k" || rest == "K")
+    scale = 1000;
+  else if (rest == "m" || rest == "M")
+    scale = 1000 * 1000;
+  else if (rest == "g" || rest == "G")
+    scale = 1000 * 1000 * 1000;
+  else if (!rest.empty())
+    return false;
+  value = static_cast<uint64_t>(n) * scale;
+  return true;
+}
+
+std::string expand(const std::string& pattern, uint32_t rank) {
+  std::string out;
+  for (size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern[i] == '%' && i + 1 < pattern.size() && pattern[i + 1] == 'r') {
+      out += std::to_string(rank);
+      ++i;
+    } else {
+      out += pattern[i];
+    }
+  }
+  return out;
+}
+
+struct Job {
+  gprof::gen::Settings settings;
+  std::string path;
+  gprof::gen::Counts counts;
+  std::string error;
+  bool ok = false;
+};
+
+void run_job(Job& job, bool force) {
+  const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (force ? O_TRUNC : O_EXCL);
+  const int fd = open(job.path.c_str(), flags, 0644);
+  if (fd < 0) {
+    job.error = std::strerror(errno);
+    return;
+  }
+  std::FILE* out = fdopen(fd, "wb");
+  if (out == nullptr) {
+    job.error = std::strerror(errno);
+    close(fd);
+    return;
+  }
+  std::vector<char> buffer(1 << 20);
+  std::setvbuf(out, buffer.data(), _IOFBF, buffer.size());
+  job.ok = gprof::gen::write_rank(job.settings, out, job.counts, job.error);
+  if (std::fclose(out) != 0 && job.ok) {
+    job.ok = false;
+    job.error = std::strerror(errno);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "gpuprof-gen: writes sidecar files of a made-up training run (several threads, nested "
+      "PyTorch emit_nvtx ranges with seq and op_id, kernel launches with their GPU records, "
+      "copies, sets, syncs, CUDA graphs, GPU buffers delivered out of order), one file per "
+      "rank, the same bytes for the same options. Prints what it wrote as JSON.",
+      "gpuprof-gen"};
+  std::string records_text = "1M";
+  gprof::gen::Settings settings;
+  std::string output = "gen-rank%r.gprof";
+  unsigned jobs = 0;
+  bool force = false;
+  app.add_option("--records", records_text,
+                 "Records in all (API calls + GPU records + NVTX events), split evenly between "
+                 "the ranks; each file holds exactly its share. K, M, G: thousands, millions, "
+                 "billions")
+      ->type_name("N")
+      ->capture_default_str();
+  app.add_option("--ranks", settings.ranks, "Processes (one file each, header rank 0..N-1)")
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 4096u));
+  app.add_option("--threads", settings.threads,
+                 "Recording threads per process: the main (training) thread, autograd, forward "
+                 "workers, a pin-memory thread")
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 256u));
+  app.add_option("--seed", settings.seed, "Seed of the made-up run")
+      ->type_name("N")
+      ->capture_default_str();
+  app.add_option("--ops-per-step", settings.ops_per_step,
+                 "Top-level ops of the main thread per ProfilerStep#N range")
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 1000000u));
+  app.add_option("-o,--output", output, "File name pattern; %r is the rank")
+      ->type_name("PATTERN")
+      ->capture_default_str();
+  app.add_option("--jobs", jobs, "Files written at once (default: one per core)")
+      ->type_name("N")
+      ->check(CLI::Range(1u, 1024u));
+  app.add_flag("--force", force, "Overwrite existing files");
+  CLI11_PARSE(app, argc, argv);
+
+  uint64_t records = 0;
+  if (!parse_count(records_text, records)) {
+    fmt::print(stderr, "gpuprof-gen: error: --records {}: not a count (20000, 20K, 20M)\n",
+               records_text);
+    return 2;
+  }
+  if (settings.ranks > 1 && output.find("%r") == std::string::npos) {
+    fmt::print(stderr, "gpuprof-gen: error: --output needs %r with --ranks {}\n", settings.ranks);
+    return 2;
+  }
+  std::vector<Job> all(settings.ranks);
+  for (uint32_t r = 0; r < settings.ranks; ++r) {
+    Job& job = all[r];
+    job.settings = settings;
+    job.settings.rank = r;
+    job.settings.records = records / settings.ranks + (r < records % settings.ranks ? 1 : 0);
+    job.path = expand(output, r);
+    if (job.settings.records < gprof::gen::minimum_records(job.settings)) {
+      fmt::print(stderr,
+                 "gpuprof-gen: error: --records {} leaves rank {} {} records; it needs {}\n",
+                 records_text, r, job.settings.records, gprof::gen::minimum_records(job.settings));
+      return 2;
+    }
+  }
+  if (jobs == 0) jobs = std::max(1u, std::thread::hardware_concurrency());
+  jobs = std::min<unsigned>(jobs, settings.ranks);
+
+  const auto start = std::chrono::steady_clock::now();
+  std::atomic<size_t> next{0};
+  std::vector<std::thread> workers;
+  for (unsigned i = 0; i < jobs; ++i)
+    workers.emplace_back([&] {
+      for (size_t j; (j = next.fetch_add(1)) < all.size();) run_job(all[j], force);
+    });
+  for (std::thread& w : workers) w.join();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  int status = 0;
+  uint64_t total = 0, bytes = 0;
+  std::string files;
+  for (const Job& job : all) {
+    if (!job.ok) {
+      fmt::print(stderr, "gpuprof-gen: error: {}: {}\n", job.path, job.error);
+      status = 1;
+      continue;
+    }
+    const gprof::gen::Counts& c = job.counts;
+    total += c.records();
+    bytes += c.bytes;
+    if (!files.empty()) files += ",\n  ";
+    files += fmt::format(
+        "{{\"path\": \"{}\", \"rank\": {}, \"records\": {}, \"api_records\": {}, "
+        "\"gpu_records\": {}, \"range_events\": {}, \"launches\": {}, \"graph_launches\": {}, "
+        "\"steps\": {}, \"threads\": {}, \"frames\": {}, \"bytes\": {}}}",
+        job.path, job.settings.rank, c.records(), c.api, c.gpu, c.ranges, c.launches,
+        c.graph_launches, c.steps, job.settings.threads, c.frames, c.bytes);
+  }
+  fmt::print(
+      "{{\"records\": {}, \"bytes\": {}, \"seconds\": {:.3f}, \"records_per_second\": {:.0f}, "
+      "\"files\": [\n  {}\n]}}\n",
+      total, bytes, seconds, seconds > 0 ? static_cast<double>(total) / seconds : 0.0, files);
+  return status;
+}

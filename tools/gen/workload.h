@@ -1,0 +1,41 @@
+// gpuprof-gen's model of a training run: the records one rank's process
+// writes, made without running anything and encoded with the shim's own
+// encoder (formats/frame_encoder.h), so that benchmarks and tests of the
+// readers do not depend on the fake runtime's speed (issue 13 item 5).
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+namespace gprof::gen {
+
+struct Settings {
+  uint64_t records = 0;  // exactly this many records (API + GPU + NVTX events) in the file
+  uint32_t rank = 0;
+  uint32_t ranks = 1;
+  uint32_t threads = 4;  // recording threads in the process
+  uint64_t seed = 1;
+  uint32_t ops_per_step = 400;  // top-level ops of the main thread per ProfilerStep range
+};
+
+struct Counts {
+  uint64_t api = 0;     // API call records
+  uint64_t gpu = 0;     // GPU activity records
+  uint64_t ranges = 0;  // NVTX events (push, pop, mark, thread name)
+  uint64_t launches = 0;
+  uint64_t graph_launches = 0;
+  uint64_t steps = 0;
+  uint64_t frames = 0;  // header and footer included
+  uint64_t bytes = 0;
+  uint64_t records() const { return api + gpu + ranges; }
+};
+
+// The fewest records a file can hold (the setup and teardown calls, the
+// threads' names).
+uint64_t minimum_records(const Settings& settings);
+
+// Writes one rank's sidecar file to `out`; false (and `error`) when writing fails.
+bool write_rank(const Settings& settings, std::FILE* out, Counts& counts, std::string& error);
+
+}  // namespace gprof::gen
