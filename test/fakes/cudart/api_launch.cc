@@ -37,8 +37,12 @@ CUfunction AsFunction(const KernelInfo* kernel) {
   return reinterpret_cast<CUfunction>(const_cast<KernelInfo*>(kernel));
 }
 
+// `cooperative`: cudaLaunchCooperativeKernel, which nests cuLaunchCooperativeKernel, whose
+// parameters are cuLaunchKernel's without `extra` (generated_cuda_meta.h). The fake has no
+// grid-wide barriers to model; the kernel occupies the timeline as any other.
 cudaError_t Launch(const ApiCall& call, const KernelInfo* kernel, dim3 grid, dim3 block,
-                   void** args, size_t shared_bytes, cudaStream_t stream, bool per_thread) {
+                   void** args, size_t shared_bytes, cudaStream_t stream, bool per_thread,
+                   bool cooperative = false) {
   // An unknown kernel fails in the runtime, before any driver call.
   if (kernel == nullptr) {
     return IssueLaunch(call.correlation_id(), kernel, grid, block, shared_bytes, stream,
@@ -55,43 +59,25 @@ cudaError_t Launch(const ApiCall& call, const KernelInfo* kernel, dim3 grid, dim
                                      reinterpret_cast<CUstream>(stream),
                                      args,
                                      nullptr};
-  ApiCall driver(ApiCall::NestedDriver{}, per_thread ? "cuLaunchKernel_ptsz" : "cuLaunchKernel",
-                 per_thread ? CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz
-                            : CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
-                 &params, NameOf(kernel));
+  const cuLaunchCooperativeKernel_params cooperative_params{
+      params.f,         params.gridDimX,    params.gridDimY,  params.gridDimZ,
+      params.blockDimX, params.blockDimY,   params.blockDimZ, params.sharedMemBytes,
+      params.hStream,   params.kernelParams};
+  const char* name =
+      cooperative ? (per_thread ? "cuLaunchCooperativeKernel_ptsz" : "cuLaunchCooperativeKernel")
+                  : (per_thread ? "cuLaunchKernel_ptsz" : "cuLaunchKernel");
+  const uint32_t cbid = cooperative
+                            ? (per_thread ? CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz
+                                          : CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel)
+                            : (per_thread ? CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz
+                                          : CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel);
+  ApiCall driver(ApiCall::NestedDriver{}, name, cbid,
+                 cooperative ? static_cast<const void*>(&cooperative_params) : &params,
+                 NameOf(kernel));
   const cudaError_t result = driver.Return(
       IssueLaunch(call.correlation_id(), kernel, grid, block, shared_bytes, stream, per_thread));
   if (const int signal = GetConfig().signal_in_launch) raise(signal);
   return result;
-}
-
-// cudaLaunchCooperativeKernel: the driver call nested inside is cuLaunchCooperativeKernel (its
-// parameters: generated_cuda_meta.h). The fake has no grid-wide barriers to model; the kernel
-// occupies the timeline as any other.
-cudaError_t LaunchCooperative(const ApiCall& call, const KernelInfo* kernel, dim3 grid, dim3 block,
-                              void** args, size_t shared_bytes, cudaStream_t stream,
-                              bool per_thread) {
-  if (kernel == nullptr) {
-    return IssueLaunch(call.correlation_id(), kernel, grid, block, shared_bytes, stream,
-                       per_thread);
-  }
-  const cuLaunchCooperativeKernel_params params{AsFunction(kernel),
-                                                grid.x,
-                                                grid.y,
-                                                grid.z,
-                                                block.x,
-                                                block.y,
-                                                block.z,
-                                                static_cast<unsigned>(shared_bytes),
-                                                reinterpret_cast<CUstream>(stream),
-                                                args};
-  ApiCall driver(ApiCall::NestedDriver{},
-                 per_thread ? "cuLaunchCooperativeKernel_ptsz" : "cuLaunchCooperativeKernel",
-                 per_thread ? CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz
-                            : CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
-                 &params, NameOf(kernel));
-  return driver.Return(
-      IssueLaunch(call.correlation_id(), kernel, grid, block, shared_bytes, stream, per_thread));
 }
 
 cudaError_t LaunchEx(const ApiCall& call, const cudaLaunchConfig_t* config,
@@ -201,8 +187,8 @@ extern "C" cudaError_t CUDARTAPI cudaLaunchCooperativeKernel(const void* func, d
   ApiCall call("cudaLaunchCooperativeKernel",
                CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000, &params,
                gprof_fake::NameOf(info));
-  return call.Return(gprof_fake::LaunchCooperative(call, info, gridDim, blockDim, args, sharedMem,
-                                                   stream, /*per_thread=*/false));
+  return call.Return(gprof_fake::Launch(call, info, gridDim, blockDim, args, sharedMem, stream,
+                                        /*per_thread=*/false, /*cooperative=*/true));
 }
 
 extern "C" cudaError_t CUDARTAPI cudaLaunchCooperativeKernel_ptsz(const void* func, dim3 gridDim,
@@ -215,6 +201,6 @@ extern "C" cudaError_t CUDARTAPI cudaLaunchCooperativeKernel_ptsz(const void* fu
   ApiCall call("cudaLaunchCooperativeKernel_ptsz",
                CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000, &params,
                gprof_fake::NameOf(info));
-  return call.Return(gprof_fake::LaunchCooperative(call, info, gridDim, blockDim, args, sharedMem,
-                                                   stream, /*per_thread=*/true));
+  return call.Return(gprof_fake::Launch(call, info, gridDim, blockDim, args, sharedMem, stream,
+                                        /*per_thread=*/true, /*cooperative=*/true));
 }
