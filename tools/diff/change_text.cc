@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "tools/analysis/format.h"
+#include "tools/analysis/render/format.h"
 
 namespace gprof::diff {
 

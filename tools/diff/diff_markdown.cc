@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "tools/analysis/table_markdown.h"
+#include "tools/analysis/render/table_markdown.h"
 #include "tools/diff/change_text.h"
 #include "tools/diff/diff_text.h"
 #include "tools/diff/failure_text.h"

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "tools/analysis/format.h"
+#include "tools/analysis/render/format.h"
 #include "tools/diff/change_text.h"
 #include "tools/diff/failure_text.h"
 #include "tools/diff/text_grid.h"

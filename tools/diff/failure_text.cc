@@ -5,7 +5,7 @@
 #include <set>
 #include <string_view>
 
-#include "tools/analysis/format.h"
+#include "tools/analysis/render/format.h"
 #include "tools/diff/change_text.h"
 
 namespace gprof::diff {

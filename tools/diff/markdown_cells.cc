@@ -1,7 +1,7 @@
 #include "tools/diff/markdown_cells.h"
 
-#include "tools/analysis/format.h"
-#include "tools/analysis/table_markdown.h"
+#include "tools/analysis/render/format.h"
+#include "tools/analysis/render/table_markdown.h"
 
 namespace gprof::diff {
 namespace {

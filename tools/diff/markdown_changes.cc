@@ -6,7 +6,7 @@
 #include <set>
 #include <utility>
 
-#include "tools/analysis/table_markdown.h"
+#include "tools/analysis/render/table_markdown.h"
 #include "tools/diff/change_text.h"
 #include "tools/diff/diff_text.h"
 #include "tools/diff/markdown_cells.h"

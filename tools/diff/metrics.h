@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "tools/analysis/row.h"
+#include "tools/analysis/aggregate/row.h"
 
 namespace gprof::diff {
 

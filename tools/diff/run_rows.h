@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "tools/analysis/row.h"
+#include "tools/analysis/aggregate/row.h"
 #include "tools/diff/metrics.h"
 
 namespace gprof::diff {

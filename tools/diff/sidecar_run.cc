@@ -1,7 +1,7 @@
 #include "tools/diff/sidecar_run.h"
 
-#include "tools/analysis/key_averages.h"
-#include "tools/analysis/ops_rows.h"
+#include "tools/analysis/aggregate/key_averages.h"
+#include "tools/analysis/aggregate/ops_rows.h"
 
 namespace gprof::diff {
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "tools/analysis/group_by.h"
-#include "tools/analysis/profile.h"
+#include "tools/analysis/aggregate/group_by.h"
+#include "tools/analysis/read/profile.h"
 #include "tools/diff/run_rows.h"
 
 namespace gprof::diff {

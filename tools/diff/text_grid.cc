@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "tools/analysis/format.h"
+#include "tools/analysis/render/format.h"
 
 namespace gprof::diff {
 namespace {

@@ -8,7 +8,7 @@
 #include <tuple>
 
 #include "formats/reader.h"
-#include "tools/analysis/cupti_status.h"
+#include "tools/analysis/render/cupti_status.h"
 #include "tools/export/enum_tables.h"
 #include "tools/export/file_rows.h"
 #include "tools/export/global_ids.h"

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "tools/analysis/profile.h"
+#include "tools/analysis/read/profile.h"
 
 namespace gprof::exporter {
 

@@ -4,9 +4,9 @@
 #include <map>
 #include <utility>
 
-#include "tools/analysis/demangle.h"
-#include "tools/analysis/gpu_names.h"
-#include "tools/analysis/range_names.h"
+#include "tools/analysis/read/demangle.h"
+#include "tools/analysis/read/gpu_names.h"
+#include "tools/analysis/read/range_names.h"
 #include "tools/export/enum_tables.h"
 #include "tools/export/global_ids.h"
 #include "tools/export/kernel_names.h"

@@ -10,8 +10,8 @@
 #include <unordered_map>
 
 #include "formats/reader.h"
-#include "tools/analysis/nvtx_ranges.h"
-#include "tools/analysis/profile.h"
+#include "tools/analysis/model/nvtx_ranges.h"
+#include "tools/analysis/read/profile.h"
 #include "tools/export/inserts.h"
 #include "tools/export/string_ids.h"
 

@@ -4,11 +4,11 @@
 #include <string_view>
 #include <utility>
 
-#include "tools/analysis/group_by.h"
-#include "tools/analysis/launch_table.h"
-#include "tools/analysis/sort.h"
-#include "tools/analysis/transfer_table.h"
-#include "tools/analysis/views.h"
+#include "tools/analysis/aggregate/group_by.h"
+#include "tools/analysis/render/launch_table.h"
+#include "tools/analysis/render/sort.h"
+#include "tools/analysis/render/transfer_table.h"
+#include "tools/analysis/render/views.h"
 #include "tools/diff/metrics.h"
 
 namespace gprof::cli {

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "tools/analysis/duration.h"
-#include "tools/analysis/group_by.h"
+#include "tools/analysis/aggregate/group_by.h"
+#include "tools/analysis/render/duration.h"
 #include "tools/diff/comparison.h"
 #include "tools/diff/diff_json.h"
 #include "tools/diff/diff_junit.h"

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "tools/analysis/gpu_names.h"
-#include "tools/analysis/profile.h"
+#include "tools/analysis/read/gpu_names.h"
+#include "tools/analysis/read/profile.h"
 #include "tools/gpuprof/commands.h"
 #include "tools/gpuprof/diagnostics.h"
 #include "tools/gpuprof/input_paths.h"

@@ -13,14 +13,14 @@
 #include <utility>
 #include <vector>
 
-#include "tools/analysis/cuda_errors.h"
-#include "tools/analysis/footer_text.h"
-#include "tools/analysis/format.h"
-#include "tools/analysis/profile.h"
-#include "tools/analysis/range_text.h"
-#include "tools/analysis/throughput.h"
-#include "tools/analysis/throughput_text.h"
-#include "tools/analysis/visitor_chain.h"
+#include "tools/analysis/aggregate/throughput.h"
+#include "tools/analysis/read/cuda_errors.h"
+#include "tools/analysis/read/profile.h"
+#include "tools/analysis/read/visitor_chain.h"
+#include "tools/analysis/render/footer_text.h"
+#include "tools/analysis/render/format.h"
+#include "tools/analysis/render/range_text.h"
+#include "tools/analysis/render/throughput_text.h"
 #include "tools/gpuprof/commands.h"
 #include "tools/gpuprof/diagnostics.h"
 #include "tools/gpuprof/file_state.h"

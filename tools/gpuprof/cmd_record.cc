@@ -23,11 +23,11 @@
 #include <utility>
 #include <vector>
 
-#include "tools/analysis/key_averages.h"
-#include "tools/analysis/ops_rows.h"
-#include "tools/analysis/profile.h"
-#include "tools/analysis/range_text.h"
-#include "tools/analysis/table.h"
+#include "tools/analysis/aggregate/key_averages.h"
+#include "tools/analysis/aggregate/ops_rows.h"
+#include "tools/analysis/read/profile.h"
+#include "tools/analysis/render/range_text.h"
+#include "tools/analysis/render/table.h"
 #include "tools/gpuprof/child_process.h"
 #include "tools/gpuprof/commands.h"
 #include "tools/gpuprof/diagnostics.h"

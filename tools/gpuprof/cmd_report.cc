@@ -9,11 +9,11 @@
 #include <string_view>
 #include <vector>
 
-#include "tools/analysis/group_by.h"
-#include "tools/analysis/launch_table.h"
-#include "tools/analysis/sort.h"
-#include "tools/analysis/transfer_table.h"
-#include "tools/analysis/views.h"
+#include "tools/analysis/aggregate/group_by.h"
+#include "tools/analysis/render/launch_table.h"
+#include "tools/analysis/render/sort.h"
+#include "tools/analysis/render/transfer_table.h"
+#include "tools/analysis/render/views.h"
 #include "tools/gpuprof/commands.h"
 #include "tools/gpuprof/diagnostics.h"
 #include "tools/gpuprof/input_paths.h"

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "tools/analysis/duration.h"
-#include "tools/analysis/format.h"
+#include "tools/analysis/render/duration.h"
+#include "tools/analysis/render/format.h"
 #include "tools/gpuprof/commands.h"
 #include "tools/gpuprof/diagnostics.h"
 #include "tools/gpuprof/input_paths.h"

@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <string>
 
-#include "tools/analysis/cupti_status.h"
-#include "tools/analysis/footer_text.h"
+#include "tools/analysis/render/cupti_status.h"
+#include "tools/analysis/render/footer_text.h"
 #include "tools/gpuprof/file_state.h"
 #include "tools/gpuprof/progress.h"
 

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "tools/analysis/profile.h"
+#include "tools/analysis/read/profile.h"
 
 namespace gprof::cli {
 

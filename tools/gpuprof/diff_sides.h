@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "tools/analysis/group_by.h"
+#include "tools/analysis/aggregate/group_by.h"
 #include "tools/diff/comparison.h"
 #include "tools/diff/run_rows.h"
 #include "tools/diff/sidecar_run.h"

@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "tools/analysis/profile.h"
+#include "tools/analysis/read/profile.h"
 
 namespace gprof::cli {
 

@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "tools/analysis/cupti_status.h"
-#include "tools/analysis/format.h"
+#include "tools/analysis/render/cupti_status.h"
+#include "tools/analysis/render/format.h"
 #include "tools/gpuprof/info_text.h"
 
 namespace gprof::cli {

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "tools/analysis/profile.h"
+#include "tools/analysis/read/profile.h"
 
 namespace gprof::cli {
 

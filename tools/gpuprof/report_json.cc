@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "tools/analysis/cupti_status.h"
+#include "tools/analysis/render/cupti_status.h"
 #include "tools/gpuprof/diagnostics.h"
 
 namespace gprof::cli {

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "tools/analysis/profile.h"
-#include "tools/analysis/row.h"
-#include "tools/analysis/table.h"
+#include "tools/analysis/aggregate/row.h"
+#include "tools/analysis/read/profile.h"
+#include "tools/analysis/render/table.h"
 
 namespace gprof::cli {
 

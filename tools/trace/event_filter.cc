@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "tools/analysis/glob.h"
+#include "tools/analysis/model/glob.h"
 
 namespace gprof::trace {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <iterator>
 
-#include "tools/analysis/cuda_errors.h"
+#include "tools/analysis/read/cuda_errors.h"
 #include "tools/trace/time_origin.h"
 
 namespace gprof::trace {

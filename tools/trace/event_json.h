@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "tools/analysis/interner.h"
+#include "tools/analysis/read/interner.h"
 #include "tools/trace/event_output.h"
 #include "tools/trace/trace_item.h"
 

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <tuple>
 
-#include "tools/analysis/demangle.h"
-#include "tools/analysis/gpu_names.h"
-#include "tools/analysis/range_names.h"
+#include "tools/analysis/read/demangle.h"
+#include "tools/analysis/read/gpu_names.h"
+#include "tools/analysis/read/range_names.h"
 #include "tools/trace/busy_counter.h"
 #include "tools/trace/time_origin.h"
 

@@ -18,10 +18,10 @@
 #include <vector>
 
 #include "formats/reader.h"
-#include "tools/analysis/interner.h"
-#include "tools/analysis/memory_ledger.h"
-#include "tools/analysis/nvtx_ranges.h"
-#include "tools/analysis/profile.h"
+#include "tools/analysis/aggregate/memory_ledger.h"
+#include "tools/analysis/model/nvtx_ranges.h"
+#include "tools/analysis/read/interner.h"
+#include "tools/analysis/read/profile.h"
 #include "tools/trace/event_filter.h"
 #include "tools/trace/spill_sorter.h"
 #include "tools/trace/trace_item.h"

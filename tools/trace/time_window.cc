@@ -1,6 +1,6 @@
 #include "tools/trace/time_window.h"
 
-#include "tools/analysis/duration.h"
+#include "tools/analysis/render/duration.h"
 
 #include <utility>
 

@@ -8,7 +8,7 @@
 #include <tuple>
 
 #include "formats/reader.h"
-#include "tools/analysis/cupti_status.h"
+#include "tools/analysis/render/cupti_status.h"
 #include "tools/trace/clock_alignment.h"
 #include "tools/trace/event_json.h"
 #include "tools/trace/file_events.h"

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "tools/analysis/profile.h"
+#include "tools/analysis/read/profile.h"
 #include "tools/trace/event_filter.h"
 #include "tools/trace/sink.h"
 

@@ -1,0 +1,45 @@
+#include "tools/analysis/aggregate/key_averages.h"
+
+#include <utility>
+
+namespace gprof::analysis {
+
+KeyAverages::Key KeyAverages::key(std::string_view name, RowKind kind, std::string_view group) {
+  // Kind first, then the name and group separated by a byte no name holds.
+  std::string composite;
+  composite.reserve(name.size() + group.size() + 2);
+  composite += static_cast<char>(kind);
+  composite += name;
+  composite += '\0';
+  composite += group;
+  auto it = keys_.find(composite);
+  if (it != keys_.end()) return it->second;
+  const Key key = static_cast<Key>(rows_.size());
+  Row row;
+  row.name = std::string(name);
+  row.kind = kind;
+  row.group = std::string(group);
+  rows_.push_back(std::move(row));
+  keys_.emplace(std::move(composite), key);
+  return key;
+}
+
+void KeyAverages::add_gpu_activity(Key key, uint64_t duration_ns, uint64_t count) {
+  Row& row = rows_[key];
+  row.count += count;
+  row.self_device_ns += duration_ns;
+  row.device_total_ns += duration_ns;
+}
+
+std::vector<Row> KeyAverages::finish() {
+  // A key whose events were all outside the report's scope has no calls.
+  std::vector<Row> out;
+  out.reserve(rows_.size());
+  for (Row& row : rows_)
+    if (row.count != 0) out.push_back(std::move(row));
+  rows_.clear();
+  keys_.clear();
+  return out;
+}
+
+}  // namespace gprof::analysis

@@ -1,0 +1,42 @@
+// The rows of the key-averages tables (DESIGN.md §5), keyed by what a row
+// is (a range, an API call, a GPU activity, [memory]), its name and its
+// --group-by value. Callers add to rows through row(); how events nest and
+// what they add is cpu_tree.h's and ops_rows.h's business.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "tools/analysis/aggregate/row.h"
+
+namespace gprof::analysis {
+
+class KeyAverages {
+ public:
+  using Key = uint32_t;
+
+  // The row of (`kind`, `name`, `group`), created on first use.
+  Key key(std::string_view name, RowKind kind, std::string_view group = {});
+
+  Row& row(Key key) { return rows_[key]; }
+
+  // `count` executions of a GPU activity that took `duration_ns` together
+  // (self = total). A file without GPU records adds one with duration 0 per
+  // kernel launch, so that kernel rows count launches.
+  void add_gpu_activity(Key key, uint64_t duration_ns, uint64_t count = 1);
+
+  // The rows with at least one call, in the order their keys were created;
+  // the aggregator is empty afterwards.
+  std::vector<Row> finish();
+
+  size_t row_count() const { return rows_.size(); }
+
+ private:
+  std::vector<Row> rows_;
+  std::unordered_map<std::string, Key> keys_;
+};
+
+}  // namespace gprof::analysis

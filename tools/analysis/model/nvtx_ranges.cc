@@ -1,0 +1,167 @@
+#include "tools/analysis/model/nvtx_ranges.h"
+
+#include <algorithm>
+#include <deque>
+
+namespace gprof::analysis {
+
+RangeCounts& RangeCounts::operator+=(const RangeCounts& other) {
+  push_pop += other.push_pop;
+  start_end += other.start_end;
+  marks += other.marks;
+  unbalanced_pops += other.unbalanced_pops;
+  ends_without_start += other.ends_without_start;
+  open_at_exit += other.open_at_exit;
+  cross_thread += other.cross_thread;
+  return *this;
+}
+
+void RangePairing::add(const RangeEvent& e) {
+  switch (e.op) {
+    case RangeOp::kPush: {
+      Range r;
+      r.start_ns = e.time_ns;
+      r.tid = e.tid;
+      r.name = e.name;
+      r.domain = e.domain;
+      r.seq = e.seq;
+      r.op_id = e.op_id;
+      stacks_[{e.tid, e.domain}].push_back(Opened{r, seq_++});
+      break;
+    }
+    case RangeOp::kPop: {
+      auto it = stacks_.find({e.tid, e.domain});
+      if (it == stacks_.end() || it->second.empty()) {
+        ++counts_.unbalanced_pops;
+        break;
+      }
+      Opened opened = it->second.back();
+      it->second.pop_back();
+      // A clock that stepped back must not make a negative duration.
+      opened.range.end_ns = std::max(e.time_ns, opened.range.start_ns);
+      opened.range.end_tid = e.tid;
+      done_.push_back(opened);
+      break;
+    }
+    case RangeOp::kStart:
+      starts_.push_back(
+          Start{e.range_id, e.time_ns, seq_++, e.tid, e.name, e.domain, e.seq, e.op_id});
+      break;
+    case RangeOp::kEnd:
+      ends_.push_back(End{e.range_id, e.time_ns, e.tid});
+      break;
+    case RangeOp::kMark: {
+      Range r;
+      r.start_ns = r.end_ns = e.time_ns;
+      r.tid = r.end_tid = e.tid;
+      r.name = e.name;
+      r.domain = e.domain;
+      r.seq = e.seq;
+      r.op_id = e.op_id;
+      r.kind = RangeKind::kMark;
+      done_.push_back(Opened{r, seq_++});
+      break;
+    }
+    case RangeOp::kNameThread:
+      thread_names_[static_cast<uint32_t>(e.range_id)] = e.name;
+      break;
+    case RangeOp::kNameCategory:
+      break;  // categories name nothing the tables show
+  }
+}
+
+void RangePairing::pair_start_end(uint64_t last_ns) {
+  // Per id, in time order (a start before an end at the same time): an end
+  // closes the earliest start still open; ids are unique per process, so a
+  // repeated id is a new range once the first has ended.
+  std::sort(starts_.begin(), starts_.end(), [](const Start& a, const Start& b) {
+    return a.id != b.id             ? a.id < b.id
+           : a.time_ns != b.time_ns ? a.time_ns < b.time_ns
+                                    : a.seq < b.seq;
+  });
+  std::stable_sort(ends_.begin(), ends_.end(), [](const End& a, const End& b) {
+    return a.id != b.id ? a.id < b.id : a.time_ns < b.time_ns;
+  });
+  size_t s = 0;
+  size_t e = 0;
+  std::deque<const Start*> open;
+  const auto close = [&](const Start& start, uint64_t end_ns, uint32_t end_tid, bool at_exit) {
+    Range r;
+    r.kind = RangeKind::kStartEnd;
+    r.start_ns = start.time_ns;
+    r.end_ns = std::max(end_ns, start.time_ns);
+    r.tid = start.tid;
+    r.end_tid = end_tid;
+    r.name = start.name;
+    r.domain = start.domain;
+    r.seq = start.torch_seq;
+    r.op_id = start.op_id;
+    r.open_at_exit = at_exit;
+    if (at_exit) ++counts_.open_at_exit;
+    if (!at_exit && end_tid != start.tid) ++counts_.cross_thread;
+    done_.push_back(Opened{r, start.seq});
+  };
+  while (s < starts_.size() || e < ends_.size()) {
+    const uint64_t id = s < starts_.size() && (e >= ends_.size() || starts_[s].id <= ends_[e].id)
+                            ? starts_[s].id
+                            : ends_[e].id;
+    while ((s < starts_.size() && starts_[s].id == id) || (e < ends_.size() && ends_[e].id == id)) {
+      const bool take_start =
+          s < starts_.size() && starts_[s].id == id &&
+          (e >= ends_.size() || ends_[e].id != id || starts_[s].time_ns <= ends_[e].time_ns);
+      if (take_start) {
+        open.push_back(&starts_[s++]);
+        continue;
+      }
+      const End& end = ends_[e++];
+      if (open.empty()) {
+        ++counts_.ends_without_start;
+        continue;
+      }
+      close(*open.front(), end.time_ns, end.tid, false);
+      open.pop_front();
+    }
+    for (const Start* start : open) close(*start, last_ns, start->tid, true);
+    open.clear();
+  }
+  starts_.clear();
+  ends_.clear();
+}
+
+std::vector<Range> RangePairing::finish(uint64_t last_ns, RangeCounts& counts) {
+  for (auto& [thread, stack] : stacks_) {
+    for (Opened& opened : stack) {
+      opened.range.end_ns = std::max(last_ns, opened.range.start_ns);
+      opened.range.end_tid = opened.range.tid;
+      opened.range.open_at_exit = true;
+      ++counts_.open_at_exit;
+      done_.push_back(opened);
+    }
+  }
+  stacks_.clear();
+  pair_start_end(last_ns);
+  std::sort(done_.begin(), done_.end(),
+            [](const Opened& a, const Opened& b) { return a.seq < b.seq; });
+  std::vector<Range> out;
+  out.reserve(done_.size());
+  for (const Opened& opened : done_) {
+    switch (opened.range.kind) {
+      case RangeKind::kPushPop:
+        ++counts_.push_pop;
+        break;
+      case RangeKind::kStartEnd:
+        ++counts_.start_end;
+        break;
+      case RangeKind::kMark:
+        ++counts_.marks;
+        break;
+    }
+    out.push_back(opened.range);
+  }
+  done_.clear();
+  counts += counts_;
+  counts_ = RangeCounts{};
+  return out;
+}
+
+}  // namespace gprof::analysis

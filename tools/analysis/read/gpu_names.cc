@@ -1,0 +1,70 @@
+#include "tools/analysis/read/gpu_names.h"
+
+#include <fmt/format.h>
+
+#include <array>
+
+#include "tools/analysis/read/demangle.h"
+
+namespace gprof::analysis {
+namespace {
+
+// Indexed by the CUPTI enum value (CUDA 13.0 include/cupti_activity.h).
+constexpr std::array<std::string_view, 11> kDirections = {
+    "Unknown", "HtoD", "DtoH", "HtoA", "AtoH", "AtoA", "AtoD", "DtoA", "DtoD", "HtoH", "PtoP"};
+constexpr std::array<std::string_view, 8> kMemoryKinds = {
+    "Unknown", "Pageable", "Pinned",        "Device",
+    "Array",   "Managed",  "Device Static", "Managed Static"};
+constexpr std::array<std::string_view, 5> kSyncs = {"Synchronize", "Event Synchronize",
+                                                    "Stream Wait Event", "Stream Synchronize",
+                                                    "Context Synchronize"};
+
+template <size_t N>
+std::string_view lookup(const std::array<std::string_view, N>& names, uint32_t value) {
+  return value < N ? names[value] : names[0];
+}
+
+}  // namespace
+
+std::string_view copy_direction(uint8_t copy_kind) {
+  return lookup(kDirections, copy_kind);
+}
+
+std::string_view memory_kind_name(uint8_t memory_kind) {
+  return lookup(kMemoryKinds, memory_kind);
+}
+
+std::string_view sync_name(uint32_t sync_type) {
+  return lookup(kSyncs, sync_type);
+}
+
+std::string gpu_row_name(const GpuRecord& record, const std::string* kernel) {
+  switch (record.kind) {
+    case GpuKind::kKernel:
+      return kernel ? demangle(*kernel) : std::string(kUnknownKernel);
+    case GpuKind::kMemcpy:
+      return fmt::format("Memcpy {} ({} -> {})", copy_direction(record.copy_kind),
+                         memory_kind_name(record.src_kind), memory_kind_name(record.dst_kind));
+    case GpuKind::kMemset:
+      return fmt::format("Memset ({})", memory_kind_name(record.dst_kind));
+    case GpuKind::kSync:
+      return std::string(sync_name(record.detail));
+  }
+  return "<unknown GPU activity>";
+}
+
+std::string_view gpu_kind_name(GpuKind kind) {
+  switch (kind) {
+    case GpuKind::kKernel:
+      return "kernel";
+    case GpuKind::kMemcpy:
+      return "memcpy";
+    case GpuKind::kMemset:
+      return "memset";
+    case GpuKind::kSync:
+      return "sync";
+  }
+  return "unknown";
+}
+
+}  // namespace gprof::analysis

@@ -1,0 +1,146 @@
+#include "tools/analysis/render/table.h"
+
+#include <algorithm>
+
+#include "tools/analysis/render/table_layout.h"
+
+namespace gprof::analysis {
+namespace {
+
+// torch's max_shapes_column_width.
+constexpr size_t kMaxGroupWidth = 80;
+
+// torch works in microseconds; shares are computed on the same scale.
+double us(double ns) {
+  return ns / 1000.0;
+}
+
+}  // namespace
+
+TableTotals table_totals(const std::vector<Row>& rows) {
+  TableTotals totals;
+  for (const Row& row : rows) {
+    totals.self_cpu_ns += static_cast<double>(row.self_cpu_ns);
+    if (row.kind == RowKind::kGpu) totals.self_device_ns += static_cast<double>(row.self_device_ns);
+  }
+  return totals;
+}
+
+TableTotals effective_totals(const std::vector<Row>& rows, const TableOptions& options) {
+  return options.totals ? *options.totals : table_totals(rows);
+}
+
+TableColumns table_columns(const std::vector<Row>& rows, const TableOptions& options) {
+  TableColumns columns;
+  bool has_device_mem = false;
+  for (const Row& row : rows) {
+    columns.device_time = columns.device_time || row.self_device_ns > 0;
+    columns.issued_time =
+        columns.issued_time || (options.issued_columns && row.issued_device_ns > 0);
+    has_device_mem = has_device_mem || row.self_device_mem > 0;
+  }
+  columns.cpu_mem = options.profile_memory;
+  columns.device_mem = options.profile_memory && has_device_mem;
+  columns.grouped = !options.group_title.empty();
+  return columns;
+}
+
+std::vector<Row> table_rows(std::vector<Row> rows, const TableOptions& options) {
+  if (options.sort) sort_rows(rows, *options.sort);
+  if (options.row_limit != 0 && rows.size() > options.row_limit) rows.resize(options.row_limit);
+  return rows;
+}
+
+std::vector<std::string> table_headers(const TableColumns& columns, const TableOptions& options) {
+  const std::string& device = options.device_name;
+  std::vector<std::string> headers = {"Name",        "Self CPU %", "Self CPU",
+                                      "CPU total %", "CPU total",  "CPU time avg"};
+  if (columns.device_time) {
+    headers.insert(headers.end(), {"Self " + device, "Self " + device + " %", device + " total",
+                                   device + " time avg"});
+  }
+  if (columns.issued_time) headers.insert(headers.end(), {"GPU time", "GPU time avg"});
+  if (columns.cpu_mem) headers.insert(headers.end(), {"CPU Mem", "Self CPU Mem"});
+  if (columns.device_mem)
+    headers.insert(headers.end(), {device + " Mem", "Self " + device + " Mem"});
+  headers.push_back("# of Calls");
+  if (columns.grouped) headers.push_back(options.group_title);
+  return headers;
+}
+
+std::vector<std::string> table_cells(const Row& row, const TableColumns& columns,
+                                     const TableOptions& options, const TableTotals& totals) {
+  const auto time = [&](double ns) { return format_time(ns, options.time_unit); };
+  const auto self_cpu = static_cast<double>(row.self_cpu_ns);
+  const auto cpu_total = static_cast<double>(row.cpu_total_ns);
+  std::vector<std::string> cells = {
+      row.name,        format_time_share(us(self_cpu), us(totals.self_cpu_ns)),
+      time(self_cpu),  format_time_share(us(cpu_total), us(totals.self_cpu_ns)),
+      time(cpu_total), time(row.cpu_avg_ns()),
+  };
+  if (columns.device_time) {
+    const auto self_device = static_cast<double>(row.self_device_ns);
+    cells.insert(cells.end(),
+                 {time(self_device), format_time_share(us(self_device), us(totals.self_device_ns)),
+                  time(static_cast<double>(row.device_total_ns)), time(row.device_avg_ns())});
+  }
+  if (columns.issued_time)
+    cells.insert(cells.end(),
+                 {time(static_cast<double>(row.issued_device_ns)), time(row.issued_avg_ns())});
+  if (columns.cpu_mem)
+    cells.insert(cells.end(), {format_memory(row.cpu_mem), format_memory(row.self_cpu_mem)});
+  if (columns.device_mem)
+    cells.insert(cells.end(), {format_memory(row.device_mem), format_memory(row.self_device_mem)});
+  cells.push_back(std::to_string(row.count));
+  if (columns.grouped) cells.push_back(row.group);
+  return cells;
+}
+
+std::vector<std::string> table_footer(const TableColumns& columns, const TableOptions& options,
+                                      const TableTotals& totals) {
+  std::vector<std::string> lines = {"Self CPU time total: " +
+                                    format_time(totals.self_cpu_ns, options.time_unit)};
+  if (columns.device_time) {
+    lines.push_back("Self " + options.device_name +
+                    " time total: " + format_time(totals.self_device_ns, options.time_unit));
+  }
+  return lines;
+}
+
+std::string render_table(std::vector<Row> rows, const TableOptions& options) {
+  if (rows.empty()) return "";
+  const size_t max_name_width = std::max<size_t>(options.max_name_width, 4);
+  const TableTotals totals = effective_totals(rows, options);
+  const TableColumns columns = table_columns(rows, options);
+  size_t longest_name = 0;
+  size_t longest_group = 0;
+  for (const Row& row : rows) {
+    longest_name = std::max(longest_name, display_length(row.name));
+    longest_group = std::max(longest_group, display_length(row.group));
+  }
+  rows = table_rows(std::move(rows), options);
+  const std::vector<std::string> headers = table_headers(columns, options);
+
+  TableLayout layout;
+  layout.add_column(name_column_width(longest_name, max_name_width));
+  const size_t fixed_columns = headers.size() - (columns.grouped ? 1 : 0);
+  for (size_t i = 1; i < fixed_columns; ++i) layout.add_column(kDefaultColumnWidth);
+  const size_t group_width =
+      std::min(std::max(longest_group + 4, display_length(options.group_title)), kMaxGroupWidth);
+  if (columns.grouped) layout.add_column(group_width);
+
+  std::string out = layout.separator();
+  out += layout.line(headers);
+  out += layout.separator();
+  for (const Row& row : rows) {
+    std::vector<std::string> cells = table_cells(row, columns, options, totals);
+    cells.front() = fit_name(row.name, max_name_width);
+    if (columns.grouped) cells.back() = std::string(display_prefix(row.group, group_width));
+    out += layout.line(cells);
+  }
+  out += layout.separator();
+  for (const std::string& line : table_footer(columns, options, totals)) out += line + "\n";
+  return out;
+}
+
+}  // namespace gprof::analysis
