@@ -90,6 +90,10 @@ class Session final : public GpuSource {
   // Only the writer's own flushes count: at exit another thread flushes, and
   // the writer stays free to recycle buffers for it.
   std::atomic<uint32_t> in_flush_{0};
+  // Which of the writer's flushes a waiter gave up in, past every buffer
+  // (kMaxBuffers): later requests in that flush give up at once.
+  std::atomic<uint64_t> flush_count_{0};
+  std::atomic<uint64_t> gave_up_in_flush_{0};
   CUpti_SubscriberHandle subscriber_ = nullptr;
   int64_t offset_ns_ = 0;  // CUPTI - recording clock
   uint64_t last_poll_ns_ = 0;
@@ -332,16 +336,33 @@ void CUPTIAPI Session::buffer_requested(uint8_t** buffer, size_t* size, size_t* 
     // While the writer is inside a flush it frees nothing, and may be
     // waiting for a lock this thread holds: then a buffer past the cap
     // (Dekker with poll(): the writer sees this waiter, or this waiter sees
-    // the writer in its flush).
+    // the writer in its flush). Past kMaxBuffers, a thread delivering a long
+    // backlog under that lock waited GPROF_MAX_WAIT_MS per buffer (the 60 s
+    // hangs of the tiny-pool burst test under load): it waits kStuckNs for
+    // the flush to end, then that flush's requests get none (CUPTI drops and
+    // counts the records).
+    struct Wait {
+      Session* session;
+      uint64_t exhausted_ns;
+    } wait{s, 0};
     b = static_cast<uint8_t*>(hold_for_writer(
-        [](void* session) -> void* {
-          Session* self = static_cast<Session*>(session);
+        [](void* context) -> void* {
+          constexpr uint64_t kStuckNs = 100'000'000;
+          Wait* w = static_cast<Wait*>(context);
+          Session* self = w->session;
           if (uint8_t* free = self->buffers_.acquire()) return free;
-          return self->in_flush_.load(std::memory_order_seq_cst) != 0
-                     ? self->buffers_.acquire_over_cap()
-                     : nullptr;
+          if (self->in_flush_.load(std::memory_order_seq_cst) == 0) return nullptr;
+          if (uint8_t* extra = self->buffers_.acquire_over_cap()) return extra;
+          const uint64_t flush = self->flush_count_.load(std::memory_order_acquire);
+          if (self->gave_up_in_flush_.load(std::memory_order_acquire) == flush)
+            return hold_give_up();
+          const uint64_t now = clock_ns();
+          if (w->exhausted_ns == 0) w->exhausted_ns = now;
+          if (now - w->exhausted_ns < kStuckNs) return nullptr;
+          self->gave_up_in_flush_.store(flush, std::memory_order_release);
+          return hold_give_up();
         },
-        s, false));
+        &wait, false));
     s->buffer_waiters_.fetch_sub(1, std::memory_order_acq_rel);
   }
   *buffer = b;
@@ -411,6 +432,7 @@ void Session::collect_dropped() {
 bool Session::call_into_cuda(GpuSink& sink, void (*call)(void*), void* context) {
   // After the exit flush too: the driver is still up (only the runtime tore
   // its contexts down), and what CUPTI delivers still reaches the final drain.
+  flush_count_.fetch_add(1, std::memory_order_acq_rel);
   in_flush_.fetch_add(1, std::memory_order_seq_cst);
   if (buffer_waiters_.load(std::memory_order_seq_cst) != 0) {
     in_flush_.fetch_sub(1, std::memory_order_release);

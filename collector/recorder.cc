@@ -36,6 +36,11 @@ void wake_writer() {
   if (sem_t* wake = p.writer_wake.load(std::memory_order_acquire)) sem_post(wake);
 }
 
+void* hold_give_up() {
+  static char tag;
+  return &tag;
+}
+
 void* hold_for_writer(void* (*take)(void*), void* context, bool count_timeout) {
   if (this_thread().is_writer) {
     if (count_timeout) losses().add(LossReason::kWaitTimeout);
@@ -54,6 +59,11 @@ void* hold_for_writer(void* (*take)(void*), void* context, bool count_timeout) {
     }
     void* room = take(context);
     const uint64_t waited = clock_ns() - start;
+    if (room == hold_give_up()) {
+      holds().add(waited);
+      if (count_timeout) losses().add(LossReason::kWaitTimeout);
+      return nullptr;
+    }
     if (room) {
       holds().add(waited);
       return room;

@@ -56,6 +56,9 @@ bool submit_range(const RangeEvent& event, const char* inline_text = nullptr,
 // are counted elsewhere, CUPTI's, passes false). Slow path only: it yields
 // and sleeps. On the writer thread it returns nullptr at once.
 void* hold_for_writer(void* (*take)(void*), void* context, bool count_timeout = true);
+// What take() returns to end a hold at once without room: what it waits for
+// cannot come (the writer is blocked on the holding thread).
+void* hold_give_up();
 
 inline KernelRegistry& kernel_registry() {
   return process_state().kernels;

@@ -209,15 +209,20 @@ class MemoryCap(E2ETestCase):
         # writer's periodic flush needs that lock. With every buffer in use, waiting for the
         # writer to free one waited for a writer blocked on this very thread: 10 s per request,
         # about half of these runs hung. A waiter now takes a buffer past the cap while the
-        # writer is inside a flush.
+        # writer is inside a flush. A thread that delivers a backlog longer than even those
+        # buffers hold (the writer starved on a loaded machine) then gets none at once: CUPTI
+        # drops and counts those records, where each request used to wait GPROF_MAX_WAIT_MS.
         for attempt in range(3):
             run = self.profile([program("burst"), "4", "20000", "2000"], timeout=60,
                                env=dict(FAST_KERNELS, GPROF_MAX_MEMORY="1M",
                                         GPROF_CUPTI_BUFFER_SIZE="4K", GPROF_CUPTI_BUFFERS="1"))
             self.assertEqual(run.returncode, 0, run.stderr)
             info = gpuprof("info", run.files[0]).stdout
-            self.assertEqual(losses(info), "none", info)
-            self.assertRegex(info, r"GPU records:\s+\d+ \(80000 kernels,")
+            lost = losses(info)
+            dropped = re.fullmatch(r"CUPTI: cupti_dropped=(\d+)", lost)
+            self.assertTrue(lost == "none" or dropped, info)
+            kernels = int(re.search(r"GPU records:\s+\d+ \((\d+) kernels,", info).group(1))
+            self.assertEqual(kernels + (int(dropped.group(1)) if dropped else 0), 80000, info)
             os.remove(run.files[0])
 
     def test_drop_counts_every_loss_and_never_half_a_pair(self):
