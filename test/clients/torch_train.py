@@ -19,7 +19,7 @@ import sys
 import torch
 import torch.nn as nn
 
-STEPS = 6
+STEPS = 20
 
 
 def model():
