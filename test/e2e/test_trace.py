@@ -278,6 +278,9 @@ class Trace(E2ETestCase):
         self.assertEqual(run.returncode, 0, run.stderr)
         trace = self.trace(*run.files)
         self.assertEqual(trace["distributedInfo"], {"rank": 3})
+        # Spelled as kineto spells it: HTA reads the rank with the regex "rank":\s+(\d+).
+        with open(os.path.join(self.tmp, "trace.json"), encoding="utf-8") as f:
+            self.assertRegex(f.read(), r'"distributedInfo": \{"rank": 3\}')
         names = [e["args"]["name"] for e in self.events(trace, "M") if e["name"] == "process_name"]
         self.assertTrue(any(n.startswith("rank 3: vector_add") for n in names), names)
 

@@ -172,7 +172,10 @@ class TraceWriter {
     const std::string& only = *ranks.begin();
     if (!only.empty() && std::from_chars(only.data(), only.data() + only.size(), rank).ptr ==
                              only.data() + only.size())
-      fmt::format_to(std::back_inserter(b), ",\n\"distributedInfo\":{{\"rank\":{}}}", rank);
+      // The spaces are kineto's, and HolisticTraceAnalysis needs them: it finds a file's
+      // rank with the regex "rank":\s+(\d+) (hta/common/trace_file.py) and puts every file
+      // it cannot read one from at rank 0.
+      fmt::format_to(std::back_inserter(b), ",\n\"distributedInfo\": {{\"rank\": {}}}", rank);
   }
 
   // The origin is kLeadNs before the earliest record (time_origin.h).

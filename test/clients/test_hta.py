@@ -1,0 +1,116 @@
+"""HolisticTraceAnalysis reads gpuprof trace output of a fake-GPU run of two
+ranks (train_loop with RANK=0 and RANK=1, one trace per rank with its
+distributedInfo): its temporal, GPU kernel and idle-time breakdowns run and
+agree with gpuprof report's kernel totals and GPU busy time."""
+
+import json
+import os
+import re
+import tempfile
+import unittest
+
+import clients
+from gprof_e2e import gpuprof, parse_time_ns, program, run_program
+
+STEPS = 6
+KERNELS = ("linear_forward(float*, float const*, int)", "relu_forward(float*, int)",
+           "relu_backward(float*, float const*, int)",
+           "linear_backward(float*, float const*, int)", "sgd_update(float*, float const*, int)")
+# HTA rounds the microsecond timestamps of traces with nanosecond resolution (kineto's and
+# gprof's: "ts":20772.016) to whole microseconds, the start up and the end down
+# (hta/common/trace_parser.py), so each event it reads is up to 2 us shorter than recorded
+# and never longer.
+ROUNDING_US = 2.0
+
+
+class Hta(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls._tmp = tempfile.TemporaryDirectory(prefix="gprof-hta-")
+        tmp = cls._tmp.name
+        traces = os.path.join(tmp, "traces")
+        os.mkdir(traces)
+        cls.reports, cls.streams = {}, {}
+        for rank in (0, 1):
+            run = run_program([program("train_loop"), "--steps", str(STEPS)], tmp,
+                              env={"RANK": str(rank),
+                                   "GPROF_OUTPUT": os.path.join(tmp, f"rank{rank}.gprof")})
+            if run.returncode != 0:
+                raise AssertionError(run.stderr)
+            path = os.path.join(tmp, f"rank{rank}.gprof")
+            trace = os.path.join(traces, f"rank{rank}.json")
+            gpuprof("trace", path, "-o", trace)
+            with open(trace, encoding="utf-8") as f:
+                cls.streams[rank] = {e["args"]["stream"] for e in json.load(f)["traceEvents"]
+                                     if e.get("cat") in ("kernel", "gpu_memcpy")}
+            cls.reports[rank] = json.loads(
+                gpuprof("report", "--format", "json", "--limit", "0", path).stdout)
+        out = os.path.join(tmp, "hta.json")
+        clients.run_python(["hta_breakdowns.py", traces, out], tmp, preload=False)
+        with open(out, encoding="utf-8") as f:
+            cls.hta = json.load(f)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls._tmp.cleanup()
+
+    def gpu_rows(self, rank):
+        return {r["name"]: r for r in self.reports[rank]["rows"]
+                if r["kind"] in ("kernel", "memcpy", "memset")}
+
+    def assertRounded(self, hta_us, gprof_ns, events, what):
+        """HTA's time is gprof's, less at most ROUNDING_US per event."""
+        gprof_us = gprof_ns / 1000
+        self.assertLessEqual(hta_us, gprof_us + 1e-6, what)
+        self.assertGreaterEqual(hta_us, gprof_us - ROUNDING_US * events, what)
+
+    def test_each_trace_is_its_rank(self):
+        self.assertEqual(self.hta["ranks"], [0, 1])
+
+    def test_kernel_breakdown_is_the_reports_kernel_rows(self):
+        for rank in (0, 1):
+            rows = self.gpu_rows(rank)
+            events = self.hta["gpu_events"][str(rank)]
+            breakdown = {k["name"]: k for k in self.hta["kernels"] if k["rank"] == rank}
+            for name in KERNELS:
+                self.assertEqual(rows[name]["count"], STEPS)
+                self.assertEqual(events[name]["count"], rows[name]["count"], name)
+                self.assertRounded(events[name]["sum"], rows[name]["self_cuda_ns"], STEPS, name)
+                self.assertEqual(breakdown[name]["sum (us)"], events[name]["sum"], name)
+            kernel_ns = sum(r["self_cuda_ns"] for n, r in rows.items() if r["kind"] == "kernel")
+            types = {t["kernel_type"]: t["sum"] for t in self.hta["kernel_types"]}
+            temporal = next(t for t in self.hta["temporal"] if t["rank"] == rank)
+            self.assertRounded(temporal["compute_time(us)"], kernel_ns, STEPS * len(KERNELS),
+                               "compute time")
+            self.assertIn("COMPUTATION", types)
+
+    def test_busy_and_idle_time_are_the_reports(self):
+        for rank in (0, 1):
+            report = self.reports[rank]
+            busy = [parse_time_ns(m.group(1)) for m in
+                    (re.match(r"GPU 0: busy (\S+) ", n) for n in report["notes"]) if m]
+            self.assertEqual(len(busy), 1, report["notes"])
+            rows = self.gpu_rows(rank)
+            # gprof's busy time covers the steps (first step start to last step end). HTA keeps
+            # the GPU work issued before the last step ended: the steps' and, before them, the
+            # weights' HtoD copy; not the DtoH copy after them. One stream: no overlap.
+            setup = rows["Memcpy HtoD (Pageable -> Device)"]
+            self.assertEqual(setup["count"], 1)
+            expected_ns = busy[0] + setup["self_cuda_ns"]
+            kept = self.hta["gpu_events"][str(rank)]
+            self.assertNotIn("Memcpy DtoH (Device -> Pageable)", kept)
+            events = sum(e["count"] for e in kept.values())
+            temporal = next(t for t in self.hta["temporal"] if t["rank"] == rank)
+            hta_busy = temporal["kernel_time(us)"] - temporal["idle_time(us)"]
+            self.assertRounded(hta_busy, expected_ns, events, "busy time")
+            self.assertAlmostEqual(hta_busy, temporal["compute_time(us)"] +
+                                   temporal["non_compute_time(us)"], places=3)
+            # The idle-time breakdown splits the same idle time by stream and cause.
+            idle = [i for i in self.hta["idle"] if i["rank"] == rank]
+            self.assertEqual({i["stream"] for i in idle}, self.streams[rank], idle)
+            self.assertAlmostEqual(sum(i["idle_time"] for i in idle),
+                                   temporal["idle_time(us)"], delta=1.0)
+
+
+if __name__ == "__main__":
+    clients.main()
