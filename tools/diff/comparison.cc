@@ -40,7 +40,8 @@ Comparison compare(SideInfo base, SideInfo now, const std::vector<RunRows>& base
     if (options.limit == 0 || i < options.limit || gate.rows[order[i]].failed)
       shown.push_back(order[i]);
   return Comparison{std::move(base),    std::move(now),  std::move(options), noise,
-                    std::move(matched), std::move(gate), std::move(order),   std::move(shown)};
+                    std::move(matched), std::move(gate), std::move(order),   std::move(shown),
+                    std::nullopt};
 }
 
 std::vector<Metric> shown_metrics(const Comparison& comparison) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,6 +39,17 @@ struct CompareOptions {
   std::vector<Metric> metrics;
 };
 
+// A finding of `gpuprof analyze` (docs/analyze.md) in NEW whose rule found
+// nothing in BASE: a mistake the change brought in.
+struct NewFinding {
+  std::string rule;
+  std::string severity;
+  std::string summary;
+  std::string line;  // "[high] gpu-idle: 12.3ms, 65.0% of the window, in 'data_loader' (100.0%)"
+  uint64_t impact_ns = 0;
+  double impact_share = 0;
+};
+
 struct Comparison {
   SideInfo base;
   SideInfo now;
@@ -49,6 +61,9 @@ struct Comparison {
   // The rows of the tables: the first `limit` of `order`, then every failed
   // row beyond them, in that order.
   std::vector<size_t> shown;
+  // Set by the CLI when both sides are sidecar files (JSON reports hold no
+  // timeline to analyze): possibly empty.
+  std::optional<std::vector<NewFinding>> new_findings;
 };
 
 Comparison compare(SideInfo base, SideInfo now, const std::vector<RunRows>& base_runs,

@@ -130,6 +130,16 @@ std::string render_json(const Comparison& comparison) {
   doc["verdict"] = comparison.gate.regression() ? "regression" : "ok";
   doc["failed_rules"] = comparison.gate.failed_rules();
   doc["summary"] = verdict_line(comparison);
+  if (comparison.new_findings) {
+    ordered_json findings = ordered_json::array();
+    for (const NewFinding& f : *comparison.new_findings)
+      findings.push_back({{"rule", f.rule},
+                          {"severity", f.severity},
+                          {"impact_ns", f.impact_ns},
+                          {"impact_share", f.impact_share},
+                          {"summary", f.summary}});
+    doc["new_findings"] = findings;
+  }
   // Names are bytes from the files: invalid UTF-8 becomes U+FFFD, never an error.
   return doc.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
 }

@@ -132,6 +132,12 @@ std::string render_markdown(const Comparison& comparison) {
   out += totals_section(comparison);
   out += one_side_section(comparison, Status::kNew, "New rows, only in NEW");
   out += one_side_section(comparison, Status::kVanished, "Vanished rows, only in BASE");
+  if (comparison.new_findings && !comparison.new_findings->empty()) {
+    out += "**New findings, only in NEW** (`gpuprof analyze`):\n\n";
+    for (const NewFinding& finding : *comparison.new_findings)
+      out += "- " + escape_markdown(finding.line) + "\n";
+    out += "\n";
+  }
   out += fmt::format("Rules: {}  \n{}\n", escape_markdown(rules_line(comparison)),
                      escape_markdown(comparison.noise.description()));
   if (out.size() > kMaxDocument) {

@@ -117,6 +117,10 @@ std::string render_text(const Comparison& comparison, size_t name_width) {
     const std::string rows = one_side_rows(comparison, status, title);
     if (!rows.empty()) out += "\n" + rows;
   }
+  if (comparison.new_findings && !comparison.new_findings->empty()) {
+    out += "\nNew findings, only in NEW (gpuprof analyze):\n";
+    for (const NewFinding& finding : *comparison.new_findings) out += "  " + finding.line + "\n";
+  }
   out += fmt::format("\nRules: {}\n{}\n", rules_line(comparison), verdict_line(comparison));
   for (const Failure& failure : comparison.gate.failures)
     out += "  " + failure_line(comparison, failure, "->") + "\n";

@@ -12,6 +12,7 @@
 
 #include "tools/analysis/aggregate/group_by.h"
 #include "tools/analysis/render/duration.h"
+#include "tools/analyze/load.h"
 #include "tools/diff/comparison.h"
 #include "tools/diff/diff_json.h"
 #include "tools/diff/diff_junit.h"
@@ -108,6 +109,41 @@ bool reads_gpu_times(const std::vector<diff::Rule>& rules) {
   return false;
 }
 
+// The sidecar files of one side; nullopt when some run of it is a JSON report
+// (which holds no timeline to analyze).
+std::optional<std::vector<std::string>> side_sidecars(const std::vector<std::string>& side) {
+  std::vector<std::string> files;
+  for (const std::vector<std::string>& run : expand_run_list(side).runs)
+    for (const std::string& file : run) {
+      if (!is_sidecar_file(file)) return std::nullopt;
+      files.push_back(file);
+    }
+  return files;
+}
+
+// The findings of `gpuprof analyze` (all rules, default thresholds) in NEW
+// whose rule found nothing in BASE; nullopt unless both sides are sidecar
+// files. The sides were read without error for the rows already.
+std::optional<std::vector<diff::NewFinding>> new_findings(const std::vector<std::string>& base,
+                                                          const std::vector<std::string>& now,
+                                                          const std::vector<std::string>& ranges) {
+  const std::optional<std::vector<std::string>> base_files = side_sidecars(base);
+  const std::optional<std::vector<std::string>> new_files = side_sidecars(now);
+  if (!base_files || !new_files) return std::nullopt;
+  const analyze::Scope scope{ranges, {}};
+  const analyze::Analysis before =
+      analyze::analyze_with_defaults(analyze::load_timelines(*base_files, scope).timelines);
+  const analyze::Analysis after =
+      analyze::analyze_with_defaults(analyze::load_timelines(*new_files, scope).timelines);
+  std::vector<diff::NewFinding> out;
+  for (const analyze::Finding& f : after.findings)
+    if (!before.fired(f.rule))
+      out.push_back(diff::NewFinding{f.rule, std::string(analyze::severity_name(f.severity)),
+                                     f.summary, analyze::brief_text(f), f.impact_ns,
+                                     f.impact_share});
+  return out;
+}
+
 int compare_and_write(const DiffArgs& args, bool& compared, std::string& reason) {
   diff::CompareOptions options;
   options.default_rules = args.fail_on.empty();
@@ -184,8 +220,9 @@ int compare_and_write(const DiffArgs& args, bool& compared, std::string& reason)
                quoted_list(args.ranges));
     return kExitBadInput;
   }
-  const diff::Comparison comparison = diff::compare(std::move(base->info), std::move(now->info),
-                                                    base->runs, now->runs, std::move(options));
+  diff::Comparison comparison = diff::compare(std::move(base->info), std::move(now->info),
+                                              base->runs, now->runs, std::move(options));
+  comparison.new_findings = new_findings(base_args, new_args, args.ranges);
   compared = true;
 
   fmt::print("{}", render(comparison, args.format, args.name_width));

@@ -1,7 +1,7 @@
 // gpuprof record [OPTIONS] -- CMD ARGS...: runs CMD under libgprof.so (the
 // preload and injection variables set, DESIGN.md §3), passes signals on,
 // exits as CMD did, then says which files were written and prints the top
-// rows of their report.
+// rows of their report and the top findings of `gpuprof analyze`.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <limits.h>
@@ -28,6 +28,8 @@
 #include "tools/analysis/read/profile.h"
 #include "tools/analysis/render/range_text.h"
 #include "tools/analysis/render/table.h"
+#include "tools/analysis/read/visitor_chain.h"
+#include "tools/analyze/load.h"
 #include "tools/gpuprof/child_process.h"
 #include "tools/gpuprof/commands.h"
 #include "tools/gpuprof/diagnostics.h"
@@ -39,6 +41,7 @@ namespace {
 
 constexpr const char* kDefaultPattern = "gprof-%p.gprof";
 constexpr size_t kSummaryRows = 10;
+constexpr size_t kSummaryFindings = 3;
 // The shim's limits (collector/config.cc): longer values are ignored there.
 constexpr size_t kMaxCaptureName = 127;
 constexpr uint64_t kMaxSteps = 100'000'000;
@@ -182,7 +185,9 @@ ChildCommand build_command(const RecordOptions& options, const std::string& libr
 void print_summary(const std::vector<std::string>& files) {
   analysis::KeyAverages averages;
   analysis::OpsRowsVisitor visitor(averages);
-  const std::vector<analysis::FileInfo> infos = analysis::load_files(files, visitor);
+  analyze::TimelineBuilder timelines(analyze::Scope{});
+  analysis::VisitorChain chain({&visitor, &timelines});
+  const std::vector<analysis::FileInfo> infos = analysis::load_files(files, chain);
   check_files(infos);
   std::vector<analysis::Row> rows = averages.finish();
   const bool gpu_time = std::any_of(rows.begin(), rows.end(),
@@ -204,8 +209,17 @@ void print_summary(const std::vector<std::string>& files) {
     fmt::print(stderr, "Ranges: {}\n", problems);
   print_table_notes(stderr, infos);
   constexpr size_t kListed = 4;  // more paths than that make a poor hint
-  fmt::print(stderr, "The whole table: gpuprof report {}\n",
-             files.size() <= kListed ? fmt::format("{}", fmt::join(files, " ")) : "FILE...");
+  const std::string listed =
+      files.size() <= kListed ? fmt::format("{}", fmt::join(files, " ")) : "FILE...";
+  fmt::print(stderr, "The whole table: gpuprof report {}\n", listed);
+  // The findings of `gpuprof analyze`, most costly first: a glance too.
+  const analyze::Analysis analysis = analyze::analyze_with_defaults(timelines.take());
+  if (analysis.findings.empty()) return;
+  fmt::print(stderr, "Findings ({} of {}):\n", std::min(kSummaryFindings, analysis.findings.size()),
+             analysis.findings.size());
+  for (size_t i = 0; i < analysis.findings.size() && i < kSummaryFindings; ++i)
+    fmt::print(stderr, "  {}\n", analyze::brief_text(analysis.findings[i]));
+  fmt::print(stderr, "Evidence and suggestions: gpuprof analyze {}\n", listed);
 }
 
 void report_files(const std::vector<std::string>& files, const std::string& pattern) {

@@ -12,6 +12,7 @@ void add_dump_command(CLI::App& app, int& exit_status);
 void add_record_command(CLI::App& app, int& exit_status);
 void add_trace_command(CLI::App& app, int& exit_status);
 void add_diff_command(CLI::App& app, int& exit_status);
+void add_analyze_command(CLI::App& app, int& exit_status);
 void add_export_command(CLI::App& app, int& exit_status);
 // `gpuprof completion bash`: a completion script made from the commands above.
 void add_completion_command(CLI::App& app, int& exit_status);

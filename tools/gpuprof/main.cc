@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   gprof::cli::add_trace_command(app, status);
   gprof::cli::add_export_command(app, status);
   gprof::cli::add_diff_command(app, status);
+  gprof::cli::add_analyze_command(app, status);
   gprof::cli::add_record_command(app, status);
   gprof::cli::add_completion_command(app, status);
   gprof::cli::add_man_page_command(app, status);
@@ -28,7 +29,8 @@ int main(int argc, char** argv) {
   app.footer(
       "Run 'gpuprof COMMAND --help' for the options of a command.\n"
       "Exit status: 0 success; 1 a file could not be read or written; 2 bad usage. 'gpuprof "
-      "diff' exits 1 on a regression and 2 on input it cannot compare, 'gpuprof export' 2 on "
+      "diff' exits 1 on a regression and 2 on input it cannot compare, 'gpuprof analyze' 1 when a "
+      "--fail-on rule fires and 2 on bad input, 'gpuprof export' 2 on "
       "any failure, 'gpuprof record' with the status of the program it ran: each command's "
       "--help lists its own.");
   app.failure_message(gprof::cli::parse_failure);

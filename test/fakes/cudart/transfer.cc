@@ -109,6 +109,14 @@ cudaError_t CopyOnTimeline(uint32_t correlation_id, uint32_t runtime_correlation
     const bool device_only =
         request.copy_kind == GPROF_FAKE_COPY_DTOD || request.copy_kind == GPROF_FAKE_COPY_PTOP;
     if (blocking == HostBlocking::kSync && !device_only) wait_until_ns = interval.end_ns;
+    // cudaMemcpyAsync "might be synchronous with respect to host" for transfers between device
+    // and pageable host memory (CUDA Runtime API reference, "API synchronization behavior",
+    // Asynchronous, item 2): a copy into pageable memory cannot return before the data is
+    // there, so the real runtime waits for the copy (and for the work queued before it on the
+    // stream). Host-to-device copies from pageable memory are staged and return at once.
+    if (blocking == HostBlocking::kAsync && request.copy_kind == GPROF_FAKE_COPY_DTOH &&
+        request.dst_kind == GPROF_FAKE_MEMORY_PAGEABLE)
+      wait_until_ns = interval.end_ns;
   }
   HostWait(wait_until_ns);
   return cudaSuccess;

@@ -1,0 +1,29 @@
+// A hand-built capture in which every `gpuprof analyze` rule fires, for the
+// analyze golden files and unit tests. One thread (tid 100, "main"), device
+// 0, stream 7, 10 steps "ProfilerStep#i" of 10 ms each, step i starting at
+// T = 1 ms + i * 10 ms (all times below from T):
+//   data_loader   [0, 5ms)       cudaMemcpy HtoD 256 KiB from pageable memory,
+//                                call [4.00, 4.10ms), GPU [4.02, 4.08ms)
+//   upload_params [5, 5.5ms)     6 x cudaMemcpyAsync HtoD 1 KiB from pinned memory,
+//                                calls of 10 us every 20 us from 5ms, GPU 2 us each
+//   forward       [5.5, 8ms)     10 x tiny_op: launches of 5 us every 150 us from
+//                                5.5ms, kernels of 10 us from 5 us after each call;
+//                                loss_kernel launched at 6.9ms, runs [6.91, 7.8ms);
+//                                cudaStreamSynchronize [7.0, 7.8ms) waits for it
+//   read_loss     [8, 9ms)       loss_reduce launched at 8.0ms, runs [8.01, 8.5ms);
+//                                cudaMemcpy DtoH 4 B into pinned memory, call
+//                                [8.02, 8.51ms), GPU [8.5, 8.502ms)
+// So: 10 pageable copies, 70 small ones (median 1 KiB), 30 blocking calls
+// followed by more work (1.39 ms a step, 13.9%), 120 kernels that each end
+// before the next launch, 9 idle gaps of 5.518 ms (from the last copy of a
+// step to the pageable copy of the next, mostly in data_loader), 10
+// device-to-host copies that waited for loss_reduce.
+#pragma once
+
+#include <string>
+
+namespace gprof::test {
+
+std::string analyze_capture();
+
+}  // namespace gprof::test

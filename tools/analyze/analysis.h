@@ -1,0 +1,40 @@
+// Runs the chosen rules over the files' timelines: the findings, most costly
+// first, with what the renderers print around them.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tools/analyze/finding.h"
+#include "tools/analyze/rule.h"
+#include "tools/analyze/thresholds.h"
+#include "tools/analyze/timeline.h"
+
+namespace gprof::analyze {
+
+struct FileSummary {
+  std::string path;
+  std::string rank;
+  uint32_t pid = 0;
+  uint64_t window_ns = 0;
+  uint64_t steps = 0;
+};
+
+struct Analysis {
+  std::vector<FileSummary> files;
+  std::vector<const RuleSpec*> rules;  // the rules that ran
+  Thresholds thresholds;
+  std::vector<std::string> ranges;  // --range patterns
+  std::string step_pattern;         // the pattern that found steps; empty: none
+  uint64_t steps = 0;
+  uint64_t window_ns = 0;
+  std::vector<Finding> findings;  // by severity, then impact, then rule order
+
+  bool fired(std::string_view rule) const;
+};
+
+Analysis analyze(const std::vector<Timeline>& files, std::vector<const RuleSpec*> rules,
+                 Thresholds thresholds, std::vector<std::string> ranges);
+
+}  // namespace gprof::analyze

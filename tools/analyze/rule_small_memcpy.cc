@@ -1,0 +1,77 @@
+// small-memcpy: many small copies. Each copy costs a call and a few
+// microseconds of fixed latency whatever its size, so a hundred 4 KB copies
+// take far longer than one 400 KB copy.
+#include <fmt/format.h>
+
+#include "tools/analyze/rule.h"
+#include "tools/analyze/rule_support.h"
+#include "tools/analyze/rules.h"
+#include "tools/analyze/where_builder.h"
+
+namespace gprof::analyze {
+namespace {
+
+constexpr std::string_view kId = "small-memcpy";
+constexpr ThresholdSpec kThresholds[] = {
+    {"max_bytes", 64 * 1024, ThresholdUnit::kBytes, "a copy smaller than this is small"},
+    {"min_count", 50, ThresholdUnit::kCount, "fires from this many small copies"},
+};
+
+std::optional<Finding> run(const RuleContext& context) {
+  const double max_bytes = context.get(kId, "max_bytes");
+  std::vector<uint64_t> sizes;
+  uint64_t bytes = 0, gpu_ns = 0, cpu_ns = 0, impact_ns = 0;
+  WhereBuilder where;
+  for (const Timeline& timeline : context.files) {
+    int32_t last_call = kNone;
+    for (const Work& w : timeline.work) {
+      if (w.kind != GpuKind::kMemcpy || static_cast<double>(w.bytes) >= max_bytes ||
+          !timeline.in_scope(w))
+        continue;
+      sizes.push_back(w.bytes);
+      bytes += w.bytes;
+      gpu_ns += w.duration();
+      // A copy costs its GPU time and the call that issued it, but not the
+      // time a blocking call waited for earlier work (excessive-sync's).
+      uint64_t cost = w.duration();
+      if (w.call != kNone && w.call != last_call) {
+        const Call& call = timeline.calls[w.call];
+        if (!blocks_host(call, &w)) cost += call.duration();
+        cpu_ns += call.duration();
+        last_call = w.call;
+      }
+      impact_ns += cost;
+      where.add(timeline, w.call, &w, cost);
+    }
+  }
+  const uint64_t copies = sizes.size();
+  if (copies == 0 || copies < context.get(kId, "min_count")) return std::nullopt;
+  const double median_bytes = median(sizes);
+  Finding f;
+  f.rule = kId;
+  set_impact(f, impact_ns, context.window_ns);
+  f.evidence = {count_metric("copies", "copies", copies),
+                bytes_metric("median_bytes", "median size", median_bytes),
+                bytes_metric("bytes", "bytes", bytes),
+                time_metric("gpu_time", "GPU time", gpu_ns),
+                time_metric("cpu_time", "CPU time in the copy calls", cpu_ns),
+                share_metric("window_share", "share of the window", f.impact_share)};
+  add_per_step(f, context.files, "per_step", "copies per step", copies);
+  f.where = where.finish(context.files);
+  f.summary = fmt::format(
+      "{} smaller than {} (median {}, {} in all) took {} on the GPU and {} of CPU time in the "
+      "calls: each copy pays a fixed cost of a call and a transfer, whatever its size.",
+      count_text(copies, "copy", "copies"), bytes_text(max_bytes), bytes_text(median_bytes),
+      bytes_text(bytes), time_text(gpu_ns), time_text(cpu_ns));
+  f.suggestion =
+      "Batch them: gather the values into one (pinned) buffer and copy it once, or issue them "
+      "together with cudaMemcpyBatchAsync or cudaMemcpy2DAsync (PyTorch: torch.cat or a flat "
+      "tensor, then one .to(device)).";
+  return f;
+}
+
+}  // namespace
+
+const RuleSpec kSmallMemcpyRule{kId, "many small copies that could be batched", kThresholds, run};
+
+}  // namespace gprof::analyze
