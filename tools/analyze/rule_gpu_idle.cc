@@ -95,14 +95,21 @@ void explain(const Timeline& timeline, std::vector<FoundGap*>& gaps) {
                   [&](uint32_t r) { return timeline.ranges[r].end_ns <= gap->start_ns; });
     std::erase_if(open_calls,
                   [&](uint32_t c) { return timeline.calls[c].end_ns <= gap->start_ns; });
+    // The innermost (shortest) range open during at least half of the gap; a
+    // gap that ends with the launch after "data_loader" closed belongs to it,
+    // not to the step around both. Else the range open during most of it.
     uint64_t best = 0;
+    bool covers_half = false;
     for (uint32_t r : open_ranges) {
       const Span& span = timeline.ranges[r];
       const uint64_t o = overlap(span.start_ns, span.end_ns, gap->start_ns, gap->end_ns);
-      const bool inner = gap->range != kNone && o == best &&
-                         span.duration() < timeline.ranges[gap->range].duration();
-      if (o > best || inner) {
+      const bool half = 2 * o >= gap->length();
+      const bool better =
+          half ? !covers_half || span.duration() < timeline.ranges[gap->range].duration()
+               : !covers_half && o > best;
+      if (o > 0 && better) {
         best = o;
+        covers_half = half;
         gap->range = static_cast<int32_t>(r);
       }
     }

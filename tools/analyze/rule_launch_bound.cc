@@ -23,7 +23,7 @@ constexpr ThresholdSpec kThresholds[] = {
     {"max_gpu_busy", 0.5, ThresholdUnit::kShare,
      "and the GPU was busy less than this share of the time between them"},
     {"max_interval", 1e6, ThresholdUnit::kTime,
-     "a launch followed by a longer pause is no launch overhead (gpu-idle reports it)"},
+     "a launch followed by a longer pause is not launch overhead; gpu-idle reports it"},
 };
 
 std::optional<Finding> run(const RuleContext& context) {

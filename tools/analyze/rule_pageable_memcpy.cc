@@ -15,7 +15,7 @@ namespace {
 constexpr std::string_view kId = "pageable-memcpy";
 constexpr ThresholdSpec kThresholds[] = {
     {"min_count", 10, ThresholdUnit::kCount,
-     "fires from this many copies with a pageable side (a one-off setup copy is no problem)"},
+     "fires from this many copies with a pageable side; a one-off setup copy is no problem"},
 };
 
 std::optional<Finding> run(const RuleContext& context) {

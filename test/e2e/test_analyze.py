@@ -1,0 +1,140 @@
+"""`gpuprof analyze` (tools/analyze, docs/analyze.md) on the analyze_* test programs: each makes
+one mistake inside a named NVTX range, and with --efficient does the same work the efficient way.
+Each rule must fire on its program and name the range; no rule may fire on an efficient version;
+--fail-on exits 1, 0 or 2; `gpuprof record` prints the findings, `gpuprof diff` the new ones.
+
+Kernel durations on the fake are chosen so that the efficient versions queue milliseconds of GPU
+work ahead of the CPU: a busy machine that pauses the program for a moment then leaves no gap
+long enough to count (gpu-idle counts gaps of 1 ms and more)."""
+
+import json
+import os
+import subprocess
+import unittest
+
+from gprof_e2e import E2ETestCase, FAKE_LIBRARY_PATH, GPUPROF, LIBGPROF, gpuprof, program, run_program
+
+# program, the rule its mistake breaks, the range it happens in, the fake's kernel durations.
+CASES = [
+    ("analyze_pageable_memcpy", "pageable-memcpy", "data_loader",
+     {"GPROF_FAKE_KERNEL_NS": "500000"}),
+    ("analyze_small_memcpy", "small-memcpy", "upload_params",
+     {"GPROF_FAKE_KERNEL_NS": "2000000"}),
+    ("analyze_excessive_sync", "excessive-sync", "layer_sync",
+     {"GPROF_FAKE_KERNEL_NS": "500000"}),
+    ("analyze_launch_bound", "launch-bound", "elementwise_ops",
+     {"GPROF_FAKE_KERNEL_NS_OVERRIDE": "tiny_op=2000,fused_ops=5000000"}),
+    ("analyze_gpu_idle", "gpu-idle", "data_loader",
+     {"GPROF_FAKE_KERNEL_NS": "500000"}),
+    ("analyze_dtoh_sync", "memcpy-dtoh-sync", "read_loss",
+     {"GPROF_FAKE_KERNEL_NS": "300000"}),
+]
+
+
+class AnalyzeCase(E2ETestCase):
+    def record_program(self, name, env, efficient=False):
+        """Runs a program under the shim into its own folder; returns the folder."""
+        out = os.path.join(self.tmp, name + ("-efficient" if efficient else ""))
+        os.makedirs(out, exist_ok=True)
+        args = [program(name)] + (["--efficient"] if efficient else [])
+        run = run_program(args, out, env=env)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertEqual(len(run.files), 1, run.stderr)
+        return out
+
+    def analyze_json(self, *args):
+        completed = gpuprof("analyze", "--format", "json", *args)
+        doc = json.loads(completed.stdout)
+        self.assertEqual(doc["schema"], "gprof.analyze")
+        self.assertEqual(doc["version"], 1)
+        return doc
+
+
+class EachRuleOnItsProgram(AnalyzeCase):
+    def test_rule_fires_in_the_range_and_not_on_the_efficient_version(self):
+        for name, rule, range_name, env in CASES:
+            with self.subTest(program=name):
+                doc = self.analyze_json(self.record_program(name, env))
+                fired = {f["rule"]: f for f in doc["findings"]}
+                self.assertIn(rule, fired, json.dumps(doc["findings"], indent=1))
+                finding = fired[rule]
+                self.assertEqual(finding["where"]["ranges"][0]["name"], range_name, finding)
+                self.assertGreater(finding["where"]["ranges"][0]["share"], 0.5, finding)
+                self.assertEqual(finding["where"]["steps"]["pattern"], "ProfilerStep*")
+                self.assertTrue(finding["suggestion"])
+                self.assertTrue(finding["evidence"])
+                efficient = self.analyze_json(self.record_program(name, env, efficient=True))
+                self.assertEqual(efficient["findings"], [],
+                                 f"{name} --efficient: {json.dumps(efficient['findings'], indent=1)}")
+                self.assertEqual([r["fired"] for r in efficient["rules"]], [False] * 6)
+
+
+class FailOn(AnalyzeCase):
+    def test_exit_status(self):
+        name, rule, _, env = CASES[4]  # gpu-idle
+        bad = self.record_program(name, env)
+        good = self.record_program(name, env, efficient=True)
+        fired = gpuprof("analyze", "--fail-on", rule, bad, check=False)
+        self.assertEqual(fired.returncode, 1, fired.stderr)
+        self.assertIn(f"--fail-on: {rule} fired", fired.stderr)
+        self.assertIn(f"[high] {rule}", fired.stdout)
+        self.assertEqual(gpuprof("analyze", "--fail-on", "all", good, check=False).returncode, 0)
+        # A rule that does not fire on the bad program gates nothing.
+        self.assertEqual(
+            gpuprof("analyze", "--fail-on", "small-memcpy,pageable-memcpy", bad,
+                    check=False).returncode, 0)
+        for args, message in [
+                (["--fail-on", "gpu-idel", bad], "unknown rule 'gpu-idel'"),
+                (["--rules", "launch-bound", "--fail-on", "gpu-idle", bad], "not among --rules"),
+                (["--threshold", "gpu-idle.min_gap=2", bad], "not a value for gpu-idle.min_gap"),
+                (["--range", "no_such_range", bad], "matches no range"),
+                ([os.path.join(self.tmp, "missing.gprof")], "missing.gprof"),
+                (["--format", "csv", bad], "csv")]:
+            with self.subTest(args=args):
+                run = gpuprof("analyze", "--fail-on", "all", *args, check=False)
+                self.assertEqual(run.returncode, 2, run.stderr)
+                self.assertIn(message, run.stderr)
+
+    def test_range_and_step_options(self):
+        name, _, _, env = CASES[5]  # memcpy-dtoh-sync
+        bad = self.record_program(name, env)
+        inside = self.analyze_json("--range", "read_loss", bad)
+        self.assertEqual(inside["ranges"], ["read_loss"])
+        self.assertIn("memcpy-dtoh-sync", [f["rule"] for f in inside["findings"]])
+        outside = self.analyze_json("--range", "forward", bad)
+        self.assertNotIn("memcpy-dtoh-sync", [f["rule"] for f in outside["findings"]])
+        steps = self.analyze_json("--step", "read_*", bad)
+        self.assertEqual(steps["steps"], {"pattern": "read_*", "count": 10})
+
+
+class RecordAndDiff(AnalyzeCase):
+    def test_record_prints_the_top_findings(self):
+        name, rule, range_name, env = CASES[3]  # launch-bound
+        e = {k: v for k, v in os.environ.items()
+             if not k.startswith("GPROF_") or k.startswith("GPROF_FAKE_")}
+        e.update(env, LD_LIBRARY_PATH=FAKE_LIBRARY_PATH, GPROF_LIB=LIBGPROF)
+        run = subprocess.run([GPUPROF, "record", "-o", "run-%p.gprof", "--", program(name)],
+                             env=e, cwd=self.tmp, capture_output=True, text=True, timeout=120)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        lines = run.stderr.splitlines()
+        self.assertTrue(any(l.startswith("Findings (") for l in lines), run.stderr)
+        self.assertTrue(any(l.startswith(f"  [") and f"] {rule}: " in l and f"'{range_name}'" in l
+                            for l in lines), run.stderr)
+        self.assertIn("Evidence and suggestions: gpuprof analyze ", run.stderr)
+
+    def test_diff_lists_findings_new_in_new(self):
+        name, rule, _, env = CASES[4]  # gpu-idle
+        good = self.record_program(name, env, efficient=True)
+        bad = self.record_program(name, env)
+        text = gpuprof("diff", good, bad, check=False)
+        self.assertIn("New findings, only in NEW (gpuprof analyze):", text.stdout)
+        self.assertIn(f"] {rule}: ", text.stdout)
+        doc = json.loads(gpuprof("diff", "--format", "json", good, bad, check=False).stdout)
+        self.assertIn(rule, [f["rule"] for f in doc["new_findings"]])
+        # The other way round, nothing is new.
+        back = json.loads(gpuprof("diff", "--format", "json", bad, good, check=False).stdout)
+        self.assertEqual(back["new_findings"], [])
+
+
+if __name__ == "__main__":
+    unittest.main()
