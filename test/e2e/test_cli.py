@@ -31,7 +31,8 @@ class Suggestions(unittest.TestCase):
         self.assertTrue(out.stderr.startswith(
             "gpuprof: error: 'reprot' is not a gpuprof command; did you mean 'report'?\n"),
             out.stderr)
-        self.assertIn("Commands: report, info, dump, trace, export, diff, record, completion.",
+        self.assertIn("Commands: report, info, dump, trace, export, diff, analyze, record, "
+                      "completion.",
                       out.stderr)
         self.assertIn("did you mean 'trace'?", gpuprof("trace_", check=False).stderr)
         # Nothing close: no guess, but the list.
@@ -77,7 +78,7 @@ class ParserErrors(unittest.TestCase):
         self.assertIn("Exit status:", gpuprof("--help").stdout)
         names = commands()
         self.assertEqual(set(names), {"report", "info", "dump", "trace", "export", "diff",
-                                      "record", "completion"})
+                                      "analyze", "record", "completion"})
         for name in names:
             text = gpuprof(name, "--help").stdout
             self.assertIn("\nExit status: ", text, name)
@@ -106,6 +107,8 @@ class Completion(E2ETestCase):
         self.assertEqual(self.complete("report", "--so"), ["--sort"])
         self.assertEqual(self.complete("report", "--view", "k"), ["kernels"])
         self.assertEqual(self.complete("diff", "--format", ""), ["text", "md", "json", "junit"])
+        self.assertEqual(self.complete("analyze", "--fail-on", "gpu"), ["gpu-idle"])
+        self.assertIn("all", self.complete("analyze", "--fail-on", ""))
         self.assertIn("self_cuda_time_total", self.complete("report", "--sort", "self_c"))
         self.assertIn("--busy-bucket", self.complete("trace", "--"))
         open(os.path.join(self.tmp, "run-1.gprof"), "w").close()

@@ -155,14 +155,26 @@ std::optional<Finding> run(const RuleContext& context) {
     where.add_time(*gap.timeline, gap.range, gap.start_ns, gap.device, gap.length());
     for (const auto& [ns, name] : gap.calls) by_api[name] += ns;
   }
-  // Per step: the idle share of each step, from the gaps inside it.
+  // Per step: the idle share of each step, from the gaps inside it (a
+  // file's gaps by start; a step looks from the first that may reach it).
   std::vector<uint64_t> step_shares;  // in ppm, for the median
   for (const Timeline& timeline : context.files) {
+    std::vector<const FoundGap*> own;
+    uint64_t longest_gap = 0;
+    for (const FoundGap& gap : gaps)
+      if (gap.timeline == &timeline) {
+        own.push_back(&gap);
+        longest_gap = std::max(longest_gap, gap.length());
+      }
+    std::sort(own.begin(), own.end(),
+              [](const FoundGap* a, const FoundGap* b) { return a->start_ns < b->start_ns; });
     for (const Step& step : timeline.steps) {
+      const uint64_t from = step.start_ns - std::min(step.start_ns, longest_gap);
+      auto it = std::lower_bound(own.begin(), own.end(), from,
+                                 [](const FoundGap* g, uint64_t t) { return g->start_ns < t; });
       uint64_t idle = 0;
-      for (const FoundGap& gap : gaps)
-        if (gap.timeline == &timeline)
-          idle += overlap(gap.start_ns, gap.end_ns, step.start_ns, step.end_ns);
+      for (; it != own.end() && (*it)->start_ns < step.end_ns; ++it)
+        idle += overlap((*it)->start_ns, (*it)->end_ns, step.start_ns, step.end_ns);
       const uint64_t length = step.end_ns - step.start_ns;
       if (length > 0) step_shares.push_back(idle * 1000000 / length);
     }

@@ -9,6 +9,7 @@
 #include "tools/analysis/render/sort.h"
 #include "tools/analysis/render/transfer_table.h"
 #include "tools/analysis/render/views.h"
+#include "tools/analyze/rule.h"
 #include "tools/diff/metrics.h"
 
 namespace gprof::cli {
@@ -34,6 +35,10 @@ std::vector<std::string> parsed_choices(std::string_view command, std::string_vi
   }
   if (command == "diff" && (option == "--sort" || option == "--metrics"))
     for (diff::Metric metric : diff::kAllMetrics) out.emplace_back(diff::metric_name(metric));
+  if (command == "analyze" && (option == "--rules" || option == "--fail-on")) {
+    for (const analyze::RuleSpec* rule : analyze::all_rules()) out.emplace_back(rule->id);
+    if (option == "--fail-on") out.emplace_back("all");
+  }
   return out;
 }
 
