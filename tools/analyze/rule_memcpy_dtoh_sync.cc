@@ -45,7 +45,7 @@ std::optional<Finding> run(const RuleContext& context) {
       if (it == ends->second.end() || *it > w.start_ns) continue;
       sizes.push_back(w.bytes);
       blocked_ns += call.duration();
-      wait_ns += w.start_ns - call.start_ns;
+      wait_ns += std::min(w.start_ns, call.end_ns) - call.start_ns;
       where.add(timeline, w.call, &w, call.duration());
     }
   }

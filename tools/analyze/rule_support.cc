@@ -23,8 +23,11 @@ bool blocks_host(const Call& call, const Work* work) {
   if (call.category == ApiCategory::kSync)
     return call.api != ApiId::cudaStreamWaitEvent && call.api != ApiId::cudaStreamWaitEvent_ptsz;
   if (call.category != ApiCategory::kCopy) return false;
+  // An Async copy into pageable memory may block ("might be synchronous"):
+  // it did when the call lasted until its copy began.
   if (call.async)
-    return work != nullptr && is_device_to_host(*work) && work->dst_kind == kMemoryPageable;
+    return work != nullptr && is_device_to_host(*work) && work->dst_kind == kMemoryPageable &&
+           call.end_ns >= work->start_ns;
   if (work != nullptr) {
     // CUpti_ActivityMemcpyKind: HtoD 1, DtoH 2, HtoA 3, AtoH 4, HtoH 9 touch the host.
     const uint8_t kind = work->copy_kind;

@@ -25,7 +25,8 @@ bool is_device_to_host(const Work& work);
 // only makes a stream wait) and copies that the CUDA runtime makes
 // synchronous with respect to the host ("API synchronization behavior" in
 // the CUDA Runtime API reference): a non-Async copy that touches host memory,
-// and an Async copy from the device into pageable memory. `work`: a GPU
+// and an Async copy from the device into pageable memory that lasted until
+// its copy began (the runtime "might" make it synchronous). `work`: a GPU
 // record the call issued, nullptr when none is known.
 bool blocks_host(const Call& call, const Work* work);
 

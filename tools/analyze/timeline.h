@@ -65,7 +65,7 @@ struct Step {
 };
 
 struct Timeline {
-  uint32_t file = 0;
+  uint32_t file = 0;  // its position among the timelines built
   std::string path;
   std::string rank;  // the header's rank label; empty when none
   uint32_t pid = 0;

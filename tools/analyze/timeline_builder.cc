@@ -33,9 +33,10 @@ TimelineBuilder::TimelineBuilder(Scope scope) : scope_(std::move(scope)) {
   if (scope_.steps.empty()) scope_.steps = analysis::default_step_patterns();
 }
 
-void TimelineBuilder::on_file_begin(uint32_t file, const std::string& path) {
+void TimelineBuilder::on_file_begin(uint32_t /*file*/, const std::string& path) {
+  // Numbered across calls of load_files (diff reads a side run by run).
   timelines_.emplace_back();
-  current().file = file;
+  current().file = static_cast<uint32_t>(timelines_.size() - 1);
   current().path = path;
   name_ids_.clear();
 }

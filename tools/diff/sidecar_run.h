@@ -23,6 +23,9 @@ struct SidecarRun {
   std::vector<analysis::FileInfo> files;
 };
 
-SidecarRun load_sidecar_run(const std::vector<std::string>& paths, const RowOptions& options);
+// `also`: another visitor that sees the same pass over the files (the
+// timelines of `gpuprof analyze`), or nullptr.
+SidecarRun load_sidecar_run(const std::vector<std::string>& paths, const RowOptions& options,
+                            analysis::ProfileVisitor* also = nullptr);
 
 }  // namespace gprof::diff

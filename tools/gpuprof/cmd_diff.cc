@@ -109,32 +109,19 @@ bool reads_gpu_times(const std::vector<diff::Rule>& rules) {
   return false;
 }
 
-// The sidecar files of one side; nullopt when some run of it is a JSON report
-// (which holds no timeline to analyze).
-std::optional<std::vector<std::string>> side_sidecars(const std::vector<std::string>& side) {
-  std::vector<std::string> files;
+// Whether every run of a side is sidecar files (a JSON report holds no
+// timeline to analyze).
+bool all_sidecars(const std::vector<std::string>& side) {
   for (const std::vector<std::string>& run : expand_run_list(side).runs)
-    for (const std::string& file : run) {
-      if (!is_sidecar_file(file)) return std::nullopt;
-      files.push_back(file);
-    }
-  return files;
+    for (const std::string& file : run)
+      if (!is_sidecar_file(file)) return false;
+  return true;
 }
 
 // The findings of `gpuprof analyze` (all rules, default thresholds) in NEW
-// whose rule found nothing in BASE; nullopt unless both sides are sidecar
-// files. The sides were read without error for the rows already.
-std::optional<std::vector<diff::NewFinding>> new_findings(const std::vector<std::string>& base,
-                                                          const std::vector<std::string>& now,
-                                                          const std::vector<std::string>& ranges) {
-  const std::optional<std::vector<std::string>> base_files = side_sidecars(base);
-  const std::optional<std::vector<std::string>> new_files = side_sidecars(now);
-  if (!base_files || !new_files) return std::nullopt;
-  const analyze::Scope scope{ranges, {}};
-  const analyze::Analysis before =
-      analyze::analyze_with_defaults(analyze::load_timelines(*base_files, scope).timelines);
-  const analyze::Analysis after =
-      analyze::analyze_with_defaults(analyze::load_timelines(*new_files, scope).timelines);
+// whose rule found nothing in BASE.
+std::vector<diff::NewFinding> new_findings(const analyze::Analysis& before,
+                                           const analyze::Analysis& after) {
   std::vector<diff::NewFinding> out;
   for (const analyze::Finding& f : after.findings)
     if (!before.fired(f.rule))
@@ -199,8 +186,16 @@ int compare_and_write(const DiffArgs& args, bool& compared, std::string& reason)
     for (const std::vector<std::string>& run : expand_run_list(*side).runs)
       sidecars.insert(sidecars.end(), run.begin(), run.end());
   ProgressScope progress(sidecars, 1, args.quiet);
-  std::optional<LoadedSide> base = load_side(base_args, args.group_by, rows);
-  std::optional<LoadedSide> now = load_side(new_args, args.group_by, rows);
+  // Findings too when both sides are sidecar files (a JSON report holds no
+  // timeline), from the same pass as the rows; each side's timelines are
+  // analyzed and dropped before the other side is read.
+  const bool analyzed = all_sidecars(base_args) && all_sidecars(new_args);
+  analyze::TimelineBuilder timelines(analyze::Scope{args.ranges, {}});
+  analysis::ProfileVisitor* also = analyzed ? &timelines : nullptr;
+  std::optional<LoadedSide> base = load_side(base_args, args.group_by, rows, also);
+  const analyze::Analysis before = analyze::analyze_with_defaults(timelines.take());
+  std::optional<LoadedSide> now = load_side(new_args, args.group_by, rows, also);
+  const analyze::Analysis after = analyze::analyze_with_defaults(timelines.take());
   progress.finish();
   if (!base || !now) return kExitBadInput;
   if (const std::optional<std::string> error = unlike_runs(*base, *now)) {
@@ -222,7 +217,7 @@ int compare_and_write(const DiffArgs& args, bool& compared, std::string& reason)
   }
   diff::Comparison comparison = diff::compare(std::move(base->info), std::move(now->info),
                                               base->runs, now->runs, std::move(options));
-  comparison.new_findings = new_findings(base_args, new_args, args.ranges);
+  if (analyzed) comparison.new_findings = new_findings(before, after);
   compared = true;
 
   fmt::print("{}", render(comparison, args.format, args.name_width));

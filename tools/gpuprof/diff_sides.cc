@@ -61,7 +61,8 @@ std::optional<std::string> unmatchable_group(analysis::GroupBy group_by) {
 // Each run of `arguments` (expand_run_list), with a line on stderr for every
 // problem; nullopt when some run cannot be used.
 std::optional<LoadedSide> load_side(const std::vector<std::string>& arguments,
-                                    const std::string& group_by, const diff::RowOptions& rows) {
+                                    const std::string& group_by, const diff::RowOptions& rows,
+                                    analysis::ProfileVisitor* also) {
   const Runs runs = expand_run_list(arguments);
   if (!report_input_errors(runs.errors)) return std::nullopt;
   LoadedSide side;
@@ -72,7 +73,7 @@ std::optional<LoadedSide> load_side(const std::vector<std::string>& arguments,
     const std::optional<std::string> text =
         files.size() == 1 ? json_text(files.front()) : std::nullopt;
     if (!text) {
-      diff::SidecarRun run = diff::load_sidecar_run(files, rows);
+      diff::SidecarRun run = diff::load_sidecar_run(files, rows, also);
       const bool readable = check_files(run.files);
       ok = readable && ok;
       print_table_notes(stderr, run.files);

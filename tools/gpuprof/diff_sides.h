@@ -30,9 +30,11 @@ std::optional<std::string> unmatchable_group(analysis::GroupBy group_by);
 
 // Each run of `arguments` (expand_run_list), with a line on stderr for every
 // problem; nullopt when some run cannot be used. `group_by` as given, for
-// the JSON reports' check.
+// the JSON reports' check. `also` sees the sidecar files as they are read
+// (nullptr: nothing else does).
 std::optional<LoadedSide> load_side(const std::vector<std::string>& arguments,
-                                    const std::string& group_by, const diff::RowOptions& rows);
+                                    const std::string& group_by, const diff::RowOptions& rows,
+                                    analysis::ProfileVisitor* also = nullptr);
 
 // Whether no run of the side has a row.
 bool no_rows(const LoadedSide& side);

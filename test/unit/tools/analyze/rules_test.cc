@@ -129,11 +129,31 @@ TEST_CASE("analyze: --range keeps the calls inside matching ranges", "[analyze]"
           .timelines;
   REQUIRE(timelines.size() == 1);
   CHECK(timelines[0].window_ns() == 10 * 500'000);
-  const Analysis a = analyze(timelines, {&kSmallMemcpyRule, &kPageableMemcpyRule}, Thresholds{},
-                             {"upload_*"});
+  const Analysis a =
+      analyze(timelines, {&kSmallMemcpyRule, &kPageableMemcpyRule}, Thresholds{}, {"upload_*"});
   REQUIRE(a.findings.size() == 1);
   CHECK(metric(a.findings[0], "copies") == 60);
   CHECK_FALSE(a.fired("pageable-memcpy"));
+}
+
+TEST_CASE("analyze: several files (ranks) are analyzed together", "[analyze]") {
+  const std::string bytes = test::analyze_capture();
+  const std::vector<Timeline> timelines =
+      load_timelines({test::write_temp_file("rank0.gprof", bytes),
+                      test::write_temp_file("rank1.gprof", bytes)},
+                     Scope{})
+          .timelines;
+  REQUIRE(timelines.size() == 2);
+  const Analysis a = analyze(timelines, {&kMemcpyDtohSyncRule}, Thresholds{}, {});
+  CHECK(a.window_ns == 2 * 94'510'000);
+  CHECK(a.steps == 20);
+  REQUIRE(a.findings.size() == 1);
+  CHECK(metric(a.findings[0], "copies") == 20);
+  const Where& where = a.findings[0].where;
+  CHECK(where.steps_hit == 20);
+  REQUIRE(where.files.size() == 2);
+  CHECK(where.files[0].share == 0.5);
+  CHECK(where.files[1].share == 0.5);
 }
 
 TEST_CASE("analyze: which calls block the host", "[analyze]") {
@@ -153,6 +173,10 @@ TEST_CASE("analyze: which calls block the host", "[analyze]") {
   copy.async = true;
   CHECK_FALSE(blocks_host(copy, &dtoh));
   dtoh.dst_kind = kMemoryPageable;
+  dtoh.start_ns = 100;
+  copy.end_ns = 90;  // returned before its copy began: it did not wait
+  CHECK_FALSE(blocks_host(copy, &dtoh));
+  copy.end_ns = 110;
   CHECK(blocks_host(copy, &dtoh));
   copy.async = false;
   Work dtod = dtoh;
