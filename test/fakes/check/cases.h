@@ -12,6 +12,7 @@ void ThreadsCase();
 void PerThreadBuffersCase();
 void SharedBuffersCase();
 void KernelNsOverrideCase();
+void PageableCopiesCase();
 
 void NoDriverCase();
 void SubscriberTakenCase();

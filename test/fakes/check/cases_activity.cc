@@ -271,3 +271,27 @@ void KernelNsOverrideCase() {
 }
 
 }  // namespace fake_check
+
+namespace fake_check {
+
+// cudaMemcpyAsync from the device into pageable memory "might be synchronous with respect to
+// host" (CUDA Runtime API reference, "API synchronization behavior"): the data must be in the
+// caller's memory when it returns, so the fake returns once the copy, and the kernel queued
+// before it on the stream, are done.
+void PageableCopiesCase() {
+  const void* kernel = RegisterKernel("_Z6fillerPf");
+  float* device = nullptr;
+  CHECK_EQ(cudaMalloc(reinterpret_cast<void**>(&device), 256), cudaSuccess);
+  cudaStream_t stream = nullptr;
+  CHECK_EQ(cudaStreamCreate(&stream), cudaSuccess);
+  std::vector<float> pageable(64);
+  void* args[] = {&device};
+  CHECK_EQ(cudaLaunchKernel(kernel, dim3(1), dim3(32), args, 0, stream), cudaSuccess);
+  CHECK_EQ(cudaMemcpyAsync(pageable.data(), device, 256, cudaMemcpyDeviceToHost, stream),
+           cudaSuccess);
+  CHECK_EQ(cudaStreamQuery(stream), cudaSuccess);
+  CHECK_EQ(cudaStreamDestroy(stream), cudaSuccess);
+  CHECK_EQ(cudaFree(device), cudaSuccess);
+}
+
+}  // namespace fake_check

@@ -52,6 +52,7 @@ const Case kCases[] = {
     {"finalize", FinalizeCase, nullptr},
     {"kernel_ns_override", KernelNsOverrideCase, nullptr, false, nullptr,
      "slow=50000,_Z4fastPf=3000,broken,bad=abc"},
+    {"pageable_copies", PageableCopiesCase, nullptr},
 };
 
 std::string ProbePath() {
