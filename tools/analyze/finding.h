@@ -43,6 +43,9 @@ struct Where {
   std::vector<Place> streams;
   std::vector<Place> devices;
   std::vector<Place> files;  // the file or rank
+  // The GPU activities involved, as report names their rows: kernels
+  // (demangled), "Memcpy HtoD (Pageable -> Device)"...
+  std::vector<Place> activities;
 };
 
 // gpu-idle's longest gaps, with what the CPU was doing meanwhile.

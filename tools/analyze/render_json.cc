@@ -27,7 +27,8 @@ ordered_json finding_json(const Finding& f) {
       {"threads", places_json(f.where.threads)},
       {"streams", places_json(f.where.streams)},
       {"devices", places_json(f.where.devices)},
-      {"files", places_json(f.where.files)}};
+      {"files", places_json(f.where.files)},
+      {"activities", places_json(f.where.activities)}};
   ordered_json out = {{"rule", f.rule},
                       {"severity", severity_name(f.severity)},
                       {"summary", f.summary},

@@ -49,7 +49,8 @@ std::string render_markdown(const Analysis& a) {
         {"threads", &f.where.threads},
         {"streams", &f.where.streams},
         {"devices", &f.where.devices},
-        {"files", &f.where.files}};
+        {"files", &f.where.files},
+        {"GPU activities", &f.where.activities}};
     for (const auto& [label, list] : places)
       if (!list->empty()) out += fmt::format("; {} {}", label, code_places(*list));
     out += "\n";

@@ -61,6 +61,7 @@ void WhereBuilder::add(const Timeline& timeline, int32_t call, const Work* work,
   if (work) {
     streams_[fmt::format("{}", work->stream)] += cost_ns;
     devices_[fmt::format("{}", work->device)] += cost_ns;
+    activities_[timeline.names[work->name]] += cost_ns;
   }
   files_[file_label(timeline)] += cost_ns;
 }
@@ -82,6 +83,7 @@ Where WhereBuilder::finish(const std::vector<Timeline>& timelines, size_t top) c
   where.streams = top_places(streams_, top);
   where.devices = top_places(devices_, top);
   where.files = top_places(files_, top);
+  where.activities = top_places(activities_, top);
   for (const Timeline& timeline : timelines) {
     where.steps += timeline.steps.size();
     if (where.step_pattern.empty()) where.step_pattern = timeline.step_pattern;

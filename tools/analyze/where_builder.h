@@ -31,7 +31,7 @@ class WhereBuilder {
   void add_range(const Timeline& timeline, int32_t range, uint64_t cost_ns);
   void add_step(const Timeline& timeline, int32_t step);
 
-  std::map<std::string, uint64_t> ranges_, threads_, streams_, devices_, files_;
+  std::map<std::string, uint64_t> ranges_, threads_, streams_, devices_, files_, activities_;
   std::set<std::pair<uint32_t, int32_t>> steps_;  // (file, step)
 };
 

@@ -64,6 +64,8 @@ TEST_CASE("analyze: every rule fires on the fixture with hand-worked numbers", "
   CHECK(metric(*launch, "median_kernel_time") == 10'000);
   CHECK(metric(*launch, "median_launch_interval") == 150'000);
   CHECK(launch->where.ranges.front().name == "forward");
+  REQUIRE(launch->where.activities.size() == 1);
+  CHECK(launch->where.activities.front().name == "tiny_op(float*, int)");
 
   const Finding* sync = find(a, "excessive-sync");
   REQUIRE(sync);
