@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "tools/analysis/format.h"
+#include "tools/analysis/render/format.h"
 #include "tools/analyze/rule_support.h"
 
 namespace gprof::analyze {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "tools/analysis/profile.h"
+#include "tools/analysis/read/profile.h"
 #include "tools/analyze/analysis.h"
 #include "tools/analyze/timeline_builder.h"
 

@@ -1,6 +1,6 @@
 #include <fmt/format.h>
 
-#include "tools/analysis/format.h"
+#include "tools/analysis/render/format.h"
 #include "tools/analyze/render.h"
 #include "tools/analyze/rule_support.h"
 

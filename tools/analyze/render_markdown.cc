@@ -1,6 +1,6 @@
 #include <fmt/format.h>
 
-#include "tools/analysis/table_markdown.h"
+#include "tools/analysis/render/table_markdown.h"
 #include "tools/analyze/render.h"
 #include "tools/analyze/rule_support.h"
 

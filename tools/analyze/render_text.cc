@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "tools/analysis/format.h"
+#include "tools/analysis/render/format.h"
 #include "tools/analyze/render.h"
 #include "tools/analyze/rule_support.h"
 

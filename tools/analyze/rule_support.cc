@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
-#include "tools/analysis/format.h"
-#include "tools/analysis/steps.h"
+#include "tools/analysis/model/steps.h"
+#include "tools/analysis/render/format.h"
 
 namespace gprof::analyze {
 

@@ -5,8 +5,8 @@
 #include <charconv>
 #include <cmath>
 
-#include "tools/analysis/duration.h"
-#include "tools/analysis/format.h"
+#include "tools/analysis/render/duration.h"
+#include "tools/analysis/render/format.h"
 #include "tools/analyze/rule.h"
 
 namespace gprof::analyze {

@@ -11,7 +11,7 @@
 
 #include "formats/api_ids.h"
 #include "formats/record.h"
-#include "tools/analysis/nvtx_ranges.h"
+#include "tools/analysis/model/nvtx_ranges.h"
 
 namespace gprof::analyze {
 

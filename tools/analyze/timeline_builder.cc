@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <map>
 
-#include "tools/analysis/glob.h"
-#include "tools/analysis/steps.h"
+#include "tools/analysis/model/glob.h"
+#include "tools/analysis/model/steps.h"
 
 namespace gprof::analyze {
 namespace {

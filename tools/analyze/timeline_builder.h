@@ -6,7 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "tools/analysis/profile.h"
+#include "tools/analysis/read/profile.h"
 #include "tools/analyze/timeline.h"
 
 namespace gprof::analyze {
