@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "tools/analysis/pairing.h"
+#include "tools/analysis/model/pairing.h"
 
 namespace gprof::trace {
 namespace {
@@ -17,11 +17,13 @@ bool CorrelationUnwrap::may_wrap(uint64_t lowest, uint64_t highest) {
 
 uint64_t CorrelationUnwrap::next(uint64_t raw, std::optional<uint64_t> time_ns) {
   const uint64_t id = analysis::unwrap_correlation(raw, count_ == 0 ? raw : previous_);
-  if (count_++ % kSample == 0) sample_due_ = true;
+  const uint64_t drift = id > sampled_ ? id - sampled_ : sampled_ - id;
+  if (count_++ % kSample == 0 || drift >= kDrift) sample_due_ = true;
   // An id without a time (a pushed id whose call is not in the file) is no
   // sample: the next timed one is.
   if (sample_due_ && time_ns) {
     samples_.emplace_back(*time_ns, id);
+    sampled_ = id;
     sample_due_ = false;
   }
   previous_ = id;

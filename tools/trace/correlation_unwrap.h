@@ -4,11 +4,12 @@
 // uses): the ids in the order they were handed out, each to the value nearest
 // the one before; any other id of the file (a GPU record's, a launch's kept
 // apart) to the value nearest that of the last id handed out before its time.
-// Kept for that: one (time, id) pair per kSample ids, so memory grows by 16
-// bytes per 4096 calls. CUPTI's counter moves by one per call, so a sample at
-// most kSample ids back is as good a reference as the id just before; the
-// results are those of pairing.h for any file whose ids move by less than
-// 2^31 across 4096 calls.
+// Kept for that: a (time, id) sample every kSample ids, and whenever the
+// ids have moved by kDrift or more since the last sample, so that an id
+// between two samples is within kDrift of the one before it; memory grows by
+// 16 bytes per 4096 calls as CUPTI counts (one id per call). The results are
+// those of pairing.h for any file whose GPU records' ids are within 2^31 -
+// kDrift of their calls'.
 #pragma once
 
 #include <cstdint>
@@ -21,6 +22,7 @@ namespace gprof::trace {
 class CorrelationUnwrap {
  public:
   static constexpr uint64_t kSample = 4096;
+  static constexpr uint64_t kDrift = uint64_t{1} << 28;
 
   // Whether ids spanning [lowest, highest] (as recorded) can have wrapped:
   // a wrap puts ids more than 2^31 apart (and ids above 32 bits are taken as
@@ -43,6 +45,7 @@ class CorrelationUnwrap {
  private:
   std::vector<std::pair<uint64_t, uint64_t>> samples_;  // (time, unwrapped id)
   uint64_t previous_ = 0;
+  uint64_t sampled_ = 0;  // the last sample's id
   uint64_t count_ = 0;
   bool sample_due_ = false;
   bool wrapped_ = false;

@@ -119,8 +119,8 @@ void EventJson::call(const Item& e) {
   }
   Buffer& b = out_.begin_event();
   {
-    JsonCursor c(b, JsonCursor::kFixed + head.head.size() + (kernel ? kernel->size() : 0) +
-                        error.size());
+    JsonCursor c(
+        b, JsonCursor::kFixed + head.head.size() + (kernel ? kernel->size() : 0) + error.size());
     c.text(head.head);
     place(c, e.track, e.start_ns);
     c.text(",\"dur\":");

@@ -11,8 +11,8 @@
 #pragma once
 
 #include <algorithm>
-#include <concepts>
 #include <cerrno>
+#include <concepts>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
