@@ -54,8 +54,11 @@ struct Busy {
   int64_t end;
 };
 
+// Each with prefix(): the keys the sorter sorts first (spill_sorter.h).
+using Prefix = std::pair<uint64_t, uint64_t>;
 struct ByKey {
   bool operator()(const GpuIn& a, const GpuIn& b) const { return a.key < b.key; }
+  static Prefix prefix(const GpuIn& g) { return {g.key, 0}; }
 };
 // In the order CUPTI handed the calls their ids (pairing.h).
 struct ByStart {
@@ -63,9 +66,12 @@ struct ByStart {
     return std::tie(a.start_ns, a.index) < std::tie(b.start_ns, b.index);
   }
   bool operator()(const Memory& a, const Memory& b) const { return a.start_ns < b.start_ns; }
+  static Prefix prefix(const CallKey& c) { return {c.start_ns, c.index}; }
+  static Prefix prefix(const Memory& m) { return {m.start_ns, 0}; }
 };
 struct ByPushed {
   bool operator()(const External& a, const External& b) const { return a.external < b.external; }
+  static Prefix prefix(const External& e) { return {e.external, 0}; }
 };
 struct ByCorrelation {
   bool operator()(const CallKey& a, const CallKey& b) const {
@@ -74,6 +80,8 @@ struct ByCorrelation {
   bool operator()(const External& a, const External& b) const {
     return a.correlation < b.correlation;
   }
+  static Prefix prefix(const CallKey& c) { return {c.correlation, 0}; }
+  static Prefix prefix(const External& e) { return {e.correlation, 0}; }
 };
 // As the loader hands paired work out: by call, then start.
 struct ByCall {
@@ -81,13 +89,19 @@ struct ByCall {
     return std::tuple(a.call.correlation, a.record.start_ns, a.seq) <
            std::tuple(b.call.correlation, b.record.start_ns, b.seq);
   }
+  static Prefix prefix(const Work& w) { return {w.call.correlation, w.record.start_ns}; }
 };
 struct BySeq {
   bool operator()(const Work& a, const Work& b) const { return a.seq < b.seq; }
+  static Prefix prefix(const Work& w) { return {w.seq, 0}; }
 };
 struct ByDevice {
   bool operator()(const Busy& a, const Busy& b) const {
     return std::tuple(a.device, a.start, a.end) < std::tuple(b.device, b.start, b.end);
+  }
+  // Signed times in unsigned order: the sign bit flipped.
+  static Prefix prefix(const Busy& b) {
+    return {b.device, static_cast<uint64_t>(b.start) ^ (uint64_t{1} << 63)};
   }
 };
 
