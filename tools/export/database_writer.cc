@@ -84,7 +84,7 @@ void split_shared_memory(Database& db) {
       "AND l.bytes <= k.staticSharedMemory");
 }
 
-// The calls carry the ids gprof pushed, not CUPTI's (analysis/pairing.h).
+// The calls carry the ids gprof pushed, not CUPTI's (analysis/model/pairing.h).
 bool external_mode(const analysis::FileInfo& info) {
   return info.cupti && info.cupti->state() == pb::CuptiStatus::EXTERNAL_CORRELATION;
 }
