@@ -9,6 +9,7 @@
 
 #include "formats/reader.h"
 #include "tools/analysis/render/cupti_status.h"
+#include "tools/export/correlation_ids.h"
 #include "tools/export/enum_tables.h"
 #include "tools/export/file_rows.h"
 #include "tools/export/global_ids.h"
@@ -81,6 +82,11 @@ void split_shared_memory(Database& db) {
       "staticSharedMemory = k.staticSharedMemory - l.bytes FROM temp.launch_shared AS l "
       "WHERE l.globalPid = k.globalPid AND l.correlationId = k.correlationId "
       "AND l.bytes <= k.staticSharedMemory");
+}
+
+// The calls carry the ids gprof pushed, not CUPTI's (analysis/model/pairing.h).
+bool external_mode(const analysis::FileInfo& info) {
+  return info.cupti && info.cupti->state() == pb::CuptiStatus::EXTERNAL_CORRELATION;
 }
 
 std::string cupti_state(const analysis::FileInfo& info) {
@@ -223,13 +229,14 @@ ExportSummary write_database(const std::vector<std::string>& inputs, const std::
   create_tables(db);
   db.exec(
       "CREATE TEMP TABLE launch_shared (globalPid INTEGER, correlationId INTEGER, bytes "
-      "INTEGER)");
+      "INTEGER, start INTEGER)");
   db.exec("BEGIN");
   write_enum_tables(db);
   write_metadata(db);
 
   std::vector<int64_t> global_pids;
   std::vector<int64_t> vm_ids;
+  std::vector<IdSpan> id_spans;  // per file: what correlation_ids.h unwraps
   {
     StringIds strings(db);
     Inserts inserts(db);
@@ -256,6 +263,7 @@ ExportSummary write_database(const std::vector<std::string>& inputs, const std::
       if (!rows.sqlite_error().empty()) throw SqliteError(rows.sqlite_error());
       if (!info.status.opened) return summary;
       rows.finish();
+      id_spans.push_back(external_mode(info) ? rows.external_ids() : rows.call_ids());
       global_pids.push_back(global_pid);
       vm_ids.push_back(vm_id);
     }
@@ -264,6 +272,8 @@ ExportSummary write_database(const std::vector<std::string>& inputs, const std::
   summary.load_seconds = since(begin);
 
   create_indexes(db);
+  for (size_t i = 0; i < global_pids.size(); ++i)
+    unwrap_correlations(db, global_pids[i], external_mode(summary.files[i]), id_spans[i]);
   bool externals = false;
   for (const analysis::FileInfo& info : summary.files)
     externals = externals || info.gpu.external_correlations != 0;

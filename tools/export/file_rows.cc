@@ -141,6 +141,7 @@ void FileRows::write_api(const ApiRecord& r) {
   b.set(3, driver_api(api->symbol) ? kCudaDriver : kCudaRuntime);
   b.set(4, global_tid(global_pid_, r.tid));
   set_optional(b, 5, r.correlation);
+  call_ids_.add(r.correlation);
   b.set(6, api_name(r.api, api->display));
   b.set(7, r.result);
   b.end_row();
@@ -152,6 +153,7 @@ void FileRows::write_api(const ApiRecord& r) {
     l.bind(1, global_pid_);
     l.bind(2, i64(r.correlation));
     l.bind(3, r.shared_mem);
+    l.bind(4, i64(r.start_ns));
     l.run();
   }
 }
@@ -164,6 +166,7 @@ void FileRows::on_range(const RangeEvent& event) {
 
 void FileRows::on_external_correlation(uint64_t correlation, uint64_t external_id) {
   ++info_.gpu.external_correlations;
+  external_ids_.add(correlation);
   guarded([&] {
     Statement& s = in_.external;
     s.bind(1, global_pid_);

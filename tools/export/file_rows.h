@@ -12,6 +12,7 @@
 #include "formats/reader.h"
 #include "tools/analysis/model/nvtx_ranges.h"
 #include "tools/analysis/read/profile.h"
+#include "tools/export/correlation_ids.h"
 #include "tools/export/inserts.h"
 #include "tools/export/string_ids.h"
 
@@ -43,6 +44,11 @@ class FileRows : public RecordVisitor {
   // Once the file is read: the NVTX ranges, domains and thread names.
   void finish();
 
+  // The CUPTI ids the file recorded (correlation_ids.h): the calls', and
+  // the external correlations' CUPTI side.
+  IdSpan call_ids() const { return call_ids_; }
+  IdSpan external_ids() const { return external_ids_; }
+
  private:
   struct KernelNames {
     int64_t demangled, short_name, mangled;
@@ -68,6 +74,8 @@ class FileRows : public RecordVisitor {
   std::unordered_map<uint16_t, int64_t> api_names_;
   analysis::RangePairing ranges_;
   bool seen_any_ = false;
+  IdSpan call_ids_;
+  IdSpan external_ids_;
   std::string sqlite_error_;
 };
 

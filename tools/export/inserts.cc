@@ -36,8 +36,8 @@ Inserts::Inserts(Database& db)
                "INSERT INTO GPROF_EXTERNAL_CORRELATION (globalPid, correlationId, externalId) "
                "VALUES (?, ?, ?)"),
       launch_shared(db.handle(),
-                    "INSERT INTO temp.launch_shared (globalPid, correlationId, bytes) "
-                    "VALUES (?, ?, ?)") {}
+                    "INSERT INTO temp.launch_shared (globalPid, correlationId, bytes, start) "
+                    "VALUES (?, ?, ?, ?)") {}
 
 void Inserts::flush() {
   runtime.flush();

@@ -126,6 +126,13 @@ int main(int argc, char** argv) {
       ->type_name("N")
       ->capture_default_str()
       ->check(CLI::Range(1u, 1000000u));
+  app.add_option("--first-correlation", settings.first_correlation,
+                 "CUPTI correlation id of each file's first call. The ids are 32-bit and go on "
+                 "at 1 after 4294967295, as in a run of 2^32 calls: a value near that makes "
+                 "files whose ids wrap")
+      ->type_name("ID")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, UINT32_MAX));
   app.add_option("-o,--output", output, "File name pattern; %r is the rank")
       ->type_name("PATTERN")
       ->capture_default_str();

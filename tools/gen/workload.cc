@@ -263,7 +263,11 @@ uint64_t Unit::records() const {
 class Generator {
  public:
   Generator(const Settings& s, std::FILE* out, Counts& counts)
-      : s_(s), out_(out), counts_(counts), rng_(s.seed * 0x100000001B3ull + s.rank) {}
+      : s_(s),
+        out_(out),
+        counts_(counts),
+        rng_(s.seed * 0x100000001B3ull + s.rank),
+        correlation_(s.first_correlation == 0 ? 1 : s.first_correlation) {}
 
   bool run(std::string& error);
 
@@ -299,7 +303,7 @@ class Generator {
   uint32_t gpu_kernel_ids_[kKernelCount] = {};
   uint32_t next_kernel_ = 1, next_gpu_kernel_ = 1u << 24;
   ByteBuffer strings_, frame_;
-  uint64_t correlation_ = 0;
+  uint32_t correlation_;  // the next call's
   uint64_t pending_ = 0;
   uint64_t seq_ = 0, backward_seq_ = 0, op_id_ = 0;
   uint64_t step_ = 0;
@@ -376,7 +380,8 @@ ApiRecord Generator::call(Thread& t, ApiId api, uint64_t duration) {
   r.tid = t.tid;
   r.start_ns = t.now;
   r.end_ns = t.now + duration;
-  r.correlation = ++correlation_;
+  r.correlation = correlation_;
+  correlation_ = correlation_ == UINT32_MAX ? 1 : correlation_ + 1;
   r.stream = t.stream;
   t.now = r.end_ns + rng_.between(100, 800);
   ++counts_.api;

@@ -17,6 +17,11 @@ struct Settings {
   uint32_t threads = 4;  // recording threads in the process
   uint64_t seed = 1;
   uint32_t ops_per_step = 400;  // top-level ops of the main thread per ProfilerStep range
+  // The first call's CUPTI correlation id. The ids are 32-bit
+  // (CUpti_ActivityKernel9::correlationId in cupti_activity.h is a uint32_t)
+  // and wrap past 4294967295; 0 means "none" in a sidecar file, so the
+  // generator goes on at 1. A value near 2^32 makes a file whose ids wrap.
+  uint32_t first_correlation = 1;
 };
 
 struct Counts {

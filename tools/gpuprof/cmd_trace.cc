@@ -3,11 +3,13 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <exception>
 #include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "tools/analysis/render/duration.h"
@@ -29,6 +31,7 @@ struct TraceArgs {
   std::string window;
   std::vector<std::string> ranges;
   std::string busy_bucket = "1ms";
+  unsigned jobs = 0;  // 0: one per core
   bool quiet = false;
 };
 
@@ -76,7 +79,9 @@ int run(const TraceArgs& args) {
     return kExitUsage;
   }
   std::string error;
-  std::unique_ptr<trace::OutputFile> out = trace::OutputFile::open(args.output, error);
+  const unsigned jobs =
+      args.jobs != 0 ? args.jobs : std::max(1u, std::thread::hardware_concurrency());
+  std::unique_ptr<trace::OutputFile> out = trace::OutputFile::open(args.output, error, jobs);
   if (!out) {
     fmt::print(stderr, "gpuprof: error: {}\n", error);
     return kExitFileError;
@@ -152,6 +157,11 @@ void add_trace_command(CLI::App& app, int& exit_status) {
             return "'" + value + "' is not a positive time with a unit (ns, us, ms, s)";
           },
           ""));
+  cmd->add_option("--jobs", args->jobs,
+                  "Threads compressing a .gz output (default: one per core); the bytes are the "
+                  "same whatever the number")
+      ->type_name("N")
+      ->check(CLI::Range(1u, 1024u));
   add_quiet_flag(*cmd, args->quiet);
   cmd->footer(
       "Exit status: 0 written; 1 an input could not be read or the output could not be "

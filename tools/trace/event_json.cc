@@ -3,6 +3,7 @@
 #include <iterator>
 
 #include "tools/analysis/read/cuda_errors.h"
+#include "tools/trace/json_cursor.h"
 #include "tools/trace/time_origin.h"
 
 namespace gprof::trace {
@@ -14,64 +15,74 @@ std::string_view api_category(const ApiInfo& info) {
   return driver ? "cuda_driver" : "cuda_runtime";
 }
 
-std::string_view gpu_category(GpuKind kind) {
+// `"ph":"X","cat":"…"` and the rest of an event's head up to its name, as
+// one literal per kind.
+std::string_view gpu_head(GpuKind kind) {
   switch (kind) {
     case GpuKind::kMemcpy:
-      return "gpu_memcpy";
+      return "{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":";
     case GpuKind::kMemset:
-      return "gpu_memset";
+      return "{\"ph\":\"X\",\"cat\":\"gpu_memset\",\"name\":";
     default:
-      return "kernel";
+      return "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":";
   }
 }
 
-std::string_view counter_name(Counter counter) {
+std::string_view counter_head(Counter counter) {
   switch (counter) {
     case Counter::kDeviceMemory:
-      return "device memory in use";
+      return "{\"ph\":\"C\",\"name\":\"device memory in use\"";
     case Counter::kHostMemory:
-      return "pinned host memory in use";
+      return "{\"ph\":\"C\",\"name\":\"pinned host memory in use\"";
     case Counter::kGpuBusy:
-      return "GPU busy";
+      return "{\"ph\":\"C\",\"name\":\"GPU busy\"";
   }
   return "";
 }
 
-// Appends `,"key":` to `b`.
-void key(Buffer& b, std::string_view name) {
-  b.push_back(',');
-  append_json_string(b, name);
-  b.push_back(':');
+std::string escape(std::string_view text) {
+  Buffer b;
+  append_json_string(b, text);
+  return std::string(b.data(), b.size());
 }
 
-void dim3(Buffer& b, std::string_view name, const Dim3& d) {
-  key(b, name);
-  fmt::format_to(std::back_inserter(b), "[{},{},{}]", d.x, d.y, d.z);
-}
-
-template <typename T>
-void number(Buffer& b, std::string_view name, T value) {
-  key(b, name);
-  fmt::format_to(std::back_inserter(b), "{}", value);
-}
-
-void text(Buffer& b, std::string_view name, std::string_view value) {
-  key(b, name);
-  append_json_string(b, value);
+void dim3(JsonCursor& c, std::string_view key, const Dim3& d) {
+  c.text(key);
+  c.number(d.x);
+  c.put(',');
+  c.number(d.y);
+  c.put(',');
+  c.number(d.z);
+  c.put(']');
 }
 
 }  // namespace
 
-void EventJson::head(Buffer& b, std::string_view phase, std::string_view category,
-                     std::string_view name, uint32_t track, uint64_t time_ns) {
+const std::string& EventJson::escaped(uint32_t id) {
+  if (id >= escaped_.size()) escaped_.resize(id + 1);
+  std::optional<std::string>& text = escaped_[id];
+  if (!text) text = escape(strings_.text(id));
+  return *text;
+}
+
+const EventJson::ApiText& EventJson::api_text(const ApiInfo& info) {
+  const auto id = static_cast<size_t>(info.id);
+  if (id >= apis_.size()) apis_.resize(id + 1);
+  std::optional<ApiText>& text = apis_[id];
+  if (!text)
+    text = ApiText{fmt::format("{{\"ph\":\"X\",\"cat\":\"{}\",\"name\":{}", api_category(info),
+                               escape(info.display))};
+  return *text;
+}
+
+void EventJson::place(JsonCursor& c, uint32_t track, uint64_t time_ns) {
   const Place& place = places_[track];
-  b.append(std::string_view("{\"ph\":\""));
-  b.append(phase);
-  b.push_back('"');
-  if (!category.empty()) text(b, "cat", category);
-  text(b, "name", name);
-  fmt::format_to(std::back_inserter(b), ",\"pid\":{},\"tid\":{},\"ts\":", place.pid, place.tid);
-  append_microseconds(b, static_cast<int64_t>(time_ns) + to_relative_);
+  c.text(",\"pid\":");
+  c.number(place.pid);
+  c.text(",\"tid\":");
+  c.number(place.tid);
+  c.text(",\"ts\":");
+  c.microseconds(static_cast<int64_t>(time_ns) + to_relative_);
 }
 
 void EventJson::write(const Item& event) {
@@ -95,146 +106,215 @@ void EventJson::write(const Item& event) {
 }
 
 void EventJson::call(const Item& e) {
-  const CallPart& c = e.call;
-  const ApiInfo* info = api_info(c.api);
+  const CallPart& a = e.call;
+  const ApiInfo* info = api_info(a.api);
   if (info == nullptr) return;  // the loader hands out known APIs only
+  const ApiText& head = api_text(*info);
+  const std::string* kernel =
+      (info->fields & kFieldLaunch) && a.kernel != kNoIndex ? &escaped(a.kernel) : nullptr;
+  std::string error;
+  if (a.result != 0) {
+    const std::string_view name = analysis::cuda_error_name(a.result);
+    error = escape(name.empty() ? std::to_string(a.result) : std::string(name));
+  }
   Buffer& b = out_.begin_event();
-  head(b, "X", api_category(*info), info->display, e.track, e.start_ns);
-  b.append(std::string_view(",\"dur\":"));
-  append_microseconds(b, static_cast<int64_t>(e.dur_ns));
-  b.append(std::string_view(",\"args\":{\"correlation\":"));
-  fmt::format_to(std::back_inserter(b), "{}", c.correlation);
-  // Handles are pointers: hexadecimal text, as a debugger shows them. Not
-  // "stream": tools for kineto traces (HTA) read that as the integer CUPTI
-  // stream id of GPU work, and -1 or absent on CPU events.
-  if (info->fields & kFieldStream) text(b, "stream handle", fmt::format("0x{:x}", c.stream));
-  if (info->fields & kFieldBytes) number(b, "bytes", c.bytes);
-  if (info->fields & kFieldLaunch) {
-    if (c.kernel != kNoIndex) text(b, "kernel", strings_.text(c.kernel));
-    dim3(b, "grid", c.grid);
-    dim3(b, "block", c.block);
-    number(b, "shared memory", c.shared_mem);
+  {
+    JsonCursor c(
+        b, JsonCursor::kFixed + head.head.size() + (kernel ? kernel->size() : 0) + error.size());
+    c.text(head.head);
+    place(c, e.track, e.start_ns);
+    c.text(",\"dur\":");
+    c.microseconds(static_cast<int64_t>(e.dur_ns));
+    c.text(",\"args\":{\"correlation\":");
+    c.number(a.correlation);
+    // Handles are pointers: hexadecimal text, as a debugger shows them. Not
+    // "stream": tools for kineto traces (HTA) read that as the integer CUPTI
+    // stream id of GPU work, and -1 or absent on CPU events.
+    if (info->fields & kFieldStream) {
+      c.text(",\"stream handle\":\"0x");
+      c.hex(a.stream);
+      c.put('"');
+    }
+    if (info->fields & kFieldBytes) {
+      c.text(",\"bytes\":");
+      c.number(a.bytes);
+    }
+    if (info->fields & kFieldLaunch) {
+      if (kernel != nullptr) {
+        c.text(",\"kernel\":");
+        c.text(*kernel);
+      }
+      dim3(c, ",\"grid\":[", a.grid);
+      dim3(c, ",\"block\":[", a.block);
+      c.text(",\"shared memory\":");
+      c.number(a.shared_mem);
+    }
+    if (!error.empty()) {
+      c.text(",\"error\":");
+      c.text(error);
+    }
+    c.text("}}");
   }
-  if (c.result != 0) {
-    const std::string_view error = analysis::cuda_error_name(c.result);
-    text(b, "error", error.empty() ? std::to_string(c.result) : std::string(error));
-  }
-  b.append(std::string_view("}}"));
   out_.end_event();
 }
 
 void EventJson::gpu(const Item& e) {
   const GpuPart& r = e.gpu;
+  const std::string& name = escaped(r.name);
   Buffer& b = out_.begin_event();
-  head(b, "X", gpu_category(r.kind), strings_.text(r.name), e.track, e.start_ns);
-  b.append(std::string_view(",\"dur\":"));
-  append_microseconds(b, static_cast<int64_t>(e.dur_ns));
-  // The call's correlation, so that both ends of a flow say the same.
-  b.append(std::string_view(",\"args\":{\"correlation\":"));
-  fmt::format_to(std::back_inserter(b), "{}", r.correlation);
-  number(b, "device", r.device);
-  number(b, "stream", r.stream);
-  if (r.kind == GpuKind::kKernel) {
-    dim3(b, "grid", r.grid);
-    dim3(b, "block", r.block);
-    number(b, "shared memory", r.shared_mem);
-    number(b, "registers per thread", r.registers);
-  } else {
-    number(b, "bytes", r.bytes);
-    // Bytes per nanosecond are GB/s.
-    if (e.dur_ns != 0) {
-      key(b, "memory bandwidth (GB/s)");
-      fmt::format_to(std::back_inserter(b), "{:.3f}",
-                     static_cast<double>(r.bytes) / static_cast<double>(e.dur_ns));
+  {
+    JsonCursor c(b, JsonCursor::kFixed + name.size());
+    c.text(gpu_head(r.kind));
+    c.text(name);
+    place(c, e.track, e.start_ns);
+    c.text(",\"dur\":");
+    c.microseconds(static_cast<int64_t>(e.dur_ns));
+    // The call's correlation, so that both ends of a flow say the same.
+    c.text(",\"args\":{\"correlation\":");
+    c.number(r.correlation);
+    c.text(",\"device\":");
+    c.number(r.device);
+    c.text(",\"stream\":");
+    c.number(r.stream);
+    if (r.kind == GpuKind::kKernel) {
+      dim3(c, ",\"grid\":[", r.grid);
+      dim3(c, ",\"block\":[", r.block);
+      c.text(",\"shared memory\":");
+      c.number(r.shared_mem);
+      c.text(",\"registers per thread\":");
+      c.number(r.registers);
+    } else {
+      c.text(",\"bytes\":");
+      c.number(r.bytes);
+      // Bytes per nanosecond are GB/s.
+      if (e.dur_ns != 0) {
+        c.text(",\"memory bandwidth (GB/s)\":");
+        c.at() = fmt::format_to(c.at(), "{:.3f}",
+                                static_cast<double>(r.bytes) / static_cast<double>(e.dur_ns));
+      }
     }
+    if (r.graph != 0) {
+      c.text(",\"graph\":");
+      c.number(r.graph);
+    }
+    if (r.graph_node != 0) {
+      c.text(",\"graph node\":");
+      c.number(r.graph_node);
+    }
+    c.text("}}");
   }
-  if (r.graph != 0) number(b, "graph", r.graph);
-  if (r.graph_node != 0) number(b, "graph node", r.graph_node);
-  b.append(std::string_view("}}"));
   out_.end_event();
 }
 
 void EventJson::range(const Item& e) {
   const RangePart& r = e.range;
-  const std::string& name = strings_.text(r.name);
-  Buffer& b = out_.begin_event();
-  switch (e.kind) {
-    case EventKind::kRange:
-      head(b, "X", "user_annotation", name, e.track, e.start_ns);
-      b.append(std::string_view(",\"dur\":"));
-      append_microseconds(b, static_cast<int64_t>(e.dur_ns));
-      break;
-    case EventKind::kAsyncBegin:
-    case EventKind::kAsyncEnd:
-      head(b, e.kind == EventKind::kAsyncBegin ? "b" : "e", "user_annotation", name, e.track,
-           e.start_ns);
-      number(b, "id", async_base_ + e.ref);
-      break;
-    default:
-      head(b, "i", "user_annotation", name, e.track, e.start_ns);
-      b.append(std::string_view(",\"s\":\"t\""));
-  }
+  const std::string& name = escaped(r.name);
   const bool domain = r.domain != analysis::Interner::kEmpty;
   const bool shapes = r.input_shapes != analysis::Interner::kEmpty;
-  if (e.kind != EventKind::kAsyncEnd && (domain || r.open_at_exit || r.seq || r.op_id || shapes)) {
-    b.append(std::string_view(",\"args\":{"));
-    bool first = true;
-    // `"key":`, after a comma unless it is the first argument.
-    const auto arg = [&](std::string_view name) {
-      if (!first) b.push_back(',');
-      first = false;
-      append_json_string(b, name);
-      b.push_back(':');
-    };
-    if (domain) {
-      arg("domain");
-      append_json_string(b, strings_.text(r.domain));
+  const bool args =
+      e.kind != EventKind::kAsyncEnd && (domain || r.open_at_exit || r.seq || r.op_id || shapes);
+  const std::string* domain_text = args && domain ? &escaped(r.domain) : nullptr;
+  const std::string* shapes_text = args && shapes ? &escaped(r.input_shapes) : nullptr;
+  Buffer& b = out_.begin_event();
+  {
+    JsonCursor c(b, JsonCursor::kFixed + name.size() + (domain_text ? domain_text->size() : 0) +
+                        (shapes_text ? shapes_text->size() : 0));
+    switch (e.kind) {
+      case EventKind::kRange:
+        c.text("{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":");
+        c.text(name);
+        place(c, e.track, e.start_ns);
+        c.text(",\"dur\":");
+        c.microseconds(static_cast<int64_t>(e.dur_ns));
+        break;
+      case EventKind::kAsyncBegin:
+      case EventKind::kAsyncEnd:
+        c.text(e.kind == EventKind::kAsyncBegin
+                   ? "{\"ph\":\"b\",\"cat\":\"user_annotation\",\"name\":"
+                   : "{\"ph\":\"e\",\"cat\":\"user_annotation\",\"name\":");
+        c.text(name);
+        place(c, e.track, e.start_ns);
+        c.text(",\"id\":");
+        c.number(async_base_ + e.ref);
+        break;
+      default:
+        c.text("{\"ph\":\"i\",\"cat\":\"user_annotation\",\"name\":");
+        c.text(name);
+        place(c, e.track, e.start_ns);
+        c.text(",\"s\":\"t\"");
     }
-    // PyTorch emit_nvtx numbers, by kineto's names for them: torch's own
-    // sequence_nr (stored + 1 so that 0 can mean none).
-    if (r.seq != 0) {
-      arg("Sequence number");
-      fmt::format_to(std::back_inserter(b), "{}", r.seq - 1);
+    if (args) {
+      c.text(",\"args\":{");
+      bool first = true;
+      // `"key":`, after a comma unless it is the first argument.
+      const auto arg = [&](std::string_view key) {
+        if (!first) c.put(',');
+        first = false;
+        c.text(key);
+      };
+      if (domain_text != nullptr) {
+        arg("\"domain\":");
+        c.text(*domain_text);
+      }
+      // PyTorch emit_nvtx numbers, by kineto's names for them: torch's own
+      // sequence_nr (stored + 1 so that 0 can mean none).
+      if (r.seq != 0) {
+        arg("\"Sequence number\":");
+        c.number(r.seq - 1);
+      }
+      if (r.op_id != 0) {
+        arg("\"op_id\":");
+        c.number(r.op_id);
+      }
+      // As text: kineto writes "Input Dims" as a JSON list, which the sizes
+      // are, but the shim keeps them as torch printed them.
+      if (shapes_text != nullptr) {
+        arg("\"Input Dims\":");
+        c.text(*shapes_text);
+      }
+      if (r.open_at_exit) {
+        arg("\"open at exit\":");
+        c.text("true");
+      }
+      c.put('}');
     }
-    if (r.op_id != 0) {
-      arg("op_id");
-      fmt::format_to(std::back_inserter(b), "{}", r.op_id);
-    }
-    // As text: kineto writes "Input Dims" as a JSON list, which the sizes
-    // are, but the shim keeps them as torch printed them.
-    if (shapes) {
-      arg("Input Dims");
-      append_json_string(b, strings_.text(r.input_shapes));
-    }
-    if (r.open_at_exit) {
-      arg("open at exit");
-      b.append(std::string_view("true"));
-    }
-    b.push_back('}');
+    c.put('}');
   }
-  b.push_back('}');
   out_.end_event();
 }
 
 void EventJson::counter(const Item& e) {
   const CounterPart& s = e.counter;
   Buffer& b = out_.begin_event();
-  head(b, "C", "", counter_name(s.counter), e.track, e.start_ns);
-  if (s.counter == Counter::kGpuBusy)
-    fmt::format_to(std::back_inserter(b), ",\"args\":{{\"%\":{:.1f}}}}}", s.value);
-  else
-    fmt::format_to(std::back_inserter(b), ",\"args\":{{\"bytes\":{}}}}}",
-                   static_cast<int64_t>(s.value));
+  {
+    JsonCursor c(b, JsonCursor::kFixed);
+    c.text(counter_head(s.counter));
+    place(c, e.track, e.start_ns);
+    if (s.counter == Counter::kGpuBusy) {
+      c.text(",\"args\":{\"%\":");
+      c.at() = fmt::format_to(c.at(), "{:.1f}", s.value);
+    } else {
+      c.text(",\"args\":{\"bytes\":");
+      c.number(static_cast<int64_t>(s.value));
+    }
+    c.text("}}");
+  }
   out_.end_event();
 }
 
 void EventJson::flow(bool start, uint64_t id, uint32_t track, uint64_t time_ns) {
   Buffer& b = out_.begin_event();
-  head(b, start ? "s" : "f", "ac2g", "ac2g", track, time_ns);
-  number(b, "id", id);
-  // The end binds to the GPU slice it starts with (kineto's spelling).
-  if (!start) b.append(std::string_view(",\"bp\":\"e\""));
-  b.push_back('}');
+  {
+    JsonCursor c(b, JsonCursor::kFixed);
+    c.text(start ? "{\"ph\":\"s\",\"cat\":\"ac2g\",\"name\":\"ac2g\""
+                 : "{\"ph\":\"f\",\"cat\":\"ac2g\",\"name\":\"ac2g\"");
+    place(c, track, time_ns);
+    c.text(",\"id\":");
+    c.number(id);
+    // The end binds to the GPU slice it starts with (kineto's spelling).
+    if (!start) c.text(",\"bp\":\"e\"");
+    c.put('}');
+  }
   out_.end_event();
 }
 

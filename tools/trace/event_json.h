@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -12,6 +14,8 @@
 #include "tools/trace/trace_item.h"
 
 namespace gprof::trace {
+
+class JsonCursor;
 
 // Where a track is in the trace.
 struct Place {
@@ -36,8 +40,13 @@ class EventJson {
   void write(const Item& event);
 
  private:
-  void head(Buffer& b, std::string_view phase, std::string_view category, std::string_view name,
-            uint32_t track, uint64_t time_ns);
+  struct ApiText {
+    std::string head;  // the event up to its name, included
+  };
+  // Names as JSON strings, escaped once per id however many events use them.
+  const std::string& escaped(uint32_t id);
+  const ApiText& api_text(const ApiInfo& info);
+  void place(JsonCursor& c, uint32_t track, uint64_t time_ns);
   void call(const Item& e);
   void gpu(const Item& e);
   void range(const Item& e);
@@ -50,6 +59,8 @@ class EventJson {
   int64_t to_relative_;
   uint64_t flow_base_;
   uint64_t async_base_;
+  std::vector<std::optional<std::string>> escaped_;  // by string id
+  std::vector<std::optional<ApiText>> apis_;         // by ApiId
 };
 
 // A metadata event: {"ph":"M","name":NAME,...,"args":{KEY:value}}.

@@ -54,8 +54,24 @@ struct Busy {
   int64_t end;
 };
 
+// Each with prefix(): the keys the sorter sorts first (spill_sorter.h).
+using Prefix = std::pair<uint64_t, uint64_t>;
 struct ByKey {
   bool operator()(const GpuIn& a, const GpuIn& b) const { return a.key < b.key; }
+  static Prefix prefix(const GpuIn& g) { return {g.key, 0}; }
+};
+// In the order CUPTI handed the calls their ids (pairing.h).
+struct ByStart {
+  bool operator()(const CallKey& a, const CallKey& b) const {
+    return std::tie(a.start_ns, a.index) < std::tie(b.start_ns, b.index);
+  }
+  bool operator()(const Memory& a, const Memory& b) const { return a.start_ns < b.start_ns; }
+  static Prefix prefix(const CallKey& c) { return {c.start_ns, c.index}; }
+  static Prefix prefix(const Memory& m) { return {m.start_ns, 0}; }
+};
+struct ByPushed {
+  bool operator()(const External& a, const External& b) const { return a.external < b.external; }
+  static Prefix prefix(const External& e) { return {e.external, 0}; }
 };
 struct ByCorrelation {
   bool operator()(const CallKey& a, const CallKey& b) const {
@@ -64,6 +80,8 @@ struct ByCorrelation {
   bool operator()(const External& a, const External& b) const {
     return a.correlation < b.correlation;
   }
+  static Prefix prefix(const CallKey& c) { return {c.correlation, 0}; }
+  static Prefix prefix(const External& e) { return {e.correlation, 0}; }
 };
 // As the loader hands paired work out: by call, then start.
 struct ByCall {
@@ -71,16 +89,19 @@ struct ByCall {
     return std::tuple(a.call.correlation, a.record.start_ns, a.seq) <
            std::tuple(b.call.correlation, b.record.start_ns, b.seq);
   }
+  static Prefix prefix(const Work& w) { return {w.call.correlation, w.record.start_ns}; }
 };
 struct BySeq {
   bool operator()(const Work& a, const Work& b) const { return a.seq < b.seq; }
-};
-struct ByStart {
-  bool operator()(const Memory& a, const Memory& b) const { return a.start_ns < b.start_ns; }
+  static Prefix prefix(const Work& w) { return {w.seq, 0}; }
 };
 struct ByDevice {
   bool operator()(const Busy& a, const Busy& b) const {
     return std::tuple(a.device, a.start, a.end) < std::tuple(b.device, b.start, b.end);
+  }
+  // Signed times in unsigned order: the sign bit flipped.
+  static Prefix prefix(const Busy& b) {
+    return {b.device, static_cast<uint64_t>(b.start) ^ (uint64_t{1} << 63)};
   }
 };
 
@@ -277,7 +298,11 @@ void FileEvents::on_api(const ApiRecord& r) {
                     r.result,
                     r.api};
   add(e);
-  if (r.correlation != 0) join_->calls.add(CallKey{r.correlation, r.start_ns, end, e.track, index});
+  if (r.correlation != 0) {
+    join_->calls.add(CallKey{r.correlation, r.start_ns, end, e.track, index});
+    call_ids_ = {std::min(call_ids_.first, r.correlation),
+                 std::max(call_ids_.second, r.correlation)};
+  }
   if (r.result == 0) {
     if (const auto effect = analysis::memory_effect(r.api))
       join_->memory.add(Memory{r.start_ns, end, r.address, r.bytes, *effect});
@@ -304,6 +329,8 @@ void FileEvents::on_gpu(const GpuRecord& record) {
 void FileEvents::on_external_correlation(uint64_t correlation, uint64_t external_id) {
   ++externals_;
   join_->externals.add(External{correlation, external_id});
+  external_ids_ = {std::min(external_ids_.first, correlation),
+                   std::max(external_ids_.second, correlation)};
 }
 
 // The shim names its window in the header (collector/writer.cc).
@@ -407,6 +434,7 @@ void FileEvents::pair_gpu() {
   // mode a record pairs only through an external correlation (pairing.h).
   const bool external_only =
       info_.cupti && info_.cupti->state() == pb::CuptiStatus::EXTERNAL_CORRELATION;
+  unwrap_correlations(external_only);
   const auto handed_out = [&](const GpuIn& g, const CallKey* call) {
     const GpuRecord& r = g.record;
     if (call == nullptr && window) {
@@ -499,6 +527,71 @@ void FileEvents::pair_gpu() {
     s.flow_id = gpu_count_ - 1;
     items_.add(s);
   }
+}
+
+// CUPTI's ids wrap at 2^32 in a long run: unwrapped as pairing.h does,
+// when the ids recorded span enough for a wrap (otherwise each is its own).
+// SUBSCRIBED: the calls' ids in start order, then the GPU records' by their
+// start; the calls' items are written unwrapped too (for_each_kept), so that
+// both ends of a flow say the same. EXTERNAL_CORRELATION: the calls carry
+// the pushed ids, which do not wrap; the CUPTI ids of the mapping are
+// unwrapped in pushed order, timed by the call that pushed them.
+void FileEvents::unwrap_correlations(bool external_only) {
+  Join& j = *join_;
+  if (!external_only) {
+    if (!CorrelationUnwrap::may_wrap(call_ids_.first, call_ids_.second)) return;
+    SpillSorter<CallKey, ByStart> by_start;
+    {
+      auto cursor = j.calls.sorted();
+      CallKey c;
+      while (cursor.next(c)) by_start.add(c);
+    }
+    SpillSorter<CallKey, ByCorrelation> calls;
+    auto cursor = by_start.sorted();
+    CallKey c;
+    while (cursor.next(c)) {
+      c.correlation = unwrap_.next(c.correlation, c.start_ns);
+      calls.add(c);
+    }
+    unwrap_.finish();
+    if (!unwrap_.wrapped()) return;
+    j.calls = std::move(calls);
+    calls_unwrapped_ = true;
+  } else {
+    if (!CorrelationUnwrap::may_wrap(external_ids_.first, external_ids_.second)) return;
+    SpillSorter<External, ByPushed> by_pushed;
+    {
+      auto cursor = j.externals.sorted();
+      External e;
+      while (cursor.next(e)) by_pushed.add(e);
+    }
+    SpillSorter<External, ByCorrelation> externals;
+    {
+      const auto call_key = [](const CallKey& c) { return c.correlation; };
+      Lookup<decltype(j.calls), CallKey, decltype(call_key)> calls(j.calls, call_key);
+      auto cursor = by_pushed.sorted();
+      External e;
+      while (cursor.next(e)) {
+        const CallKey* call = calls.find(e.external);
+        e.correlation = unwrap_.next(e.correlation,
+                                     call ? std::optional<uint64_t>(call->start_ns) : std::nullopt);
+        externals.add(e);
+      }
+    }
+    unwrap_.finish();
+    if (!unwrap_.wrapped()) return;
+    j.externals = std::move(externals);
+  }
+  // The GPU records' ids, by when they started.
+  SpillSorter<GpuIn, ByKey> gpu;
+  auto cursor = j.gpu.sorted();
+  GpuIn g;
+  while (cursor.next(g)) {
+    if (g.record.correlation != 0)
+      g.key = g.record.correlation = unwrap_.at(g.record.correlation, g.record.start_ns);
+    gpu.add(g);
+  }
+  j.gpu = std::move(gpu);
 }
 
 void FileEvents::number_gpu(const GpuRecord& r, const CallKey* call) {

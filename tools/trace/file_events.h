@@ -22,6 +22,7 @@
 #include "tools/analysis/model/nvtx_ranges.h"
 #include "tools/analysis/read/interner.h"
 #include "tools/analysis/read/profile.h"
+#include "tools/trace/correlation_unwrap.h"
 #include "tools/trace/event_filter.h"
 #include "tools/trace/spill_sorter.h"
 #include "tools/trace/trace_item.h"
@@ -66,6 +67,8 @@ class FileEvents : public RecordVisitor {
     Item item;
     while (cursor.next(item)) {
       if (!cut_->keep(item)) continue;
+      if (calls_unwrapped_ && item.kind == EventKind::kCall && item.call.correlation != 0)
+        item.call.correlation = unwrap_.at(item.call.correlation, item.start_ns);
       f(item);
       if (item.kind == EventKind::kGpu && item.has_call &&
           cut_->call_kept({item.call_start, item.call_end})) {
@@ -90,6 +93,7 @@ class FileEvents : public RecordVisitor {
   void add(const Item& item);
   void finish_ranges();
   void pair_gpu();
+  void unwrap_correlations(bool external_only);
   void number_gpu(const GpuRecord& r, const CallKey* call);
   void add_memory_counters();
   void add_busy_counters(int64_t to_relative, uint64_t bucket_ns);
@@ -121,6 +125,12 @@ class FileEvents : public RecordVisitor {
   uint64_t counters_ = 0;
   uint64_t externals_ = 0;
   bool seen_any_ = false;
+  // CUPTI's ids as recorded, lowest and highest: whether they can have
+  // wrapped (correlation_unwrap.h).
+  std::pair<uint64_t, uint64_t> call_ids_{UINT64_MAX, 0};
+  std::pair<uint64_t, uint64_t> external_ids_{UINT64_MAX, 0};
+  CorrelationUnwrap unwrap_;
+  bool calls_unwrapped_ = false;  // the calls' ids are written unwrapped
 };
 
 }  // namespace gprof::trace

@@ -1,27 +1,28 @@
 // The trace file: never left half-written. Bytes go to OUT.tmp-PID next to
 // OUT, which commit() renames to OUT once everything is written; without a
 // commit (an error, an unreadable input) the temporary file is removed.
-// "OUT.gz" is gzip-compressed by zlib as it is written; "-" is stdout.
+// "OUT.gz" is gzip-compressed as it is written (parallel_gzip.h); "-" is stdout.
 // An OUT that exists and is not a regular file (/dev/stdout, a FIFO, a
 // device) is written directly: a rename would replace it. A symbolic link
 // is followed: the file it names is replaced, the link stays.
 #pragma once
-
-#include <zlib.h>
 
 #include <cstdio>
 #include <memory>
 #include <string>
 #include <string_view>
 
+#include "tools/trace/parallel_gzip.h"
 #include "tools/trace/sink.h"
 
 namespace gprof::trace {
 
 class OutputFile : public Sink {
  public:
-  // nullptr with `error` set when the file cannot be created.
-  static std::unique_ptr<OutputFile> open(const std::string& path, std::string& error);
+  // nullptr with `error` set when the file cannot be created. `threads`:
+  // how many compress a .gz output.
+  static std::unique_ptr<OutputFile> open(const std::string& path, std::string& error,
+                                          unsigned threads = 1);
   OutputFile(const OutputFile&) = delete;
   OutputFile& operator=(const OutputFile&) = delete;
   ~OutputFile() override;
@@ -41,7 +42,7 @@ class OutputFile : public Sink {
   std::string path_;  // what commit() renames onto (a symbolic link resolved)
   std::string temp_;  // empty when written directly (stdout, not a regular file)
   std::FILE* plain_ = nullptr;
-  gzFile gz_ = nullptr;
+  std::unique_ptr<ParallelGzip> gz_;  // writes into plain_
   bool failed_ = false;
   std::string error_;  // the first failure
 };

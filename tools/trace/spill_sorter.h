@@ -4,21 +4,31 @@
 // sorted() merges the runs (a heap; the runs' read buffers share 4 MiB).
 // When everything fits in one buffer no file is written. Equal records come out in the order
 // they were added (each run is sorted stably; the merge breaks ties by run).
+// A Less with a `prefix(record)` (a pair of integers that orders records as
+// Less does, or ties) has its runs sorted as small keys that point at the
+// records, which are then copied once: records of the trace are ~170 bytes,
+// and moving them through a merge sort cost more than comparing them.
 #pragma once
 
 #include <algorithm>
 #include <cerrno>
+#include <concepts>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <memory>
-#include <queue>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace gprof::trace {
+
+template <typename Less, typename T>
+concept HasPrefix = requires(const T& record) {
+  { Less::prefix(record) } -> std::same_as<std::pair<uint64_t, uint64_t>>;
+};
 
 template <typename T, typename Less>
 class SpillSorter {
@@ -43,11 +53,16 @@ class SpillSorter {
    public:
     bool next(T& out) {
       if (heap_.empty()) return false;
-      const size_t run = heap_.top().second;
-      heap_.pop();
+      const size_t run = heap_.front().second;
       Source& s = sources_[run];
       out = s.buffer[s.at++];
-      if (refill(s)) heap_.push({&s.buffer[s.at], run});
+      if (refill(s)) {
+        heap_.front().first = &s.buffer[s.at];
+      } else {
+        heap_.front() = heap_.back();
+        heap_.pop_back();
+      }
+      sift_down();
       return true;
     }
 
@@ -70,7 +85,7 @@ class SpillSorter {
       }
     };
 
-    Cursor(const SpillSorter& sorter) : sorter_(sorter), heap_(After{&sorter.less_}) {
+    Cursor(const SpillSorter& sorter) : sorter_(sorter), after_{&sorter.less_} {
       sources_.resize(sorter.runs_.size() + 1);
       // The read buffers share a fixed budget, so that memory does not grow
       // with the number of runs (smaller reads when there are many).
@@ -83,7 +98,24 @@ class SpillSorter {
       memory.memory = sorter.buffer_.data();
       memory.left = sorter.buffer_.size();
       for (size_t i = 0; i < sources_.size(); ++i)
-        if (refill(sources_[i])) heap_.push({&sources_[i].buffer[sources_[i].at], i});
+        if (refill(sources_[i])) heap_.push_back({&sources_[i].buffer[sources_[i].at], i});
+      std::make_heap(heap_.begin(), heap_.end(), after_);
+    }
+
+    // The top changed (or went): back into place, one comparison per level
+    // and child, instead of a pop and a push.
+    void sift_down() {
+      const size_t n = heap_.size();
+      size_t at = 0;
+      while (true) {
+        const size_t left = 2 * at + 1;
+        if (left >= n) break;
+        size_t child = left;
+        if (left + 1 < n && after_(heap_[left], heap_[left + 1])) child = left + 1;
+        if (!after_(heap_[at], heap_[child])) break;
+        std::swap(heap_[at], heap_[child]);
+        at = child;
+      }
     }
 
     // Whether the source has a current record, reading its next block when
@@ -112,13 +144,14 @@ class SpillSorter {
     size_t block_ = kBlock;
     const SpillSorter& sorter_;
     std::vector<Source> sources_;
-    std::priority_queue<Head, std::vector<Head>, After> heap_;
+    After after_;
+    std::vector<Head> heap_;  // a max-heap by After: the next record on top
   };
 
   // Sorts what is left in memory; no add() afterwards.
   Cursor sorted() {
     if (!sealed_) {
-      std::stable_sort(buffer_.begin(), buffer_.end(), less_);
+      sort_buffer();
       sealed_ = true;
     }
     return Cursor(*this);
@@ -129,8 +162,35 @@ class SpillSorter {
     void operator()(FILE* f) const { std::fclose(f); }
   };
 
+  // Stably, as std::stable_sort would.
+  void sort_buffer() {
+    if constexpr (HasPrefix<Less, T>) {
+      struct Key {
+        std::pair<uint64_t, uint64_t> prefix;
+        uint32_t index;
+      };
+      std::vector<Key> keys(buffer_.size());
+      for (size_t i = 0; i < buffer_.size(); ++i)
+        keys[i] = Key{Less::prefix(buffer_[i]), static_cast<uint32_t>(i)};
+      std::sort(keys.begin(), keys.end(), [this](const Key& a, const Key& b) {
+        if (a.prefix != b.prefix) return a.prefix < b.prefix;
+        const T& x = buffer_[a.index];
+        const T& y = buffer_[b.index];
+        if (less_(x, y)) return true;
+        if (less_(y, x)) return false;
+        return a.index < b.index;
+      });
+      std::vector<T> sorted;
+      sorted.reserve(buffer_.size());
+      for (const Key& k : keys) sorted.push_back(buffer_[k.index]);
+      buffer_.swap(sorted);
+    } else {
+      std::stable_sort(buffer_.begin(), buffer_.end(), less_);
+    }
+  }
+
   void spill() {
-    std::stable_sort(buffer_.begin(), buffer_.end(), less_);
+    sort_buffer();
     if (!file_) {
       file_.reset(std::tmpfile());
       if (!file_)

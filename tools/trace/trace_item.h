@@ -5,7 +5,7 @@
 #pragma once
 
 #include <cstdint>
-#include <tuple>
+#include <utility>
 
 #include "formats/api_ids.h"
 #include "formats/record.h"
@@ -101,12 +101,18 @@ struct Item {
 // GPU slice's flows right after it.
 struct Earlier {
   bool operator()(const Item& a, const Item& b) const {
-    const auto key = [](const Item& e) {
-      return std::tuple(e.track, e.start_ns, !is_slice(e.kind), is_slice(e.kind) ? ~e.dur_ns : 0,
-                        e.kind, e.ref, e.sub);
-    };
-    return key(a) < key(b);
+    if (a.track != b.track) return a.track < b.track;
+    if (a.start_ns != b.start_ns) return a.start_ns < b.start_ns;
+    const bool a_slice = is_slice(a.kind);
+    const bool b_slice = is_slice(b.kind);
+    if (a_slice != b_slice) return a_slice;
+    if (a_slice && a.dur_ns != b.dur_ns) return a.dur_ns > b.dur_ns;
+    if (a.kind != b.kind) return a.kind < b.kind;
+    if (a.ref != b.ref) return a.ref < b.ref;
+    return a.sub < b.sub;
   }
+  // The order's first two keys, for the sorter (spill_sorter.h).
+  static std::pair<uint64_t, uint64_t> prefix(const Item& e) { return {e.track, e.start_ns}; }
 };
 
 }  // namespace gprof::trace

@@ -78,4 +78,29 @@ std::string write_subscribed_capture(const std::string& name) {
   return write_temp_file(name, file.footer(footer).bytes());
 }
 
+std::string write_wrapped_capture(const std::string& name, bool external) {
+  std::vector<ApiRecord> calls;
+  std::vector<GpuRecord> gpu;
+  std::vector<std::pair<uint64_t, uint64_t>> mapping;
+  std::vector<std::pair<uint32_t, std::string>> kernels;
+  for (uint32_t i = 0; i < 6; ++i) {
+    const uint64_t cupti = wrapped_id(i) & 0xFFFFFFFFu;  // as CUPTI hands it out
+    const uint64_t start = 1000 * (i + 1);
+    calls.push_back(
+        make_launch(ApiId::cudaLaunchKernel, start, 100, i + 1, external ? i + 1 : cupti));
+    calls.back().shared_mem = 16 * (i + 1);  // dynamic
+    gpu.push_back(make_kernel(i + 1, start + 500, 200, cupti));
+    gpu.back().shared_mem = 1024 + 16 * (i + 1);  // static + dynamic, as CUPTI reports it
+    mapping.emplace_back(cupti, i + 1);
+    kernels.emplace_back(i + 1, "k" + std::to_string(i));
+  }
+  pb::CuptiStatus status = subscribed_status();
+  if (external) status.set_state(pb::CuptiStatus::EXTERNAL_CORRELATION);
+  SidecarBuilder file;
+  file.header(test_header()).cupti(status).strings(kernels).gpu(gpu);
+  if (external) file.external(mapping);
+  file.calls(10, calls);
+  return write_temp_file(name, file.bytes());
+}
+
 }  // namespace gprof::test

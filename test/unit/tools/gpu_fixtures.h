@@ -40,4 +40,18 @@ pb::CuptiStatus subscribed_status();
 // GPU work: square 10100 (3 runs), vector_add 1000, copies 2000 + 1500, set 500.
 std::string write_subscribed_capture(const std::string& name);
 
+// A long run whose 32-bit CUPTI ids wrapped (analysis/pairing.h), on thread
+// 10: six launches at 1000, 2000 ... 6000 ns, their ids kWrapStep apart, so
+// that the fifth has id 1 again, like the first. Launch i (0-based) names
+// kernel i + 1 ("k0" ... "k5") with 16 * (i + 1) bytes of dynamic shared
+// memory and issued one run of it at its start + 500 with 1024 bytes of
+// static shared memory (GPU records written first). `external`: EXTERNAL_CORRELATION, where the
+// calls carry the pushed ids 1...6 and the mapping CUPTI's wrapping ids.
+inline constexpr uint64_t kWrapStep = uint64_t{1} << 30;
+std::string write_wrapped_capture(const std::string& name, bool external);
+// Launch i's id unwrapped: 1 + i * kWrapStep.
+inline uint64_t wrapped_id(uint64_t i) {
+  return 1 + i * kWrapStep;
+}
+
 }  // namespace gprof::test

@@ -120,6 +120,46 @@ TEST_CASE("external correlations: GPU work carries the id its call was given") {
   CHECK(db.integer("SELECT count(*) FROM GPROF_EXTERNAL_CORRELATION") == 2);
 }
 
+// gpu_fixtures.h: six launches whose 32-bit CUPTI ids wrapped; the fifth
+// has the first's id as recorded.
+void check_wrapped(Db& db) {
+  // Each kernel joins one call, its own (it ran 500 ns after the call began).
+  CHECK(db.integer("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL AS k JOIN "
+                   "CUPTI_ACTIVITY_KIND_RUNTIME AS r USING (correlationId)") == 6);
+  CHECK(db.integer("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL AS k JOIN "
+                   "CUPTI_ACTIVITY_KIND_RUNTIME AS r USING (correlationId) "
+                   "WHERE k.start = r.start + 500") == 6);
+  // The launch's dynamic shared memory, split out of its own kernel's.
+  CHECK(db.integer("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE staticSharedMemory = "
+                   "1024 AND dynamicSharedMemory = (start - 500) / 1000 * 16") == 6);
+}
+
+TEST_CASE("CUPTI ids that wrap: each kernel joins its own call") {
+  const std::string in = test::write_wrapped_capture("export_wrapped.gprof", false);
+  const std::string out = database_path("export_wrapped.sqlite");
+  write({in}, out);
+  Db db(out);
+  check_wrapped(db);
+  // Unwrapped: the recorded id in the low 32 bits, the fifth call past 2^32.
+  CHECK(db.integer("SELECT correlationId FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE start = 5000") ==
+        static_cast<int64_t>(test::wrapped_id(4)));
+  CHECK(db.integer("SELECT correlationId FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE start = 5500") ==
+        static_cast<int64_t>(test::wrapped_id(4)));
+  CHECK(db.integer("SELECT correlationId FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE start = 1000") ==
+        1);
+}
+
+TEST_CASE("CUPTI ids that wrap in external mode: unwrapped in push order") {
+  const std::string in = test::write_wrapped_capture("export_wrapped_external.gprof", true);
+  const std::string out = database_path("export_wrapped_external.sqlite");
+  write({in}, out);
+  Db db(out);
+  check_wrapped(db);
+  CHECK(db.integer("SELECT max(correlationId) FROM GPROF_EXTERNAL_CORRELATION") ==
+        static_cast<int64_t>(test::wrapped_id(5)));
+  CHECK(db.integer("SELECT sum(correlationId) FROM CUPTI_ACTIVITY_KIND_KERNEL") == 21);
+}
+
 TEST_CASE("a capture window drops GPU work of calls outside it, as report does") {
   pb::FileHeader header = test::test_header();
   pb::ConfigEntry* capture = header.add_config();

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 
+#include "tools/trace/json_cursor.h"
 #include "tools/trace/json_text.h"
 
 namespace gprof::trace {
@@ -41,6 +42,34 @@ TEST_CASE("strings are JSON-escaped", "[trace]") {
   CHECK(quoted("line\nnext\ttab\x01") == "\"line\\nnext\\ttab\\u0001\"");
   CHECK(quoted("") == "\"\"");
   CHECK(quoted("caf\xc3\xa9") == "\"caf\xc3\xa9\"");  // UTF-8 as it is
+}
+
+// The hot loop's writer (json_cursor.h) spells numbers as fmt and
+// append_microseconds do.
+TEST_CASE("the JSON cursor writes numbers as fmt does", "[trace]") {
+  const auto written = [](auto&& write) {
+    Buffer b;
+    b.append(std::string_view("x"));
+    {
+      JsonCursor c(b, JsonCursor::kFixed);
+      write(c);
+    }
+    return fmt::to_string(b);
+  };
+  for (const uint64_t v : {uint64_t{0}, uint64_t{7}, uint64_t{10}, uint64_t{99}, uint64_t{100},
+                           uint64_t{12345}, uint64_t{4294967296}, UINT64_MAX}) {
+    CHECK(written([&](JsonCursor& c) { c.number(v); }) == fmt::format("x{}", v));
+    CHECK(written([&](JsonCursor& c) { c.hex(v); }) == fmt::format("x{:x}", v));
+  }
+  for (const int64_t v : {int64_t{0}, int64_t{-1}, int64_t{-100}, INT64_MIN, INT64_MAX})
+    CHECK(written([&](JsonCursor& c) { c.number(v); }) == fmt::format("x{}", v));
+  for (const int64_t ns : {int64_t{0}, int64_t{1}, int64_t{999}, int64_t{1000}, int64_t{1234567},
+                           int64_t{-5}, int64_t{-1500}, INT64_MIN, INT64_MAX})
+    CHECK(written([&](JsonCursor& c) { c.microseconds(ns); }) == "x" + us(ns));
+  CHECK(written([](JsonCursor& c) {
+          c.text("ab");
+          c.put('c');
+        }) == "xabc");
 }
 
 }  // namespace

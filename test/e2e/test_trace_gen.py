@@ -1,0 +1,107 @@
+"""gpuprof trace on gpuprof-gen's files (issue 13 item 3, issue 15 item 7): the same bytes as
+the trace written before the fast writer, on a file that spills to disk and has several ranks,
+threads, ranges and graphs; and CUPTI ids that wrap at 2^32, which trace and export unwrap so
+that every call still pairs with its own GPU work."""
+
+import gzip
+import hashlib
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import tempfile
+import unittest
+
+from gprof_e2e import GPUPROF, gpuprof
+
+GEN = os.environ.get("GPUPROF_GEN", "")
+# sha256 of `gpuprof trace h-rank0.gprof h-rank1.gprof` on the files of GEN_ARGS, as written
+# by gpuprof before the trace's JSON writer and sorter were rewritten for speed (commit
+# e1dbcc7): 63468 events, more than one sorting run (spill_sorter.h). An intended change of
+# the trace's output updates it (say so in the commit).
+GEN_ARGS = ["--records", "60001", "--ranks", "2", "--threads", "5", "--seed", "7",
+            "--ops-per-step", "40"]
+TRACE_SHA256 = "5e585964057b8e3e7edf646902c5dd5be924ade19ff96e1303e0671874bf6cce"
+# Near 2^32, so that the ids wrap early in the file.
+FIRST_ID = 2**32 - 2000
+
+
+def generate(outdir, *more):
+    subprocess.run([GEN, *GEN_ARGS, "-o", os.path.join(outdir, "h-rank%r.gprof"), *more],
+                   capture_output=True, text=True, check=True, timeout=300)
+
+
+def events(path):
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt") as f:
+        return json.load(f)["traceEvents"]
+
+
+class TraceOfGeneratedFiles(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.mkdtemp(prefix="gprof-trace-gen-")
+        generate(cls.dir)
+        cls.wrap_dir = os.path.join(cls.dir, "wrap")
+        os.mkdir(cls.wrap_dir)
+        generate(cls.wrap_dir, "--first-correlation", str(FIRST_ID))
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.dir, ignore_errors=True)
+
+    def trace(self, where, out, *more):
+        # Relative input names: the document lists them (otherData.files).
+        done = subprocess.run([GPUPROF, "trace", "--quiet", "h-rank0.gprof", "h-rank1.gprof",
+                               "-o", out, *more], cwd=where, capture_output=True, text=True,
+                              timeout=300)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        return os.path.join(where, out)
+
+    def test_same_bytes_as_before(self):
+        path = self.trace(self.dir, "t.json")
+        with open(path, "rb") as f:
+            self.assertEqual(hashlib.sha256(f.read()).hexdigest(), TRACE_SHA256)
+        gz = self.trace(self.dir, "t.json.gz")
+        with gzip.open(gz, "rb") as f:
+            self.assertEqual(hashlib.sha256(f.read()).hexdigest(), TRACE_SHA256)
+
+    def test_wrapped_ids_pair_as_before_the_wrap(self):
+        # The same run with ids from FIRST_ID: every event as in the run from 1, each
+        # correlation FIRST_ID - 1 higher, and one more past 2^32 (the generator skips id 0,
+        # which means none in a file), so every flow joins the same call and GPU slice.
+        plain = events(self.trace(self.dir, "plain.json"))
+        wrapped = events(self.trace(self.wrap_dir, "wrapped.json"))
+        self.assertEqual(len(plain), len(wrapped))
+        shifted = 0
+        for a, b in zip(plain, wrapped):
+            if "correlation" in a.get("args", {}):
+                expected = a["args"]["correlation"] + FIRST_ID - 1
+                self.assertEqual(b["args"]["correlation"], expected + (expected >= 2**32), (a, b))
+                shifted += b["args"]["correlation"] >= 2**32
+                b = dict(b, args=dict(b["args"], correlation=a["args"]["correlation"]))
+            self.assertEqual(a, b)
+        self.assertGreater(shifted, 1000)
+
+    def test_wrapped_ids_join_in_export(self):
+        out = os.path.join(self.wrap_dir, "w.sqlite")
+        gpuprof("export", "--quiet", os.path.join(self.wrap_dir, "h-rank0.gprof"), "-o", out)
+        db = sqlite3.connect(out)
+        try:
+            kernels = db.execute("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL").fetchone()[0]
+            joined = db.execute(
+                "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL AS k JOIN "
+                "CUPTI_ACTIVITY_KIND_RUNTIME AS r ON r.correlationId = k.correlationId "
+                "AND r.start <= k.start").fetchone()[0]
+            high = db.execute("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME "
+                              "WHERE correlationId >= 4294967296").fetchone()[0]
+        finally:
+            db.close()
+        self.assertGreater(kernels, 1000)
+        self.assertEqual(joined, kernels)  # one call each (graph kernels share their launch's)
+        self.assertGreater(high, 1000)
+
+
+if __name__ == "__main__":
+    unittest.main()

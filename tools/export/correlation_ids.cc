@@ -1,0 +1,117 @@
+#include "tools/export/correlation_ids.h"
+
+#include <fmt/format.h>
+
+#include <optional>
+
+#include "tools/export/global_ids.h"
+#include "tools/trace/correlation_unwrap.h"
+
+namespace gprof::exporter {
+namespace {
+
+// Tables whose correlationId is a GPU record's CUPTI id, by globalPid.
+constexpr const char* kGpuTables[] = {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+                                      "CUPTI_ACTIVITY_KIND_MEMSET",
+                                      "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"};
+// The launches kept for the shared memory split (database_writer.cc): their
+// calls' ids, SUBSCRIBED only (in external mode they are pushed ids).
+constexpr const char* kLaunches = "temp.launch_shared";
+
+// New ids by rowid, kept in a temporary table (on disk past SQLite's cache)
+// and applied with one UPDATE once the query that found them is done.
+class Changes {
+ public:
+  explicit Changes(Database& db) : db_(db) {
+    db.exec("CREATE TEMP TABLE IF NOT EXISTS unwrapped (row INTEGER PRIMARY KEY, id INTEGER)");
+    db.exec("DELETE FROM temp.unwrapped");
+    insert_.emplace(db.handle(), "INSERT INTO temp.unwrapped (row, id) VALUES (?, ?)");
+  }
+  void add(int64_t row, uint64_t id) {
+    insert_->bind(1, row);
+    insert_->bind(2, static_cast<int64_t>(id));
+    insert_->run();
+    ++count_;
+  }
+  // Writes them into `table`; how many there were.
+  uint64_t apply(const char* table) {
+    if (count_ != 0)
+      db_.exec(fmt::format(
+          "UPDATE {0} SET correlationId = u.id FROM temp.unwrapped AS u WHERE {0}.rowid = u.row",
+          table));
+    db_.exec("DELETE FROM temp.unwrapped");
+    const uint64_t count = count_;
+    count_ = 0;
+    return count;
+  }
+
+ private:
+  Database& db_;
+  std::optional<Statement> insert_;
+  uint64_t count_ = 0;
+};
+
+uint64_t to_u64(int64_t value) {
+  return static_cast<uint64_t>(value);
+}
+
+}  // namespace
+
+bool unwrap_correlations(Database& db, int64_t global_pid, bool external_only, IdSpan span) {
+  if (!trace::CorrelationUnwrap::may_wrap(span.lowest, span.highest)) return false;
+  trace::CorrelationUnwrap unwrap;
+  Changes changes(db);
+  const int64_t last_tid = global_pid + static_cast<int64_t>(kIdMask);
+  if (!external_only) {
+    Statement calls(db.handle(),
+                    fmt::format("SELECT rowid, correlationId, start FROM "
+                                "CUPTI_ACTIVITY_KIND_RUNTIME WHERE globalTid BETWEEN {} AND {} "
+                                "AND correlationId IS NOT NULL ORDER BY start, rowid",
+                                global_pid, last_tid));
+    while (calls.next()) {
+      const uint64_t raw = to_u64(calls.column_int(1));
+      const uint64_t id = unwrap.next(raw, to_u64(calls.column_int(2)));
+      if (id != raw) changes.add(calls.column_int(0), id);
+    }
+    unwrap.finish();
+    if (!unwrap.wrapped()) return false;
+    changes.apply("CUPTI_ACTIVITY_KIND_RUNTIME");
+  } else {
+    // The CUPTI id of each mapping, timed by the first call that pushed its
+    // id (-1: no such call in the file).
+    Statement mapping(
+        db.handle(),
+        fmt::format("SELECT e.rowid, e.correlationId, coalesce((SELECT min(r.start) FROM "
+                    "CUPTI_ACTIVITY_KIND_RUNTIME AS r WHERE r.correlationId = e.externalId AND "
+                    "r.globalTid BETWEEN {0} AND {1}), -1) FROM GPROF_EXTERNAL_CORRELATION AS e "
+                    "WHERE e.globalPid = {0} ORDER BY e.externalId, e.rowid",
+                    global_pid, last_tid));
+    while (mapping.next()) {
+      const uint64_t raw = to_u64(mapping.column_int(1));
+      const int64_t start = mapping.column_int(2);
+      const uint64_t id = unwrap.next(raw, start < 0 ? std::nullopt : std::optional(to_u64(start)));
+      if (id != raw) changes.add(mapping.column_int(0), id);
+    }
+    unwrap.finish();
+    if (!unwrap.wrapped()) return false;
+    changes.apply("GPROF_EXTERNAL_CORRELATION");
+  }
+  // Each by when it started (the GPU work), or began (the launch).
+  const auto by_start = [&](const char* table) {
+    Statement rows(db.handle(),
+                   fmt::format("SELECT rowid, correlationId, start FROM {} WHERE globalPid = {} "
+                               "AND correlationId IS NOT NULL",
+                               table, global_pid));
+    while (rows.next()) {
+      const uint64_t raw = to_u64(rows.column_int(1));
+      const uint64_t id = unwrap.at(raw, to_u64(rows.column_int(2)));
+      if (id != raw) changes.add(rows.column_int(0), id);
+    }
+    changes.apply(table);
+  };
+  for (const char* table : kGpuTables) by_start(table);
+  if (!external_only) by_start(kLaunches);
+  return true;
+}
+
+}  // namespace gprof::exporter

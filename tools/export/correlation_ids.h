@@ -1,0 +1,34 @@
+// CUPTI's 32-bit correlation ids unwrapped in the database, as `report` and
+// `trace` unwrap them (trace/correlation_unwrap.h), so that after a wrap an
+// API call joins its own GPU work and not that of a call 2^32 ids earlier.
+// The rows are loaded as recorded; a file whose ids span enough for a wrap
+// is then read back in the order CUPTI handed the ids out (SQLite sorts
+// outside memory) and its changed ids rewritten by rowid.
+#pragma once
+
+#include <cstdint>
+
+#include "tools/export/sqlite_db.h"
+
+namespace gprof::exporter {
+
+// The ids one file recorded, lowest and highest, to tell whether it needs a pass.
+struct IdSpan {
+  uint64_t lowest = UINT64_MAX;
+  uint64_t highest = 0;
+  void add(uint64_t id) {
+    if (id == 0) return;
+    if (id < lowest) lowest = id;
+    if (id > highest) highest = id;
+  }
+};
+
+// SUBSCRIBED (`external_only` false): the calls' ids (CUPTI_ACTIVITY_KIND_RUNTIME)
+// in start order, then the GPU tables' and the launches' kept for the shared
+// memory split by their start. EXTERNAL_CORRELATION: the calls carry pushed
+// ids, which do not wrap; GPROF_EXTERNAL_CORRELATION's CUPTI ids are
+// unwrapped in pushed order, then the GPU tables'. `span`: the calls' ids,
+// or the mapping's CUPTI ids in external mode. Returns whether any id changed.
+bool unwrap_correlations(Database& db, int64_t global_pid, bool external_only, IdSpan span);
+
+}  // namespace gprof::exporter

@@ -1,0 +1,46 @@
+#include "tools/trace/correlation_unwrap.h"
+
+#include <algorithm>
+
+#include "tools/analysis/model/pairing.h"
+
+namespace gprof::trace {
+namespace {
+
+constexpr uint64_t kIdSpace = uint64_t{1} << 32;
+
+}  // namespace
+
+bool CorrelationUnwrap::may_wrap(uint64_t lowest, uint64_t highest) {
+  return highest >= kIdSpace || (highest > lowest && highest - lowest > kIdSpace / 2);
+}
+
+uint64_t CorrelationUnwrap::next(uint64_t raw, std::optional<uint64_t> time_ns) {
+  const uint64_t id = analysis::unwrap_correlation(raw, count_ == 0 ? raw : previous_);
+  const uint64_t drift = id > sampled_ ? id - sampled_ : sampled_ - id;
+  if (count_++ % kSample == 0 || drift >= kDrift) sample_due_ = true;
+  // An id without a time (a pushed id whose call is not in the file) is no
+  // sample: the next timed one is.
+  if (sample_due_ && time_ns) {
+    samples_.emplace_back(*time_ns, id);
+    sampled_ = id;
+    sample_due_ = false;
+  }
+  previous_ = id;
+  wrapped_ = wrapped_ || id >= kIdSpace;
+  return id;
+}
+
+void CorrelationUnwrap::finish() {
+  std::stable_sort(samples_.begin(), samples_.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+}
+
+uint64_t CorrelationUnwrap::at(uint64_t raw, uint64_t time_ns) const {
+  if (samples_.empty()) return raw;
+  auto it = std::upper_bound(samples_.begin(), samples_.end(), time_ns,
+                             [](uint64_t t, const auto& sample) { return t < sample.first; });
+  return analysis::unwrap_correlation(raw, it == samples_.begin() ? it->second : (it - 1)->second);
+}
+
+}  // namespace gprof::trace

@@ -1,0 +1,54 @@
+// CUPTI's 32-bit correlation ids unwrapped to 64 bits where the records
+// stream past and cannot all be held (trace, export), the way `report`
+// unwraps them in memory (analysis/model/pairing.h, whose unwrap_correlation this
+// uses): the ids in the order they were handed out, each to the value nearest
+// the one before; any other id of the file (a GPU record's, a launch's kept
+// apart) to the value nearest that of the last id handed out before its time.
+// Kept for that: a (time, id) sample every kSample ids, and whenever the
+// ids have moved by kDrift or more since the last sample, so that an id
+// between two samples is within kDrift of the one before it; memory grows by
+// 16 bytes per 4096 calls as CUPTI counts (one id per call). The results are
+// those of pairing.h for any file whose GPU records' ids are within 2^31 -
+// kDrift of their calls'.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace gprof::trace {
+
+class CorrelationUnwrap {
+ public:
+  static constexpr uint64_t kSample = 4096;
+  static constexpr uint64_t kDrift = uint64_t{1} << 28;
+
+  // Whether ids spanning [lowest, highest] (as recorded) can have wrapped:
+  // a wrap puts ids more than 2^31 apart (and ids above 32 bits are taken as
+  // a wrap, as pairing.h takes them). When not, every id unwraps to itself
+  // and no pass is needed.
+  static bool may_wrap(uint64_t lowest, uint64_t highest);
+
+  // The next id in the order they were handed out: its unwrapped value.
+  // `time_ns`: when it was handed out, if known (times need not increase;
+  // finish() sorts the samples).
+  uint64_t next(uint64_t raw, std::optional<uint64_t> time_ns);
+  // After the last next(), before at().
+  void finish();
+  // Whether some id unwrapped above 2^32.
+  bool wrapped() const { return wrapped_; }
+  // An id seen at `time_ns`, unwrapped against the last sample at or before
+  // that time (the first sample when none is).
+  uint64_t at(uint64_t raw, uint64_t time_ns) const;
+
+ private:
+  std::vector<std::pair<uint64_t, uint64_t>> samples_;  // (time, unwrapped id)
+  uint64_t previous_ = 0;
+  uint64_t sampled_ = 0;  // the last sample's id
+  uint64_t count_ = 0;
+  bool sample_due_ = false;
+  bool wrapped_ = false;
+};
+
+}  // namespace gprof::trace
