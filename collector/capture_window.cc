@@ -61,13 +61,47 @@ void set_recording(bool on) {
   refresh_fast_launch();
 }
 
-void update() {
+bool window_open() {
   const Window& w = g_window;
-  bool on = w.enabled.load(std::memory_order_acquire) && w.time_open.load();
+  bool on = w.time_open.load();
   if (on && w.mode == CaptureMode::kProfilerApi) on = w.profiler_on.load() > 0;
   if (on && w.mode == CaptureMode::kNvtx) on = w.capture_depth.load() > 0;
   if (on && w.step_gated) on = w.step_open.load() > 0 && !w.steps_done.load();
-  set_recording(on);
+  return on;
+}
+
+// What the GPU side was last told (collector/gpu_source.h, window_changed).
+constinit std::atomic<bool> g_told_open{true};
+
+// Opens and closes, for the file (CuptiStatus.capture_windows): claimed by
+// any thread with one fetch_add, read in order by the writer. An entry is
+// its time << 1 | open, 0 until written.
+constexpr uint32_t kMaxTransitions = 2 * CuptiStatus::kMaxWindows + 2;
+constinit std::atomic<uint64_t> g_transitions[kMaxTransitions] = {};
+constinit std::atomic<uint32_t> g_transition_count{0};
+
+void log_transition(bool open) {
+  const uint32_t i = g_transition_count.fetch_add(1, std::memory_order_relaxed);
+  if (i < kMaxTransitions)
+    g_transitions[i].store(clock_ns() << 1 | (open ? 1 : 0), std::memory_order_release);
+}
+
+void tell_gpu(bool open) {
+  if (GpuSource* gpu = process_state().gpu_source.load(std::memory_order_acquire))
+    gpu->window_changed(open);
+}
+
+// An open turns the GPU kinds on before the calls are recorded, a close
+// stops recording before it turns them off: a call at the edge on another
+// thread is then at worst GPU work without its call (counted as outside the
+// window), never a recorded call whose GPU work was not collected.
+void update() {
+  const bool open = window_open();
+  const bool changed = g_told_open.exchange(open, std::memory_order_acq_rel) != open;
+  if (changed) log_transition(open);
+  if (changed && open) tell_gpu(true);
+  set_recording(g_window.enabled.load(std::memory_order_acquire) && open);
+  if (changed && !open) tell_gpu(false);
 }
 
 }  // namespace
@@ -89,7 +123,27 @@ void configure_capture(const Config& c) {
     w.capture_domain = process_state().strings.intern(
         c.capture_domain, std::strlen(c.capture_domain), StringClass::kDomain);
   w.enabled.store(true, std::memory_order_release);
+  // Where the file's intervals begin: open from the start, or not.
+  const bool open = window_open();
+  g_told_open.store(open, std::memory_order_release);
+  if (c.capture_mode != CaptureMode::kAll || capture_needs_timer() || w.step_gated)
+    log_transition(open);
   update();
+}
+
+bool capture_window_open() {
+  return window_open();
+}
+
+uint32_t capture_transitions(uint32_t from, void (*seen)(void*, uint64_t, bool), void* context) {
+  const uint32_t count = g_transition_count.load(std::memory_order_acquire);
+  uint32_t i = from;
+  for (; i < count && i < kMaxTransitions; ++i) {
+    const uint64_t entry = g_transitions[i].load(std::memory_order_acquire);
+    if (entry == 0) break;  // claimed, not written yet: next pass
+    seen(context, entry >> 1, (entry & 1) != 0);
+  }
+  return i;
 }
 
 uint32_t capture_domain() {

@@ -13,6 +13,16 @@ namespace gprof {
 // not, when the window opens later).
 void configure_capture(const Config& config);
 
+// Whether the window is open now (recording aside: it may have stopped for
+// good). The CUPTI session collects GPU activity only while it is (changes
+// reach it through GpuSource::window_changed).
+bool capture_window_open();
+
+// Writer thread: hands each window open/close logged since the `from`th to
+// `seen` (time on the recording clock, open or not), in order; returns where
+// to start next time. Past 514 transitions no more are logged.
+uint32_t capture_transitions(uint32_t from, void (*seen)(void*, uint64_t, bool), void* context);
+
 // Recording is possible at all (enabled, writer healthy); windows open and
 // close only within it.
 bool recording_enabled();

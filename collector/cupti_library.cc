@@ -124,6 +124,7 @@ bool load_cupti(CuptiLibrary& lib, char* why, size_t why_size) {
   GPROF_BIND(Unsubscribe, "cuptiUnsubscribe")
   GPROF_BIND(EnableCallback, "cuptiEnableCallback")
   GPROF_BIND(ActivityEnable, "cuptiActivityEnable")
+  GPROF_BIND(ActivityDisable, "cuptiActivityDisable")
   GPROF_BIND(ActivityRegisterCallbacks, "cuptiActivityRegisterCallbacks")
   GPROF_BIND(ActivityRegisterTimestampCallback, "cuptiActivityRegisterTimestampCallback")
   GPROF_BIND(ActivityFlushAll, "cuptiActivityFlushAll")

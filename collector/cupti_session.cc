@@ -1,6 +1,7 @@
 #include "collector/cupti_session.h"
 
 #include <dlfcn.h>
+#include <sched.h>
 #include <stdlib.h>
 
 #include <cstdio>
@@ -8,6 +9,7 @@
 
 #include "collector/activity_buffers.h"
 #include "collector/activity_parser.h"
+#include "collector/capture_window.h"
 #include "collector/clock.h"
 #include "collector/cupti_library.h"
 #include "collector/log.h"
@@ -49,6 +51,8 @@ class Session final : public GpuSource {
   void poll(uint64_t now_ns, GpuSink& sink) override;
   void poll_now(GpuSink& sink) override;
   bool call_into_cuda(GpuSink& sink, void (*call)(void*), void* context) override;
+  void calls_drained(const TakeoverWatchdog::Calls& calls) override;
+  void window_changed(bool open) override;
   void flush_at_exit();
   uint64_t push_external();
   void pop_external();
@@ -72,8 +76,14 @@ class Session final : public GpuSource {
   // Parses what is completed now; counted in the next drain()'s return.
   void drain_now(GpuSink& sink) { delivered_in_poll_ += drain(sink); }
   bool try_resume(uint64_t now_ns, GpuSink& sink);
+  // Writer thread: opens an interval when the watchdog finds the records gone.
+  void check_watchdog(uint64_t now_ns, GpuSink& sink);
+  // Any thread: brings the kinds in line with the capture window.
+  void apply_window();
+  void set_kinds(bool on);
+  bool expecting_records() const;
   Subscription subscribe(const CuptiSetup& setup);
-  bool enable_kinds(const ActivityKind* kinds, size_t count);
+  bool enable_kinds(const ActivityKind* kinds, size_t count, uint32_t* enabled = nullptr);
   void request_shared_buffers();
   void collect_dropped();
 
@@ -108,7 +118,15 @@ class Session final : public GpuSource {
   std::atomic<uint64_t> foreign_start_ns_{0};  // its first call since the last resume
   std::atomic<uint32_t> disabled_{0};          // bit i: kGpuKinds[i] disabled by it
   std::atomic<CUpti_TimestampCallbackFunc> foreign_clock_{nullptr};
-  bool gap_open_ = false;  // writer thread
+  std::atomic<bool> gap_open_{false};  // set by the writer, read by a window opening
+  // The capture window (DESIGN.md §2.1: not on the hot path: only where a
+  // window opens or closes). window_open_ is what the window asks for;
+  // kinds_on_ what gprof last set, changed only by whoever holds applying_.
+  std::atomic<bool> window_open_{true};
+  std::atomic<bool> applying_{false};
+  std::atomic<bool> kinds_on_{true};
+  uint32_t gpu_kinds_enabled_ = 0;  // bit i: kGpuKinds[i] was enabled at start
+  TakeoverWatchdog watchdog_;       // writer thread
   uint32_t gap_flags_ = 0;
   CuptiState running_state_ = CuptiState::kSubscribed;  // what a resume goes back to
   uint64_t gpu_read_ = 0;                               // GPU records parsed, writer thread
@@ -202,10 +220,11 @@ Session::Subscription Session::subscribe(const CuptiSetup& setup) {
   return Subscription::kOwned;
 }
 
-bool Session::enable_kinds(const ActivityKind* kinds, size_t count) {
+bool Session::enable_kinds(const ActivityKind* kinds, size_t count, uint32_t* enabled) {
   for (size_t i = 0; i < count; ++i) {
     const CUptiResult result = lib_.ActivityEnable(kinds[i].kind);
     if (result == CUPTI_SUCCESS) {
+      if (enabled != nullptr) *enabled |= 1u << i;
       status().add_kind(kinds[i].name);
     } else if (kinds[i].required) {
       snprintf(why_, sizeof why_, "cuptiActivityEnable(%s): %s", kinds[i].name,
@@ -299,7 +318,10 @@ void Session::start(const CuptiSetup& setup) {
   if (subscription == Subscription::kTaken &&
       !enable_kinds(kExternalKinds, sizeof kExternalKinds / sizeof kExternalKinds[0]))
     return cpu_only("%s", why_);
-  if (!enable_kinds(kGpuKinds, sizeof kGpuKinds / sizeof kGpuKinds[0])) return cpu_only("%s", why_);
+  if (!enable_kinds(kGpuKinds, sizeof kGpuKinds / sizeof kGpuKinds[0], &gpu_kinds_enabled_))
+    return cpu_only("%s", why_);
+  // SYNCHRONIZATION is kGpuKinds[4]: with it every host wait makes a record.
+  watchdog_.expect((gpu_kinds_enabled_ & (1u << 4)) != 0);
 
   running_state_ = subscription == Subscription::kOwned ? CuptiState::kSubscribed
                                                         : CuptiState::kExternalCorrelation;
@@ -311,6 +333,11 @@ void Session::start(const CuptiSetup& setup) {
   }
   active_.store(true, std::memory_order_release);
   process_state().gpu_source.store(this, std::memory_order_release);
+  // A capture window that is closed now (or closed while the kinds were
+  // enabled above, before window_changed could reach this session): off
+  // until it opens.
+  window_open_.store(capture_window_open(), std::memory_order_release);
+  apply_window();
   GPROF_INFO("CUPTI %u from %s: %s", lib_.version, lib_.path,
              subscription == Subscription::kOwned ? "subscribed" : "external correlation");
 }
@@ -393,6 +420,7 @@ uint64_t Session::drain(GpuSink& sink) {
     status().set_buffers(mapped, buffers_.buffer_bytes());
     status().publish();
   }
+  uint64_t parsed_gpu = 0;
   buffers_.take_completed([&](uint8_t* buffer, size_t valid) {
     CUpti_Activity* record = nullptr;
     for (;;) {
@@ -408,6 +436,7 @@ uint64_t Session::drain(GpuSink& sink) {
           sink.gpu(parsed.gpu, parsed.kernel_name);
           ++delivered;
           ++gpu_read_;
+          ++parsed_gpu;
           break;
         case ActivityOutcome::kExternal:
           sink.external_correlation(parsed.correlation, parsed.external_id);
@@ -420,6 +449,7 @@ uint64_t Session::drain(GpuSink& sink) {
       }
     }
   });
+  watchdog_.records(parsed_gpu);
   return delivered;
 }
 
@@ -447,21 +477,120 @@ bool Session::call_into_cuda(GpuSink& sink, void (*call)(void*), void* context) 
 
 void Session::poll(uint64_t now_ns, GpuSink& sink) {
   check_takeover(now_ns, sink);
+  // The window itself, not only what it told: two threads changing it at
+  // once may have told this session in the wrong order.
+  window_open_.store(capture_window_open(), std::memory_order_seq_cst);
+  apply_window();
   if (now_ns - last_poll_ns_ < kPollIntervalNs) return;
   last_poll_ns_ = now_ns;
+  // Before this pass's flush: what the earlier ones brought is parsed by now.
+  check_watchdog(now_ns, sink);
   poll_now(sink);
 }
 
 void Session::poll_now(GpuSink& sink) {
   if (closed_.load(std::memory_order_acquire)) return;
-  call_into_cuda(
-      sink,
-      [](void* session) {
-        Session* self = static_cast<Session*>(session);
-        self->lib_.ActivityFlushAll(0);
-        self->collect_dropped();
-      },
-      this);
+  if (call_into_cuda(
+          sink,
+          [](void* session) {
+            Session* self = static_cast<Session*>(session);
+            self->lib_.ActivityFlushAll(0);
+            self->collect_dropped();
+          },
+          this))
+    watchdog_.flushed();
+}
+
+// ---- The capture window switches the activity kinds ------------------------
+//
+// With GPROF_CAPTURE, GPROF_DELAY... CUPTI collects only while the window is
+// open (issue 15 item 8): work issued while a kind is disabled makes no
+// record at all (cupti_activity.h, cuptiActivityDisable), and records
+// already collected are still delivered by the next flush (kineto relies on
+// it: its stop disables the kinds, then flushes to collect,
+// CuptiActivityApi::disableCuptiActivities, activityBuffers). So the thread
+// that opens or closes the window (cudaProfilerStart/Stop, the push or pop of
+// a capture range: rare calls, never the recording fast path; the writer for
+// time windows) switches the kinds itself, at once: the launch right after an
+// open has its record, and one right after a close has none. The writer's
+// next poll flushes as usual. Work still arriving from calls outside the
+// window is counted as such by the reports. While another tool holds CUPTI
+// (a takeover) the window changes nothing; a resume brings the kinds back to
+// what the window wants.
+
+void Session::window_changed(bool open) {
+  window_open_.store(open, std::memory_order_seq_cst);
+  apply_window();
+}
+
+void Session::set_kinds(bool on) {
+  for (size_t i = 0; i < sizeof kGpuKinds / sizeof kGpuKinds[0]; ++i) {
+    if ((gpu_kinds_enabled_ & (1u << i)) == 0) continue;
+    if (on)
+      lib_.ActivityEnable(kGpuKinds[i].kind);
+    else
+      lib_.ActivityDisable(kGpuKinds[i].kind);
+  }
+  if (running_state_ == CuptiState::kExternalCorrelation) {
+    for (const ActivityKind& k : kExternalKinds)
+      on ? lib_.ActivityEnable(k.kind) : lib_.ActivityDisable(k.kind);
+  }
+}
+
+void Session::apply_window() {
+  for (;;) {
+    // One thread switches at a time; one that finds it taken leaves its
+    // change to the holder, which looks again below.
+    if (applying_.exchange(true, std::memory_order_seq_cst)) return;
+    const bool want = window_open_.load(std::memory_order_seq_cst);
+    const bool can = !closed_.load(std::memory_order_acquire) &&
+                     foreign_.load(std::memory_order_acquire) == 0 && !gap_open_.load();
+    if (want != kinds_on_.load() && can) {
+      set_kinds(want);
+      kinds_on_.store(want, std::memory_order_seq_cst);
+    }
+    const bool settled = kinds_on_.load() == window_open_.load(std::memory_order_seq_cst);
+    applying_.store(false, std::memory_order_seq_cst);
+    if (settled || !can) return;
+  }
+}
+
+bool Session::expecting_records() const {
+  return active_.load(std::memory_order_acquire) && !closed_.load(std::memory_order_acquire) &&
+         foreign_.load(std::memory_order_acquire) == 0 && !gap_open_.load() && kinds_on_ &&
+         window_open_.load(std::memory_order_acquire);
+}
+
+void Session::calls_drained(const TakeoverWatchdog::Calls& calls) {
+  if (!expecting_records()) {
+    watchdog_.reset();
+    return;
+  }
+  watchdog_.calls(calls);
+}
+
+// ---- Takeover unseen: the watchdog ------------------------------------------
+//
+// When gprof was not preloaded, or the other tool calls CUPTI through its own
+// dlopen handle, inject/hooks_cupti.cc sees nothing; the records just stop.
+// The watchdog (takeover_watchdog.h) finds that out from the calls the
+// writer drains and the flushes that bring nothing. The interval is recorded
+// as any other, but never resumed: gprof cannot see when that tool stops,
+// and registering its buffer callbacks while the tool is running would take
+// its buffers (DESIGN.md §2.9: never break the other tool).
+
+constexpr uint32_t kForeignUnseen = 32;  // found by the watchdog, not by a hook
+
+void Session::check_watchdog(uint64_t now_ns, GpuSink& sink) {
+  if (!expecting_records() || !watchdog_.stopped(now_ns)) return;
+  uint64_t zero = 0;
+  foreign_start_ns_.compare_exchange_strong(zero, watchdog_.since_ns());
+  foreign_.fetch_or(kForeignUnseen, std::memory_order_acq_rel);
+  open_gap(kForeignUnseen, sink);
+  status().close_gap(0, gpu_read_, "not resumed: gprof cannot see when that tool stops");
+  status().publish();
+  gap_flags_ = kForeignUnseen;
+  watchdog_.reset();
 }
 
 // ---- Another tool takes CUPTI over (DESIGN.md §2.9) ------------------------
@@ -564,7 +693,12 @@ void Session::open_gap(uint32_t flags, GpuSink& sink) {
   drain_now(sink);  // what the hand-off flush completed counts as before
   char reason[256];
   const char* other = other_subscriber_[0] ? other_subscriber_ : "another tool";
-  if (flags & kForeignFinalized) {
+  if (flags & kForeignUnseen) {
+    snprintf(reason, sizeof reason,
+             "no GPU record for %llu launches and a wait (watchdog: a tool unseen by gprof took "
+             "CUPTI's buffer callbacks or kinds, e.g. through its own dlopen handle)",
+             static_cast<unsigned long long>(watchdog_.launches()));
+  } else if (flags & kForeignFinalized) {
     snprintf(reason, sizeof reason, "cuptiFinalize by %s", other);
   } else if (flags & kForeignBuffers) {
     snprintf(reason, sizeof reason,
@@ -585,7 +719,7 @@ void Session::open_gap(uint32_t flags, GpuSink& sink) {
 
 bool Session::try_resume(uint64_t now_ns, GpuSink& sink) {
   const uint32_t flags = foreign_.load(std::memory_order_acquire);
-  if (flags & (kForeignFinalized | kForeignKernels)) return false;
+  if (flags & (kForeignFinalized | kForeignKernels | kForeignUnseen)) return false;
   if (now_ns - foreign_last_ns_.load(std::memory_order_acquire) < kResumeQuietNs) return false;
   // Its stop is over, and its buffers too (below). Back: buffers, then kinds.
   const uint64_t seq = foreign_seq_.load(std::memory_order_acquire);
@@ -606,15 +740,22 @@ bool Session::try_resume(uint64_t now_ns, GpuSink& sink) {
     if (lib_.ActivityRegisterCallbacks(buffer_requested, buffer_completed) != CUPTI_SUCCESS)
       return false;
   }
+  // The kinds as the capture window wants them now; a window opening
+  // meanwhile waits (applying_ held, briefly: it only calls Enable).
+  while (applying_.exchange(true, std::memory_order_seq_cst)) sched_yield();
   const uint32_t disabled = disabled_.exchange(0, std::memory_order_acq_rel);
-  for (size_t i = 0; i < sizeof kGpuKinds / sizeof kGpuKinds[0]; ++i) {
+  const bool open = window_open_.load(std::memory_order_seq_cst);
+  for (size_t i = 0; i < sizeof kGpuKinds / sizeof kGpuKinds[0] && open; ++i) {
     // All of them after a buffer takeover: the other tool may have disabled
     // one gprof uses through an API this build does not watch.
-    if ((disabled & (1u << i)) || (flags & kForeignBuffers)) lib_.ActivityEnable(kGpuKinds[i].kind);
+    if ((disabled & (1u << i)) || (flags & kForeignBuffers) || !kinds_on_.load())
+      lib_.ActivityEnable(kGpuKinds[i].kind);
   }
-  if (running_state_ == CuptiState::kExternalCorrelation) {
+  if (running_state_ == CuptiState::kExternalCorrelation && open) {
     for (const ActivityKind& k : kExternalKinds) lib_.ActivityEnable(k.kind);
   }
+  if (!open && kinds_on_.load()) set_kinds(false);  // the other tool may not have disabled all
+  kinds_on_.store(open, std::memory_order_seq_cst);
   foreign_.fetch_and(~flags, std::memory_order_acq_rel);
   foreign_start_ns_.store(0, std::memory_order_release);
   char how[160];
@@ -626,6 +767,8 @@ bool Session::try_resume(uint64_t now_ns, GpuSink& sink) {
   status().set_state(running_state_);
   status().publish();
   gap_open_ = false;
+  applying_.store(false, std::memory_order_seq_cst);
+  watchdog_.reset();
   GPROF_INFO("CUPTI: gprof's activity buffers and kinds are back");
   return true;
 }

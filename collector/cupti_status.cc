@@ -74,6 +74,23 @@ void CuptiStatus::close_gap(uint64_t end_ns, uint64_t gpu_records, const char* h
   gap_open_ = end_ns == 0;
 }
 
+void CuptiStatus::window_changed(uint64_t ns, bool open) {
+  windows_recorded_ = true;
+  const bool is_open = window_count_ != 0 && windows_[2 * window_count_ - 1] == 0;
+  if (open == is_open) return;
+  if (!open) {
+    if (window_count_ != 0) windows_[2 * window_count_ - 1] = ns;
+    return;
+  }
+  if (window_count_ == kMaxWindows) {
+    ++windows_not_kept_;
+    return;
+  }
+  windows_[2 * window_count_] = ns;
+  windows_[2 * window_count_ + 1] = 0;
+  ++window_count_;
+}
+
 bool CuptiStatus::encode_if_changed(ByteBuffer& frame, uint32_t& seen) const {
   const uint32_t version = version_.load(std::memory_order_acquire);
   if (version == seen) return false;
@@ -97,6 +114,10 @@ bool CuptiStatus::encode_if_changed(ByteBuffer& frame, uint32_t& seen) const {
   f.gaps = gaps;
   f.gap_count = gap_count_;
   f.gaps_not_kept = gaps_not_kept_;
+  f.windows = windows_;
+  f.window_count = window_count_;
+  f.windows_not_kept = windows_not_kept_;
+  f.windows_recorded = windows_recorded_;
   encode_cupti_status(frame, f);
   return true;
 }

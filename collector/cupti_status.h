@@ -15,6 +15,7 @@ class CuptiStatus {
  public:
   static constexpr size_t kMaxKinds = 12;
   static constexpr size_t kMaxGaps = 16;
+  static constexpr size_t kMaxWindows = 256;
 
   // Setup side (one thread at a time: the constructor, then InitializeInjection).
   void set_state(CuptiState state);
@@ -32,6 +33,8 @@ class CuptiStatus {
   // The open interval ends at `end_ns` (0: still open at the end), with
   // `how` appended to its reason.
   void close_gap(uint64_t end_ns, uint64_t gpu_records, const char* how);
+  // Writer side: the capture window opened or closed at `ns` (in order).
+  void window_changed(uint64_t ns, bool open);
   // Makes the changes visible to the writer.
   void publish() { version_.fetch_add(1, std::memory_order_release); }
 
@@ -65,6 +68,10 @@ class CuptiStatus {
   size_t gap_count_ = 0;
   uint32_t gaps_not_kept_ = 0;
   bool gap_open_ = false;
+  uint64_t windows_[2 * kMaxWindows] = {};  // (open, close) pairs
+  size_t window_count_ = 0;
+  uint32_t windows_not_kept_ = 0;
+  bool windows_recorded_ = false;
 };
 
 }  // namespace gprof

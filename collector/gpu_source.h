@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "collector/takeover_watchdog.h"
 #include "formats/record.h"
 
 namespace gprof {
@@ -37,6 +38,14 @@ class GpuSource {
   // a buffer gets one past the cap meanwhile. False, without calling, while a
   // thread waits for a buffer (it may hold a lock the call needs).
   virtual bool call_into_cuda(GpuSink& sink, void (*call)(void*), void* context) = 0;
+  // Writer thread, every pass before poll(): the calls it drained that issue
+  // GPU work or wait for it (collector/takeover_watchdog.h).
+  virtual void calls_drained(const TakeoverWatchdog::Calls& calls) = 0;
+  // Any thread: the capture window opened or closed (collector/capture_window.h).
+  // GPU activity is collected only while it is open: the calling thread
+  // turns the activity kinds on or off at once (a launch right after an open
+  // must have its record, one right after a close must have none).
+  virtual void window_changed(bool open) = 0;
 };
 
 }  // namespace gprof

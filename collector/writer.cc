@@ -26,6 +26,7 @@
 #include "collector/queue_records.h"
 #include "collector/recorder.h"
 #include "collector/thread_state.h"
+#include "formats/api_ids.h"
 
 namespace gprof {
 namespace {
@@ -282,6 +283,31 @@ void Writer::top_up() {
   if (chunks_.free_chunks() < stock_target_ / 2) stock_chunks();
 }
 
+// What the takeover watchdog needs to know of the calls (takeover_watchdog.h).
+void Writer::note_call(const ApiRecord& r) {
+  if (r.result != 0) return;
+  const ApiInfo* info = api_info(r.api);
+  if (info == nullptr) return;
+  switch (info->category) {
+    case ApiCategory::kLaunch:
+    case ApiCategory::kCopy:
+    case ApiCategory::kSet:
+      if (drained_.launches++ == 0 || r.start_ns < drained_.first_launch_ns)
+        drained_.first_launch_ns = r.start_ns;
+      break;
+    case ApiCategory::kSync:
+      if (r.api == ApiId::cudaStreamWaitEvent || r.api == ApiId::cudaStreamWaitEvent_ptsz)
+        break;  // the device waits, not the host
+      if (r.end_ns > drained_.wait_end_ns) drained_.wait_end_ns = r.end_ns;
+      if ((r.api == ApiId::cudaDeviceSynchronize || r.api == ApiId::cuCtxSynchronize) &&
+          r.end_ns > drained_.device_wait_end_ns)
+        drained_.device_wait_end_ns = r.end_ns;
+      break;
+    default:
+      break;
+  }
+}
+
 uint64_t Writer::to_ns(ThreadQueue& queue, uint64_t ticks) {
   // Keeps each thread's times in order where a new calibration segment
   // starts a few ns below the previous one's extension.
@@ -309,6 +335,7 @@ uint32_t Writer::decode(ThreadQueue& q, const char* at) {
       r.bytes = c.bytes;
       r.address = c.address;
       r.correlation = c.correlation;
+      note_call(r);
       calls_.add(r);
       return sizeof c;
     }
@@ -329,6 +356,7 @@ uint32_t Writer::decode(ThreadQueue& q, const char* at) {
       r.grid = l.grid;
       r.block = l.block;
       r.shared_mem = l.shared_mem;
+      note_call(r);
       calls_.add(r);
       return sizeof l;
     }
@@ -549,11 +577,23 @@ uint64_t Writer::drain_once(uint64_t max_per_queue) {
   gpu_strings_.clear();
   uint64_t gpu = 0;
   if (GpuSource* source = gpu_source()) {
+    source->calls_drained(drained_);
+    drained_ = {};
     source->poll(clock_ns(), *this);
     gpu = source->drain(*this);
   }
   if (gpu_.count() > 0) gpu_.finish(batches_);
   if (external_.count() > 0) external_.finish(batches_);
+  const uint32_t transitions = capture_transitions(
+      transitions_seen_,
+      [](void* status, uint64_t ns, bool open) {
+        static_cast<CuptiStatus*>(status)->window_changed(ns, open);
+      },
+      &p.cupti);
+  if (transitions != transitions_seen_) {
+    transitions_seen_ = transitions;
+    p.cupti.publish();
+  }
   status_.clear();
   p.cupti.encode_if_changed(status_, cupti_status_seen_);
   strings_.clear();

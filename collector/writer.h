@@ -57,6 +57,7 @@ class Writer : private GpuSink {
   // Decodes the record at `at`; returns its size, 0 when it cannot be read.
   uint32_t decode(ThreadQueue& queue, const char* at);
   uint64_t to_ns(ThreadQueue& queue, uint64_t ticks);
+  void note_call(const ApiRecord& record);
   void calibrate(bool force);
   // Keeps chunks ready for the threads; more after a pass that found threads held.
   void stock_chunks();
@@ -101,6 +102,7 @@ class Writer : private GpuSink {
   uint64_t api_records_ = 0;
   uint64_t gpu_records_ = 0;
   uint32_t cupti_status_seen_ = 0;
+  uint32_t transitions_seen_ = 0;  // capture window opens and closes in the status
   // CUPTI's kernel names, interned here (off the hot path). Their ids start
   // above any id the kernel registry can hand out.
   struct NameHash {
@@ -109,6 +111,7 @@ class Writer : private GpuSink {
   };
   std::unordered_map<std::string, uint32_t, NameHash, std::equal_to<>> gpu_names_;
   uint32_t next_gpu_name_ = 1u << 24;
+  TakeoverWatchdog::Calls drained_;  // since the last pass handed them on
   GpuActivitiesEncoder gpu_;
   ExternalCorrelationsEncoder external_;
   ByteBuffer gpu_strings_;

@@ -217,6 +217,13 @@ void encode_cupti_status(ByteBuffer& frame, const CuptiStatusFields& s) {
     put_message(body, 40, gap);
   }
   put_uint64(body, 41, s.gaps_not_kept);
+  if (s.window_count != 0) {
+    ByteBuffer packed;
+    for (size_t i = 0; i < 2 * s.window_count; ++i) put_varint(packed, s.windows[i]);
+    put_packed(body, 42, packed);
+  }
+  put_uint64(body, 43, s.windows_not_kept);
+  put_bool(body, 44, s.windows_recorded);
   put_message(frame, kFrameCupti, body);
 }
 

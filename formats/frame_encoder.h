@@ -245,6 +245,11 @@ struct CuptiStatusFields {
   const CuptiGapFields* gaps = nullptr;
   size_t gap_count = 0;
   uint32_t gaps_not_kept = 0;
+  // (open_ns, close_ns) pairs, `window_count` of them; see pb::CuptiStatus.
+  const uint64_t* windows = nullptr;
+  size_t window_count = 0;
+  uint32_t windows_not_kept = 0;
+  bool windows_recorded = false;
 };
 
 // Field writers for pb::Frame members.

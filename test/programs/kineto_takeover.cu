@@ -11,13 +11,22 @@
 //   A launches of `step` + cudaDeviceSynchronize       (after)
 //   with --finalize: cuptiFinalize, then A more launches + cudaDeviceSynchronize
 // Usage: kineto_takeover [--before B] [--during D] [--after A] [--pause-ms P] [--finalize]
+//                        [--private-handle]
 // (B = 4, D = 3, A = 5, P = 1000).
+//
+// --private-handle: every CUPTI call goes through dlopen("libcupti.so.13", RTLD_LOCAL) + dlsym on
+// that handle, as a tool that loads CUPTI itself does (and kineto first tries cuptiSubscribe:
+// CuptiCallbackApi.cpp). Such calls reach CUPTI without passing through any interposed
+// definition, so a preloaded profiler cannot see them; CUPTI's state is the same one (one
+// library, one process), so they still replace its buffer callbacks and disable its kinds.
 //
 // It prints what the second client received: its kernel records, and the buffers it was handed
 // that it never gave out (kineto's bufferCompleted logs "unknown buffer" and drops them). Links
 // libcupti.so.13: on the fake (test/fakes/cupti first on LD_LIBRARY_PATH) or a real one.
 #include <cuda_runtime.h>
 #include <cupti.h>
+
+#include <dlfcn.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -40,6 +49,61 @@ int g_kernels = 0;
 int g_unknown_buffers = 0;
 int g_external = 0;
 
+// The CUPTI entry points the second client calls: the linked ones (through the global scope,
+// where a preloaded definition comes first), or dlsym's on a handle of its own.
+struct Api {
+  decltype(&cuptiGetVersion) GetVersion = cuptiGetVersion;
+  decltype(&cuptiGetResultString) GetResultString = cuptiGetResultString;
+  decltype(&cuptiSubscribe) Subscribe = cuptiSubscribe;
+  decltype(&cuptiActivityRegisterTimestampCallback) RegisterTimestampCallback =
+      cuptiActivityRegisterTimestampCallback;
+  decltype(&cuptiActivityRegisterCallbacks) RegisterCallbacks = cuptiActivityRegisterCallbacks;
+  decltype(&cuptiActivityEnable) Enable = cuptiActivityEnable;
+  decltype(&cuptiActivityDisable) Disable = cuptiActivityDisable;
+  decltype(&cuptiActivityFlushAll) FlushAll = cuptiActivityFlushAll;
+  decltype(&cuptiActivitySetAttribute) SetAttribute = cuptiActivitySetAttribute;
+  decltype(&cuptiActivityGetNextRecord) GetNextRecord = cuptiActivityGetNextRecord;
+  decltype(&cuptiActivityPushExternalCorrelationId) PushExternal =
+      cuptiActivityPushExternalCorrelationId;
+  decltype(&cuptiActivityPopExternalCorrelationId) PopExternal =
+      cuptiActivityPopExternalCorrelationId;
+  decltype(&cuptiFinalize) Finalize = cuptiFinalize;
+};
+Api g_api;
+
+template <typename Fn>
+void Bind(void* handle, const char* name, Fn& fn) {
+  void* symbol = dlsym(handle, name);
+  if (symbol == nullptr) {
+    std::fprintf(stderr, "kineto_takeover: dlsym(%s): %s\n", name, dlerror());
+    std::exit(1);
+  }
+  fn = reinterpret_cast<Fn>(symbol);
+}
+
+void UsePrivateHandle() {
+  void* handle = dlopen("libcupti.so.13", RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) {
+    std::fprintf(stderr, "kineto_takeover: dlopen(libcupti.so.13): %s\n", dlerror());
+    std::exit(1);
+  }
+  Bind(handle, "cuptiGetVersion", g_api.GetVersion);
+  Bind(handle, "cuptiGetResultString", g_api.GetResultString);
+  Bind(handle, "cuptiSubscribe", g_api.Subscribe);
+  Bind(handle, "cuptiActivityRegisterTimestampCallback", g_api.RegisterTimestampCallback);
+  Bind(handle, "cuptiActivityRegisterCallbacks", g_api.RegisterCallbacks);
+  Bind(handle, "cuptiActivityEnable", g_api.Enable);
+  Bind(handle, "cuptiActivityDisable", g_api.Disable);
+  Bind(handle, "cuptiActivityFlushAll", g_api.FlushAll);
+  Bind(handle, "cuptiActivitySetAttribute", g_api.SetAttribute);
+  Bind(handle, "cuptiActivityGetNextRecord", g_api.GetNextRecord);
+  Bind(handle, "cuptiActivityPushExternalCorrelationId", g_api.PushExternal);
+  Bind(handle, "cuptiActivityPopExternalCorrelationId", g_api.PopExternal);
+  Bind(handle, "cuptiFinalize", g_api.Finalize);
+}
+
+void CUPTIAPI NoCallbacks(void*, CUpti_CallbackDomain, CUpti_CallbackId, const void*) {}
+
 void Check(cudaError_t error, const char* what) {
   if (error == cudaSuccess) return;
   std::fprintf(stderr, "kineto_takeover: %s failed: %s\n", what, cudaGetErrorName(error));
@@ -50,7 +114,7 @@ void Check(cudaError_t error, const char* what) {
 void Cupti(CUptiResult result, const char* what) {
   if (result == CUPTI_SUCCESS) return;
   const char* text = nullptr;
-  cuptiGetResultString(result, &text);
+  g_api.GetResultString(result, &text);
   std::fprintf(stderr, "kineto_takeover: %s: %s\n", what, text ? text : "?");
 }
 
@@ -81,7 +145,7 @@ void CUPTIAPI BufferCompleted(CUcontext, uint32_t, uint8_t* buffer, size_t, size
     return;
   }
   CUpti_Activity* record = nullptr;
-  while (cuptiActivityGetNextRecord(buffer, valid, &record) == CUPTI_SUCCESS) {
+  while (g_api.GetNextRecord(buffer, valid, &record) == CUPTI_SUCCESS) {
     if (record->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) ++g_kernels;
     if (record->kind == CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION) ++g_external;
   }
@@ -97,16 +161,14 @@ constexpr CUpti_ActivityKind kKinds[] = {
 // CuptiActivityProfiler::enableGpuTracing.
 void KinetoStart() {
   uint32_t version = 0;
-  Cupti(cuptiGetVersion(&version), "cuptiGetVersion");  // enableCuptiActivities
+  Cupti(g_api.GetVersion(&version), "cuptiGetVersion");  // enableCuptiActivities
   // configureCuptiTimestampSource (CuptiTimestamp.cpp), before enableCuptiActivities.
-  Cupti(cuptiActivityRegisterTimestampCallback(KinetoClock),
-        "cuptiActivityRegisterTimestampCallback");
+  Cupti(g_api.RegisterTimestampCallback(KinetoClock), "cuptiActivityRegisterTimestampCallback");
   // enableCuptiActivities: cuptiActivityRegisterCallbacks(bufferRequestedTrampoline,
   // bufferCompletedTrampoline), then cuptiActivityEnable per selected activity.
-  Cupti(cuptiActivityRegisterCallbacks(BufferRequested, BufferCompleted),
+  Cupti(g_api.RegisterCallbacks(BufferRequested, BufferCompleted),
         "cuptiActivityRegisterCallbacks");
-  for (const CUpti_ActivityKind kind : kKinds)
-    Cupti(cuptiActivityEnable(kind), "cuptiActivityEnable");
+  for (const CUpti_ActivityKind kind : kKinds) Cupti(g_api.Enable(kind), "cuptiActivityEnable");
 }
 
 // CuptiActivityProfiler::synchronizeGpuDevice (cudaDeviceSynchronize + flushActivities:
@@ -116,13 +178,12 @@ void KinetoStart() {
 // back to 0).
 void KinetoStop() {
   Check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
-  Cupti(cuptiActivityFlushAll(0), "cuptiActivityFlushAll");
-  for (const CUpti_ActivityKind kind : kKinds)
-    Cupti(cuptiActivityDisable(kind), "cuptiActivityDisable");
-  Cupti(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), "cuptiActivityFlushAll");
+  Cupti(g_api.FlushAll(0), "cuptiActivityFlushAll");
+  for (const CUpti_ActivityKind kind : kKinds) Cupti(g_api.Disable(kind), "cuptiActivityDisable");
+  Cupti(g_api.FlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), "cuptiActivityFlushAll");
   uint8_t value = 0;
   size_t size = sizeof value;
-  Cupti(cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_PER_THREAD_ACTIVITY_BUFFER, &size, &value),
+  Cupti(g_api.SetAttribute(CUPTI_ACTIVITY_ATTR_PER_THREAD_ACTIVITY_BUFFER, &size, &value),
         "cuptiActivitySetAttribute");
 }
 
@@ -130,14 +191,10 @@ void Launches(float* data, int count, bool external) {
   for (int i = 0; i < count; ++i) {
     // CuptiActivityApi::pushCorrelationID / popCorrelationID (CUSTOM0) around each op.
     if (external)
-      Cupti(
-          cuptiActivityPushExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, 1000 + i),
-          "push");
+      Cupti(g_api.PushExternal(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, 1000 + i), "push");
     step<<<1, 32>>>(data);
     Check(cudaGetLastError(), "launch");
-    if (external)
-      Cupti(cuptiActivityPopExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, nullptr),
-            "pop");
+    if (external) Cupti(g_api.PopExternal(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, nullptr), "pop");
   }
   Check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
 }
@@ -154,7 +211,7 @@ int Arg(int argc, char** argv, int& i) {
 
 int main(int argc, char** argv) {
   int before = 4, during = 3, after = 5, pause_ms = 1000;
-  bool finalize = false;
+  bool finalize = false, private_handle = false;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--before") == 0) {
       before = Arg(argc, argv, i);
@@ -166,16 +223,30 @@ int main(int argc, char** argv) {
       pause_ms = Arg(argc, argv, i);
     } else if (std::strcmp(argv[i], "--finalize") == 0) {
       finalize = true;
+    } else if (std::strcmp(argv[i], "--private-handle") == 0) {
+      private_handle = true;
     } else {
       std::fprintf(stderr,
                    "usage: kineto_takeover [--before B] [--during D] [--after A] [--pause-ms P] "
-                   "[--finalize]\n");
+                   "[--finalize] [--private-handle]\n");
       return 2;
     }
   }
   float* data = nullptr;
   Check(cudaMalloc(&data, 32 * sizeof(float)), "cudaMalloc");
   Launches(data, before, false);
+  if (private_handle) {
+    UsePrivateHandle();
+    // kineto subscribes for its callbacks first (CuptiCallbackApi::initCallbackApi); with a
+    // profiler holding the slot, CUPTI refuses (cupti_callbacks.h, cuptiSubscribe:
+    // CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED "if there is already a CUPTI subscriber"),
+    // whichever handle the call came through; kineto logs it and goes on.
+    CUpti_SubscriberHandle subscriber = nullptr;
+    const CUptiResult r = g_api.Subscribe(&subscriber, NoCallbacks, nullptr);
+    const char* text = nullptr;
+    g_api.GetResultString(r, &text);
+    std::printf("second client: cuptiSubscribe: %s\n", text ? text : "?");
+  }
   KinetoStart();
   Launches(data, during, true);
   KinetoStop();
@@ -185,7 +256,7 @@ int main(int argc, char** argv) {
   if (finalize) {
     // CuptiCallbackApi.cpp: with TEARDOWN_CUPTI=1, cuptiUnsubscribe of its own subscriber (it has
     // none here: gprof holds the slot) and cuptiFinalize.
-    Cupti(cuptiFinalize(), "cuptiFinalize");
+    Cupti(g_api.Finalize(), "cuptiFinalize");
     Launches(data, after, false);
   }
   Check(cudaFree(data), "cudaFree");

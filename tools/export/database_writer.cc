@@ -2,12 +2,15 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <map>
 #include <set>
 #include <tuple>
 
 #include "formats/reader.h"
+#include "tools/analysis/model/capture_windows.h"
 #include "tools/analysis/render/cupti_status.h"
 #include "tools/export/correlation_ids.h"
 #include "tools/export/enum_tables.h"
@@ -58,20 +61,49 @@ void apply_external_correlations(Database& db) {
         table));
 }
 
-// With a capture window CUPTI still reports the GPU work of calls made
-// outside it; `report` leaves that work out (analysis/profile.h), and so
-// does the database. Returns the rows removed per table.
-std::vector<int64_t> drop_outside_window(Database& db, int64_t global_pid) {
+// With a capture window CUPTI may still report GPU work of calls made
+// outside it; `report` leaves that work out (analysis/capture_windows.h), and
+// so does the database: unpaired rows that started outside every window (all
+// unpaired rows of a file that did not record its windows). Unpaired rows
+// inside a window stay. Returns the rows removed per table.
+std::vector<int64_t> drop_outside_window(Database& db, int64_t global_pid,
+                                         const analysis::CaptureWindows& windows) {
+  std::string inside;
+  if (windows.exact()) {
+    for (const auto& [open, close] : windows.open()) {
+      inside += inside.empty() ? " AND NOT (" : " OR ";
+      inside += fmt::format("({{0}}.start >= {} AND {{0}}.start < {})", open,
+                            std::min<uint64_t>(close, INT64_MAX));
+    }
+    if (!inside.empty()) inside += ")";
+  }
   std::vector<int64_t> removed;
   for (const char* table : kGpuTables) {
     db.exec(fmt::format(
-        "DELETE FROM {0} WHERE globalPid = {1} AND (correlationId IS NULL OR NOT EXISTS ("
-        "SELECT 1 FROM CUPTI_ACTIVITY_KIND_RUNTIME AS r WHERE r.correlationId = "
-        "{0}.correlationId AND r.globalTid BETWEEN {1} AND {2}))",
+        fmt::runtime("DELETE FROM {0} WHERE globalPid = {1} AND (correlationId IS NULL OR NOT "
+                     "EXISTS (SELECT 1 FROM CUPTI_ACTIVITY_KIND_RUNTIME AS r WHERE "
+                     "r.correlationId = {0}.correlationId AND r.globalTid BETWEEN {1} AND {2}))" +
+                     inside),
         table, global_pid, global_pid + static_cast<int64_t>(kIdMask)));
     removed.push_back(db.changes());
   }
   return removed;
+}
+
+// GPU rows of the process that no recorded call issued (after the ones of
+// calls outside a capture window were dropped).
+uint64_t count_unpaired(Database& db, int64_t global_pid) {
+  uint64_t total = 0;
+  for (const char* table : kGpuTables) {
+    Statement s(db.handle(),
+                fmt::format("SELECT count(*) FROM {0} WHERE globalPid = {1} AND (correlationId IS "
+                            "NULL OR NOT EXISTS (SELECT 1 FROM CUPTI_ACTIVITY_KIND_RUNTIME AS r "
+                            "WHERE r.correlationId = {0}.correlationId AND r.globalTid BETWEEN "
+                            "{1} AND {2}))",
+                            table, global_pid, global_pid + static_cast<int64_t>(kIdMask)));
+    if (s.next()) total += static_cast<uint64_t>(s.column_int(0));
+  }
+  return total;
 }
 
 // CUPTI reports static + dynamic shared memory; the launch call knows the
@@ -101,8 +133,9 @@ void write_file_row(Database& db, const analysis::FileInfo& info, int64_t global
               "processName, commandLine, exe, startWallNs, startClockNs, endClockNs, clockName, "
               "offsetToWallNs, gprofVersion, formatVersion, complete, badFrames, ignoredBytes, "
               "skippedRecords, cuptiState, cuptiReason, gpuNoTimestamp, gpuOutsideWindow, "
-              "unbalancedPops, endsWithoutStart, openAtExit, holds, heldNs) VALUES (?, ?, ?, "
-              "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+              "gpuUnpaired, unbalancedPops, endsWithoutStart, openAtExit, holds, heldNs) VALUES "
+              "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+              "?, ?, ?, ?)");
   const pb::FileHeader header = info.header.value_or(pb::FileHeader());
   const ReadStatus& st = info.status;
   s.bind(1, global_pid);
@@ -137,15 +170,16 @@ void write_file_row(Database& db, const analysis::FileInfo& info, int64_t global
   s.bind(23, reason);
   s.bind(24, static_cast<int64_t>(info.gpu.no_timestamp));
   s.bind(25, static_cast<int64_t>(info.gpu.outside_window));
-  s.bind(26, static_cast<int64_t>(info.ranges.unbalanced_pops));
-  s.bind(27, static_cast<int64_t>(info.ranges.ends_without_start));
-  s.bind(28, static_cast<int64_t>(info.ranges.open_at_exit));
+  s.bind(26, static_cast<int64_t>(info.gpu.unpaired));
+  s.bind(27, static_cast<int64_t>(info.ranges.unbalanced_pops));
+  s.bind(28, static_cast<int64_t>(info.ranges.ends_without_start));
+  s.bind(29, static_cast<int64_t>(info.ranges.open_at_exit));
   if (info.footer) {
-    s.bind(29, static_cast<int64_t>(info.footer->holds()));
-    s.bind(30, static_cast<int64_t>(info.footer->held_ns()));
+    s.bind(30, static_cast<int64_t>(info.footer->holds()));
+    s.bind(31, static_cast<int64_t>(info.footer->held_ns()));
   } else {
-    s.bind_null(29);
     s.bind_null(30);
+    s.bind_null(31);
   }
   s.run();
 
@@ -284,7 +318,8 @@ ExportSummary write_database(const std::vector<std::string>& inputs, const std::
     for (size_t i = 0; i < summary.files.size(); ++i) {
       analysis::FileInfo& info = summary.files[i];
       if (info.header && analysis::has_capture_window(*info.header)) {
-        const std::vector<int64_t> removed = drop_outside_window(db, global_pids[i]);
+        const std::vector<int64_t> removed =
+            drop_outside_window(db, global_pids[i], analysis::CaptureWindows(true, info.cupti));
         uint64_t total = 0;
         for (const int64_t n : removed) total += static_cast<uint64_t>(n);
         info.gpu.outside_window = total;
@@ -295,6 +330,7 @@ ExportSummary write_database(const std::vector<std::string>& inputs, const std::
         info.gpu.syncs -= static_cast<uint64_t>(removed[3]);
         summary.rows -= total;
       }
+      info.gpu.unpaired = count_unpaired(db, global_pids[i]);
       write_file_row(db, info, global_pids[i], vm_ids[i]);
       if (info.header) devices.add(*info.header, vm_ids[i]);
     }

@@ -144,6 +144,7 @@ CREATE TABLE GPROF_FILES (
   cuptiReason TEXT,
   gpuNoTimestamp INTEGER NOT NULL,
   gpuOutsideWindow INTEGER NOT NULL,
+  gpuUnpaired INTEGER NOT NULL,
   unbalancedPops INTEGER NOT NULL,
   endsWithoutStart INTEGER NOT NULL,
   openAtExit INTEGER NOT NULL,

@@ -55,6 +55,21 @@ std::string table_notes(const std::vector<analysis::FileInfo>& files) {
       out += fmt::format("GPU records missing{}: {}\n",
                          files.size() > 1 ? " in " + file.path : std::string(), line);
   }
+  for (const analysis::FileInfo& file : files) {
+    // Two different stories: GPU work no recorded call issued (a pairing
+    // fault, or calls gprof cannot see) and work of calls made outside the
+    // capture window (expected, left out).
+    const analysis::GpuCounts& g = file.gpu;
+    if (g.unpaired == 0 && g.outside_window == 0) continue;
+    std::string line;
+    if (g.unpaired != 0)
+      line = fmt::format("{} unpaired (no recorded call issued them)", g.unpaired);
+    if (g.outside_window != 0)
+      line += fmt::format("{}{} of calls outside the capture window, left out",
+                          line.empty() ? "" : "; ", g.outside_window);
+    out += fmt::format("GPU records without their call{}: {}\n",
+                       files.size() > 1 ? " in " + file.path : std::string(), line);
+  }
   const std::string losses = analysis::format_losses(analysis::total_losses(files));
   if (!losses.empty()) out += fmt::format("Lost records: {}\n", losses);
   const std::string holds = analysis::holds_note(files);

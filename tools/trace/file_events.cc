@@ -429,7 +429,7 @@ void FileEvents::pair_gpu() {
   Join& j = *join_;
   analysis::GpuCounts& counts = info_.gpu;
   counts.external_correlations = externals_;
-  const bool window = windowed();
+  const analysis::CaptureWindows window(windowed(), info_.cupti);
   // The ids gprof pushed and CUPTI's own are both small counters: in that
   // mode a record pairs only through an external correlation (pairing.h).
   const bool external_only =
@@ -437,7 +437,7 @@ void FileEvents::pair_gpu() {
   unwrap_correlations(external_only);
   const auto handed_out = [&](const GpuIn& g, const CallKey* call) {
     const GpuRecord& r = g.record;
-    if (call == nullptr && window) {
+    if (call == nullptr && window.outside(r.start_ns)) {
       ++counts.outside_window;
       return;
     }

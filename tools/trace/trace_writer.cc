@@ -31,6 +31,8 @@ struct FileEntry {
   std::string rank;
   std::string command_line;
   std::vector<std::string> cupti_gaps;  // analysis::cupti_gap_lines
+  uint64_t gpu_unpaired = 0;            // analysis::GpuCounts
+  uint64_t gpu_outside_window = 0;
 };
 
 class TraceWriter {
@@ -91,7 +93,8 @@ class TraceWriter {
     next_async_ += events.range_count();
 
     files_.push_back(FileEntry{info.path, header.pid(), places_pid_, header.host(), header.rank(),
-                               command_line(header), analysis::cupti_gap_lines(info)});
+                               command_line(header), analysis::cupti_gap_lines(info),
+                               info.gpu.unpaired, info.gpu.outside_window});
     if (info.header && !wall_offset_) wall_offset_ = header.clock().offset_to_wall_ns();
   }
 
@@ -118,6 +121,12 @@ class TraceWriter {
       append_json_string(b, f.rank);
       b.append(std::string_view(",\"command_line\":"));
       append_json_string(b, f.command_line);
+      // GPU records no recorded call issued (shown, unnamed by a call), and
+      // those of calls outside the capture window (left out): never mixed.
+      if (f.gpu_unpaired != 0)
+        fmt::format_to(std::back_inserter(b), ",\"gpu_unpaired\":{}", f.gpu_unpaired);
+      if (f.gpu_outside_window != 0)
+        fmt::format_to(std::back_inserter(b), ",\"gpu_outside_window\":{}", f.gpu_outside_window);
       if (!f.cupti_gaps.empty()) {
         // Intervals when another tool had taken CUPTI over: no GPU records.
         b.append(std::string_view(",\"gpu_records_missing\":["));

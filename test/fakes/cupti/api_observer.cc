@@ -130,6 +130,7 @@ bool SkipEnter(const GprofFakeApiCall& call) {
 }
 
 void Enter(const GprofFakeApiCall& call) {
+  NoteIssue(call.correlation_id);  // the kinds its GPU work, if any, is collected with
   InFlight frame = Start(call);
   const bool skip = SkipEnter(call);
   if (t_depth >= kMaxDepth) {

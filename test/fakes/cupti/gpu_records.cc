@@ -15,9 +15,9 @@ std::atomic<uint64_t> g_kernel_records{0};
 
 void AddKernel(const GprofFakeGpuOp& op) {
   CUpti_ActivityKind kind = CUPTI_ACTIVITY_KIND_INVALID;
-  if (KindEnabled(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)) {
+  if (KindEnabledAtIssue(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, op.correlation_id)) {
     kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
-  } else if (KindEnabled(CUPTI_ACTIVITY_KIND_KERNEL)) {
+  } else if (KindEnabledAtIssue(CUPTI_ACTIVITY_KIND_KERNEL, op.correlation_id)) {
     kind = CUPTI_ACTIVITY_KIND_KERNEL;
   } else {
     return;
@@ -36,10 +36,12 @@ void AddKernel(const GprofFakeGpuOp& op) {
 void AddCopy(const GprofFakeGpuOp& op) {
   // A peer copy is reported only as MEMCPY2.
   if (op.copy_kind == GPROF_FAKE_COPY_PTOP) {
-    if (KindEnabled(CUPTI_ACTIVITY_KIND_MEMCPY2)) AddRecord(PeerCopyRecord(op));
+    if (KindEnabledAtIssue(CUPTI_ACTIVITY_KIND_MEMCPY2, op.correlation_id))
+      AddRecord(PeerCopyRecord(op));
     return;
   }
-  if (KindEnabled(CUPTI_ACTIVITY_KIND_MEMCPY)) AddRecord(MemcpyRecord(op));
+  if (KindEnabledAtIssue(CUPTI_ACTIVITY_KIND_MEMCPY, op.correlation_id))
+    AddRecord(MemcpyRecord(op));
 }
 
 }  // namespace
@@ -54,7 +56,8 @@ void OnGpuOp(const GprofFakeGpuOp* op, void* user_data) {
       AddCopy(*op);
       break;
     case GPROF_FAKE_OP_MEMSET:
-      if (KindEnabled(CUPTI_ACTIVITY_KIND_MEMSET)) AddRecord(MemsetRecord(*op));
+      if (KindEnabledAtIssue(CUPTI_ACTIVITY_KIND_MEMSET, op->correlation_id))
+        AddRecord(MemsetRecord(*op));
       break;
     default:
       break;

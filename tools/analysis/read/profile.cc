@@ -91,14 +91,14 @@ class FileAdapter : public RecordVisitor {
         info_.cupti && info_.cupti->state() == pb::CuptiStatus::EXTERNAL_CORRELATION;
     pairing_.seal(external_mode ? PairingMode::kExternalOnly : PairingMode::kCorrelation);
     GpuCounts& counts = info_.gpu;
-    const bool window = windowed();
+    const CaptureWindows window(windowed(), info_.cupti);
     counts.external_correlations = pairing_.external_count();
     std::vector<GpuActivity> activities;
     activities.reserve(gpu_.size());
     for (const GpuRecord& r : gpu_) {
       const std::string* kernel = r.kind == GpuKind::kKernel ? kernel_name(r.kernel) : nullptr;
       const CallRef* call = pairing_.find(r.correlation, r.start_ns);
-      if (call == nullptr && window) {
+      if (call == nullptr && window.outside(r.start_ns)) {
         ++counts.outside_window;
         continue;
       }

@@ -24,6 +24,7 @@
 #include "formats/gprof.pb.h"
 #include "formats/reader.h"
 #include "formats/record.h"
+#include "tools/analysis/model/capture_windows.h"
 #include "tools/analysis/model/nvtx_ranges.h"
 #include "tools/analysis/model/pairing.h"
 
