@@ -62,7 +62,7 @@ void apply_external_correlations(Database& db) {
 }
 
 // With a capture window CUPTI may still report GPU work of calls made
-// outside it; `report` leaves that work out (analysis/capture_windows.h), and
+// outside it; `report` leaves that work out (analysis/model/capture_windows.h), and
 // so does the database: unpaired rows that started outside every window (all
 // unpaired rows of a file that did not record its windows). Unpaired rows
 // inside a window stay. Returns the rows removed per table.

@@ -120,14 +120,17 @@ TEST_CASE("gpuprof report --view launches", "[cli_gpu]") {
       "       5.000us       5.000us       4.000us       6.000us  \n"));
   // Five keys issued work: square, vector_add, the two copies, the set; the
   // sync and the unpaired kernel make no row.
-  // Rows, and the line that explains the negative queue times (the DtoH copy's).
-  CHECK(lines(run.out) == 3 + 5 + 1 + 1);
+  // Rows, the line that explains the negative queue times (the DtoH copy's),
+  // and the note that counts the unpaired kernel.
+  CHECK(lines(run.out) == 3 + 5 + 1 + 1 + 1);
   CHECK(contains(run.out, "Queue time < 0: the GPU started the work before the call returned"));
+  CHECK(contains(run.out, "GPU records without their call: 1 unpaired (no recorded call issued "
+                          "them)\n"));
   CHECK_FALSE(contains(run.out, "cudaStreamSynchronize"));
 
   const Run limited = gpuprof("report --view launches --limit 1 --time-unit ns '" + path + "'");
   CHECK(limited.status == 0);
-  CHECK(lines(limited.out) == 3 + 1 + 1 + 1);
+  CHECK(lines(limited.out) == 3 + 1 + 1 + 1 + 1);
   CHECK(contains(limited.out, "square(float*, int)             2         250ns"));  // GPU avg first
 }
 
