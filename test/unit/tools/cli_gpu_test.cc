@@ -124,8 +124,9 @@ TEST_CASE("gpuprof report --view launches", "[cli_gpu]") {
   // and the note that counts the unpaired kernel.
   CHECK(lines(run.out) == 3 + 5 + 1 + 1 + 1);
   CHECK(contains(run.out, "Queue time < 0: the GPU started the work before the call returned"));
-  CHECK(contains(run.out, "GPU records without their call: 1 unpaired (no recorded call issued "
-                          "them)\n"));
+  CHECK(contains(run.out,
+                 "GPU records without their call: 1 unpaired (no recorded call issued "
+                 "them)\n"));
   CHECK_FALSE(contains(run.out, "cudaStreamSynchronize"));
 
   const Run limited = gpuprof("report --view launches --limit 1 --time-unit ns '" + path + "'");
