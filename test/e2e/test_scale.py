@@ -118,6 +118,31 @@ class Generator(unittest.TestCase):
         self.assertNotIn("error", diff.stderr)
 
 
+    def test_jobs_do_not_change_the_output(self):
+        """--jobs N reads the files on N threads and merges in file order: the same bytes for
+        any N, in every view and in diff (both sides read in one pass)."""
+        paths = [f["path"] for f in self.summary["files"]]
+        # The ranks and the same files again: more files than jobs, rows in several files.
+        files = paths + paths[::-1]
+        for args in (["--limit", "0"], ["--group-by", "rank", "--limit", "0"],
+                     ["--group-by", "thread", "--limit", "0"],
+                     ["--range", "ProfilerStep*", "--format", "csv"],
+                     ["--view", "kernels", "--format", "json"], ["--view", "memory"],
+                     ["--view", "launches", "--limit", "0"], ["--top-level-only"]):
+            outputs = [gpuprof("report", "--jobs", jobs, *args, *files).stdout
+                       for jobs in ("1", "2", "3")]
+            self.assertTrue(outputs[0], args)
+            self.assertEqual(outputs[1], outputs[0], args)
+            self.assertEqual(outputs[2], outputs[0], args)
+        # A rank repeated makes each file a run of its own: two runs against three.
+        diffs = [gpuprof("diff", "--jobs", jobs, "--limit", "0", "--base", paths[0], paths[0],
+                         "--new", paths[1], paths[1], paths[1], check=False)
+                 for jobs in ("1", "2")]
+        self.assertIn(diffs[0].returncode, (0, 1), diffs[0].stderr)
+        self.assertEqual(diffs[1].returncode, diffs[0].returncode)
+        self.assertEqual(diffs[1].stdout, diffs[0].stdout)
+
+
 def run_on_terminal(args, env):
     """Runs gpuprof with stderr on a pseudo-terminal; returns (status, stdout, terminal text)."""
     master, slave = pty.openpty()

@@ -14,6 +14,7 @@ namespace gprof::diff {
 struct RowOptions {
   analysis::GroupBy group_by = analysis::GroupBy::kName;
   std::vector<std::string> ranges;  // --range patterns; empty: everything
+  unsigned jobs = 0;                // files read at once (--jobs); 0: one per hardware thread
 };
 
 struct SidecarRun {
@@ -24,7 +25,9 @@ struct SidecarRun {
 };
 
 // `also`: another visitor that sees the same pass over the files (the
-// timelines of `gpuprof analyze`), or nullptr.
+// timelines of `gpuprof analyze`), or nullptr. Without one, the run's files
+// are read on `options.jobs` threads (ops_files.h: the same rows); `also`
+// sees them one by one, in order, on this thread.
 SidecarRun load_sidecar_run(const std::vector<std::string>& paths, const RowOptions& options,
                             analysis::ProfileVisitor* also = nullptr);
 

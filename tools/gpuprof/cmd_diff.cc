@@ -25,6 +25,7 @@
 #include "tools/gpuprof/diagnostics.h"
 #include "tools/gpuprof/diff_sides.h"
 #include "tools/gpuprof/input_paths.h"
+#include "tools/gpuprof/jobs_option.h"
 #include "tools/gpuprof/progress.h"
 #include "tools/gpuprof/suggest.h"
 #include "tools/gpuprof/whole_number.h"
@@ -60,6 +61,7 @@ struct DiffArgs {
   size_t name_width = 55;
   std::vector<std::string> metrics;
   bool quiet = false;
+  unsigned jobs = 0;
 };
 
 std::vector<std::string> metric_names() {
@@ -169,7 +171,7 @@ int compare_and_write(const DiffArgs& args, bool& compared, std::string& reason)
         "--github prints its lines on stdout, where they would break the {} document: write "
         "it with --output-{} FILE and keep --format text or md",
         args.format, args.format));
-  const diff::RowOptions rows{*analysis::parse_group_by(args.group_by), args.ranges};
+  const diff::RowOptions rows{*analysis::parse_group_by(args.group_by), args.ranges, args.jobs};
   if (const std::optional<std::string> error = unmatchable_group(rows.group_by))
     return usage_error(*error);
   const bool listed = !args.base_list.empty() || !args.new_list.empty();
@@ -377,6 +379,7 @@ void add_diff_command(CLI::App& app, int& exit_status) {
       "that cannot be read (a missing or corrupt sidecar file, a JSON file that does not parse "
       "or is not a gprof.report version 1, a directory without sidecar files).");
   add_quiet_flag(*cmd, args->quiet);
+  add_jobs_option(*cmd, args->jobs);
   cmd->callback([args, &exit_status] { exit_status = run(*args); });
 }
 

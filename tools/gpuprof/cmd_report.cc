@@ -17,6 +17,7 @@
 #include "tools/gpuprof/commands.h"
 #include "tools/gpuprof/diagnostics.h"
 #include "tools/gpuprof/input_paths.h"
+#include "tools/gpuprof/jobs_option.h"
 #include "tools/gpuprof/progress.h"
 #include "tools/gpuprof/report_options.h"
 #include "tools/gpuprof/suggest.h"
@@ -165,6 +166,7 @@ void add_report_command(CLI::App& app, int& exit_status) {
       ->capture_default_str()
       ->check(CLI::Range(size_t{4}, size_t{100000}));
   add_quiet_flag(*cmd, options->quiet);
+  add_jobs_option(*cmd, options->jobs);
   cmd->footer(
       "Exit status: 0 printed; 1 a file could not be read (missing, not a sidecar file, of a "
       "newer format); 2 bad usage (an unknown option, view, sort key or group-by key, a format "

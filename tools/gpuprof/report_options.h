@@ -24,6 +24,7 @@ struct ReportOptions {
   std::vector<std::string> steps;  // --step patterns; empty: the defaults
   uint64_t samples_per_step = 0;   // 0: not given
   bool quiet = false;              // no progress on the terminal
+  unsigned jobs = 0;               // files read at once; 0: one per hardware thread
 };
 
 // Each returns the exit status; usage errors found only once the view is

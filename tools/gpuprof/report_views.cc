@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -14,9 +15,11 @@
 
 #include "tools/analysis/aggregate/key_averages.h"
 #include "tools/analysis/aggregate/launches.h"
+#include "tools/analysis/aggregate/ops_files.h"
 #include "tools/analysis/aggregate/ops_rows.h"
 #include "tools/analysis/aggregate/throughput.h"
 #include "tools/analysis/aggregate/transfers.h"
+#include "tools/analysis/read/parallel_files.h"
 #include "tools/analysis/read/visitor_chain.h"
 #include "tools/analysis/render/cell_table.h"
 #include "tools/analysis/render/launch_table.h"
@@ -115,6 +118,25 @@ struct ScopeOnly {
   analysis::OpsRowsVisitor visitor;
 };
 
+// One file of the memory or launches view (read on a thread of its own with
+// --jobs): the view's visitor, after the --range scope when there is one.
+template <typename View>
+struct ScopedWork : analysis::FileWork {
+  explicit ScopedWork(const ReportOptions& options) {
+    if (!options.ranges.empty()) scope.emplace(options);
+    std::vector<analysis::ProfileVisitor*> visitors;
+    if (scope) visitors.push_back(&scope->visitor);
+    out = View(scope ? &scope->visitor : nullptr);
+    visitors.push_back(&out);
+    chain.emplace(std::move(visitors));
+  }
+  analysis::ProfileVisitor& visitor() override { return *chain; }
+
+  std::optional<ScopeOnly> scope;
+  View out;
+  std::optional<analysis::VisitorChain> chain;
+};
+
 }  // namespace
 
 int run_key_averages_view(const ReportOptions& options) {
@@ -133,16 +155,15 @@ int run_key_averages_view(const ReportOptions& options) {
   table.group_title = std::string(analysis::group_title(group_by));
   table.issued_columns = view == analysis::View::kApi;
 
-  analysis::KeyAverages averages;
-  analysis::OpsRowsVisitor ops(
-      averages, analysis::OpsOptions{group_by, options.ranges, options.top_level_only});
   // The lines under the table count what --range selects, as the rows do.
-  analysis::ThroughputVisitor throughput(options.steps, options.ranges.empty() ? nullptr : &ops);
-  analysis::VisitorChain chain({&ops, &throughput});
-  const std::vector<analysis::FileInfo> files = analysis::load_files(options.files, chain);
+  analysis::OpsFiles ops = analysis::aggregate_ops_files(
+      options.files, analysis::OpsFilesOptions{
+                         analysis::OpsOptions{group_by, options.ranges, options.top_level_only},
+                         options.steps, options.jobs});
+  const std::vector<analysis::FileInfo>& files = ops.files;
   if (!check_files(files)) return kExitFileError;
 
-  std::vector<analysis::Row> rows = averages.finish();
+  std::vector<analysis::Row> rows = ops.rows.finish();
   // As diff: a --range that selects nothing is a mistake, not an empty table.
   if (!options.ranges.empty() && rows.empty()) {
     fmt::print(stderr, "gpuprof: error: --range {} matches no range\n",
@@ -154,7 +175,7 @@ int run_key_averages_view(const ReportOptions& options) {
   // As torch's table: the memory columns with --profile-memory only. CSV is
   // read by programs: it keeps them whenever the run moved memory.
   const bool csv = options.format == "csv";
-  table.profile_memory = options.profile_memory || (csv && ops.saw_memory());
+  table.profile_memory = options.profile_memory || (csv && ops.saw_memory);
   const bool any_rows = !rows.empty();
   const bool memory_row = std::any_of(rows.begin(), rows.end(), [view](const analysis::Row& r) {
     return r.name == "[memory]" && analysis::row_in_view(r, view);
@@ -170,13 +191,13 @@ int run_key_averages_view(const ReportOptions& options) {
   if (!problems.empty()) lines += fmt::format("Ranges: {}\n", problems);
   const std::optional<uint64_t> samples =
       options.samples_per_step ? std::optional<uint64_t>(options.samples_per_step) : std::nullopt;
-  lines += analysis::render_throughput(throughput.files(), samples, table.time_unit);
+  lines += analysis::render_throughput(ops.throughput, samples, table.time_unit);
   lines += devices_line(files);
   if (memory_row)
     lines += "[memory]: allocations and frees made outside any range (torch's [memory] row).\n";
   // In scope: with --range, what the selected rows moved.
   const bool moved_memory = options.ranges.empty()
-                                ? ops.saw_memory()
+                                ? ops.saw_memory
                                 : std::any_of(rows.begin(), rows.end(), [](const analysis::Row& r) {
                                     return r.cpu_mem != 0 || r.device_mem != 0 ||
                                            r.self_cpu_mem != 0 || r.self_device_mem != 0;
@@ -260,14 +281,13 @@ int run_memory_view(const ReportOptions& options) {
   table.max_name_width = options.name_width;
   table.time_unit = time_unit(options);
 
-  std::optional<ScopeOnly> scope;
-  if (!options.ranges.empty()) scope.emplace(options);
-  analysis::TransfersVisitor transfers(scope ? &scope->visitor : nullptr);
-  std::vector<analysis::ProfileVisitor*> visitors;
-  if (scope) visitors.push_back(&scope->visitor);
-  visitors.push_back(&transfers);
-  analysis::VisitorChain chain(visitors);
-  const std::vector<analysis::FileInfo> files = analysis::load_files(options.files, chain);
+  analysis::TransfersVisitor transfers;
+  const std::vector<analysis::FileInfo> files = analysis::load_files_parallel(
+      options.files, options.jobs,
+      [&](uint32_t) { return std::make_unique<ScopedWork<analysis::TransfersVisitor>>(options); },
+      [&](uint32_t, analysis::FileWork& work, const analysis::FileInfo&) {
+        transfers.merge(std::move(static_cast<ScopedWork<analysis::TransfersVisitor>&>(work).out));
+      });
   if (!check_files(files)) return kExitFileError;
   if (options.format != "table")
     return print_cells(analysis::transfer_cells(transfers.finish(), table), options, files);
@@ -289,14 +309,13 @@ int run_launches_view(const ReportOptions& options) {
   table.max_name_width = options.name_width;
   table.time_unit = time_unit(options);
 
-  std::optional<ScopeOnly> scope;
-  if (!options.ranges.empty()) scope.emplace(options);
-  analysis::LaunchesVisitor launches(scope ? &scope->visitor : nullptr);
-  std::vector<analysis::ProfileVisitor*> visitors;
-  if (scope) visitors.push_back(&scope->visitor);
-  visitors.push_back(&launches);
-  analysis::VisitorChain chain(visitors);
-  const std::vector<analysis::FileInfo> files = analysis::load_files(options.files, chain);
+  analysis::LaunchesVisitor launches;
+  const std::vector<analysis::FileInfo> files = analysis::load_files_parallel(
+      options.files, options.jobs,
+      [&](uint32_t) { return std::make_unique<ScopedWork<analysis::LaunchesVisitor>>(options); },
+      [&](uint32_t, analysis::FileWork& work, const analysis::FileInfo&) {
+        launches.merge(std::move(static_cast<ScopedWork<analysis::LaunchesVisitor>&>(work).out));
+      });
   if (!check_files(files)) return kExitFileError;
   std::vector<analysis::LaunchRow> rows = launches.finish();
   if (options.format != "table")

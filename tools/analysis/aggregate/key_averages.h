@@ -34,6 +34,11 @@ class KeyAverages {
 
   size_t row_count() const { return rows_.size(); }
 
+  // Adds `other`'s rows, in their order, as if their events had been added
+  // here after this aggregator's (parallel_files.h: files read apart, merged
+  // in file order). `other` is empty afterwards.
+  void merge(KeyAverages&& other);
+
  private:
   std::vector<Row> rows_;
   std::unordered_map<std::string, Key> keys_;

@@ -68,6 +68,23 @@ void LaunchesVisitor::add(const Sample& sample) {
   samples.gpu.push_back(sample.gpu);
 }
 
+void LaunchesVisitor::merge(LaunchesVisitor&& other) {
+  for (Samples& from : other.keys_) {
+    auto it = index_.find(from.name);
+    if (it == index_.end()) {
+      index_.emplace(from.name, keys_.size());
+      keys_.push_back(std::move(from));
+      continue;
+    }
+    Samples& to = keys_[it->second];
+    to.api.insert(to.api.end(), from.api.begin(), from.api.end());
+    to.queue.insert(to.queue.end(), from.queue.begin(), from.queue.end());
+    to.gpu.insert(to.gpu.end(), from.gpu.begin(), from.gpu.end());
+  }
+  other.keys_.clear();
+  other.index_.clear();
+}
+
 std::vector<LaunchRow> LaunchesVisitor::finish() {
   std::vector<LaunchRow> rows;
   rows.reserve(keys_.size());

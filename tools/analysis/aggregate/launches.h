@@ -52,6 +52,11 @@ class LaunchesVisitor : public ProfileVisitor {
   // afterwards. Memory until then: 24 bytes per launch.
   std::vector<LaunchRow> finish();
 
+  // Adds the samples of `other` (files read apart: parallel_files.h) after
+  // this visitor's, keys in their order of first appearance; `other` is
+  // empty afterwards.
+  void merge(LaunchesVisitor&& other);
+
  private:
   struct Samples {
     std::string name;

@@ -45,6 +45,18 @@ void TransfersVisitor::add(const Pending& transfer) {
   row.gpu_ns += transfer.duration_ns;
 }
 
+void TransfersVisitor::merge(TransfersVisitor&& other) {
+  for (auto& [key, from] : other.rows_) {
+    TransferRow& to = rows_[key];
+    to.name = from.name;
+    to.bucket = from.bucket;
+    to.count += from.count;
+    to.bytes += from.bytes;
+    to.gpu_ns += from.gpu_ns;
+  }
+  other.rows_.clear();
+}
+
 std::vector<TransferRow> TransfersVisitor::finish() {
   std::vector<TransferRow> out;
   out.reserve(rows_.size());

@@ -49,6 +49,10 @@ class TransfersVisitor : public ProfileVisitor {
   // By name, then size; the visitor is empty afterwards.
   std::vector<TransferRow> finish();
 
+  // Adds the rows of `other` (another file's, read apart: parallel_files.h);
+  // `other` is empty afterwards.
+  void merge(TransfersVisitor&& other);
+
  private:
   struct Pending {
     const std::string* name;  // owned by the loader until the file ends

@@ -275,19 +275,22 @@ bool has_capture_window(const pb::FileHeader& header) {
   return false;
 }
 
+FileInfo load_file(uint32_t index, const std::string& path, ProfileVisitor& visitor) {
+  FileInfo info;
+  info.path = path;
+  visitor.on_file_begin(index, path);
+  FileAdapter adapter(index, info, visitor);
+  info.status = read_file(path, adapter);
+  adapter.finish();
+  visitor.on_file_end(index, info);
+  return info;
+}
+
 std::vector<FileInfo> load_files(const std::vector<std::string>& paths, ProfileVisitor& visitor) {
   std::vector<FileInfo> files;
   files.reserve(paths.size());
-  for (const std::string& path : paths) {
-    const auto index = static_cast<uint32_t>(files.size());
-    FileInfo& info = files.emplace_back();
-    info.path = path;
-    visitor.on_file_begin(index, path);
-    FileAdapter adapter(index, info, visitor);
-    info.status = read_file(path, adapter);
-    adapter.finish();
-    visitor.on_file_end(index, info);
-  }
+  for (const std::string& path : paths)
+    files.push_back(load_file(static_cast<uint32_t>(files.size()), path, visitor));
   return files;
 }
 

@@ -149,6 +149,9 @@ bool has_capture_window(const pb::FileHeader& header);
 // file could not be read at all).
 std::vector<FileInfo> load_files(const std::vector<std::string>& paths, ProfileVisitor& visitor);
 
+// One file of a list, as load_files reads the one at `index`.
+FileInfo load_file(uint32_t index, const std::string& path, ProfileVisitor& visitor);
+
 // Loss counters: (reason, count).
 using LossList = std::vector<std::pair<std::string, uint64_t>>;
 
