@@ -253,21 +253,7 @@ uint32_t FileEvents::demangled(uint32_t kernel) {
 // so that a million launches of one kernel are named once.
 uint32_t FileEvents::row_name(const GpuRecord& r) {
   const std::string* kernel = r.kind == GpuKind::kKernel ? kernel_name(r.kernel) : nullptr;
-  uint64_t key = uint64_t{static_cast<uint8_t>(r.kind)} << 56;
-  switch (r.kind) {
-    case GpuKind::kKernel:
-      key |= kernel ? r.kernel : 0;
-      break;
-    case GpuKind::kMemcpy:
-      key |= uint64_t{r.copy_kind} << 16 | uint64_t{r.src_kind} << 8 | r.dst_kind;
-      break;
-    case GpuKind::kMemset:
-      key |= r.dst_kind;
-      break;
-    case GpuKind::kSync:
-      key |= r.detail;
-      break;
-  }
+  const uint64_t key = analysis::gpu_row_name_key(r, kernel != nullptr);
   auto it = row_names_.find(key);
   if (it == row_names_.end())
     it = row_names_.emplace(key, strings_.id(analysis::gpu_row_name(r, kernel))).first;

@@ -67,4 +67,19 @@ std::string_view gpu_kind_name(GpuKind kind) {
   return "unknown";
 }
 
+uint64_t gpu_row_name_key(const GpuRecord& r, bool kernel_known) {
+  uint64_t key = uint64_t{static_cast<uint8_t>(r.kind)} << 56;
+  switch (r.kind) {
+    case GpuKind::kKernel:
+      return key | (kernel_known ? r.kernel : 0);
+    case GpuKind::kMemcpy:
+      return key | uint64_t{r.copy_kind} << 16 | uint64_t{r.src_kind} << 8 | r.dst_kind;
+    case GpuKind::kMemset:
+      return key | r.dst_kind;
+    case GpuKind::kSync:
+      return key | r.detail;
+  }
+  return key;
+}
+
 }  // namespace gprof::analysis

@@ -31,4 +31,9 @@ std::string gpu_row_name(const GpuRecord& record, const std::string* kernel);
 // "kernel", "memcpy", "memset", "sync".
 std::string_view gpu_kind_name(GpuKind kind);
 
+// What a GPU record's row name depends on, as one number: readers name a
+// million launches of one kernel once by caching names under it.
+// `kernel_known`: the file defined the kernel's name.
+uint64_t gpu_row_name_key(const GpuRecord& record, bool kernel_known);
+
 }  // namespace gprof::analysis

@@ -214,21 +214,7 @@ class FileAdapter : public RecordVisitor {
   // Names are shared by all records of a kind and kernel (or memory kinds),
   // so that a million launches of one kernel are demangled once.
   const std::string& row_name(const GpuRecord& r, const std::string* kernel) {
-    uint64_t key = uint64_t{static_cast<uint8_t>(r.kind)} << 56;
-    switch (r.kind) {
-      case GpuKind::kKernel:
-        key |= kernel ? r.kernel : 0;
-        break;
-      case GpuKind::kMemcpy:
-        key |= uint64_t{r.copy_kind} << 16 | uint64_t{r.src_kind} << 8 | r.dst_kind;
-        break;
-      case GpuKind::kMemset:
-        key |= r.dst_kind;
-        break;
-      case GpuKind::kSync:
-        key |= r.detail;
-        break;
-    }
+    const uint64_t key = gpu_row_name_key(r, kernel != nullptr);
     auto it = names_.find(key);
     if (it == names_.end()) it = names_.emplace(key, gpu_row_name(r, kernel)).first;
     return it->second;
