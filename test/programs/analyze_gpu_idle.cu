@@ -18,7 +18,9 @@ __global__ void compute(float* x, int n) {
 namespace {
 
 // Reading and decoding a batch: mostly waiting for storage, as loaders do.
-void LoadBatch() { usleep(5000); }
+void LoadBatch() {
+  usleep(5000);
+}
 
 }  // namespace
 
@@ -42,6 +44,7 @@ int main(int argc, char** argv) {
   }
   Check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   Check(cudaFree(device), "cudaFree");
-  std::printf("analyze_gpu_idle: %d steps (%s)\n", kSteps, efficient ? "cached" : "loaded each step");
+  std::printf("analyze_gpu_idle: %d steps (%s)\n", kSteps,
+              efficient ? "cached" : "loaded each step");
   return 0;
 }

@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
   }
   Check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   Check(cudaFree(device), "cudaFree");
-  std::printf("analyze_launch_bound: %d steps (%s)\n", kSteps, efficient ? "fused" : "one kernel per op");
+  std::printf("analyze_launch_bound: %d steps (%s)\n", kSteps,
+              efficient ? "fused" : "one kernel per op");
   return 0;
 }

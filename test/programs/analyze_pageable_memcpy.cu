@@ -39,6 +39,7 @@ int main(int argc, char** argv) {
   Check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
   if (pinned) Check(cudaFreeHost(pinned), "cudaFreeHost");
   Check(cudaFree(device), "cudaFree");
-  std::printf("analyze_pageable_memcpy: %d steps (%s)\n", kSteps, efficient ? "pinned" : "pageable");
+  std::printf("analyze_pageable_memcpy: %d steps (%s)\n", kSteps,
+              efficient ? "pinned" : "pageable");
   return 0;
 }

@@ -41,6 +41,7 @@ int main(int argc, char** argv) {
   Check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
   Check(cudaFreeHost(host), "cudaFreeHost");
   Check(cudaFree(device), "cudaFree");
-  std::printf("analyze_small_memcpy: %d steps (%s)\n", kSteps, efficient ? "batched" : "one copy each");
+  std::printf("analyze_small_memcpy: %d steps (%s)\n", kSteps,
+              efficient ? "batched" : "one copy each");
   return 0;
 }
