@@ -26,4 +26,16 @@ std::vector<std::string> golden_cases(const std::string& path) {
   return out;
 }
 
+std::vector<CommandCase> command_cases(const std::string& path) {
+  std::vector<CommandCase> out;
+  for (const std::string& line : golden_cases(path)) {
+    std::istringstream words(line);
+    CommandCase c;
+    words >> c.expected >> c.status;
+    std::getline(words >> std::ws, c.args);
+    out.push_back(c);
+  }
+  return out;
+}
+
 }  // namespace gprof::test
