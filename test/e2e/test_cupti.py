@@ -540,7 +540,12 @@ class FailureModes(CuptiCase):
         self.assertEqual(self.losses(path), {})
         kernels = [g for g in dump(path, "gpu") if g["kind"] == "kernel"]
         self.assertEqual(len(kernels), launches)
-        self.assertRegex(gpuprof("info", path).stdout, r"Buffer pool:\s+64 × 4096 bytes")
+        # The pool reached its cap (64 buffers of 4K). A request that finds the writer inside
+        # a flush takes buffers past it (collector/cupti_session.cc: the flush may wait for a
+        # lock the requesting thread holds), so a run whose requests met a flush has more.
+        pool = re.search(r"Buffer pool:\s+(\d+) × 4096 bytes", gpuprof("info", path).stdout)
+        self.assertIsNotNone(pool)
+        self.assertGreaterEqual(int(pool.group(1)), 64)
 
     def test_exhausted_buffer_pool_drops_and_counts(self):
         launches = 3000
