@@ -1,0 +1,158 @@
+#include "tools/analysis/model/nesting_walk.h"
+
+#include <algorithm>
+
+namespace gprof::analysis {
+namespace {
+
+bool is_range(const CpuNode& n) {
+  return (n.flags & kNodeRange) != 0;
+}
+
+}  // namespace
+
+WalkVisit NestingWalk::visit(const CpuNode& n) {
+  WalkVisit out;
+  if (n.flags & kNodeDetached) {
+    detached(n, out);
+    return out;
+  }
+  // Close what cannot enclose `n`: it ended before `n` starts, or it ends
+  // before `n` does (an open range ends after everything that came so far).
+  while (!stack_.empty()) {
+    const CpuNode& parent = stack_.back().node;
+    if (n.start_ns < parent.end_ns && n.end_ns <= parent.end_ns) break;
+    close_top();
+  }
+  open(n, out);
+  return out;
+}
+
+void NestingWalk::open(const CpuNode& n, WalkVisit& out) {
+  Open o;
+  o.node = n;
+  o.self_device_ns = o.device_total_ns = n.own_device_ns;
+  if (n.flags & kNodeHostMemory)
+    o.self_host_mem = o.host_mem = n.own_mem;
+  else
+    o.self_device_mem = o.device_mem = n.own_mem;
+  const Open* parent = stack_.empty() ? nullptr : &stack_.back();
+  const bool in_range = (n.flags & (kNodeScopeRoot | kNodeInWindow)) ||
+                        (parent != nullptr && (parent->result & kResultInRange));
+  const bool under_range =
+      parent != nullptr && (is_range(parent->node) || (parent->result & kResultUnderRange));
+  o.kept = (!rules_.range_filter || in_range) && (!rules_.top_level_only || parent == nullptr);
+  o.result = static_cast<uint8_t>((in_range ? kResultInRange : 0) |
+                                  (under_range ? kResultUnderRange : 0) |
+                                  (o.kept ? kResultKept : 0));
+  // An open range's length is added to its parent by set_end.
+  if (parent != nullptr && n.end_ns != kOpenEnd) stack_.back().children_ns += n.end_ns - n.start_ns;
+  if (o.kept) {
+    o.key = rows_.key_of(n);
+    if (o.key >= open_per_key_.size()) open_per_key_.resize(size_t{o.key} + 1, 0);
+    o.counts_totals = open_per_key_[o.key] == 0;
+    ++open_per_key_[o.key];
+    ++rows_.row(o.key).count;
+  }
+  if (contexts_ != nullptr) {
+    // What reaches this event's CUDA total reaches the rows that close_top
+    // would add it to, here and above.
+    WalkTarget extra[2];
+    uint32_t count = 0;
+    if (o.kept && o.counts_totals && is_range(n)) extra[count++] = {o.key, WalkField::kDeviceTotal};
+    if (parent != nullptr && parent->kept && is_range(parent->node) && !is_range(n))
+      extra[count++] = {parent->key, WalkField::kSelfDevice};
+    o.chain = contexts_->extend(parent ? parent->chain : WalkContexts::kNone, extra, count);
+    if (!is_range(n)) {
+      const WalkTarget issued{o.key, WalkField::kIssued};
+      out.context = o.kept ? contexts_->extend(o.chain, &issued, 1) : o.chain;
+    }
+  }
+  out.result = o.result;
+  stack_.push_back(o);
+}
+
+bool NestingWalk::set_end(uint32_t id, uint64_t end_ns) {
+  for (size_t i = stack_.size(); i-- > 0;) {
+    CpuNode& n = stack_[i].node;
+    if (n.id != id || !is_range(n) || n.end_ns != kOpenEnd) continue;
+    n.end_ns = std::max(end_ns, n.start_ns);
+    if (i > 0) stack_[i - 1].children_ns += n.end_ns - n.start_ns;
+    return true;
+  }
+  return false;
+}
+
+std::vector<WalkTarget> NestingWalk::memory_targets() const {
+  std::vector<WalkTarget> out;
+  if (stack_.empty()) return out;
+  const Open& top = stack_.back();
+  if (top.kept) {
+    out.push_back({top.key, WalkField::kSelfMemory});
+    if (top.counts_totals) out.push_back({top.key, WalkField::kTotalMemory});
+  }
+  for (size_t i = stack_.size() - 1; i-- > 0;) {
+    const Open& a = stack_[i];
+    if (a.kept && is_range(a.node) && !is_range(stack_[i + 1].node))
+      out.push_back({a.key, WalkField::kSelfMemory});
+    if (a.kept && a.counts_totals) out.push_back({a.key, WalkField::kTotalMemory});
+  }
+  return out;
+}
+
+void NestingWalk::close_all() {
+  while (!stack_.empty()) close_top();
+}
+
+void NestingWalk::close_top() {
+  const Open o = stack_.back();
+  stack_.pop_back();
+  const CpuNode& n = o.node;
+  const uint64_t duration = n.end_ns - n.start_ns;
+  if (o.kept) {
+    Row& row = rows_.row(o.key);
+    row.self_cpu_ns += o.children_ns < duration ? duration - o.children_ns : 0;
+    // As torch appends a kernel to the op that launched it and never to
+    // the runtime event, an API call's GPU work is its range's CUDA time;
+    // the call keeps it apart, for the api view's own columns.
+    const bool api_call = !is_range(n);
+    if (api_call)
+      row.issued_device_ns += o.self_device_ns;
+    else
+      row.self_device_ns += o.self_device_ns;
+    row.self_device_mem += o.self_device_mem;
+    row.self_cpu_mem += o.self_host_mem;
+    if (o.counts_totals) {
+      row.cpu_total_ns += duration;
+      if (!api_call) row.device_total_ns += o.device_total_ns;
+      row.device_mem += o.device_mem;
+      row.cpu_mem += o.host_mem;
+    }
+    --open_per_key_[o.key];
+  }
+  if (stack_.empty()) return;
+  Open& parent = stack_.back();
+  parent.device_total_ns += o.device_total_ns;
+  parent.device_mem += o.device_mem;
+  parent.host_mem += o.host_mem;
+  // A range's own share is what the calls directly inside it did.
+  if (is_range(parent.node) && !is_range(n)) {
+    parent.self_device_ns += o.device_total_ns;
+    parent.self_device_mem += o.device_mem;
+    parent.self_host_mem += o.host_mem;
+  }
+}
+
+void NestingWalk::detached(const CpuNode& n, WalkVisit& out) {
+  const bool in_range = n.flags & (kNodeScopeRoot | kNodeInWindow);
+  const bool kept = !rules_.range_filter || in_range;
+  out.result = static_cast<uint8_t>((in_range ? kResultInRange : 0) | (kept ? kResultKept : 0));
+  if (!kept) return;
+  const uint64_t duration = n.end_ns - n.start_ns;
+  Row& row = rows_.row(rows_.key_of(n));
+  ++row.count;
+  row.self_cpu_ns += duration;
+  row.cpu_total_ns += duration;
+}
+
+}  // namespace gprof::analysis

@@ -1,0 +1,93 @@
+// The walk that nests one thread's CPU events (cpu_tree.h has the rules)
+// and adds each kept event to its row. It is fed the thread's events in
+// walk order (start, longer first, a range before a call over the same
+// interval, then id), either all at once after a sort (aggregate_cpu_nodes)
+// or as a stream (ops_stream.h), where two things are not known yet when an
+// event is opened:
+//   - a push/pop range still open: it is opened with no end (kOpenEnd) and
+//     given one by set_end() while it is on the stack, where it must be,
+//     since nothing that starts before its pop can close it;
+//   - the GPU time and memory a call issued, whose records may come after
+//     the call has been closed: the walk hands out, for each opened call, a
+//     context (walk_contexts.h): the rows and columns its GPU time would
+//     have reached through the stack, to which late time is added directly.
+// Sums do not depend on the order they are made in, so both ways give the
+// same rows.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "tools/analysis/aggregate/row.h"
+#include "tools/analysis/model/cpu_tree.h"
+#include "tools/analysis/model/walk_contexts.h"
+
+namespace gprof::analysis {
+
+inline constexpr uint64_t kOpenEnd = UINT64_MAX;
+
+// Where kept events go: keys are asked for in walk order (rows appear in the
+// order the walk meets them), values added by key.
+class WalkRows {
+ public:
+  virtual ~WalkRows() = default;
+  virtual uint32_t key_of(const CpuNode& node) = 0;
+  virtual Row& row(uint32_t key) = 0;
+};
+
+// What visit() learned of an event.
+struct WalkVisit {
+  uint8_t result = 0;  // CpuNodeResult
+  // Calls: where GPU time it issued later goes (WalkContexts::kNone without
+  // contexts).
+  uint32_t context = WalkContexts::kNone;
+};
+
+class NestingWalk {
+ public:
+  // `contexts`: nullptr when every node comes with all its GPU time.
+  NestingWalk(const CpuTreeRules& rules, WalkRows& rows, WalkContexts* contexts = nullptr)
+      : rules_(rules), rows_(rows), contexts_(contexts) {}
+
+  // The next event of the thread in walk order (end_ns >= start_ns, or
+  // kOpenEnd for a range not yet closed).
+  WalkVisit visit(const CpuNode& n);
+  // Gives the open range with node id `id` its end; false when it is not on
+  // the stack.
+  bool set_end(uint32_t id, uint64_t end_ns);
+  // Where the memory a call moves goes (the call just visited, on top of the
+  // stack); empty when it was not kept and nothing above it counts.
+  std::vector<WalkTarget> memory_targets() const;
+  // Closes every event; open ranges must have been given their end.
+  void close_all();
+  bool empty() const { return stack_.empty(); }
+
+ private:
+  struct Open {
+    CpuNode node;
+    uint64_t children_ns = 0;
+    uint64_t self_device_ns = 0;
+    uint64_t device_total_ns = 0;
+    int64_t self_device_mem = 0;
+    int64_t device_mem = 0;
+    int64_t self_host_mem = 0;
+    int64_t host_mem = 0;
+    uint32_t key = 0;
+    uint32_t chain = WalkContexts::kNone;  // where time added to device_total goes
+    bool kept = false;
+    bool counts_totals = false;  // no kept ancestor of the same key
+    uint8_t result = 0;
+  };
+
+  void detached(const CpuNode& n, WalkVisit& out);
+  void open(const CpuNode& n, WalkVisit& out);
+  void close_top();
+
+  const CpuTreeRules& rules_;
+  WalkRows& rows_;
+  WalkContexts* contexts_;
+  std::vector<Open> stack_;
+  std::vector<uint32_t> open_per_key_;  // kept events of each key on the stack
+};
+
+}  // namespace gprof::analysis

@@ -1,0 +1,81 @@
+// Where GPU time that arrives after its call was walked goes (nesting_walk.h):
+// a context is the list of (row, column) a nanosecond of the call's GPU work
+// adds to, as the stack stood when the call was opened. Contexts are
+// interned as a trie (a parent context plus at most two targets), so that a
+// call's context costs one lookup whatever the depth, and their number
+// follows the distinct stacks of the run, not its calls.
+#pragma once
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "tools/analysis/aggregate/row.h"
+
+namespace gprof::analysis {
+
+enum class WalkField : uint8_t {
+  kIssued,       // Row::issued_device_ns (the call's own row)
+  kSelfDevice,   // Row::self_device_ns (a range's calls directly inside it)
+  kDeviceTotal,  // Row::device_total_ns
+  kSelfMemory,   // self_device_mem or self_cpu_mem, by the memory's space
+  kTotalMemory,  // device_mem or cpu_mem
+};
+
+struct WalkTarget {
+  uint32_t key = 0;
+  WalkField field = WalkField::kIssued;
+  bool operator==(const WalkTarget&) const = default;
+};
+
+class WalkContexts {
+ public:
+  static constexpr uint32_t kNone = 0;  // the empty context: adds to nothing
+
+  WalkContexts();
+  // `parent` plus up to two targets (`count` of them).
+  uint32_t extend(uint32_t parent, const WalkTarget* targets, uint32_t count);
+  const std::vector<WalkTarget>& targets(uint32_t context) const { return flat_[context]; }
+  size_t size() const { return flat_.size(); }
+  void clear();
+
+ private:
+  struct Key {
+    uint64_t parent;
+    uint64_t first;
+    uint64_t second;
+    bool operator==(const Key&) const = default;
+  };
+  struct Hash {
+    size_t operator()(const Key& k) const {
+      return (k.parent * 0x9E3779B97F4A7C15ull) ^ (k.first * 0xC2B2AE3D27D4EB4Full) ^
+             (k.second + 0x165667B19E3779F9ull);
+    }
+  };
+  std::unordered_map<Key, uint32_t, Hash> index_;
+  std::vector<std::vector<WalkTarget>> flat_;
+};
+
+// Adds `ns` (GPU time) to the rows a context names.
+template <typename RowOf>
+void add_device_time(const WalkContexts& contexts, uint32_t context, uint64_t ns, RowOf&& row_of) {
+  for (const WalkTarget& t : contexts.targets(context)) {
+    Row& row = row_of(t.key);
+    switch (t.field) {
+      case WalkField::kIssued:
+        row.issued_device_ns += ns;
+        break;
+      case WalkField::kSelfDevice:
+        row.self_device_ns += ns;
+        break;
+      case WalkField::kDeviceTotal:
+        row.device_total_ns += ns;
+        break;
+      case WalkField::kSelfMemory:
+      case WalkField::kTotalMemory:
+        break;  // memory has targets of its own (NestingWalk::memory_targets)
+    }
+  }
+}
+
+}  // namespace gprof::analysis
