@@ -3,7 +3,9 @@
 #pragma once
 
 #include <cstdio>
+#include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "tools/analysis/read/profile.h"
@@ -31,6 +33,10 @@ bool is_damaged(const ReadStatus& status);
 // programs were held at GPROF_MAX_MEMORY (GPROF_ON_FULL=wait).
 void print_table_notes(std::FILE* out, const std::vector<analysis::FileInfo>& files);
 std::string table_notes(const std::vector<analysis::FileInfo>& files);
+
+// Files the report could not stream (ops_stream.h) and read in memory,
+// which needs memory in proportion to the file: one note each on stderr.
+void print_in_memory_notes(const std::vector<std::pair<std::string, std::string>>& files);
 
 // "'a', 'b*'": patterns (--range, --step) as messages quote them.
 std::string quoted_list(const std::vector<std::string>& items);

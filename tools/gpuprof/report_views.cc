@@ -162,6 +162,7 @@ int run_key_averages_view(const ReportOptions& options) {
                          options.steps, options.jobs});
   const std::vector<analysis::FileInfo>& files = ops.files;
   if (!check_files(files)) return kExitFileError;
+  print_in_memory_notes(ops.in_memory);
 
   std::vector<analysis::Row> rows = ops.rows.finish();
   // As diff: a --range that selects nothing is a mistake, not an empty table.

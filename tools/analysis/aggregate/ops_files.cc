@@ -1,6 +1,9 @@
 #include "tools/analysis/aggregate/ops_files.h"
 
+#include <cstdlib>
 #include <memory>
+
+#include "tools/analysis/aggregate/ops_stream.h"
 
 #include "tools/analysis/read/parallel_files.h"
 #include "tools/analysis/read/visitor_chain.h"
@@ -8,12 +11,21 @@
 namespace gprof::analysis {
 namespace {
 
+// GPROF_STREAM=0 reads every file in memory: the path the stream is checked
+// against (tests, and a user who suspects the stream).
+bool in_memory_asked() {
+  const char* value = std::getenv("GPROF_STREAM");
+  return value != nullptr && std::string(value) == "0";
+}
+
 // One file's rows and lines; the throughput visitor asks the rows' visitor
 // what --range keeps, as report's chain does.
 class OpsFileWork : public FileWork {
  public:
   explicit OpsFileWork(const OpsFilesOptions& options)
-      : ops_(rows_, options.ops),
+      : options_(options),
+        stream_(streamable(options.ops) && !in_memory_asked()),
+        ops_(rows_, options.ops),
         throughput_(options.steps.value_or(std::vector<std::string>{}),
                     options.ops.ranges.empty() ? nullptr : &ops_),
         chain_(options.steps ? std::vector<ProfileVisitor*>{&ops_, &throughput_}
@@ -21,6 +33,28 @@ class OpsFileWork : public FileWork {
 
   ProfileVisitor& visitor() override { return chain_; }
 
+  std::optional<FileInfo> read(uint32_t file, const std::string& path) override {
+    if (!stream_) return std::nullopt;
+    std::optional<StreamedFile> streamed =
+        stream_ops_file(file, path, options_.ops, options_.steps, rows_, in_memory_because_);
+    if (!streamed) return std::nullopt;
+    streamed_ = true;
+    saw_memory_ = streamed->saw_memory;
+    if (streamed->throughput) throughput_files_.push_back(*streamed->throughput);
+    return std::move(streamed->info);
+  }
+
+  bool saw_memory() const { return streamed_ ? saw_memory_ : ops_.saw_memory(); }
+  const std::vector<FileThroughput>& throughput() const {
+    return streamed_ ? throughput_files_ : throughput_.files();
+  }
+
+  const OpsFilesOptions& options_;
+  const bool stream_;
+  bool streamed_ = false;
+  bool saw_memory_ = false;
+  std::vector<FileThroughput> throughput_files_;
+  std::string in_memory_because_;  // why a file was not streamed
   KeyAverages rows_;
   OpsRowsVisitor ops_;
   ThroughputVisitor throughput_;
@@ -38,8 +72,10 @@ OpsFiles aggregate_ops_files(const std::vector<std::string>& paths,
       [&](uint32_t /*file*/, FileWork& work, const FileInfo& info) {
         auto& file = static_cast<OpsFileWork&>(work);
         out.rows.merge(std::move(file.rows_));
-        out.saw_memory = out.saw_memory || file.ops_.saw_memory();
-        for (const FileThroughput& t : file.throughput_.files()) out.throughput.push_back(t);
+        out.saw_memory = out.saw_memory || file.saw_memory();
+        for (const FileThroughput& t : file.throughput()) out.throughput.push_back(t);
+        if (!file.in_memory_because_.empty())
+          out.in_memory.emplace_back(info.path, file.in_memory_because_);
         out.files.push_back(info);
       });
   return out;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tools/analysis/aggregate/key_averages.h"
@@ -29,6 +30,9 @@ struct OpsFiles {
   std::vector<FileInfo> files;
   std::vector<FileThroughput> throughput;  // one per file when asked for
   bool saw_memory = false;                 // OpsRowsVisitor::saw_memory()
+  // Files read in memory although the options allowed a stream, and why
+  // (ops_stream.h): (path, reason).
+  std::vector<std::pair<std::string, std::string>> in_memory;
 };
 
 OpsFiles aggregate_ops_files(const std::vector<std::string>& paths, const OpsFilesOptions& options);

@@ -72,15 +72,25 @@ void NestingWalk::open(const CpuNode& n, WalkVisit& out) {
   stack_.push_back(o);
 }
 
-bool NestingWalk::set_end(uint32_t id, uint64_t end_ns) {
+NestingWalk::SetEnd NestingWalk::set_end(uint32_t id, uint64_t end_ns) {
   for (size_t i = stack_.size(); i-- > 0;) {
-    CpuNode& n = stack_[i].node;
+    Open& o = stack_[i];
+    CpuNode& n = o.node;
     if (n.id != id || !is_range(n) || n.end_ns != kOpenEnd) continue;
-    n.end_ns = std::max(end_ns, n.start_ns);
+    const uint64_t end = std::max(end_ns, n.start_ns);
+    // What a sort by start would have nested: starts before the end, ends
+    // no later.
+    const auto fits = [end](uint64_t start, uint64_t child_end) {
+      return start < end && child_end <= end;
+    };
+    if (o.any_child && !fits(o.max_child_start, o.max_child_end)) return SetEnd::kMisnested;
+    for (size_t j = i + 1; j < stack_.size(); ++j)
+      if (!fits(stack_[j].node.start_ns, stack_[j].node.end_ns)) return SetEnd::kMisnested;
+    n.end_ns = end;
     if (i > 0) stack_[i - 1].children_ns += n.end_ns - n.start_ns;
-    return true;
+    return SetEnd::kDone;
   }
-  return false;
+  return SetEnd::kNotOpen;
 }
 
 std::vector<WalkTarget> NestingWalk::memory_targets() const {
@@ -132,6 +142,9 @@ void NestingWalk::close_top() {
   }
   if (stack_.empty()) return;
   Open& parent = stack_.back();
+  parent.any_child = true;
+  parent.max_child_start = std::max(parent.max_child_start, n.start_ns);
+  parent.max_child_end = std::max(parent.max_child_end, n.end_ns);
   parent.device_total_ns += o.device_total_ns;
   parent.device_mem += o.device_mem;
   parent.host_mem += o.host_mem;

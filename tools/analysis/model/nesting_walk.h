@@ -52,9 +52,16 @@ class NestingWalk {
   // The next event of the thread in walk order (end_ns >= start_ns, or
   // kOpenEnd for a range not yet closed).
   WalkVisit visit(const CpuNode& n);
-  // Gives the open range with node id `id` its end; false when it is not on
-  // the stack.
-  bool set_end(uint32_t id, uint64_t end_ns);
+  enum class SetEnd {
+    kDone,
+    kNotOpen,  // no open range `id` on the stack
+    // Something walked as inside the range does not fit in it (a range of
+    // another domain that ends later, a call starting at its end): a sort
+    // would have nested them otherwise.
+    kMisnested,
+  };
+  // Gives the open range with node id `id` its end.
+  SetEnd set_end(uint32_t id, uint64_t end_ns);
   // Where the memory a call moves goes (the call just visited, on top of the
   // stack); empty when it was not kept and nothing above it counts.
   std::vector<WalkTarget> memory_targets() const;
@@ -77,6 +84,10 @@ class NestingWalk {
     bool kept = false;
     bool counts_totals = false;  // no kept ancestor of the same key
     uint8_t result = 0;
+    // Of the children closed so far (set_end checks they fit).
+    bool any_child = false;
+    uint64_t max_child_start = 0;
+    uint64_t max_child_end = 0;
   };
 
   void detached(const CpuNode& n, WalkVisit& out);

@@ -7,6 +7,14 @@
 #include <thread>
 
 namespace gprof::analysis {
+namespace {
+
+FileInfo read_one(uint32_t index, const std::string& path, FileWork& work) {
+  if (std::optional<FileInfo> info = work.read(index, path)) return std::move(*info);
+  return load_file(index, path, work.visitor());
+}
+
+}  // namespace
 
 unsigned default_jobs() {
   return std::max(1u, std::thread::hardware_concurrency());
@@ -21,7 +29,7 @@ std::vector<FileInfo> load_files_parallel(const std::vector<std::string>& paths,
     for (size_t i = 0; i < count; ++i) {
       const auto index = static_cast<uint32_t>(i);
       std::unique_ptr<FileWork> work = make(index);
-      files[i] = load_file(index, paths[i], work->visitor());
+      files[i] = read_one(index, paths[i], *work);
       merge(index, *work, files[i]);
     }
     return files;
@@ -55,7 +63,7 @@ std::vector<FileInfo> load_files_parallel(const std::vector<std::string>& paths,
       std::exception_ptr failed;
       try {
         work = make(index);
-        info = load_file(index, paths[i], work->visitor());
+        info = read_one(index, paths[i], *work);
       } catch (...) {
         failed = std::current_exception();
       }

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,11 @@ class FileWork {
  public:
   virtual ~FileWork() = default;
   virtual ProfileVisitor& visitor() = 0;
+  // Reads the file its own way (a stream, ops_stream.h) when it can; nullopt:
+  // load_file through visitor() instead.
+  virtual std::optional<FileInfo> read(uint32_t /*file*/, const std::string& /*path*/) {
+    return std::nullopt;
+  }
 };
 
 // Made on a worker thread: the analyses of file `file` (its index in the list).

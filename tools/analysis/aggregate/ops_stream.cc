@@ -1,0 +1,612 @@
+#include "tools/analysis/aggregate/ops_stream.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <unordered_map>
+
+#include "tools/analysis/aggregate/gpu_busy.h"
+#include "tools/analysis/aggregate/memory_ledger.h"
+#include "tools/analysis/model/call_slots.h"
+#include "tools/analysis/model/nvtx_ranges.h"
+#include "tools/analysis/model/row_labels.h"
+#include "tools/analysis/model/steps.h"
+#include "tools/analysis/model/thread_stream.h"
+#include "tools/analysis/read/demangle.h"
+#include "tools/analysis/read/gpu_names.h"
+#include "tools/analysis/read/interner.h"
+#include "tools/analysis/read/range_names.h"
+#include "tools/analysis/aggregate/throughput_stream.h"
+
+namespace gprof::analysis {
+namespace {
+
+// Where a label's first kept event stands in the walk order of the file:
+// by thread, then as walks_before() orders a thread's events.
+struct FirstEvent {
+  CpuNode node;
+  bool seen = false;
+};
+
+bool first_before(const CpuNode& a, const CpuNode& b) {
+  if (a.thread != b.thread) return a.thread < b.thread;
+  return walks_before(a, b);
+}
+
+void add_values(Row& to, const Row& from) {
+  to.count += from.count;
+  to.self_cpu_ns += from.self_cpu_ns;
+  to.cpu_total_ns += from.cpu_total_ns;
+  to.self_device_ns += from.self_device_ns;
+  to.device_total_ns += from.device_total_ns;
+  to.issued_device_ns += from.issued_device_ns;
+  to.cpu_mem += from.cpu_mem;
+  to.self_cpu_mem += from.self_cpu_mem;
+  to.device_mem += from.device_mem;
+  to.self_device_mem += from.self_device_mem;
+}
+
+class OpsStream final : public RecordVisitor, public WalkRows {
+ public:
+  OpsStream(FileInfo& info, const OpsOptions& options, std::vector<std::string> step_patterns)
+      : info_(info),
+        options_(options),
+        rules_{false, options.top_level_only},
+        throughput_(std::move(step_patterns)),
+        walked_([this](const StreamEvent& e, const WalkVisit& v, NestingWalk& walk) {
+          return walked(e, v, walk);
+        }) {
+    process_ = strings_.id("-");
+  }
+
+  const std::string& why() const { return why_; }
+  bool saw_memory() const { return saw_memory_; }
+
+  // RecordVisitor
+  // Asked after each frame (reader.h): the end of a frame, when the threads
+  // walk what they can (thread_stream.h). The reader holds the visitor as
+  // const there; the stream is not.
+  bool wants_more() const override {
+    const_cast<OpsStream*>(this)->end_frame();
+    return why_.empty();
+  }
+  void on_header(const pb::FileHeader& header) override;
+  void on_string(const pb::StringEntry& entry) override;
+  void on_api(const ApiRecord& record) override;
+  void on_range(const RangeEvent& event) override;
+  void on_gpu(const GpuRecord& record) override;
+  void on_external_correlation(uint64_t /*correlation*/, uint64_t /*external_id*/) override {
+    fail("external correlation ids");
+  }
+  void on_cupti(const pb::CuptiStatus& status) override { info_.cupti = status; }
+  void on_devices(const google::protobuf::RepeatedPtrField<pb::Device>& devices) override {
+    if (!info_.header) info_.header.emplace();
+    merge_devices(*info_.header, devices);
+  }
+  void on_footer(const pb::Footer& footer) override { info_.footer = footer; }
+
+  // WalkRows
+  uint32_t key_of(const CpuNode& node) override {
+    FirstEvent& first = first_[node.label];
+    if (!first.seen || first_before(node, first.node)) first = FirstEvent{node, true};
+    return node.label;
+  }
+  Row& row(uint32_t label) override { return label_rows_[label]; }
+
+  // After the file: the rows into `out`; false (why() says) when the file
+  // needs the in-memory path.
+  bool finish(KeyAverages& out, std::optional<FileThroughput>* throughput, uint32_t file);
+
+ private:
+  struct OpenPush {
+    uint32_t id;
+    uint64_t start_ns;
+    uint32_t label;
+    const std::string* name;
+  };
+  struct MemoryCall {
+    std::vector<WalkTarget> targets;
+    uint32_t label;
+    bool under_range;
+  };
+  struct Totals {
+    uint64_t count = 0;
+    uint64_t duration_ns = 0;
+  };
+  struct RangeName {
+    std::string row;
+    std::string input_shapes;
+    uint32_t id;  // of `row` in strings_
+  };
+
+  void fail(const char* reason) {
+    if (why_.empty()) why_ = reason;
+  }
+  void seen(uint64_t start_ns, uint64_t end_ns) {
+    if (!seen_any_ || start_ns < info_.first_ns) info_.first_ns = start_ns;
+    info_.last_ns = std::max(info_.last_ns, end_ns);
+    seen_any_ = true;
+  }
+  bool by_file() const {
+    return options_.group_by == GroupBy::kProcess || options_.group_by == GroupBy::kRank;
+  }
+  ThreadStream& thread(uint32_t tid) {
+    std::unique_ptr<ThreadStream>& t = threads_[tid];
+    if (!t) t = std::make_unique<ThreadStream>(rules_, *this, contexts_, walked_);
+    return *t;
+  }
+  void grow(uint32_t label) {
+    if (label >= label_rows_.size()) {
+      label_rows_.resize(size_t{label} + 1);
+      first_.resize(size_t{label} + 1);
+    }
+  }
+  uint32_t label(const RowLabel& l) {
+    const uint32_t id = labels_.label(l);
+    grow(id);
+    return id;
+  }
+  const std::string* string_of(int kind, uint32_t id) const {
+    if (id == 0) return nullptr;
+    auto it = strings_by_id_.find(static_cast<uint64_t>(kind) << 32 | id);
+    return it == strings_by_id_.end() ? nullptr : &it->second;
+  }
+  const std::string* kernel_name(uint32_t id) const {
+    if (id == 0) return nullptr;
+    auto it = kernels_.find(id);
+    return it == kernels_.end() ? nullptr : &it->second;
+  }
+  uint32_t api_label(const ApiInfo& info, uint32_t group);
+  uint32_t kernel_label(const std::string* kernel, uint32_t kernel_id, uint32_t group);
+  uint32_t gpu_label(const GpuRecord& r, const std::string* kernel);
+  const RangeName* range_name(uint32_t name, uint32_t domain);
+  uint32_t range_label(const RangeName& name, uint64_t seq, uint64_t op_id);
+  bool walked(const StreamEvent& e, const WalkVisit& v, NestingWalk& walk);
+  void add_memory(const MemoryCall& call, MemorySpace space, int64_t bytes);
+  bool close_open_pushes(uint64_t last_ns);
+  void end_frame() {
+    if (!why_.empty()) return;
+    for (auto& [tid, stream] : threads_)
+      if (!stream->end_frame()) return fail("a thread's events out of order across frames");
+  }
+
+  FileInfo& info_;
+  const OpsOptions& options_;
+  const CpuTreeRules rules_;
+  ThroughputStream throughput_;
+  const WalkedFunction walked_;
+  std::string why_;
+
+  Interner strings_;
+  RowLabels labels_{strings_};
+  std::vector<Row> label_rows_;  // by label: what the walk and late GPU time added
+  std::vector<FirstEvent> first_;
+  WalkContexts contexts_;
+  CallSlots slots_;
+  std::unordered_map<uint32_t, std::unique_ptr<ThreadStream>> threads_;
+  uint32_t process_ = Interner::kEmpty;
+
+  std::unordered_map<uint32_t, std::string> kernels_;
+  std::unordered_map<uint64_t, std::string> strings_by_id_;  // other kinds, (kind << 32 | id)
+  std::unordered_map<uint16_t, uint32_t> api_labels_;        // ApiId -> label, without a group
+  std::unordered_map<uint32_t, uint32_t> kernel_labels_;     // kernel id -> label, without a group
+  std::unordered_map<uint64_t, uint32_t> gpu_labels_;        // gpu_row_name_key -> label, no group
+  std::unordered_map<uint64_t, RangeName> range_names_;      // (domain << 32 | name)
+
+  uint32_t calls_ = 0;
+  uint32_t range_seq_ = 0;
+  std::map<std::pair<uint32_t, uint32_t>, std::vector<OpenPush>> pushes_;  // (tid, domain)
+  RangePairing start_end_;  // start/end ranges pair across threads: at the end
+  RangeCounts counts_;      // push/pop and marks (start_end_ counts the rest)
+  std::map<uint32_t, uint32_t> thread_names_;
+  AllocationLedger ledger_;
+  std::unordered_map<uint32_t, MemoryCall> memory_calls_;  // by call index
+  bool saw_memory_ = false;
+
+  std::vector<Totals> work_totals_;  // by label
+  std::vector<uint32_t> work_order_;
+  std::vector<uint64_t> launch_counts_;  // by label
+  std::vector<uint32_t> launch_order_;
+  bool seen_any_ = false;
+};
+
+void OpsStream::on_header(const pb::FileHeader& header) {
+  info_.header = header;
+  if (has_capture_window(header)) fail("a capture window");
+  process_ =
+      strings_.id(options_.group_by == GroupBy::kRank ? rank_text(header.pid(), header.rank())
+                                                      : process_text(header.pid(), header.rank()));
+}
+
+void OpsStream::on_string(const pb::StringEntry& entry) {
+  if (entry.kind() == pb::StringEntry::KERNEL)
+    kernels_[entry.id()] = entry.value();
+  else
+    strings_by_id_[static_cast<uint64_t>(entry.kind()) << 32 | entry.id()] = entry.value();
+}
+
+uint32_t OpsStream::api_label(const ApiInfo& info, uint32_t group) {
+  const RowLabel l{RowKind::kApi, Interner::kEmpty, group};
+  if (group != Interner::kEmpty) {
+    RowLabel named = l;
+    named.name = strings_.id(info.display);
+    return label(named);
+  }
+  auto [it, added] = api_labels_.try_emplace(static_cast<uint16_t>(info.id), 0);
+  if (added) {
+    RowLabel named = l;
+    named.name = strings_.id(info.display);
+    it->second = label(named);
+  }
+  return it->second;
+}
+
+uint32_t OpsStream::kernel_label(const std::string* kernel, uint32_t kernel_id, uint32_t group) {
+  const auto make = [&] {
+    const uint32_t name = strings_.id(kernel ? demangle(*kernel) : std::string(kUnknownKernel));
+    return label(RowLabel{RowKind::kGpu, name, group, GpuKind::kKernel});
+  };
+  if (group != Interner::kEmpty) return make();
+  auto it = kernel_labels_.find(kernel ? kernel_id : 0);
+  if (it == kernel_labels_.end()) it = kernel_labels_.emplace(kernel ? kernel_id : 0, make()).first;
+  return it->second;
+}
+
+uint32_t OpsStream::gpu_label(const GpuRecord& r, const std::string* kernel) {
+  uint32_t group = Interner::kEmpty;
+  if (options_.group_by == GroupBy::kLaunchConfig && r.kind == GpuKind::kKernel)
+    group = strings_.id(launch_config_text(r.grid, r.block, r.shared_mem));
+  else if (by_file())
+    group = process_;
+  const uint64_t name_key = gpu_row_name_key(r, kernel != nullptr);
+  const auto make = [&] {
+    return label(RowLabel{RowKind::kGpu, strings_.id(gpu_row_name(r, kernel)), group, r.kind});
+  };
+  if (group != Interner::kEmpty) return make();
+  auto it = gpu_labels_.find(name_key);
+  if (it == gpu_labels_.end()) it = gpu_labels_.emplace(name_key, make()).first;
+  return it->second;
+}
+
+void OpsStream::on_api(const ApiRecord& r) {
+  const ApiInfo* info = api_info(r.api);
+  if (info == nullptr || !why_.empty()) return;
+  const bool launch = info->fields & kFieldLaunch;
+  const std::string* kernel = launch ? kernel_name(r.kernel) : nullptr;
+  seen(r.start_ns, r.end_ns);
+  const uint32_t index = calls_++;
+  uint32_t group = Interner::kEmpty;
+  if (options_.group_by == GroupBy::kLaunchConfig && launch)
+    group = strings_.id(launch_config_text(r.grid, r.block, r.shared_mem));
+  else if (by_file())
+    group = process_;
+  const uint32_t api = api_label(*info, group);
+  ledger_.add(r, index);
+  const bool memory = r.result == 0 && memory_effect(r.api).has_value();
+  if (launch) {
+    const uint32_t l = kernel_label(kernel, r.kernel, group);
+    if (launch_counts_.size() <= l) launch_counts_.resize(size_t{l} + 1, 0);
+    if (launch_counts_[l]++ == 0) launch_order_.push_back(l);
+  }
+  if (info->category == ApiCategory::kSync) throughput_.sync_call(r.start_ns, r.end_ns);
+  if (r.correlation != 0 && !slots_.add_call(r.correlation)) {
+    fail("a correlation id used twice, or by a call that came long after its GPU work");
+    return;
+  }
+  StreamEvent e;
+  e.node.start_ns = r.start_ns;
+  e.node.end_ns = std::max(r.end_ns, r.start_ns);
+  e.node.thread = r.tid;
+  e.node.id = index;
+  e.node.label = api;
+  e.correlation = r.correlation;
+  e.memory = memory;
+  thread(r.tid).add(e, r.start_ns);
+}
+
+const OpsStream::RangeName* OpsStream::range_name(uint32_t name, uint32_t domain) {
+  const uint64_t key = static_cast<uint64_t>(domain) << 32 | name;
+  auto it = range_names_.find(key);
+  if (it != range_names_.end()) return &it->second;
+  const std::string* message = string_of(pb::StringEntry::NVTX, name);
+  const std::string* domain_name = string_of(pb::StringEntry::DOMAIN, domain);
+  // The in-memory path names ranges once the file has ended; a name that
+  // comes after its range is left to it.
+  if ((name != 0 && message == nullptr) || (domain != 0 && domain_name == nullptr)) {
+    fail("an NVTX name written after its range");
+    return nullptr;
+  }
+  RangeName n;
+  n.row = range_row_name(message, domain_name);
+  n.input_shapes = message ? std::string(torch_input_shapes(*message)) : std::string();
+  n.id = strings_.id(n.row);
+  return &range_names_.emplace(key, std::move(n)).first->second;
+}
+
+uint32_t OpsStream::range_label(const RangeName& name, uint64_t seq, uint64_t op_id) {
+  uint32_t group = by_file() ? process_ : Interner::kEmpty;
+  // torch keys an op by name and shapes; an op called without tensors has
+  // "[]" there. Other ranges are no ops and have no shapes.
+  const bool op = seq != 0 || op_id != 0 || !name.input_shapes.empty();
+  if (options_.group_by == GroupBy::kInputShape && op)
+    group = strings_.id(name.input_shapes.empty() ? "[]" : name.input_shapes);
+  if (options_.group_by == GroupBy::kSeq && seq != 0) group = strings_.id(std::to_string(seq - 1));
+  return label(RowLabel{RowKind::kRange, name.id, group});
+}
+
+void OpsStream::on_range(const RangeEvent& e) {
+  if (!why_.empty()) return;
+  if (e.op != RangeOp::kNameThread && e.op != RangeOp::kNameCategory) seen(e.time_ns, e.time_ns);
+  bool ok = true;
+  switch (e.op) {
+    case RangeOp::kPush: {
+      const RangeName* name = range_name(e.name, e.domain);
+      if (name == nullptr) return;
+      StreamEvent s;
+      s.node.start_ns = e.time_ns;
+      s.node.end_ns = kOpenEnd;
+      s.node.thread = e.tid;
+      s.node.id = range_seq_++;
+      s.node.flags = kNodeRange;
+      s.node.label = range_label(*name, e.seq, e.op_id);
+      pushes_[{e.tid, e.domain}].push_back(
+          OpenPush{s.node.id, e.time_ns, s.node.label, &name->row});
+      thread(e.tid).add(s, e.time_ns);
+      break;
+    }
+    case RangeOp::kPop: {
+      auto it = pushes_.find({e.tid, e.domain});
+      if (it == pushes_.end() || it->second.empty()) {
+        ++counts_.unbalanced_pops;
+        thread(e.tid).advance(e.time_ns);
+        break;
+      }
+      const OpenPush push = it->second.back();
+      it->second.pop_back();
+      const uint64_t end = std::max(e.time_ns, push.start_ns);
+      ++counts_.push_pop;
+      throughput_.range(*push.name, push.start_ns, end);
+      ok = thread(e.tid).set_end(push.id, end);
+      thread(e.tid).advance(e.time_ns);
+      break;
+    }
+    case RangeOp::kStart:
+      ++range_seq_;  // the in-memory path numbers pushes, starts and marks together
+      start_end_.add(e);
+      thread(e.tid).advance(e.time_ns);
+      break;
+    case RangeOp::kEnd:
+      start_end_.add(e);
+      thread(e.tid).advance(e.time_ns);
+      break;
+    case RangeOp::kMark:
+      ++range_seq_;
+      ++counts_.marks;
+      thread(e.tid).advance(e.time_ns);
+      break;
+    case RangeOp::kNameThread:
+      thread_names_[static_cast<uint32_t>(e.range_id)] = e.name;
+      break;
+    case RangeOp::kNameCategory:
+      break;  // categories name nothing the tables show
+  }
+  if (!ok) fail("ranges of a thread that cross");
+}
+
+void OpsStream::on_gpu(const GpuRecord& r) {
+  if (!why_.empty()) return;
+  // The shim drops records CUPTI could not time (profile.cc does the same).
+  if (r.start_ns == 0 && r.end_ns == 0) {
+    ++info_.gpu.no_timestamp;
+    return;
+  }
+  seen(r.start_ns, r.end_ns);
+  const bool work = r.kind != GpuKind::kSync;
+  const uint64_t duration = r.end_ns > r.start_ns ? r.end_ns - r.start_ns : 0;
+  info_.gpu.count(r.kind);
+  ++info_.gpu.records;
+  uint32_t context = WalkContexts::kNone;
+  switch (slots_.gpu(r.correlation, work ? duration : 0, context)) {
+    case CallSlots::Gpu::kOpened:
+      if (work) add_device_time(contexts_, context, duration, [this](uint32_t l) -> Row& {
+          return label_rows_[l];
+        });
+      break;
+    case CallSlots::Gpu::kConflict:
+      fail("a GPU record whose call left the pairing window");
+      return;
+    case CallSlots::Gpu::kWaiting:
+      break;
+  }
+  if (!work) return;
+  const std::string* kernel = nullptr;
+  if (r.kind == GpuKind::kKernel) {
+    kernel = kernel_name(r.kernel);
+    if (kernel == nullptr && r.kernel != 0) {
+      fail("a kernel name written after its kernel");
+      return;
+    }
+  }
+  const uint32_t l = gpu_label(r, kernel);
+  if (work_totals_.size() <= l) work_totals_.resize(size_t{l} + 1);
+  Totals& totals = work_totals_[l];
+  if (totals.count++ == 0) work_order_.push_back(l);
+  totals.duration_ns += duration;
+  throughput_.work(r.device, r.start_ns, r.end_ns);
+}
+
+bool OpsStream::walked(const StreamEvent& e, const WalkVisit& v, NestingWalk& walk) {
+  if (e.node.flags & kNodeRange) return true;
+  if (e.correlation != 0) {
+    uint64_t gpu_ns = 0;
+    if (!slots_.opened(e.correlation, v.context, gpu_ns)) return false;
+    if (gpu_ns != 0)
+      add_device_time(contexts_, v.context, gpu_ns,
+                      [this](uint32_t l) -> Row& { return label_rows_[l]; });
+  }
+  if (e.memory)
+    memory_calls_[e.node.id] =
+        MemoryCall{walk.memory_targets(), e.node.label, (v.result & kResultUnderRange) != 0};
+  return true;
+}
+
+void OpsStream::add_memory(const MemoryCall& call, MemorySpace space, int64_t bytes) {
+  const bool device = space == MemorySpace::kDevice;
+  for (const WalkTarget& t : call.targets) {
+    Row& row = label_rows_[t.key];
+    const bool self = t.field == WalkField::kSelfMemory;
+    if (device)
+      (self ? row.self_device_mem : row.device_mem) += bytes;
+    else
+      (self ? row.self_cpu_mem : row.cpu_mem) += bytes;
+  }
+}
+
+// Ranges still open when the process ended close at its last time, the
+// innermost first, so that each finds its children closed.
+bool OpsStream::close_open_pushes(uint64_t last_ns) {
+  std::map<uint32_t, std::vector<OpenPush>> by_thread;
+  for (auto& [key, stack] : pushes_)
+    for (const OpenPush& p : stack) by_thread[key.first].push_back(p);
+  for (auto& [tid, open] : by_thread) {
+    std::sort(open.begin(), open.end(), [](const OpenPush& a, const OpenPush& b) {
+      return a.start_ns != b.start_ns ? a.start_ns > b.start_ns : a.id > b.id;
+    });
+    for (const OpenPush& p : open) {
+      const uint64_t end = std::max(last_ns, p.start_ns);
+      ++counts_.push_pop;
+      ++counts_.open_at_exit;
+      throughput_.range(*p.name, p.start_ns, end);
+      if (!thread(tid).set_end(p.id, end)) return false;
+    }
+  }
+  pushes_.clear();
+  return true;
+}
+
+bool OpsStream::finish(KeyAverages& out, std::optional<FileThroughput>* throughput,
+                       uint32_t file) {
+  if (why_.empty() && info_.cupti) {
+    if (info_.cupti->state() == pb::CuptiStatus::EXTERNAL_CORRELATION)
+      fail("external correlation mode");
+    else if (info_.cupti->gaps_size() != 0)
+      fail("CUPTI gaps");
+  }
+  if (why_.empty() && slots_.wrapped()) fail("correlation ids that wrap around 2^32");
+  if (!why_.empty()) return false;
+
+  uint64_t last = info_.last_ns;
+  if (info_.footer) last = std::max<uint64_t>(last, info_.footer->end_clock_ns());
+  if (!close_open_pushes(last)) {
+    fail("ranges open at exit crossing");
+    return false;
+  }
+  // Start/end ranges: rows at their place in the walk order, no nesting.
+  const std::vector<Range> detached = start_end_.finish(last, info_.ranges);
+  info_.ranges += counts_;
+  NestingWalk aside(rules_, *this);
+  uint32_t detached_id = 0;
+  for (const Range& r : detached) {
+    const RangeName* name = range_name(r.name, r.domain);
+    if (name == nullptr) return false;
+    CpuNode n;
+    n.start_ns = r.start_ns;
+    n.end_ns = r.end_ns;
+    n.thread = r.tid;
+    n.id = detached_id++;
+    n.flags = kNodeRange | kNodeDetached;
+    n.label = range_label(*name, r.seq, r.op_id);
+    aside.visit(n);
+    throughput_.range(name->row, r.start_ns, r.end_ns);
+  }
+  for (auto& [tid, stream] : threads_) {
+    if (!stream->finish()) {
+      fail("a thread's events out of order");
+      return false;
+    }
+  }
+  for (const auto& [tid, name] : thread_names_) {
+    const std::string* text = string_of(pb::StringEntry::NVTX, name);
+    if (text == nullptr) text = string_of(pb::StringEntry::THREAD, name);
+    if (text != nullptr) info_.thread_names[tid] = *text;
+  }
+
+  // Memory: deltas in time order, into the rows the walk named and [memory].
+  const std::vector<MemoryDelta> deltas = ledger_.resolve();
+  std::vector<uint32_t> memory_labels;
+  const uint32_t memory_name = strings_.id(kMemoryRow);
+  for (const MemoryDelta& d : deltas) {
+    auto it = memory_calls_.find(d.call);
+    if (it == memory_calls_.end()) continue;  // not walked: cannot happen
+    add_memory(it->second, d.space, d.bytes);
+    if (it->second.under_range) continue;
+    const uint32_t group = by_file() ? labels_.get(it->second.label).group : Interner::kEmpty;
+    memory_labels.push_back(label(RowLabel{RowKind::kMemory, memory_name, group}));
+  }
+  saw_memory_ = !deltas.empty();
+
+  // Rows in the order the in-memory path creates them: CPU rows by their
+  // first event in walk order, GPU rows by their first record, launches of
+  // a CPU-only file, [memory].
+  std::vector<uint32_t> cpu;
+  for (uint32_t l = 0; l < first_.size(); ++l)
+    if (first_[l].seen) cpu.push_back(l);
+  std::sort(cpu.begin(), cpu.end(),
+            [&](uint32_t a, uint32_t b) { return first_before(first_[a].node, first_[b].node); });
+  for (uint32_t l : cpu) add_values(out.row(labels_.key(l, out)), label_rows_[l]);
+  for (uint32_t l : work_order_) {
+    const Totals& t = work_totals_[l];
+    out.add_gpu_activity(labels_.key(l, out), t.duration_ns, t.count);
+  }
+  if (info_.gpu.records == 0)
+    for (uint32_t l : launch_order_) out.add_gpu_activity(labels_.key(l, out), 0, launch_counts_[l]);
+  size_t next_memory = 0;
+  for (const MemoryDelta& d : deltas) {
+    auto it = memory_calls_.find(d.call);
+    if (it == memory_calls_.end() || it->second.under_range) continue;
+    Row& row = out.row(labels_.key(memory_labels[next_memory++], out));
+    ++row.count;
+    if (d.space == MemorySpace::kDevice) {
+      row.device_mem += d.bytes;
+      row.self_device_mem += d.bytes;
+    } else {
+      row.cpu_mem += d.bytes;
+      row.self_cpu_mem += d.bytes;
+    }
+  }
+
+  info_.gpu.unpaired = slots_.unpaired();
+  if (throughput != nullptr)
+    *throughput = throughput_.finish(file, info_.header ? info_.header->pid() : 0, info_.first_ns,
+                                     info_.last_ns);
+  return true;
+}
+
+}  // namespace
+
+bool streamable(const OpsOptions& options) {
+  return options.ranges.empty() && options.group_by != GroupBy::kThread &&
+         options.group_by != GroupBy::kStream && options.group_by != GroupBy::kDevice;
+}
+
+std::optional<StreamedFile> stream_ops_file(uint32_t index, const std::string& path,
+                                            const OpsOptions& options,
+                                            const std::optional<std::vector<std::string>>& steps,
+                                            KeyAverages& rows, std::string& why) {
+  StreamedFile out;
+  out.info.path = path;
+  KeyAverages local;
+  {
+    OpsStream stream(out.info, options, steps.value_or(std::vector<std::string>{}));
+    out.info.status = read_file(path, stream);
+    if (!stream.why().empty() || !stream.finish(local, steps ? &out.throughput : nullptr, index)) {
+      why = stream.why();
+      return std::nullopt;
+    }
+    out.saw_memory = stream.saw_memory();
+  }
+  rows.merge(std::move(local));
+  return out;
+}
+
+}  // namespace gprof::analysis

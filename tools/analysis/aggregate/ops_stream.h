@@ -1,0 +1,51 @@
+// The key-averages rows and throughput of one file, read as a stream: what
+// OpsRowsVisitor and ThroughputVisitor compute (ops_rows.h, throughput.h),
+// the same rows in the same order with the same sums, in memory that
+// follows the distinct rows and the records in flight rather than the file:
+//   - each thread's calls and push/pop ranges are nested as they come
+//     (thread_stream.h); a row's place is that of its first event in the
+//     order a sort by thread and start gives, kept per label and applied
+//     when the file ends;
+//   - GPU records pair with their calls by correlation (call_slots.h); GPU
+//     time that comes after its call was walked goes where the walk says
+//     (walk_contexts.h);
+//   - GPU rows, launches of a CPU-only file and [memory] are summed by label.
+// Kept until the file ends: start/end ranges (they pair across threads),
+// allocation and free calls (memory_ledger.h), step ranges (steps.h).
+//
+// Some files are not for the stream: --group-by thread, stream or device
+// and --range (a row depends on what comes later), capture windows,
+// external correlation, CUPTI gaps, wrapped ids, and files the checks find
+// out of order. stream_ops_file() then says why, and the caller reads the
+// file in memory, which gives the same results.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tools/analysis/aggregate/key_averages.h"
+#include "tools/analysis/aggregate/ops_rows.h"
+#include "tools/analysis/aggregate/throughput.h"
+#include "tools/analysis/read/profile.h"
+
+namespace gprof::analysis {
+
+// Whether files can be streamed with these options at all.
+bool streamable(const OpsOptions& options);
+
+struct StreamedFile {
+  FileInfo info;
+  std::optional<FileThroughput> throughput;  // when steps were asked for
+  bool saw_memory = false;
+};
+
+// Reads file `index` at `path` into `rows` (created in the order the
+// in-memory path creates them). nullopt: the file needs the in-memory path
+// (`why` says why); `rows` is then as it was.
+std::optional<StreamedFile> stream_ops_file(uint32_t index, const std::string& path,
+                                            const OpsOptions& options,
+                                            const std::optional<std::vector<std::string>>& steps,
+                                            KeyAverages& rows, std::string& why);
+
+}  // namespace gprof::analysis

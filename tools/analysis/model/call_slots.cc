@@ -1,0 +1,121 @@
+#include "tools/analysis/model/call_slots.h"
+
+namespace gprof::analysis {
+
+void PagedBits::set(uint64_t id) {
+  std::vector<uint64_t>& page = pages_[id / kPageBits];
+  if (page.empty()) page.assign(kPageBits / 64, 0);
+  const uint64_t bit = id % kPageBits;
+  page[bit / 64] |= uint64_t{1} << (bit % 64);
+}
+
+bool PagedBits::test(uint64_t id) const {
+  auto it = pages_.find(id / kPageBits);
+  if (it == pages_.end()) return false;
+  const uint64_t bit = id % kPageBits;
+  return (it->second[bit / 64] >> (bit % 64)) & 1;
+}
+
+CallSlots::CallSlots(uint32_t bits, size_t waiting_limit)
+    : mask_((uint64_t{1} << bits) - 1), waiting_limit_(waiting_limit), slots_(size_t{1} << bits) {}
+
+void CallSlots::clear() {
+  slots_.assign(slots_.size(), Slot{});
+  pushed_out_.clear();
+  given_up_.clear();
+  waiting_.clear();
+  waiting_order_.clear();
+  given_up_records_ = zero_id_records_ = largest_ = 0;
+  wrapped_ = false;
+}
+
+// CUPTI's ids are 32-bit and handed out in order: two ids of one file more
+// than half the space apart mean they wrapped (pairing.h unwraps them; the
+// stream leaves that to the in-memory path).
+void CallSlots::watch_wrap(uint64_t correlation) {
+  constexpr uint64_t kHalf = uint64_t{1} << 31;
+  if (correlation > largest_) {
+    if (largest_ != 0 && correlation - largest_ > kHalf) wrapped_ = true;
+    largest_ = correlation;
+  } else if (largest_ - correlation > kHalf) {
+    wrapped_ = true;
+  }
+}
+
+bool CallSlots::add_call(uint64_t correlation) {
+  watch_wrap(correlation);
+  Slot& slot = slots_[correlation & mask_];
+  if (slot.correlation == correlation) return false;  // two calls, one id
+  if (pushed_out_.test(correlation) || given_up_.test(correlation)) return false;
+  if (slot.correlation != 0) pushed_out_.set(slot.correlation);
+  slot = Slot{correlation, 0, WalkContexts::kNone, false};
+  auto it = waiting_.find(correlation);
+  if (it != waiting_.end()) {
+    slot.gpu_ns = it->second.gpu_ns;
+    waiting_.erase(it);  // its place in waiting_order_ is skipped later
+  }
+  return true;
+}
+
+bool CallSlots::opened(uint64_t correlation, uint32_t context, uint64_t& gpu_ns) {
+  Slot& slot = slots_[correlation & mask_];
+  if (slot.correlation != correlation) return false;
+  gpu_ns = slot.gpu_ns;
+  slot.gpu_ns = 0;
+  slot.context = context;
+  slot.opened = true;
+  return true;
+}
+
+CallSlots::Gpu CallSlots::gpu(uint64_t correlation, uint64_t ns, uint32_t& context) {
+  if (correlation == 0) {
+    ++zero_id_records_;
+    return Gpu::kWaiting;
+  }
+  watch_wrap(correlation);
+  Slot& slot = slots_[correlation & mask_];
+  if (slot.correlation == correlation) {
+    if (slot.opened) {
+      context = slot.context;
+      return Gpu::kOpened;
+    }
+    slot.gpu_ns += ns;
+    return Gpu::kWaiting;
+  }
+  if (pushed_out_.test(correlation)) return Gpu::kConflict;
+  if (given_up_.test(correlation)) {
+    ++given_up_records_;
+    return Gpu::kWaiting;
+  }
+  auto [it, added] = waiting_.try_emplace(correlation);
+  it->second.gpu_ns += ns;
+  ++it->second.records;
+  if (added) {
+    waiting_order_.push_back(correlation);
+    // The oldest waiting id whose call never came is given up.
+    while (waiting_.size() > waiting_limit_ && !waiting_order_.empty()) {
+      const uint64_t oldest = waiting_order_.front();
+      waiting_order_.pop_front();
+      auto old = waiting_.find(oldest);
+      if (old == waiting_.end()) continue;  // its call came
+      given_up_records_ += old->second.records;
+      given_up_.set(oldest);
+      waiting_.erase(old);
+    }
+    if (waiting_order_.size() > 4 * waiting_limit_ + 1024) {
+      std::deque<uint64_t> kept;  // drop the ids whose call came
+      for (uint64_t id : waiting_order_)
+        if (waiting_.contains(id)) kept.push_back(id);
+      waiting_order_.swap(kept);
+    }
+  }
+  return Gpu::kWaiting;
+}
+
+uint64_t CallSlots::unpaired() const {
+  uint64_t waiting = 0;
+  for (const auto& [id, w] : waiting_) waiting += w.records;
+  return waiting + given_up_records_ + zero_id_records_;
+}
+
+}  // namespace gprof::analysis

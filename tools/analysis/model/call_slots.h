@@ -1,0 +1,92 @@
+// The API calls of a file being streamed whose GPU records may still come,
+// by CUPTI correlation id (DESIGN.md §3), in bounded memory: a table
+// indexed by the id's low bits (ids are handed out in call order, so a slot
+// is reused by a call about 2^bits calls later), and a bit per id for the
+// calls pushed out of it. GPU records that come before their call wait in a
+// bounded table too; pushed out of it, they are unpaired for good, and a
+// bit remembers that.
+//
+// Everything the streaming report cannot answer exactly is a conflict, and
+// the file is then read in memory (ops_stream.h): a GPU record of a call
+// pushed out of the table, a call whose id a GPU record was declared
+// unpaired with, two calls with one id, ids that wrap around 2^32.
+//
+// Memory: 24 bytes × 2^bits, 32 bytes per waiting GPU id (at most
+// `waiting_limit`), and 1 bit per correlation id up to the largest pushed
+// out (8 KiB pages, made as needed).
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <unordered_map>
+#include <vector>
+
+#include "tools/analysis/model/walk_contexts.h"
+
+namespace gprof::analysis {
+
+// One bit per id, in pages made on first use.
+class PagedBits {
+ public:
+  void set(uint64_t id);
+  bool test(uint64_t id) const;
+  void clear() { pages_.clear(); }
+
+ private:
+  static constexpr uint64_t kPageBits = 1u << 16;
+  std::unordered_map<uint64_t, std::vector<uint64_t>> pages_;
+};
+
+class CallSlots {
+ public:
+  explicit CallSlots(uint32_t bits = 20, size_t waiting_limit = size_t{1} << 18);
+
+  // A call with this id was read. Returns false on a conflict.
+  bool add_call(uint64_t correlation);
+  // The call was walked: late work goes to `context` from now on. Returns
+  // false when it was pushed out of the table before (a conflict);
+  // `gpu_ns` gets the work time that came before (waiting for the call, or
+  // for its walk).
+  bool opened(uint64_t correlation, uint32_t context, uint64_t& gpu_ns);
+
+  enum class Gpu {
+    kWaiting,   // its call has not been walked, or not read: time kept here
+    kOpened,    // add the time to `context`
+    kConflict,  // its call was pushed out of the table
+  };
+  // A GPU record (work: its duration counts; a sync record: ns = 0).
+  Gpu gpu(uint64_t correlation, uint64_t ns, uint32_t& context);
+
+  // Records never paired: with id 0, pushed out of the waiting table, and
+  // (once the file has ended) still waiting.
+  uint64_t unpaired() const;
+  bool wrapped() const { return wrapped_; }
+  void clear();
+
+ private:
+  struct Slot {
+    uint64_t correlation = 0;  // 0: free
+    uint64_t gpu_ns = 0;
+    uint32_t context = WalkContexts::kNone;
+    bool opened = false;
+  };
+  struct Waiting {
+    uint64_t gpu_ns = 0;
+    uint64_t records = 0;
+  };
+  void watch_wrap(uint64_t correlation);
+
+  uint64_t mask_;
+  size_t waiting_limit_;
+  std::vector<Slot> slots_;
+  PagedBits pushed_out_;  // calls
+  PagedBits given_up_;    // GPU ids declared unpaired
+  std::unordered_map<uint64_t, Waiting> waiting_;
+  std::deque<uint64_t> waiting_order_;
+  uint64_t given_up_records_ = 0;
+  uint64_t zero_id_records_ = 0;
+  uint64_t largest_ = 0;
+  bool wrapped_ = false;
+};
+
+}  // namespace gprof::analysis

@@ -1,0 +1,76 @@
+// One thread's CPU events as a stream, handed to its NestingWalk in the
+// order a sort by start would give (cpu_tree.h), without sorting the file.
+//
+// The shim queues a thread's events as they happen: a push or pop at its
+// time, a call when it starts (its record is completed in place when it
+// returns), and the writer drains the queue in that order, a drain at a
+// time: one frame holds the drain's calls and ranges as separate batches
+// (collector/writer.cc), so a frame's events are sorted when it ends, and a
+// later frame holds only events that happened no earlier than the latest
+// event time so far. So when a frame ends, every event that starts before
+// that time is in its final place and is walked. A push is walked with no
+// end, and set_end() gives it its pop (nesting_walk.h).
+//
+// That reasoning is checked, not trusted: an event that would have to be
+// walked before one already walked, or a range whose end shows a nesting
+// other than the one walked, makes end_frame()/set_end() return false, and
+// the caller reads the file in memory instead (ops_stream.h).
+//
+// Memory: a frame's events of the thread, and the walk's stack.
+#pragma once
+
+#include <cstdint>
+#include <algorithm>
+#include <functional>
+#include <unordered_map>
+#include <vector>
+
+#include "tools/analysis/model/nesting_walk.h"
+
+namespace gprof::analysis {
+
+struct StreamEvent {
+  CpuNode node;              // end_ns = kOpenEnd for a push
+  uint64_t correlation = 0;  // calls
+  bool memory = false;       // a call that allocates or frees
+};
+
+// Told of each event as it is walked.
+using WalkedFunction = std::function<bool(const StreamEvent&, const WalkVisit&, NestingWalk&)>;
+
+class ThreadStream {
+ public:
+  ThreadStream(const CpuTreeRules& rules, WalkRows& rows, WalkContexts& contexts,
+               const WalkedFunction& walked)
+      : walk_(rules, rows, &contexts), walked_(walked) {}
+
+  // An event of the current frame, queued at `event_ns` (a call's start, a
+  // push's time).
+  void add(const StreamEvent& event, uint64_t event_ns);
+  // Another event of the thread that is no node (a pop, a start/end, a mark).
+  void advance(uint64_t event_ns) { latest_ = std::max(latest_, event_ns); }
+  // The pop of push `id`. False: it does not fit what was walked.
+  bool set_end(uint32_t id, uint64_t end_ns);
+  // The frame has been read: walks what can be. False: out of order.
+  bool end_frame() { return release(false); }
+  // Walks what is left and closes everything; open ranges must have been
+  // given an end.
+  bool finish();
+
+ private:
+  bool release(bool all);
+  bool walk(const StreamEvent& event);
+
+  NestingWalk walk_;
+  const WalkedFunction& walked_;
+  std::vector<StreamEvent> pending_;  // in the order read until end_frame sorts them
+  std::unordered_map<uint32_t, size_t> open_pending_;  // push id -> index in pending_
+  uint64_t latest_ = 0;
+  bool walked_any_ = false;
+  CpuNode last_walked_{};
+};
+
+// Whether `a` comes before `b` in a thread's walk (cpu_tree.h's order).
+bool walks_before(const CpuNode& a, const CpuNode& b);
+
+}  // namespace gprof::analysis
