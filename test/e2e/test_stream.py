@@ -1,0 +1,105 @@
+"""The streaming report (issue 13, tools/analysis/aggregate/ops_stream.h) against the in-memory
+one (GPROF_STREAM=0): the same bytes for every option the stream takes, on files the shim wrote
+through the fake runtime and on gpuprof-gen's files; the stream really used (no "read in
+memory" note); and the files it cannot take read in memory, with the note."""
+
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+from gprof_e2e import GPUPROF, E2ETestCase, program, run_program
+
+GEN = os.environ.get("GPUPROF_GEN", "")
+
+# Options the stream takes: every view, group-by and format it serves.
+STREAMED = (
+    [],
+    ["--limit", "0", "--profile-memory"],
+    ["--view", "api", "--limit", "0"],
+    ["--view", "kernels", "--format", "json"],
+    ["--view", "ranges", "--format", "csv"],
+    ["--group-by", "launch-config", "--limit", "0"],
+    ["--group-by", "input-shape", "--format", "md"],
+    ["--group-by", "seq", "--limit", "0"],
+    ["--group-by", "process", "--limit", "0"],
+    ["--group-by", "rank", "--format", "json"],
+    ["--top-level-only", "--limit", "0"],
+    ["--sort", "count", "--step", "ProfilerStep*", "--limit", "0"],
+)
+
+
+def report(args, paths, stream=True):
+    env = dict(os.environ)
+    env.pop("GPROF_STREAM", None)
+    if not stream:
+        env["GPROF_STREAM"] = "0"
+    return subprocess.run([GPUPROF, "report", "--quiet", *args, *paths], capture_output=True,
+                          text=True, env=env, timeout=300)
+
+
+class StreamMatchesMemory(E2ETestCase):
+    def check(self, paths, option_sets=STREAMED):
+        for args in option_sets:
+            streamed = report(args, paths)
+            in_memory = report(args, paths, stream=False)
+            self.assertEqual(streamed.returncode, 0, (args, streamed.stderr))
+            self.assertNotIn("read in memory", streamed.stderr, args)
+            self.assertTrue(streamed.stdout, args)
+            self.assertEqual(streamed.stdout, in_memory.stdout, args)
+            self.assertEqual(streamed.stderr, in_memory.stderr, args)
+
+    def record(self, *args, env=None):
+        run = run_program([program(args[0]), *args[1:]], self.tmp, env=env)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertTrue(run.files)
+        return run.files
+
+    def test_threads_ranges_and_graphs_the_shim_wrote(self):
+        files = (self.record("train_loop") + self.record("threads_streams") +
+                 self.record("graph_launch") + self.record("more_apis"))
+        for path in files:
+            self.check([path])
+        self.check(files, [[], ["--group-by", "process", "--limit", "0"]])
+
+    def test_many_threads_with_nested_ranges(self):
+        """burst: threads launching inside NVTX pairs named as PyTorch's emit_nvtx names ops,
+        written in many frames while the threads run."""
+        files = self.record("burst", "4", "20000", "2000", "--torch-names")
+        self.check(files)
+
+    @unittest.skipUnless(GEN, "GPUPROF_GEN not set")
+    def test_generated_ranks_threads_and_late_gpu_buffers(self):
+        with tempfile.TemporaryDirectory() as d:
+            subprocess.run([GEN, "--records", "400K", "--ranks", "2", "--threads", "6",
+                            "--ops-per-step", "50", "--seed", "3", "-o",
+                            os.path.join(d, "g%r.gprof")], check=True, capture_output=True)
+            paths = [os.path.join(d, "g0.gprof"), os.path.join(d, "g1.gprof")]
+            self.check(paths)
+            self.check([paths[1]], [[], ["--view", "api"]])
+
+
+class InMemoryWhenItMustBe(E2ETestCase):
+    def test_options_the_stream_cannot_take_say_nothing(self):
+        """--range, --group-by thread/stream/device are in-memory views by design: no note."""
+        run = run_program([program("train_loop")], self.tmp)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        for args in (["--range", "*"], ["--group-by", "thread"], ["--group-by", "stream"]):
+            streamed = report(args, run.files)
+            self.assertEqual(streamed.returncode, 0, streamed.stderr)
+            self.assertNotIn("read in memory", streamed.stderr)
+            self.assertEqual(streamed.stdout, report(args, run.files, stream=False).stdout)
+
+    def test_a_capture_window_is_read_in_memory_with_a_note(self):
+        run = run_program([program("train_loop")], self.tmp, env={"GPROF_CAPTURE": "nvtx:forward"})
+        self.assertEqual(run.returncode, 0, run.stderr)
+        streamed = report([], run.files)
+        self.assertEqual(streamed.returncode, 0, streamed.stderr)
+        self.assertIn(f"gpuprof: note: {run.files[0]}: read in memory (a capture window)\n",
+                      streamed.stderr)
+        self.assertEqual(streamed.stdout, report([], run.files, stream=False).stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()
