@@ -7,6 +7,7 @@
 
 #include "tools/analysis/aggregate/gpu_busy.h"
 #include "tools/analysis/aggregate/memory_ledger.h"
+#include "tools/analysis/aggregate/throughput_stream.h"
 #include "tools/analysis/model/call_slots.h"
 #include "tools/analysis/model/nvtx_ranges.h"
 #include "tools/analysis/model/row_labels.h"
@@ -16,7 +17,6 @@
 #include "tools/analysis/read/gpu_names.h"
 #include "tools/analysis/read/interner.h"
 #include "tools/analysis/read/range_names.h"
-#include "tools/analysis/aggregate/throughput_stream.h"
 
 namespace gprof::analysis {
 namespace {
@@ -408,9 +408,9 @@ void OpsStream::on_gpu(const GpuRecord& r) {
   uint32_t context = WalkContexts::kNone;
   switch (slots_.gpu(r.correlation, work ? duration : 0, context)) {
     case CallSlots::Gpu::kOpened:
-      if (work) add_device_time(contexts_, context, duration, [this](uint32_t l) -> Row& {
-          return label_rows_[l];
-        });
+      if (work)
+        add_device_time(contexts_, context, duration,
+                        [this](uint32_t l) -> Row& { return label_rows_[l]; });
       break;
     case CallSlots::Gpu::kConflict:
       fail("a GPU record whose call left the pairing window");
@@ -484,8 +484,7 @@ bool OpsStream::close_open_pushes(uint64_t last_ns) {
   return true;
 }
 
-bool OpsStream::finish(KeyAverages& out, std::optional<FileThroughput>* throughput,
-                       uint32_t file) {
+bool OpsStream::finish(KeyAverages& out, std::optional<FileThroughput>* throughput, uint32_t file) {
   if (why_.empty() && info_.cupti) {
     if (info_.cupti->state() == pb::CuptiStatus::EXTERNAL_CORRELATION)
       fail("external correlation mode");
@@ -559,7 +558,8 @@ bool OpsStream::finish(KeyAverages& out, std::optional<FileThroughput>* throughp
     out.add_gpu_activity(labels_.key(l, out), t.duration_ns, t.count);
   }
   if (info_.gpu.records == 0)
-    for (uint32_t l : launch_order_) out.add_gpu_activity(labels_.key(l, out), 0, launch_counts_[l]);
+    for (uint32_t l : launch_order_)
+      out.add_gpu_activity(labels_.key(l, out), 0, launch_counts_[l]);
   size_t next_memory = 0;
   for (const MemoryDelta& d : deltas) {
     auto it = memory_calls_.find(d.call);

@@ -42,9 +42,9 @@ void NestingWalk::open(const CpuNode& n, WalkVisit& out) {
   const bool under_range =
       parent != nullptr && (is_range(parent->node) || (parent->result & kResultUnderRange));
   o.kept = (!rules_.range_filter || in_range) && (!rules_.top_level_only || parent == nullptr);
-  o.result = static_cast<uint8_t>((in_range ? kResultInRange : 0) |
-                                  (under_range ? kResultUnderRange : 0) |
-                                  (o.kept ? kResultKept : 0));
+  o.result =
+      static_cast<uint8_t>((in_range ? kResultInRange : 0) | (under_range ? kResultUnderRange : 0) |
+                           (o.kept ? kResultKept : 0));
   // An open range's length is added to its parent by set_end.
   if (parent != nullptr && n.end_ns != kOpenEnd) stack_.back().children_ns += n.end_ns - n.start_ns;
   if (o.kept) {

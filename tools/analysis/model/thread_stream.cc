@@ -23,9 +23,9 @@ void ThreadStream::add(const StreamEvent& event, uint64_t event_ns) {
 
 bool ThreadStream::release(bool all) {
   if (pending_.empty()) return true;
-  std::stable_sort(pending_.begin(), pending_.end(), [](const StreamEvent& a, const StreamEvent& b) {
-    return walks_before(a.node, b.node);
-  });
+  std::stable_sort(
+      pending_.begin(), pending_.end(),
+      [](const StreamEvent& a, const StreamEvent& b) { return walks_before(a.node, b.node); });
   size_t n = 0;
   while (n < pending_.size() && (all || pending_[n].node.start_ns < latest_)) {
     if (walked_any_ && !walks_before(last_walked_, pending_[n].node)) return false;

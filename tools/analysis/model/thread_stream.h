@@ -19,8 +19,8 @@
 // Memory: a frame's events of the thread, and the walk's stack.
 #pragma once
 
-#include <cstdint>
 #include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <unordered_map>
 #include <vector>

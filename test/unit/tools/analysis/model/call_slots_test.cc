@@ -1,0 +1,72 @@
+// GPU records find their calls by correlation in bounded memory
+// (call_slots.h), and what the table can no longer answer is a conflict.
+#include "tools/analysis/model/call_slots.h"
+
+#include <catch2/catch.hpp>
+
+namespace gprof::analysis {
+namespace {
+
+TEST_CASE("GPU time waits for its call, then for its walk, then goes to its context") {
+  CallSlots slots(4, 8);
+  uint32_t context = 0;
+  // Before the call: waits.
+  CHECK(slots.gpu(7, 100, context) == CallSlots::Gpu::kWaiting);
+  REQUIRE(slots.add_call(7));
+  CHECK(slots.gpu(7, 20, context) == CallSlots::Gpu::kWaiting);
+  uint64_t ns = 0;
+  REQUIRE(slots.opened(7, 42, ns));
+  CHECK(ns == 120);
+  CHECK(slots.gpu(7, 5, context) == CallSlots::Gpu::kOpened);
+  CHECK(context == 42);
+  CHECK(slots.unpaired() == 0);
+}
+
+TEST_CASE("records without a call are unpaired, those with id 0 too") {
+  CallSlots slots(4, 8);
+  uint32_t context = 0;
+  CHECK(slots.gpu(0, 10, context) == CallSlots::Gpu::kWaiting);
+  CHECK(slots.gpu(9, 10, context) == CallSlots::Gpu::kWaiting);
+  CHECK(slots.gpu(9, 10, context) == CallSlots::Gpu::kWaiting);
+  CHECK(slots.unpaired() == 3);
+}
+
+TEST_CASE("a call pushed out of the table makes its late GPU record a conflict") {
+  CallSlots slots(2, 8);  // 4 slots
+  uint32_t context = 0;
+  uint64_t ns = 0;
+  for (uint64_t id = 1; id <= 5; ++id) {
+    REQUIRE(slots.add_call(id));
+    REQUIRE(slots.opened(id, static_cast<uint32_t>(id), ns));
+  }
+  // Id 5 took id 1's slot.
+  CHECK(slots.gpu(1, 10, context) == CallSlots::Gpu::kConflict);
+  CHECK(slots.gpu(5, 10, context) == CallSlots::Gpu::kOpened);
+  CHECK(context == 5);
+  // A call never seen is no conflict: a library's driver launch.
+  CHECK(slots.gpu(6, 10, context) == CallSlots::Gpu::kWaiting);
+}
+
+TEST_CASE("an id given up as unpaired refuses a call that comes later") {
+  CallSlots slots(4, 2);  // at most 2 ids wait
+  uint32_t context = 0;
+  for (uint64_t id = 100; id < 104; ++id)
+    CHECK(slots.gpu(id, 1, context) == CallSlots::Gpu::kWaiting);
+  CHECK(slots.unpaired() == 4);  // 2 given up, 2 still waiting
+  CHECK_FALSE(slots.add_call(100));
+  CHECK(slots.add_call(103));  // still waiting: pairs
+  CHECK(slots.unpaired() == 3);
+}
+
+TEST_CASE("two calls with one id, and ids that wrap, are conflicts") {
+  CallSlots slots(4, 8);
+  REQUIRE(slots.add_call(3));
+  CHECK_FALSE(slots.add_call(3));
+  CallSlots wrapping(4, 8);
+  REQUIRE(wrapping.add_call(4294967290u));
+  REQUIRE(wrapping.add_call(2));
+  CHECK(wrapping.wrapped());
+}
+
+}  // namespace
+}  // namespace gprof::analysis
