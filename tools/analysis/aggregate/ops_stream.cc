@@ -130,11 +130,26 @@ class OpsStream final : public RecordVisitor, public WalkRows {
   bool by_file() const {
     return options_.group_by == GroupBy::kProcess || options_.group_by == GroupBy::kRank;
   }
-  ThreadStream& thread(uint32_t tid) {
-    std::unique_ptr<ThreadStream>& t = threads_[tid];
-    if (!t) t = std::make_unique<ThreadStream>(rules_, *this, contexts_, walked_);
-    return *t;
+  struct ThreadState {
+    std::unique_ptr<ThreadStream> stream;
+    std::vector<std::pair<uint32_t, std::vector<OpenPush>>> pushes;  // by domain
+    std::vector<OpenPush>& pushes_of(uint32_t domain) {
+      for (auto& [d, stack] : pushes)
+        if (d == domain) return stack;
+      return pushes.emplace_back(domain, std::vector<OpenPush>{}).second;
+    }
+  };
+  // A thread's records come in batches: the last one asked for is most
+  // often the next.
+  ThreadState& state(uint32_t tid) {
+    if (last_state_ != nullptr && last_tid_ == tid) return *last_state_;
+    ThreadState& t = threads_[tid];
+    if (!t.stream) t.stream = std::make_unique<ThreadStream>(rules_, *this, contexts_, walked_);
+    last_tid_ = tid;
+    last_state_ = &t;
+    return t;
   }
+  ThreadStream& thread(uint32_t tid) { return *state(tid).stream; }
   void grow(uint32_t label) {
     if (label >= label_rows_.size()) {
       label_rows_.resize(size_t{label} + 1);
@@ -166,8 +181,8 @@ class OpsStream final : public RecordVisitor, public WalkRows {
   bool close_open_pushes(uint64_t last_ns);
   void end_frame() {
     if (!why_.empty()) return;
-    for (auto& [tid, stream] : threads_)
-      if (!stream->end_frame()) return fail("a thread's events out of order across frames");
+    for (auto& [tid, state] : threads_)
+      if (!state.stream->end_frame()) return fail("a thread's events out of order across frames");
   }
 
   FileInfo& info_;
@@ -183,7 +198,9 @@ class OpsStream final : public RecordVisitor, public WalkRows {
   std::vector<FirstEvent> first_;
   WalkContexts contexts_;
   CallSlots slots_;
-  std::unordered_map<uint32_t, std::unique_ptr<ThreadStream>> threads_;
+  std::unordered_map<uint32_t, ThreadState> threads_;
+  uint32_t last_tid_ = 0;
+  ThreadState* last_state_ = nullptr;
   uint32_t process_ = Interner::kEmpty;
 
   std::unordered_map<uint32_t, std::string> kernels_;
@@ -195,7 +212,6 @@ class OpsStream final : public RecordVisitor, public WalkRows {
 
   uint32_t calls_ = 0;
   uint32_t range_seq_ = 0;
-  std::map<std::pair<uint32_t, uint32_t>, std::vector<OpenPush>> pushes_;  // (tid, domain)
   RangePairing start_end_;  // start/end ranges pair across threads: at the end
   RangeCounts counts_;      // push/pop and marks (start_end_ counts the rest)
   std::map<uint32_t, uint32_t> thread_names_;
@@ -349,20 +365,20 @@ void OpsStream::on_range(const RangeEvent& e) {
       s.node.id = range_seq_++;
       s.node.flags = kNodeRange;
       s.node.label = range_label(*name, e.seq, e.op_id);
-      pushes_[{e.tid, e.domain}].push_back(
+      state(e.tid).pushes_of(e.domain).push_back(
           OpenPush{s.node.id, e.time_ns, s.node.label, &name->row});
       thread(e.tid).add(s, e.time_ns);
       break;
     }
     case RangeOp::kPop: {
-      auto it = pushes_.find({e.tid, e.domain});
-      if (it == pushes_.end() || it->second.empty()) {
+      std::vector<OpenPush>& stack = state(e.tid).pushes_of(e.domain);
+      if (stack.empty()) {
         ++counts_.unbalanced_pops;
         thread(e.tid).advance(e.time_ns);
         break;
       }
-      const OpenPush push = it->second.back();
-      it->second.pop_back();
+      const OpenPush push = stack.back();
+      stack.pop_back();
       const uint64_t end = std::max(e.time_ns, push.start_ns);
       ++counts_.push_pop;
       throughput_.range(*push.name, push.start_ns, end);
@@ -465,10 +481,10 @@ void OpsStream::add_memory(const MemoryCall& call, MemorySpace space, int64_t by
 // Ranges still open when the process ended close at its last time, the
 // innermost first, so that each finds its children closed.
 bool OpsStream::close_open_pushes(uint64_t last_ns) {
-  std::map<uint32_t, std::vector<OpenPush>> by_thread;
-  for (auto& [key, stack] : pushes_)
-    for (const OpenPush& p : stack) by_thread[key.first].push_back(p);
-  for (auto& [tid, open] : by_thread) {
+  for (auto& [tid, state] : threads_) {
+    std::vector<OpenPush> open;
+    for (auto& [domain, stack] : state.pushes) open.insert(open.end(), stack.begin(), stack.end());
+    state.pushes.clear();
     std::sort(open.begin(), open.end(), [](const OpenPush& a, const OpenPush& b) {
       return a.start_ns != b.start_ns ? a.start_ns > b.start_ns : a.id > b.id;
     });
@@ -477,10 +493,9 @@ bool OpsStream::close_open_pushes(uint64_t last_ns) {
       ++counts_.push_pop;
       ++counts_.open_at_exit;
       throughput_.range(*p.name, p.start_ns, end);
-      if (!thread(tid).set_end(p.id, end)) return false;
+      if (!state.stream->set_end(p.id, end)) return false;
     }
   }
-  pushes_.clear();
   return true;
 }
 
@@ -518,8 +533,8 @@ bool OpsStream::finish(KeyAverages& out, std::optional<FileThroughput>* throughp
     aside.visit(n);
     throughput_.range(name->row, r.start_ns, r.end_ns);
   }
-  for (auto& [tid, stream] : threads_) {
-    if (!stream->finish()) {
+  for (auto& [tid, state] : threads_) {
+    if (!state.stream->finish()) {
       fail("a thread's events out of order");
       return false;
     }

@@ -55,21 +55,44 @@ void NestingWalk::open(const CpuNode& n, WalkVisit& out) {
     ++rows_.row(o.key).count;
   }
   if (contexts_ != nullptr) {
-    // What reaches this event's CUDA total reaches the rows that close_top
-    // would add it to, here and above.
-    WalkTarget extra[2];
-    uint32_t count = 0;
-    if (o.kept && o.counts_totals && is_range(n)) extra[count++] = {o.key, WalkField::kDeviceTotal};
-    if (parent != nullptr && parent->kept && is_range(parent->node) && !is_range(n))
-      extra[count++] = {parent->key, WalkField::kSelfDevice};
-    o.chain = contexts_->extend(parent ? parent->chain : WalkContexts::kNone, extra, count);
-    if (!is_range(n)) {
-      const WalkTarget issued{o.key, WalkField::kIssued};
-      out.context = o.kept ? contexts_->extend(o.chain, &issued, 1) : o.chain;
+    if (is_range(n)) {
+      // What reaches this range's CUDA total reaches the rows that
+      // close_top would add it to, here and above.
+      WalkTarget extra[1];
+      uint32_t count = 0;
+      if (o.kept && o.counts_totals) extra[count++] = {o.key, WalkField::kDeviceTotal};
+      o.chain = contexts_->extend(parent ? parent->chain : WalkContexts::kNone, extra, count);
+    } else {
+      call_context(o, parent ? &stack_.back() : nullptr, out);
     }
   }
   out.result = o.result;
   stack_.push_back(o);
+}
+
+// A call adds its GPU time to its own row (issued) and, through its
+// parent, to a range's self CUDA and the totals above.
+void NestingWalk::call_context(Open& o, Open* parent, WalkVisit& out) {
+  if (parent != nullptr && parent->call_chain == kUnknown) {
+    WalkTarget extra[1];
+    uint32_t count = 0;
+    if (parent->kept && is_range(parent->node))
+      extra[count++] = {parent->key, WalkField::kSelfDevice};
+    parent->call_chain = contexts_->extend(parent->chain, extra, count);
+  }
+  o.chain = parent ? parent->call_chain : WalkContexts::kNone;
+  if (!o.kept) {
+    out.context = o.chain;
+    return;
+  }
+  uint32_t& key = parent ? parent->last_call_key : top_call_key_;
+  uint32_t& context = parent ? parent->last_call_context : top_call_context_;
+  if (key != o.key) {
+    const WalkTarget issued{o.key, WalkField::kIssued};
+    context = contexts_->extend(o.chain, &issued, 1);
+    key = o.key;
+  }
+  out.context = context;
 }
 
 NestingWalk::SetEnd NestingWalk::set_end(uint32_t id, uint64_t end_ns) {

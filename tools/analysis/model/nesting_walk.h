@@ -81,6 +81,11 @@ class NestingWalk {
     int64_t host_mem = 0;
     uint32_t key = 0;
     uint32_t chain = WalkContexts::kNone;  // where time added to device_total goes
+    // Every call directly inside shares one chain, and a call's context
+    // follows from its key: both remembered, as launch loops repeat them.
+    uint32_t call_chain = kUnknown;
+    uint32_t last_call_key = kUnknown;
+    uint32_t last_call_context = 0;
     bool kept = false;
     bool counts_totals = false;  // no kept ancestor of the same key
     uint8_t result = 0;
@@ -90,7 +95,10 @@ class NestingWalk {
     uint64_t max_child_end = 0;
   };
 
+  static constexpr uint32_t kUnknown = UINT32_MAX;
+
   void detached(const CpuNode& n, WalkVisit& out);
+  void call_context(Open& o, Open* parent, WalkVisit& out);
   void open(const CpuNode& n, WalkVisit& out);
   void close_top();
 
@@ -99,6 +107,8 @@ class NestingWalk {
   WalkContexts* contexts_;
   std::vector<Open> stack_;
   std::vector<uint32_t> open_per_key_;  // kept events of each key on the stack
+  uint32_t top_call_key_ = kUnknown;    // call_context's memory for calls without a parent
+  uint32_t top_call_context_ = 0;
 };
 
 }  // namespace gprof::analysis

@@ -14,29 +14,45 @@ bool walks_before(const CpuNode& a, const CpuNode& b) {
   return a.id < b.id;
 }
 
+void ThreadStream::Pending::add(const StreamEvent& event) {
+  if (!events.empty() && walks_before(event.node, events.back().node)) sorted = false;
+  events.push_back(event);
+}
+
+void ThreadStream::Pending::sort() {
+  if (sorted) return;
+  std::stable_sort(events.begin(), events.end(), [](const StreamEvent& a, const StreamEvent& b) {
+    return walks_before(a.node, b.node);
+  });
+  sorted = true;
+}
+
 void ThreadStream::add(const StreamEvent& event, uint64_t event_ns) {
-  if ((event.node.flags & kNodeRange) && event.node.end_ns == kOpenEnd)
-    open_pending_[event.node.id] = pending_.size();
-  pending_.push_back(event);
+  (event.node.flags & kNodeRange ? pushes_ : calls_).add(event);
   advance(event_ns);
 }
 
 bool ThreadStream::release(bool all) {
-  if (pending_.empty()) return true;
-  std::stable_sort(
-      pending_.begin(), pending_.end(),
-      [](const StreamEvent& a, const StreamEvent& b) { return walks_before(a.node, b.node); });
-  size_t n = 0;
-  while (n < pending_.size() && (all || pending_[n].node.start_ns < latest_)) {
-    if (walked_any_ && !walks_before(last_walked_, pending_[n].node)) return false;
-    if (!walk(pending_[n])) return false;
-    ++n;
+  calls_.sort();
+  pushes_.sort();
+  std::vector<StreamEvent>& calls = calls_.events;
+  std::vector<StreamEvent>& pushes = pushes_.events;
+  size_t c = 0;
+  size_t p = 0;
+  for (;;) {
+    const bool have_call = c < calls.size();
+    const bool have_push = p < pushes.size();
+    if (!have_call && !have_push) break;
+    const bool push_first =
+        have_push && (!have_call || walks_before(pushes[p].node, calls[c].node));
+    const StreamEvent& next = push_first ? pushes[p] : calls[c];
+    if (!all && next.node.start_ns >= latest_) break;
+    if (walked_any_ && !walks_before(last_walked_, next.node)) return false;
+    if (!walk(next)) return false;
+    ++(push_first ? p : c);
   }
-  pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(n));
-  open_pending_.clear();
-  for (size_t i = 0; i < pending_.size(); ++i)
-    if ((pending_[i].node.flags & kNodeRange) && pending_[i].node.end_ns == kOpenEnd)
-      open_pending_[pending_[i].node.id] = i;
+  calls.erase(calls.begin(), calls.begin() + static_cast<std::ptrdiff_t>(c));
+  pushes.erase(pushes.begin(), pushes.begin() + static_cast<std::ptrdiff_t>(p));
   return true;
 }
 
@@ -48,11 +64,17 @@ bool ThreadStream::walk(const StreamEvent& event) {
 }
 
 bool ThreadStream::set_end(uint32_t id, uint64_t end_ns) {
-  auto it = open_pending_.find(id);
-  if (it != open_pending_.end()) {
-    CpuNode& n = pending_[it->second].node;
+  // Pops come in the reverse order of pushes: the range is most often the
+  // last one waiting.
+  std::vector<StreamEvent>& pushes = pushes_.events;
+  for (size_t i = pushes.size(); i-- > 0;) {
+    CpuNode& n = pushes[i].node;
+    if (n.id != id || n.end_ns != kOpenEnd) continue;
     n.end_ns = std::max(end_ns, n.start_ns);
-    open_pending_.erase(it);
+    // Its place among pushes that start at the same time may change.
+    if ((i > 0 && pushes[i - 1].node.start_ns == n.start_ns) ||
+        (i + 1 < pushes.size() && pushes[i + 1].node.start_ns == n.start_ns))
+      pushes_.sorted = false;
     return true;
   }
   if (walk_.set_end(id, end_ns) != NestingWalk::SetEnd::kDone) return false;

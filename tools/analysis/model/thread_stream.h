@@ -22,7 +22,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
-#include <unordered_map>
 #include <vector>
 
 #include "tools/analysis/model/nesting_walk.h"
@@ -58,13 +57,23 @@ class ThreadStream {
   bool finish();
 
  private:
+  // Events not yet walked, calls and pushes apart: each comes in walk order
+  // but for ties (a call that starts where the one before it did), so a
+  // frame's events are merged, seldom sorted.
+  struct Pending {
+    std::vector<StreamEvent> events;
+    bool sorted = true;
+    void add(const StreamEvent& event);
+    void sort();
+  };
+
   bool release(bool all);
   bool walk(const StreamEvent& event);
 
   NestingWalk walk_;
   const WalkedFunction& walked_;
-  std::vector<StreamEvent> pending_;  // in the order read until end_frame sorts them
-  std::unordered_map<uint32_t, size_t> open_pending_;  // push id -> index in pending_
+  Pending calls_;
+  Pending pushes_;
   uint64_t latest_ = 0;
   bool walked_any_ = false;
   CpuNode last_walked_{};
