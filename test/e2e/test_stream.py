@@ -80,6 +80,37 @@ class StreamMatchesMemory(E2ETestCase):
             self.check([paths[1]], [[], ["--view", "api"]])
 
 
+class DiffStreams(E2ETestCase):
+    @unittest.skipUnless(GEN, "GPUPROF_GEN not set")
+    def test_diff_without_findings_streams_the_same_rows(self):
+        """diff --no-findings reads the sides as a stream: the rows of the diff with findings,
+        the stream's bytes equal to the in-memory path's, no note."""
+        import json
+        with tempfile.TemporaryDirectory() as d:
+            subprocess.run([GEN, "--records", "200K", "--ranks", "2", "--seed", "5", "-o",
+                            os.path.join(d, "g%r.gprof")], check=True, capture_output=True)
+            sides = [os.path.join(d, "g0.gprof"), os.path.join(d, "g1.gprof")]
+
+            def diff(*args, stream=True):
+                env = dict(os.environ)
+                env.pop("GPROF_STREAM", None)
+                if not stream:
+                    env["GPROF_STREAM"] = "0"
+                return subprocess.run([GPUPROF, "diff", "--quiet", *args, *sides],
+                                      capture_output=True, text=True, env=env, timeout=300)
+
+            streamed = diff("--no-findings", "--format", "json")
+            self.assertIn(streamed.returncode, (0, 1), streamed.stderr)
+            self.assertNotIn("read in memory", streamed.stderr)
+            self.assertEqual(streamed.stdout,
+                             diff("--no-findings", "--format", "json", stream=False).stdout)
+            with_findings = json.loads(diff("--format", "json").stdout)
+            without = json.loads(streamed.stdout)
+            self.assertTrue(without["rows"])
+            self.assertEqual(without["rows"], with_findings["rows"])
+            self.assertEqual(without.get("new_findings", []), [])
+
+
 class InMemoryWhenItMustBe(E2ETestCase):
     def test_options_the_stream_cannot_take_say_nothing(self):
         """--range, --group-by thread/stream/device are in-memory views by design: no note."""

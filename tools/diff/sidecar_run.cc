@@ -18,6 +18,7 @@ SidecarRun load_sidecar_run(const std::vector<std::string>& paths, const RowOpti
     analysis::OpsFiles read = analysis::aggregate_ops_files(paths, parallel);
     SidecarRun run;
     run.files = std::move(read.files);
+    run.in_memory = std::move(read.in_memory);
     run.rows = run_rows(read.rows.finish());
     return run;
   }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tools/analysis/aggregate/group_by.h"
@@ -22,6 +23,9 @@ struct SidecarRun {
   // What the reader said about each file; the caller decides what is fatal
   // (status.opened == false) and what deserves a warning.
   std::vector<analysis::FileInfo> files;
+  // Files read in memory although they could have been streamed, and why
+  // (analysis::OpsFiles::in_memory).
+  std::vector<std::pair<std::string, std::string>> in_memory;
 };
 
 // `also`: another visitor that sees the same pass over the files (the

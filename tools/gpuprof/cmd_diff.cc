@@ -62,6 +62,7 @@ struct DiffArgs {
   std::vector<std::string> metrics;
   bool quiet = false;
   unsigned jobs = 0;
+  bool no_findings = false;
 };
 
 std::vector<std::string> metric_names() {
@@ -191,7 +192,7 @@ int compare_and_write(const DiffArgs& args, bool& compared, std::string& reason)
   // Findings too when both sides are sidecar files (a JSON report holds no
   // timeline), from the same pass as the rows; each side's timelines are
   // analyzed and dropped before the other side is read.
-  const bool analyzed = all_sidecars(base_args) && all_sidecars(new_args);
+  const bool analyzed = !args.no_findings && all_sidecars(base_args) && all_sidecars(new_args);
   analyze::TimelineBuilder timelines(analyze::Scope{args.ranges, {}});
   analysis::ProfileVisitor* also = analyzed ? &timelines : nullptr;
   std::optional<LoadedSide> base = load_side(base_args, args.group_by, rows, also);
@@ -378,6 +379,10 @@ void add_diff_command(CLI::App& app, int& exit_status) {
       "Exit status: 0 no rule failed; 1 a regression (some rule failed); 2 bad usage or input "
       "that cannot be read (a missing or corrupt sidecar file, a JSON file that does not parse "
       "or is not a gprof.report version 1, a directory without sidecar files).");
+  cmd->add_flag("--no-findings", args->no_findings,
+                "Leave out the findings new in NEW (gpuprof analyze's rules), which need every "
+                "record of a side in memory; without them, sidecar files are read as a stream, "
+                "in memory that does not grow with the runs");
   add_quiet_flag(*cmd, args->quiet);
   add_jobs_option(*cmd, args->jobs);
   cmd->callback([args, &exit_status] { exit_status = run(*args); });

@@ -76,6 +76,7 @@ std::optional<LoadedSide> load_side(const std::vector<std::string>& arguments,
       diff::SidecarRun run = diff::load_sidecar_run(files, rows, also);
       const bool readable = check_files(run.files);
       ok = readable && ok;
+      print_in_memory_notes(run.in_memory);
       print_table_notes(stderr, run.files);
       if (readable && records_in(run.files) == 0) {
         print_error(files.front(), "no records: nothing to compare");
