@@ -15,7 +15,7 @@ import unittest
 from gprof_e2e import GPUPROF, gpuprof
 
 GEN = os.environ.get("GPUPROF_GEN", "")
-# Records of the memory test's file (about 20 s and 2 GB of memory on 2 cores today).
+# Records of the memory test's file (about 10 s on 2 cores).
 MEMORY_RECORDS = os.environ.get("GPROF_SCALE_MEMORY_RECORDS", "20M")
 
 
@@ -249,14 +249,12 @@ class Memory(unittest.TestCase):
                 child = subprocess.Popen([GPUPROF, "report", "--quiet", path], stdout=null,
                                          stderr=subprocess.PIPE, env=env)
                 _, status, usage = os.wait4(child.pid, 0)
-            self.assertEqual(os.waitstatus_to_exitcode(status), 0, child.stderr.read())
+            stderr = child.stderr.read().decode()
+            self.assertEqual(os.waitstatus_to_exitcode(status), 0, stderr)
+            self.assertNotIn("read in memory", stderr)
             peak = usage.ru_maxrss * 1024
-            # Today's report keeps every record: 2.0 GB at 20M records (about 103 bytes a
-            # record), so the bound leaves ~25% for noise. Streaming aggregation (issue 13
-            # items 1-2) is to make it flat: at most 256 MB whatever the records.
-            bound = 64 * 2**20 + 128 * records
+            # The report streams (tools/analysis/aggregate/ops_stream.h): its memory follows
+            # the distinct rows and the records in flight, not the file. Issue 13's bound is
+            # 256 MB whatever the records; before streaming this file took 2.0 GB.
+            bound = 256 * 2**20
             self.assertLess(peak, bound, f"{peak / 2**20:.0f} MB for {records} records")
-
-
-if __name__ == "__main__":
-    unittest.main()
