@@ -101,6 +101,26 @@ SidecarBuilder& SidecarBuilder::ranges(uint32_t tid, const std::vector<RangeEven
   return raw(encoded_frame(frame));
 }
 
+SidecarBuilder& SidecarBuilder::drain(
+    const std::vector<std::pair<uint32_t, std::vector<ApiRecord>>>& calls,
+    const std::vector<std::pair<uint32_t, std::vector<RangeEvent>>>& events) {
+  pb::Frame f;
+  for (const auto& [tid, records] : calls) *f.add_api_calls() = encode_batch(tid, records);
+  // Serialized messages concatenate into their merge, repeated fields
+  // appended (protobuf encoding guide, "Concatenating messages"): the
+  // calls' batches, then the ranges' from the in-process encoder.
+  std::string payload = f.SerializeAsString();
+  for (const auto& [tid, list] : events) {
+    RangesEncoder encoder;
+    encoder.begin(tid);
+    for (const RangeEvent& e : list) encoder.add(e);
+    ByteBuffer ranges;
+    encoder.finish(ranges);
+    payload.append(reinterpret_cast<const char*>(ranges.data()), ranges.size());
+  }
+  return raw(framed_payload(payload));
+}
+
 SidecarBuilder& SidecarBuilder::named(
     StringKindForTests kind, const std::vector<std::pair<uint32_t, std::string>>& strings) {
   pb::Frame f;

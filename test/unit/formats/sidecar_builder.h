@@ -38,6 +38,12 @@ class SidecarBuilder {
   SidecarBuilder& cupti(const pb::CuptiStatus& status);
   // NVTX events of thread `tid`, written with the in-process encoder.
   SidecarBuilder& ranges(uint32_t tid, const std::vector<RangeEvent>& events);
+  // Threads' calls and NVTX events in one frame, batches in the order given,
+  // as the shim's writer drains the threads' queues (collector/writer.cc): a
+  // thread's calls and events of a drain share a frame, which the streaming
+  // report (tools/analysis/aggregate/ops_stream.h) relies on.
+  SidecarBuilder& drain(const std::vector<std::pair<uint32_t, std::vector<ApiRecord>>>& calls,
+                        const std::vector<std::pair<uint32_t, std::vector<RangeEvent>>>& events);
   // String entries of any kind (NVTX messages, domains, categories).
   SidecarBuilder& named(StringKindForTests kind,
                         const std::vector<std::pair<uint32_t, std::string>>& strings);

@@ -23,13 +23,12 @@ std::string slurp(const std::string& path) {
 
 }  // namespace
 
-Run gpuprof(const std::string& args) {
+Run gpuprof(const std::string& args, const std::string& env) {
   const char* exe = std::getenv("GPUPROF");
   REQUIRE(exe != nullptr);
   const std::string out = write_temp_file("cli.out", "");
   const std::string err = write_temp_file("cli.err", "");
-  const std::string command =
-      std::string("'") + exe + "' " + args + " >'" + out + "' 2>'" + err + "'";
+  const std::string command = env + "'" + exe + "' " + args + " >'" + out + "' 2>'" + err + "'";
   const int raw = std::system(command.c_str());
   Run run;
   run.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;

@@ -13,7 +13,8 @@ struct Run {
 };
 
 // `args` is pasted into a shell command line: quote paths with '...'.
-Run gpuprof(const std::string& args);
+// `env`: assignments put before the command ("NAME=value "), or empty.
+Run gpuprof(const std::string& args, const std::string& env = "");
 
 // Number of '\n' in `text`.
 size_t lines(const std::string& text);

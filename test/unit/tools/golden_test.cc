@@ -39,17 +39,22 @@ TEST_CASE("golden: gpuprof report of a checked-in file", "[golden]") {
   const std::string dir = golden_dir();
   const std::vector<Case> all = cases();
   REQUIRE(all.size() == 8);
-  for (const Case& c : all) {
-    INFO("gpuprof report " << c.args << " training.gprof; expected: " << c.expected
-                           << " (test/unit/tools/golden/update.sh BUILD_DIR updates it)");
-    const test::Run run = test::gpuprof("report " + c.args + " '" + dir + "/training.gprof'");
-    CHECK(run.status == 0);
-    CHECK(run.err.empty());
-    // The JSON report names the file; update.sh runs from the folder.
-    std::string out = run.out;
-    for (size_t at; (at = out.find(dir + "/")) != std::string::npos;) out.erase(at, dir.size() + 1);
-    CHECK(out == test::read_golden_file(dir + "/" + c.expected));
-  }
+  // Streamed (the key-averages views) and read in memory (GPROF_STREAM=0,
+  // tools/analysis/aggregate/ops_stream.h): the same bytes.
+  for (const char* path : {"", "GPROF_STREAM=0 "})
+    for (const Case& c : all) {
+      INFO(path << "gpuprof report " << c.args << " training.gprof; expected: " << c.expected
+                << " (test/unit/tools/golden/update.sh BUILD_DIR updates it)");
+      const test::Run run =
+          test::gpuprof("report " + c.args + " '" + dir + "/training.gprof'", path);
+      CHECK(run.status == 0);
+      CHECK(run.err.empty());
+      // The JSON report names the file; update.sh runs from the folder.
+      std::string out = run.out;
+      for (size_t at; (at = out.find(dir + "/")) != std::string::npos;)
+        out.erase(at, dir.size() + 1);
+      CHECK(out == test::read_golden_file(dir + "/" + c.expected));
+    }
 }
 
 }  // namespace

@@ -158,10 +158,10 @@ std::string capture(const pb::FileHeader& header, const TrainingChanges& changes
                                      {10, "aten::mm, seq = 3"},
                                      {11, "prefetch"},
                                      {12, "checkpoint"}})
-      .calls(100, main_calls)
-      .calls(200, {copy(ApiId::cudaMemcpyAsync, 6000, 1000, 10, 256 * 1024, 1)})
-      .ranges(200, loader_ranges)
-      .ranges(100, main_ranges)
+      // The threads' calls and NVTX events in one frame, as the writer drains them.
+      .drain(
+          {{100, main_calls}, {200, {copy(ApiId::cudaMemcpyAsync, 6000, 1000, 10, 256 * 1024, 1)}}},
+          {{200, loader_ranges}, {100, main_ranges}})
       .gpu(gpu)
       .footer(footer);
   return file.bytes();
