@@ -25,6 +25,7 @@ void CallSlots::clear() {
   given_up_.clear();
   waiting_.clear();
   waiting_order_.clear();
+  unwalked_.clear();
   given_up_records_ = zero_id_records_ = largest_ = 0;
   wrapped_ = false;
 }
@@ -45,9 +46,15 @@ void CallSlots::watch_wrap(uint64_t correlation) {
 bool CallSlots::add_call(uint64_t correlation) {
   watch_wrap(correlation);
   Slot& slot = slots_[correlation & mask_];
-  if (slot.correlation == correlation) return false;  // two calls, one id
+  if (slot.correlation == correlation || unwalked_.contains(correlation))
+    return false;  // two calls, one id
   if (pushed_out_.test(correlation) || given_up_.test(correlation)) return false;
-  if (slot.correlation != 0) pushed_out_.set(slot.correlation);
+  // A call not walked yet (its thread's last, waiting for the thread's next
+  // event) keeps its place aside; a walked one is pushed out.
+  if (slot.correlation != 0 && !slot.opened)
+    unwalked_.emplace(slot.correlation, slot);
+  else if (slot.correlation != 0)
+    pushed_out_.set(slot.correlation);
   slot = Slot{correlation, 0, WalkContexts::kNone, false};
   auto it = waiting_.find(correlation);
   if (it != waiting_.end()) {
@@ -57,9 +64,30 @@ bool CallSlots::add_call(uint64_t correlation) {
   return true;
 }
 
-bool CallSlots::opened(uint64_t correlation, uint32_t context, uint64_t& gpu_ns) {
+CallSlots::Slot* CallSlots::find(uint64_t correlation) {
   Slot& slot = slots_[correlation & mask_];
-  if (slot.correlation != correlation) return false;
+  if (slot.correlation == correlation) return &slot;
+  auto it = unwalked_.find(correlation);
+  return it == unwalked_.end() ? nullptr : &it->second;
+}
+
+bool CallSlots::opened(uint64_t correlation, uint32_t context, uint64_t& gpu_ns) {
+  Slot* found = find(correlation);
+  if (found == nullptr) return false;
+  if (found != &slots_[correlation & mask_]) {
+    // Walked at last: it goes to the walked calls' table (pushing out
+    // whatever walked call holds its place), not back to its old slot.
+    Slot moved = *found;
+    unwalked_.erase(correlation);
+    Slot& slot = slots_[correlation & mask_];
+    if (slot.correlation != 0 && !slot.opened)
+      unwalked_.emplace(slot.correlation, slot);
+    else if (slot.correlation != 0)
+      pushed_out_.set(slot.correlation);
+    slot = moved;
+    found = &slot;
+  }
+  Slot& slot = *found;
   gpu_ns = slot.gpu_ns;
   slot.gpu_ns = 0;
   slot.context = context;
@@ -73,13 +101,12 @@ CallSlots::Gpu CallSlots::gpu(uint64_t correlation, uint64_t ns, uint32_t& conte
     return Gpu::kWaiting;
   }
   watch_wrap(correlation);
-  Slot& slot = slots_[correlation & mask_];
-  if (slot.correlation == correlation) {
-    if (slot.opened) {
-      context = slot.context;
+  if (Slot* slot = find(correlation)) {
+    if (slot->opened) {
+      context = slot->context;
       return Gpu::kOpened;
     }
-    slot.gpu_ns += ns;
+    slot->gpu_ns += ns;
     return Gpu::kWaiting;
   }
   if (pushed_out_.test(correlation)) return Gpu::kConflict;

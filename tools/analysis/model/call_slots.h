@@ -4,7 +4,8 @@
 // is reused by a call about 2^bits calls later), and a bit per id for the
 // calls pushed out of it. GPU records that come before their call wait in a
 // bounded table too; pushed out of it, they are unpaired for good, and a
-// bit remembers that.
+// bit remembers that. A call is pushed out only once walked: one whose
+// slot is wanted before that waits aside.
 //
 // Everything the streaming report cannot answer exactly is a conflict, and
 // the file is then read in memory (ops_stream.h): a GPU record of a call
@@ -75,10 +76,15 @@ class CallSlots {
     uint64_t records = 0;
   };
   void watch_wrap(uint64_t correlation);
+  Slot* find(uint64_t correlation);
 
   uint64_t mask_;
   size_t waiting_limit_;
   std::vector<Slot> slots_;
+  // Calls whose slot was taken before they were walked: a thread's last
+  // call waits for the thread's next event, however many calls other
+  // threads make meanwhile. As many as threads, about.
+  std::unordered_map<uint64_t, Slot> unwalked_;
   PagedBits pushed_out_;  // calls
   PagedBits given_up_;    // GPU ids declared unpaired
   std::unordered_map<uint64_t, Waiting> waiting_;

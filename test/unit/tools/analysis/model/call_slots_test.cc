@@ -47,6 +47,26 @@ TEST_CASE("a call pushed out of the table makes its late GPU record a conflict")
   CHECK(slots.gpu(6, 10, context) == CallSlots::Gpu::kWaiting);
 }
 
+TEST_CASE("a call not yet walked keeps its place however many calls come after it") {
+  // A thread's last call waits for the thread's next event (thread_stream.h)
+  // while other threads make many calls.
+  CallSlots slots(2, 8);  // 4 slots
+  uint32_t context = 0;
+  uint64_t ns = 0;
+  REQUIRE(slots.add_call(1));
+  CHECK(slots.gpu(1, 30, context) == CallSlots::Gpu::kWaiting);
+  for (uint64_t id = 2; id <= 20; ++id) {
+    REQUIRE(slots.add_call(id));
+    REQUIRE(slots.opened(id, 7, ns));
+  }
+  CHECK(slots.gpu(1, 12, context) == CallSlots::Gpu::kWaiting);
+  REQUIRE(slots.opened(1, 99, ns));
+  CHECK(ns == 42);
+  CHECK(slots.gpu(1, 5, context) == CallSlots::Gpu::kOpened);
+  CHECK(context == 99);
+  CHECK_FALSE(slots.add_call(1));  // still one call per id
+}
+
 TEST_CASE("an id given up as unpaired refuses a call that comes later") {
   CallSlots slots(4, 2);  // at most 2 ids wait
   uint32_t context = 0;
