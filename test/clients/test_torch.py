@@ -54,6 +54,23 @@ class Torch(unittest.TestCase):
     def tearDownClass(cls):
         cls._tmp.cleanup()
 
+    def test_the_report_streams_and_matches_the_in_memory_one(self):
+        """PyTorch's threads (main, autograd) as the shim wrote them: the streaming report
+        (tools/analysis/aggregate/ops_stream.h) takes the file and gives the bytes of the
+        in-memory one (GPROF_STREAM=0)."""
+        for options in ([], ["--group-by", "input-shape"], ["--group-by", "seq"],
+                        ["--view", "api"]):
+            outputs = []
+            for stream in ("1", "0"):
+                env = dict(os.environ, GPROF_STREAM=stream)
+                done = subprocess.run([GPUPROF, "report", "--limit", "0", *options,
+                                       *self.files], capture_output=True, text=True,
+                                      timeout=120, env=env)
+                self.assertEqual(done.returncode, 0, done.stderr)
+                self.assertNotIn("read in memory", done.stderr, options)
+                outputs.append(done.stdout)
+            self.assertEqual(outputs[0], outputs[1], options)
+
     def test_one_file_and_torch_unchanged(self):
         self.assertEqual(len(self.files), 1, self.process.stderr)
         # torch.profiler, and the training, ran as without the shim.
