@@ -1,6 +1,7 @@
 // An external sort for fixed-size records, so that the trace's memory does
 // not grow with the file: records are kept up to a budget, then each full
-// buffer is sorted and written as a run to an anonymous temporary file;
+// buffer is sorted and written as a run to an anonymous temporary file
+// (temp_file.h);
 // sorted() merges the runs (a heap; the runs' read buffers share 4 MiB).
 // When everything fits in one buffer no file is written. Equal records come out in the order
 // they were added (each run is sorted stably; the merge breaks ties by run).
@@ -11,17 +12,15 @@
 #pragma once
 
 #include <algorithm>
-#include <cerrno>
 #include <concepts>
 #include <cstdint>
-#include <cstdio>
-#include <cstring>
 #include <memory>
 #include <stdexcept>
-#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
+
+#include "tools/analysis/read/temp_file.h"
 
 namespace gprof::trace {
 
@@ -129,9 +128,7 @@ class SpillSorter {
         std::copy(s.memory, s.memory + n, s.buffer.begin());
         s.memory += n;
       } else {
-        std::fseek(sorter_.file_.get(), static_cast<long>(s.offset * sizeof(T)), SEEK_SET);
-        if (std::fread(s.buffer.data(), sizeof(T), n, sorter_.file_.get()) != n)
-          throw std::runtime_error("cannot read back a temporary file for sorting");
+        sorter_.file_->read(s.offset * sizeof(T), s.buffer.data(), n * sizeof(T));
         s.offset += n;
       }
       s.left -= n;
@@ -158,10 +155,6 @@ class SpillSorter {
   }
 
  private:
-  struct Close {
-    void operator()(FILE* f) const { std::fclose(f); }
-  };
-
   // Stably, as std::stable_sort would.
   void sort_buffer() {
     if constexpr (HasPrefix<Less, T>) {
@@ -191,16 +184,8 @@ class SpillSorter {
 
   void spill() {
     sort_buffer();
-    if (!file_) {
-      file_.reset(std::tmpfile());
-      if (!file_)
-        throw std::runtime_error(std::string("cannot create a temporary file for sorting: ") +
-                                 std::strerror(errno));
-    }
-    std::fseek(file_.get(), static_cast<long>(total_ * sizeof(T)), SEEK_SET);
-    if (std::fwrite(buffer_.data(), sizeof(T), buffer_.size(), file_.get()) != buffer_.size())
-      throw std::runtime_error(std::string("cannot write a temporary file for sorting: ") +
-                               std::strerror(errno));
+    if (!file_) file_ = std::make_unique<analysis::TempFile>("sorting");
+    file_->append(buffer_.data(), buffer_.size() * sizeof(T));
     runs_.emplace_back(total_, buffer_.size());
     total_ += buffer_.size();
     buffer_.clear();
@@ -211,7 +196,7 @@ class SpillSorter {
   std::vector<T> buffer_;
   std::vector<std::pair<size_t, size_t>> runs_;  // (first record, count) in file_
   size_t total_ = 0;                             // records in file_
-  std::unique_ptr<FILE, Close> file_;
+  std::unique_ptr<analysis::TempFile> file_;
   bool sealed_ = false;
 };
 

@@ -1,9 +1,14 @@
 #include "tools/analysis/aggregate/throughput_stream.h"
 
+#include <utility>
+
 namespace gprof::analysis {
 
-ThroughputStream::ThroughputStream(std::vector<std::string> step_patterns)
-    : steps_(step_patterns.empty() ? default_step_patterns() : std::move(step_patterns)) {}
+ThroughputStream::ThroughputStream(std::vector<std::string> step_patterns,
+                                   const SpillLimits& limits)
+    : limits_(limits),
+      steps_(step_patterns.empty() ? default_step_patterns() : std::move(step_patterns)),
+      syncs_(limits) {}
 
 FileThroughput ThroughputStream::finish(uint32_t file, uint32_t pid, uint64_t first_ns,
                                         uint64_t last_ns) {
@@ -13,12 +18,15 @@ FileThroughput ThroughputStream::finish(uint32_t file, uint32_t pid, uint64_t fi
   out.steps = steps_.finish();
   out.window_begin_ns = out.steps ? out.steps->first_start_ns : first_ns;
   out.window_end_ns = out.steps ? out.steps->last_end_ns : last_ns;
-  for (auto& [device, work] : work_)
+  for (auto& [device, stream] : devices_)
     out.devices.push_back(
-        DeviceBusy{device, covered_length(work, out.window_begin_ns, out.window_end_ns)});
-  out.sync_ns = clipped_sum(syncs_, out.window_begin_ns, out.window_end_ns);
-  for (const auto& [start, end] : syncs_)
-    if (start < out.window_end_ns && end > out.window_begin_ns) ++out.sync_calls;
+        DeviceBusy{device, stream.covered(out.window_begin_ns, out.window_end_ns)});
+  const ClippedSum syncs = syncs_.sum(out.window_begin_ns, out.window_end_ns);
+  out.sync_ns = syncs.ns;
+  out.sync_calls = syncs.overlapping;
+  devices_.clear();
+  last_ = nullptr;
+  syncs_ = ClippedSumStream(limits_);
   return out;
 }
 
