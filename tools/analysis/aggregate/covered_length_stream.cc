@@ -12,6 +12,29 @@ CoveredLengthStream::CoveredLengthStream(const SpillLimits& limits)
   recent_.reserve(memory_cap_ + behind_cap_);  // the most merge_behind() leaves
 }
 
+bool CoveredLengthStream::insert_near_end(uint64_t start_ns, uint64_t end_ns) {
+  constexpr size_t kReach = 8;  // intervals looked back over: a few short moves at most
+  const size_t stop = recent_.size() > kReach ? recent_.size() - kReach : 0;
+  size_t at = recent_.size() - 1;  // recent_[at] starts after start_ns
+  while (at > stop && recent_[at - 1].start_ns > start_ns) --at;
+  if (at > 0 && recent_[at - 1].start_ns > start_ns) return false;
+  size_t joined = at;
+  if (at > 0 && start_ns <= recent_[at - 1].end_ns) {
+    joined = at - 1;
+    recent_[joined].end_ns = std::max(recent_[joined].end_ns, end_ns);
+  } else {
+    recent_.insert(recent_.begin() + static_cast<std::ptrdiff_t>(at), {start_ns, end_ns});
+  }
+  // It may reach the ones after it.
+  size_t next = joined + 1;
+  while (next < recent_.size() && recent_[next].start_ns <= recent_[joined].end_ns)
+    recent_[joined].end_ns = std::max(recent_[joined].end_ns, recent_[next++].end_ns);
+  recent_.erase(recent_.begin() + static_cast<std::ptrdiff_t>(joined + 1),
+                recent_.begin() + static_cast<std::ptrdiff_t>(next));
+  if (recent_.size() >= memory_cap_) spill_older_half();
+  return true;
+}
+
 void CoveredLengthStream::merge_behind() {
   if (behind_.empty()) return;
   std::sort(behind_.begin(), behind_.end(),

@@ -47,7 +47,7 @@ class CoveredLengthStream {
         recent_.push_back({start_ns, end_ns});
         if (recent_.size() >= memory_cap_) spill_older_half();
       }
-    } else {
+    } else if (!insert_near_end(start_ns, end_ns)) {
       behind_.push_back({start_ns, end_ns});
       if (behind_.size() >= behind_cap_) merge_behind();
     }
@@ -67,6 +67,9 @@ class CoveredLengthStream {
     std::unique_ptr<TempFile> file;
     uint64_t count;
   };
+  // An interval that starts among the last few recent ones goes straight in
+  // (streams interleaved in time); false when it is further behind.
+  bool insert_near_end(uint64_t start_ns, uint64_t end_ns);
   void merge_behind();
   void spill_older_half();
   void add_late_run(std::span<const TimeInterval> intervals);
