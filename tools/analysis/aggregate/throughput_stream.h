@@ -17,10 +17,15 @@
 //
 // Memory: the step candidates (one per range whose name matches a step
 // pattern, 24 bytes each: thousands, not millions) plus, per device,
-// covered_length_stream.h (about 2.3 MiB at the default limits), plus
-// clipped_sum_stream.h for the synchronize calls (64 KiB + 56 B per chunk
-// summary, at most 4096). Beyond, intervals go to anonymous temporary files
-// (16 bytes each) and only those under the window's edges are read back.
+// covered_length_stream.h (about 2.3 MiB at the default limits, and 16 KiB
+// per late run while merging or reading them back, a few dozen at most),
+// plus clipped_sum_stream.h for the synchronize calls (64 KiB + 56 B per
+// chunk summary, at most 4096). Beyond, intervals go to anonymous temporary
+// files (16 bytes each) and only those under the window's edges are read
+// back. A temporary file that cannot be made, written or read throws
+// std::runtime_error (from any call).
+//
+// One thread per object; objects on several threads share nothing.
 #pragma once
 
 #include <cstdint>
