@@ -78,6 +78,20 @@ TEST_CASE("covered length stream: equal to covered_length for any order, window 
   }
 }
 
+TEST_CASE("covered length stream: default bounds, past 64K intervals, in buffer order",
+          "[throughput_stream]") {
+  // One stream with gaps, so that intervals stay apart and the memory fills:
+  // halves of 32K go to disk in chunks of 4096, late buffers to late runs.
+  std::mt19937_64 rng(2024);
+  std::vector<Interval> intervals = random_work(rng, 200000, 1, 0);
+  arrange(intervals, Order::kBuffers, rng);
+  CoveredLengthStream stream;
+  for (const auto& [start, end] : intervals) stream.add(start, end);
+  CHECK(stream.spilled());
+  CHECK(stream.late_runs() > 0);
+  check_all_windows(intervals, stream, rng);
+}
+
 TEST_CASE("covered length stream: late runs merge; adding after a query goes on",
           "[throughput_stream]") {
   std::mt19937_64 rng(42);
