@@ -15,6 +15,7 @@ CoveredLengthStream::CoveredLengthStream(const SpillLimits& limits)
 bool CoveredLengthStream::insert_near_end(uint64_t start_ns, uint64_t end_ns) {
   constexpr size_t kReach = 8;  // intervals looked back over: a few short moves at most
   const size_t stop = recent_.size() > kReach ? recent_.size() - kReach : 0;
+  if (stop > 0 && recent_[stop - 1].start_ns > start_ns) return false;  // further back: one look
   size_t at = recent_.size() - 1;  // recent_[at] starts after start_ns
   while (at > stop && recent_[at - 1].start_ns > start_ns) --at;
   if (at > 0 && recent_[at - 1].start_ns > start_ns) return false;
