@@ -1,6 +1,7 @@
 #include "tools/analysis/aggregate/ops_stream.h"
 
 #include <algorithm>
+#include <exception>
 #include <map>
 #include <memory>
 #include <unordered_map>
@@ -183,6 +184,17 @@ class OpsStream final : public RecordVisitor, public WalkRows {
     if (!why_.empty()) return;
     for (auto& [tid, state] : threads_)
       if (!state.stream->end_frame()) return fail("a thread's events out of order across frames");
+    if (contexts_.size() > collect_above_) collect_contexts();
+  }
+  // Contexts of calls no longer in the slots nor on a stack are dropped
+  // (walk_contexts.h): done when their number has doubled since.
+  void collect_contexts() {
+    slots_.mark_contexts(contexts_);
+    for (auto& [tid, state] : threads_) state.stream->walk().mark_contexts(contexts_);
+    const std::vector<uint32_t> renamed = contexts_.sweep();
+    slots_.rename_contexts(renamed);
+    for (auto& [tid, state] : threads_) state.stream->walk().rename_contexts(renamed);
+    collect_above_ = std::max<size_t>(kCollectFloor, 2 * contexts_.size());
   }
 
   FileInfo& info_;
@@ -197,6 +209,8 @@ class OpsStream final : public RecordVisitor, public WalkRows {
   std::vector<Row> label_rows_;  // by label: what the walk and late GPU time added
   std::vector<FirstEvent> first_;
   WalkContexts contexts_;
+  static constexpr size_t kCollectFloor = size_t{1} << 16;
+  size_t collect_above_ = kCollectFloor;
   CallSlots slots_;
   std::unordered_map<uint32_t, ThreadState> threads_;
   uint32_t last_tid_ = 0;
@@ -611,7 +625,7 @@ std::optional<StreamedFile> stream_ops_file(uint32_t index, const std::string& p
   StreamedFile out;
   out.info.path = path;
   KeyAverages local;
-  {
+  try {
     OpsStream stream(out.info, options, steps.value_or(std::vector<std::string>{}));
     out.info.status = read_file(path, stream);
     if (!stream.why().empty() || !stream.finish(local, steps ? &out.throughput : nullptr, index)) {
@@ -619,6 +633,11 @@ std::optional<StreamedFile> stream_ops_file(uint32_t index, const std::string& p
       return std::nullopt;
     }
     out.saw_memory = stream.saw_memory();
+  } catch (const std::exception& e) {
+    // The throughput lines spill to temporary files (throughput_stream.h);
+    // the in-memory path needs none.
+    why = e.what();
+    return std::nullopt;
   }
   rows.merge(std::move(local));
   return out;

@@ -139,6 +139,16 @@ CallSlots::Gpu CallSlots::gpu(uint64_t correlation, uint64_t ns, uint32_t& conte
   return Gpu::kWaiting;
 }
 
+void CallSlots::mark_contexts(WalkContexts& contexts) const {
+  for (const Slot& slot : slots_)
+    if (slot.correlation != 0 && slot.opened) contexts.mark(slot.context);
+}
+
+void CallSlots::rename_contexts(const std::vector<uint32_t>& renamed) {
+  for (Slot& slot : slots_)
+    if (slot.correlation != 0 && slot.opened) slot.context = renamed[slot.context];
+}
+
 uint64_t CallSlots::unpaired() const {
   uint64_t waiting = 0;
   for (const auto& [id, w] : waiting_) waiting += w.records;

@@ -62,6 +62,9 @@ class CallSlots {
   // (once the file has ended) still waiting.
   uint64_t unpaired() const;
   bool wrapped() const { return wrapped_; }
+  // The contexts walked calls refer to (WalkContexts' collection).
+  void mark_contexts(WalkContexts& contexts) const;
+  void rename_contexts(const std::vector<uint32_t>& renamed);
   void clear();
 
  private:

@@ -133,6 +133,24 @@ std::vector<WalkTarget> NestingWalk::memory_targets() const {
   return out;
 }
 
+void NestingWalk::mark_contexts(WalkContexts& contexts) const {
+  for (const Open& o : stack_) {
+    contexts.mark(o.chain);
+    if (o.call_chain != kUnknown) contexts.mark(o.call_chain);
+    if (o.last_call_key != kUnknown) contexts.mark(o.last_call_context);
+  }
+  if (top_call_key_ != kUnknown) contexts.mark(top_call_context_);
+}
+
+void NestingWalk::rename_contexts(const std::vector<uint32_t>& renamed) {
+  for (Open& o : stack_) {
+    o.chain = renamed[o.chain];
+    if (o.call_chain != kUnknown) o.call_chain = renamed[o.call_chain];
+    if (o.last_call_key != kUnknown) o.last_call_context = renamed[o.last_call_context];
+  }
+  if (top_call_key_ != kUnknown) top_call_context_ = renamed[top_call_context_];
+}
+
 void NestingWalk::close_all() {
   while (!stack_.empty()) close_top();
 }

@@ -67,6 +67,9 @@ class NestingWalk {
   std::vector<WalkTarget> memory_targets() const;
   // Closes every event; open ranges must have been given their end.
   void close_all();
+  // The contexts the stack refers to (WalkContexts' collection).
+  void mark_contexts(WalkContexts& contexts) const;
+  void rename_contexts(const std::vector<uint32_t>& renamed);
   bool empty() const { return stack_.empty(); }
 
  private:

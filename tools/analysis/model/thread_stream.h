@@ -55,6 +55,7 @@ class ThreadStream {
   // Walks what is left and closes everything; open ranges must have been
   // given an end.
   bool finish();
+  NestingWalk& walk() { return walk_; }
 
  private:
   // Events not yet walked, calls and pushes apart: each comes in walk order

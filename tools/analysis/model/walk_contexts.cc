@@ -16,21 +16,50 @@ WalkContexts::WalkContexts() {
 
 void WalkContexts::clear() {
   index_.clear();
-  flat_.assign(1, {});
+  nodes_.assign(1, Node{});
+}
+
+WalkContexts::Key WalkContexts::key_of(const Node& n) {
+  return Key{n.parent, code(n.targets[0]), n.count > 1 ? code(n.targets[1]) : 0};
 }
 
 uint32_t WalkContexts::extend(uint32_t parent, const WalkTarget* targets, uint32_t count) {
   if (count == 0) return parent;
-  const Key key{parent, code(targets[0]), count > 1 ? code(targets[1]) : 0};
+  Node n;
+  n.parent = parent;
+  n.count = static_cast<uint8_t>(count > 2 ? 2 : count);
+  for (uint8_t i = 0; i < n.count; ++i) n.targets[i] = targets[i];
+  const Key key = key_of(n);
   auto it = index_.find(key);
   if (it != index_.end()) return it->second;
-  std::vector<WalkTarget> flat(targets, targets + count);
-  const std::vector<WalkTarget>& above = flat_[parent];
-  flat.insert(flat.end(), above.begin(), above.end());
-  const auto id = static_cast<uint32_t>(flat_.size());
-  flat_.push_back(std::move(flat));
+  const auto id = static_cast<uint32_t>(nodes_.size());
+  nodes_.push_back(n);
   index_.emplace(key, id);
   return id;
+}
+
+void WalkContexts::mark(uint32_t context) {
+  for (uint32_t c = context; c != kNone && !nodes_[c].marked; c = nodes_[c].parent)
+    nodes_[c].marked = true;
+}
+
+std::vector<uint32_t> WalkContexts::sweep() {
+  std::vector<uint32_t> renamed(nodes_.size(), kNone);
+  std::vector<Node> kept(1);
+  // A parent comes before its children (it was made first), so it is
+  // renamed before they are.
+  for (uint32_t id = 1; id < nodes_.size(); ++id) {
+    Node n = nodes_[id];
+    if (!n.marked) continue;
+    n.marked = false;
+    n.parent = renamed[n.parent];
+    renamed[id] = static_cast<uint32_t>(kept.size());
+    kept.push_back(n);
+  }
+  nodes_.swap(kept);
+  index_.clear();
+  for (uint32_t id = 1; id < nodes_.size(); ++id) index_.emplace(key_of(nodes_[id]), id);
+  return renamed;
 }
 
 }  // namespace gprof::analysis

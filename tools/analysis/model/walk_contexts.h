@@ -4,6 +4,11 @@
 // interned as a trie (a parent context plus at most two targets), so that a
 // call's context costs one lookup whatever the depth, and their number
 // follows the distinct stacks of the run, not its calls.
+//
+// Distinct stacks still grow with a run whose ranges are named per step
+// (torch's ProfilerStep#N: a row per step): the owner marks the contexts
+// still referred to and sweeps the rest (collect()), so that memory follows
+// the stacks in flight. Memory: about 80 bytes per context.
 #pragma once
 
 #include <cstdint>
@@ -35,11 +40,28 @@ class WalkContexts {
   WalkContexts();
   // `parent` plus up to two targets (`count` of them).
   uint32_t extend(uint32_t parent, const WalkTarget* targets, uint32_t count);
-  const std::vector<WalkTarget>& targets(uint32_t context) const { return flat_[context]; }
-  size_t size() const { return flat_.size(); }
+  // Calls fn(target) for every target of `context`.
+  template <typename Fn>
+  void for_each(uint32_t context, Fn&& fn) const {
+    for (uint32_t c = context; c != kNone; c = nodes_[c].parent)
+      for (uint8_t i = 0; i < nodes_[c].count; ++i) fn(nodes_[c].targets[i]);
+  }
+  size_t size() const { return nodes_.size(); }
   void clear();
 
+  // Garbage collection: mark() every context still referred to, then
+  // sweep(), which drops the others and returns each old id's new one
+  // (kNone for a dropped one): the owner renames what it holds.
+  void mark(uint32_t context);
+  std::vector<uint32_t> sweep();
+
  private:
+  struct Node {
+    uint32_t parent = kNone;
+    WalkTarget targets[2];
+    uint8_t count = 0;
+    bool marked = false;
+  };
   struct Key {
     uint64_t parent;
     uint64_t first;
@@ -52,14 +74,16 @@ class WalkContexts {
              (k.second + 0x165667B19E3779F9ull);
     }
   };
+  static Key key_of(const Node& n);
+
   std::unordered_map<Key, uint32_t, Hash> index_;
-  std::vector<std::vector<WalkTarget>> flat_;
+  std::vector<Node> nodes_;
 };
 
 // Adds `ns` (GPU time) to the rows a context names.
 template <typename RowOf>
 void add_device_time(const WalkContexts& contexts, uint32_t context, uint64_t ns, RowOf&& row_of) {
-  for (const WalkTarget& t : contexts.targets(context)) {
+  contexts.for_each(context, [&](const WalkTarget& t) {
     Row& row = row_of(t.key);
     switch (t.field) {
       case WalkField::kIssued:
@@ -75,7 +99,7 @@ void add_device_time(const WalkContexts& contexts, uint32_t context, uint64_t ns
       case WalkField::kTotalMemory:
         break;  // memory has targets of its own (NestingWalk::memory_targets)
     }
-  }
+  });
 }
 
 }  // namespace gprof::analysis
