@@ -103,7 +103,7 @@ class OpsStream final : public RecordVisitor, public WalkRows {
     uint32_t id;
     uint64_t start_ns;
     uint32_t label;
-    const std::string* name;
+    size_t step_pattern;  // ThroughputStream::step_pattern of its name
   };
   struct MemoryCall {
     std::vector<WalkTarget> targets;
@@ -118,7 +118,11 @@ class OpsStream final : public RecordVisitor, public WalkRows {
     std::string row;
     std::string input_shapes;
     uint32_t id;  // of `row` in strings_
+    size_t step_pattern;
+    // The row's label when it does not depend on the op's numbers.
+    uint32_t label = kNoLabel;
   };
+  static constexpr uint32_t kNoLabel = UINT32_MAX;
 
   void fail(const char* reason) {
     if (why_.empty()) why_ = reason;
@@ -144,7 +148,7 @@ class OpsStream final : public RecordVisitor, public WalkRows {
   // often the next.
   ThreadState& state(uint32_t tid) {
     if (last_state_ != nullptr && last_tid_ == tid) return *last_state_;
-    ThreadState& t = threads_[tid];
+    ThreadState& t = threads_[tid];  // unordered_map: its elements stay where they are
     if (!t.stream) t.stream = std::make_unique<ThreadStream>(rules_, *this, contexts_, walked_);
     last_tid_ = tid;
     last_state_ = &t;
@@ -175,8 +179,8 @@ class OpsStream final : public RecordVisitor, public WalkRows {
   uint32_t api_label(const ApiInfo& info, uint32_t group);
   uint32_t kernel_label(const std::string* kernel, uint32_t kernel_id, uint32_t group);
   uint32_t gpu_label(const GpuRecord& r, const std::string* kernel);
-  const RangeName* range_name(uint32_t name, uint32_t domain);
-  uint32_t range_label(const RangeName& name, uint64_t seq, uint64_t op_id);
+  RangeName* range_name(uint32_t name, uint32_t domain);
+  uint32_t range_label(RangeName& name, uint64_t seq, uint64_t op_id);
   bool walked(const StreamEvent& e, const WalkVisit& v, NestingWalk& walk);
   void add_memory(const MemoryCall& call, MemorySpace space, int64_t bytes);
   bool close_open_pushes(uint64_t last_ns);
@@ -334,7 +338,7 @@ void OpsStream::on_api(const ApiRecord& r) {
   thread(r.tid).add(e, r.start_ns);
 }
 
-const OpsStream::RangeName* OpsStream::range_name(uint32_t name, uint32_t domain) {
+OpsStream::RangeName* OpsStream::range_name(uint32_t name, uint32_t domain) {
   const uint64_t key = static_cast<uint64_t>(domain) << 32 | name;
   auto it = range_names_.find(key);
   if (it != range_names_.end()) return &it->second;
@@ -350,10 +354,14 @@ const OpsStream::RangeName* OpsStream::range_name(uint32_t name, uint32_t domain
   n.row = range_row_name(message, domain_name);
   n.input_shapes = message ? std::string(torch_input_shapes(*message)) : std::string();
   n.id = strings_.id(n.row);
+  n.step_pattern = throughput_.step_pattern(n.row);
   return &range_names_.emplace(key, std::move(n)).first->second;
 }
 
-uint32_t OpsStream::range_label(const RangeName& name, uint64_t seq, uint64_t op_id) {
+uint32_t OpsStream::range_label(RangeName& name, uint64_t seq, uint64_t op_id) {
+  const bool by_numbers =
+      options_.group_by == GroupBy::kInputShape || options_.group_by == GroupBy::kSeq;
+  if (!by_numbers && name.label != kNoLabel) return name.label;
   uint32_t group = by_file() ? process_ : Interner::kEmpty;
   // torch keys an op by name and shapes; an op called without tensors has
   // "[]" there. Other ranges are no ops and have no shapes.
@@ -361,7 +369,9 @@ uint32_t OpsStream::range_label(const RangeName& name, uint64_t seq, uint64_t op
   if (options_.group_by == GroupBy::kInputShape && op)
     group = strings_.id(name.input_shapes.empty() ? "[]" : name.input_shapes);
   if (options_.group_by == GroupBy::kSeq && seq != 0) group = strings_.id(std::to_string(seq - 1));
-  return label(RowLabel{RowKind::kRange, name.id, group});
+  const uint32_t l = label(RowLabel{RowKind::kRange, name.id, group});
+  if (!by_numbers) name.label = l;
+  return l;
 }
 
 void OpsStream::on_range(const RangeEvent& e) {
@@ -370,7 +380,7 @@ void OpsStream::on_range(const RangeEvent& e) {
   bool ok = true;
   switch (e.op) {
     case RangeOp::kPush: {
-      const RangeName* name = range_name(e.name, e.domain);
+      RangeName* name = range_name(e.name, e.domain);
       if (name == nullptr) return;
       StreamEvent s;
       s.node.start_ns = e.time_ns;
@@ -380,7 +390,7 @@ void OpsStream::on_range(const RangeEvent& e) {
       s.node.flags = kNodeRange;
       s.node.label = range_label(*name, e.seq, e.op_id);
       state(e.tid).pushes_of(e.domain).push_back(
-          OpenPush{s.node.id, e.time_ns, s.node.label, &name->row});
+          OpenPush{s.node.id, e.time_ns, s.node.label, name->step_pattern});
       thread(e.tid).add(s, e.time_ns);
       break;
     }
@@ -395,7 +405,7 @@ void OpsStream::on_range(const RangeEvent& e) {
       stack.pop_back();
       const uint64_t end = std::max(e.time_ns, push.start_ns);
       ++counts_.push_pop;
-      throughput_.range(*push.name, push.start_ns, end);
+      throughput_.range(push.step_pattern, push.start_ns, end);
       ok = thread(e.tid).set_end(push.id, end);
       thread(e.tid).advance(e.time_ns);
       break;
@@ -506,7 +516,7 @@ bool OpsStream::close_open_pushes(uint64_t last_ns) {
       const uint64_t end = std::max(last_ns, p.start_ns);
       ++counts_.push_pop;
       ++counts_.open_at_exit;
-      throughput_.range(*p.name, p.start_ns, end);
+      throughput_.range(p.step_pattern, p.start_ns, end);
       if (!state.stream->set_end(p.id, end)) return false;
     }
   }
@@ -535,7 +545,7 @@ bool OpsStream::finish(KeyAverages& out, std::optional<FileThroughput>* throughp
   NestingWalk aside(rules_, *this);
   uint32_t detached_id = 0;
   for (const Range& r : detached) {
-    const RangeName* name = range_name(r.name, r.domain);
+    RangeName* name = range_name(r.name, r.domain);
     if (name == nullptr) return false;
     CpuNode n;
     n.start_ns = r.start_ns;
@@ -545,7 +555,7 @@ bool OpsStream::finish(KeyAverages& out, std::optional<FileThroughput>* throughp
     n.flags = kNodeRange | kNodeDetached;
     n.label = range_label(*name, r.seq, r.op_id);
     aside.visit(n);
-    throughput_.range(name->row, r.start_ns, r.end_ns);
+    throughput_.range(name->step_pattern, r.start_ns, r.end_ns);
   }
   for (auto& [tid, state] : threads_) {
     if (!state.stream->finish()) {

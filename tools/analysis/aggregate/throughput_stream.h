@@ -58,6 +58,11 @@ class ThroughputStream {
   void range(const std::string& name, uint64_t start_ns, uint64_t end_ns) {
     steps_.add(name, start_ns, end_ns);
   }
+  // range() for a name whose step pattern the caller looked up once.
+  size_t step_pattern(std::string_view name) const { return steps_.pattern_of(name); }
+  void range(size_t step_pattern, uint64_t start_ns, uint64_t end_ns) {
+    steps_.add(step_pattern, start_ns, end_ns);
+  }
 
   // `first_ns`, `last_ns`: the file's earliest start and latest end of any
   // record (FileInfo), the window when no steps were found.

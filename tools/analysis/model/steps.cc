@@ -22,12 +22,17 @@ double quantile(const std::vector<uint64_t>& sorted, double q) {
 }
 
 void StepFinder::add(const std::string& name, uint64_t start_ns, uint64_t end_ns) {
-  for (size_t i = 0; i < patterns_.size(); ++i) {
-    if (glob_match(patterns_[i], name)) {
-      candidates_.push_back(Candidate{i, start_ns, end_ns});
-      return;
-    }
-  }
+  add(pattern_of(name), start_ns, end_ns);
+}
+
+size_t StepFinder::pattern_of(std::string_view name) const {
+  for (size_t i = 0; i < patterns_.size(); ++i)
+    if (glob_match(patterns_[i], name)) return i;
+  return kNoPattern;
+}
+
+void StepFinder::add(size_t pattern, uint64_t start_ns, uint64_t end_ns) {
+  if (pattern != kNoPattern) candidates_.push_back(Candidate{pattern, start_ns, end_ns});
 }
 
 std::optional<StepStats> StepFinder::finish() {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -38,6 +39,11 @@ class StepFinder {
   explicit StepFinder(std::vector<std::string> patterns) : patterns_(std::move(patterns)) {}
 
   void add(const std::string& name, uint64_t start_ns, uint64_t end_ns);
+  // The same in two halves, for a caller that sees one name many times:
+  // the first pattern `name` matches (kNoPattern: none), then the range.
+  static constexpr size_t kNoPattern = SIZE_MAX;
+  size_t pattern_of(std::string_view name) const;
+  void add(size_t pattern, uint64_t start_ns, uint64_t end_ns);
 
   // The steps: ranges matching the first pattern that matched any, minus
   // those inside an earlier step (a step range nested in another is part of

@@ -16,6 +16,7 @@ WalkContexts::WalkContexts() {
 
 void WalkContexts::clear() {
   index_.clear();
+  recent_.assign(kRecent, Recent{});
   nodes_.assign(1, Node{});
 }
 
@@ -30,11 +31,18 @@ uint32_t WalkContexts::extend(uint32_t parent, const WalkTarget* targets, uint32
   n.count = static_cast<uint8_t>(count > 2 ? 2 : count);
   for (uint8_t i = 0; i < n.count; ++i) n.targets[i] = targets[i];
   const Key key = key_of(n);
+  Recent& recent = recent_[Hash{}(key) % kRecent];
+  if (recent.id != kNone && recent.key == key) return recent.id;
   auto it = index_.find(key);
-  if (it != index_.end()) return it->second;
-  const auto id = static_cast<uint32_t>(nodes_.size());
-  nodes_.push_back(n);
-  index_.emplace(key, id);
+  uint32_t id = 0;
+  if (it != index_.end()) {
+    id = it->second;
+  } else {
+    id = static_cast<uint32_t>(nodes_.size());
+    nodes_.push_back(n);
+    index_.emplace(key, id);
+  }
+  recent = Recent{key, id};
   return id;
 }
 
@@ -58,6 +66,7 @@ std::vector<uint32_t> WalkContexts::sweep() {
   }
   nodes_.swap(kept);
   index_.clear();
+  recent_.assign(kRecent, Recent{});
   for (uint32_t id = 1; id < nodes_.size(); ++id) index_.emplace(key_of(nodes_[id]), id);
   return renamed;
 }

@@ -78,6 +78,14 @@ class WalkContexts {
 
   std::unordered_map<Key, uint32_t, Hash> index_;
   std::vector<Node> nodes_;
+  // The index's recent answers, by hash: a launch loop asks the same few
+  // questions over and over.
+  struct Recent {
+    Key key{};
+    uint32_t id = kNone;
+  };
+  static constexpr size_t kRecent = 1024;
+  std::vector<Recent> recent_ = std::vector<Recent>(kRecent);
 };
 
 // Adds `ns` (GPU time) to the rows a context names.
