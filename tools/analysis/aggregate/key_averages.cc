@@ -37,16 +37,7 @@ void KeyAverages::merge(KeyAverages&& other) {
     // Row labels set a GPU row's kind each time they ask for its key: the
     // last file's word stands.
     if (from.kind == RowKind::kGpu) to.gpu_kind = from.gpu_kind;
-    to.count += from.count;
-    to.self_cpu_ns += from.self_cpu_ns;
-    to.cpu_total_ns += from.cpu_total_ns;
-    to.self_device_ns += from.self_device_ns;
-    to.device_total_ns += from.device_total_ns;
-    to.issued_device_ns += from.issued_device_ns;
-    to.cpu_mem += from.cpu_mem;
-    to.self_cpu_mem += from.self_cpu_mem;
-    to.device_mem += from.device_mem;
-    to.self_device_mem += from.self_device_mem;
+    add_row_values(to, from);
   }
   other.rows_.clear();
   other.keys_.clear();

@@ -252,15 +252,8 @@ void OpsRowsVisitor::on_file_end(uint32_t /*file*/, const FileInfo& info) {
   for (size_t i = 0; i < deltas.size(); ++i) {
     const MemoryDelta& d = deltas[i];
     if ((results_[d.call] & kResultUnderRange) || !call_in_scope(d.call)) continue;
-    Row& row = out_.row(labels_.key(memory_labels[i], out_));
-    ++row.count;
-    if (d.space == MemorySpace::kDevice) {
-      row.device_mem += d.bytes;
-      row.self_device_mem += d.bytes;
-    } else {
-      row.cpu_mem += d.bytes;
-      row.self_cpu_mem += d.bytes;
-    }
+    add_memory_event(out_.row(labels_.key(memory_labels[i], out_)), d.space == MemorySpace::kDevice,
+                     d.bytes);
   }
   nodes_.clear();
   work_.clear();

@@ -34,19 +34,6 @@ bool first_before(const CpuNode& a, const CpuNode& b) {
   return walks_before(a, b);
 }
 
-void add_values(Row& to, const Row& from) {
-  to.count += from.count;
-  to.self_cpu_ns += from.self_cpu_ns;
-  to.cpu_total_ns += from.cpu_total_ns;
-  to.self_device_ns += from.self_device_ns;
-  to.device_total_ns += from.device_total_ns;
-  to.issued_device_ns += from.issued_device_ns;
-  to.cpu_mem += from.cpu_mem;
-  to.self_cpu_mem += from.self_cpu_mem;
-  to.device_mem += from.device_mem;
-  to.self_device_mem += from.self_device_mem;
-}
-
 class OpsStream final : public RecordVisitor, public WalkRows {
  public:
   OpsStream(FileInfo& info, const OpsOptions& options, std::vector<std::string> step_patterns)
@@ -591,7 +578,7 @@ bool OpsStream::finish(KeyAverages& out, std::optional<FileThroughput>* throughp
     if (first_[l].seen) cpu.push_back(l);
   std::sort(cpu.begin(), cpu.end(),
             [&](uint32_t a, uint32_t b) { return first_before(first_[a].node, first_[b].node); });
-  for (uint32_t l : cpu) add_values(out.row(labels_.key(l, out)), label_rows_[l]);
+  for (uint32_t l : cpu) add_row_values(out.row(labels_.key(l, out)), label_rows_[l]);
   for (uint32_t l : work_order_) {
     const Totals& t = work_totals_[l];
     out.add_gpu_activity(labels_.key(l, out), t.duration_ns, t.count);
@@ -603,15 +590,8 @@ bool OpsStream::finish(KeyAverages& out, std::optional<FileThroughput>* throughp
   for (const MemoryDelta& d : deltas) {
     auto it = memory_calls_.find(d.call);
     if (it == memory_calls_.end() || it->second.under_range) continue;
-    Row& row = out.row(labels_.key(memory_labels[next_memory++], out));
-    ++row.count;
-    if (d.space == MemorySpace::kDevice) {
-      row.device_mem += d.bytes;
-      row.self_device_mem += d.bytes;
-    } else {
-      row.cpu_mem += d.bytes;
-      row.self_cpu_mem += d.bytes;
-    }
+    add_memory_event(out.row(labels_.key(memory_labels[next_memory++], out)),
+                     d.space == MemorySpace::kDevice, d.bytes);
   }
 
   info_.gpu.unpaired = slots_.unpaired();

@@ -56,6 +56,13 @@ struct Row {
   }
 };
 
+// Adds `from`'s numbers (count, times, memory) to `to`'s.
+void add_row_values(Row& to, const Row& from);
+
+// A [memory] row's share of one allocation or free: `bytes` in device or
+// host memory, self = total (an event of its own, outside any range).
+void add_memory_event(Row& row, bool device, int64_t bytes);
+
 // What the row is, as the JSON report and diff name it: "range", "api",
 // "memory", "kernel", "memcpy" or "memset".
 std::string_view row_kind_name(const Row& row);

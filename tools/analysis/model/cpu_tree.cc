@@ -21,6 +21,15 @@ class KeyedRows : public WalkRows {
 
 }  // namespace
 
+bool walks_before(const CpuNode& a, const CpuNode& b) {
+  if (a.start_ns != b.start_ns) return a.start_ns < b.start_ns;
+  if (a.end_ns != b.end_ns) return a.end_ns > b.end_ns;
+  const bool a_range = a.flags & kNodeRange;
+  const bool b_range = b.flags & kNodeRange;
+  if (a_range != b_range) return a_range;
+  return a.id < b.id;
+}
+
 std::vector<uint8_t> aggregate_cpu_nodes(std::vector<CpuNode>& nodes, const CpuTreeRules& rules,
                                          const NodeKeyFunction& key_of, KeyAverages& rows) {
   uint32_t max_id = 0;
@@ -30,14 +39,7 @@ std::vector<uint8_t> aggregate_cpu_nodes(std::vector<CpuNode>& nodes, const CpuT
   }
   std::vector<uint8_t> results(nodes.empty() ? 0 : size_t{max_id} + 1, 0);
   std::sort(nodes.begin(), nodes.end(), [](const CpuNode& a, const CpuNode& b) {
-    if (a.thread != b.thread) return a.thread < b.thread;
-    if (a.start_ns != b.start_ns) return a.start_ns < b.start_ns;
-    if (a.end_ns != b.end_ns) return a.end_ns > b.end_ns;
-    // The same interval: a range encloses the call it annotates.
-    const bool a_range = a.flags & kNodeRange;
-    const bool b_range = b.flags & kNodeRange;
-    if (a_range != b_range) return a_range;
-    return a.id < b.id;
+    return a.thread != b.thread ? a.thread < b.thread : walks_before(a, b);
   });
   KeyedRows keyed(key_of, rows);
   NestingWalk walk(rules, keyed);

@@ -68,6 +68,11 @@ enum CpuNodeResult : uint8_t {
   kResultKept = 1u << 2,        // counted in its row
 };
 
+// Whether `a` comes before `b` among one thread's events in the walk: by
+// start, longer first, a range before a call over the same interval (it
+// encloses the call it annotates), then by id.
+bool walks_before(const CpuNode& a, const CpuNode& b);
+
 using NodeKeyFunction = std::function<KeyAverages::Key(const CpuNode&)>;
 
 // Adds the nodes of one file to their rows (`key_of` is asked for kept nodes

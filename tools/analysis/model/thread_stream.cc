@@ -4,16 +4,6 @@
 
 namespace gprof::analysis {
 
-bool walks_before(const CpuNode& a, const CpuNode& b) {
-  if (a.start_ns != b.start_ns) return a.start_ns < b.start_ns;
-  if (a.end_ns != b.end_ns) return a.end_ns > b.end_ns;
-  // The same interval: a range encloses the call it annotates.
-  const bool a_range = a.flags & kNodeRange;
-  const bool b_range = b.flags & kNodeRange;
-  if (a_range != b_range) return a_range;
-  return a.id < b.id;
-}
-
 void ThreadStream::Pending::add(const StreamEvent& event) {
   if (!events.empty() && walks_before(event.node, events.back().node)) sorted = false;
   events.push_back(event);

@@ -80,7 +80,4 @@ class ThreadStream {
   CpuNode last_walked_{};
 };
 
-// Whether `a` comes before `b` in a thread's walk (cpu_tree.h's order).
-bool walks_before(const CpuNode& a, const CpuNode& b);
-
 }  // namespace gprof::analysis
