@@ -34,25 +34,14 @@ void ClippedSumStream::spill() {
   c.first = write_intervals(*file_, memory_);
   memory_.clear();
   chunks_.push_back(c);
-  // Neighbours lie side by side in the file: merging their summaries keeps
-  // memory flat at the price of longer reads back.
-  if (chunks_.size() > std::max<size_t>(limits_.max_chunks, 2)) {
-    size_t kept = 0;
-    for (size_t i = 0; i < chunks_.size(); i += 2) {
-      Chunk merged = chunks_[i];
-      if (i + 1 < chunks_.size()) {
-        const Chunk& next = chunks_[i + 1];
-        merged.min_start_ns = std::min(merged.min_start_ns, next.min_start_ns);
-        merged.max_start_ns = std::max(merged.max_start_ns, next.max_start_ns);
-        merged.min_end_ns = std::min(merged.min_end_ns, next.min_end_ns);
-        merged.max_end_ns = std::max(merged.max_end_ns, next.max_end_ns);
-        merged.length_ns += next.length_ns;
-        merged.count += next.count;
-      }
-      chunks_[kept++] = merged;
-    }
-    chunks_.resize(kept);
-  }
+  merge_neighbour_chunks(chunks_, limits_, [](Chunk& merged, const Chunk& next) {
+    merged.min_start_ns = std::min(merged.min_start_ns, next.min_start_ns);
+    merged.max_start_ns = std::max(merged.max_start_ns, next.max_start_ns);
+    merged.min_end_ns = std::min(merged.min_end_ns, next.min_end_ns);
+    merged.max_end_ns = std::max(merged.max_end_ns, next.max_end_ns);
+    merged.length_ns += next.length_ns;
+    merged.count += next.count;
+  });
 }
 
 ClippedSum ClippedSumStream::sum(uint64_t begin_ns, uint64_t end_ns) const {

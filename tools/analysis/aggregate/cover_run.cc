@@ -16,22 +16,11 @@ void CoverRun::add_chunk(std::span<const TimeInterval> intervals) {
   for (const TimeInterval& i : intervals) covered += i.end_ns - i.start_ns;
   chunks_.push_back(Chunk{intervals.front().start_ns, intervals.back().end_ns, covered,
                           write_intervals(*file_, intervals), intervals.size()});
-  // Neighbours lie side by side in the file: merging their summaries keeps
-  // memory flat at the price of longer reads back.
-  if (chunks_.size() > std::max<size_t>(limits_.max_chunks, 2)) {
-    size_t kept = 0;
-    for (size_t i = 0; i < chunks_.size(); i += 2) {
-      Chunk merged = chunks_[i];
-      if (i + 1 < chunks_.size()) {
-        const Chunk& next = chunks_[i + 1];
-        merged.last_end_ns = next.last_end_ns;
-        merged.covered_ns += next.covered_ns;
-        merged.count += next.count;
-      }
-      chunks_[kept++] = merged;
-    }
-    chunks_.resize(kept);
-  }
+  merge_neighbour_chunks(chunks_, limits_, [](Chunk& merged, const Chunk& next) {
+    merged.last_end_ns = next.last_end_ns;
+    merged.covered_ns += next.covered_ns;
+    merged.count += next.count;
+  });
 }
 
 uint64_t CoverRun::Cursor::covered_before(uint64_t point) {

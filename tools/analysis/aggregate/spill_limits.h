@@ -3,7 +3,9 @@
 // spill paths.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
+#include <vector>
 
 namespace gprof::analysis {
 
@@ -21,5 +23,20 @@ struct SpillLimits {
   // Runs of late intervals per level before they merge into one.
   size_t runs_per_level = 8;
 };
+
+// Chunk summaries past `limits.max_chunks` halve: neighbours lie side by
+// side in the file, so merging their summaries (`merge(into, next)`) keeps
+// memory flat at the price of longer reads back.
+template <typename Chunk, typename Merge>
+void merge_neighbour_chunks(std::vector<Chunk>& chunks, const SpillLimits& limits, Merge merge) {
+  if (chunks.size() <= std::max<size_t>(limits.max_chunks, 2)) return;
+  size_t kept = 0;
+  for (size_t i = 0; i < chunks.size(); i += 2) {
+    Chunk merged = chunks[i];
+    if (i + 1 < chunks.size()) merge(merged, chunks[i + 1]);
+    chunks[kept++] = merged;
+  }
+  chunks.resize(kept);
+}
 
 }  // namespace gprof::analysis
