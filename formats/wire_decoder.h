@@ -94,29 +94,79 @@ inline const uint8_t* skip_value(const uint8_t* p, const uint8_t* end, uint32_t 
 
 // How libprotobuf turns a varint into a field's value (wire_format_lite.h):
 // 32-bit fields keep the low 32 bits; sint32/sint64 undo the zig-zag mapping.
+// eight() does the same for eight one-byte varints at once (values below
+// 128), in vector registers (GCC vector extensions; SSE2 on any x86-64).
+using Bytes8 = uint8_t __attribute__((vector_size(8)));
+using Signed8 = int8_t __attribute__((vector_size(8)));
+using Uint32x8 = uint32_t __attribute__((vector_size(32)));
+using Int32x8 = int32_t __attribute__((vector_size(32)));
+using Uint64x8 = uint64_t __attribute__((vector_size(64)));
+using Int64x8 = int64_t __attribute__((vector_size(64)));
+
+inline Bytes8 bytes8(uint64_t word) {
+  Bytes8 b;
+  std::memcpy(&b, &word, sizeof b);
+  return b;
+}
+// Zig-zag of one-byte values, in bytes: 2n -> n, 2n+1 -> -n-1.
+inline Signed8 unzigzag8(uint64_t word) {
+  const Bytes8 b = bytes8(word);
+  return reinterpret_cast<Signed8>((b >> 1) ^ (0 - (b & 1)));
+}
+template <typename Vector, typename T>
+void store8(const Vector& v, T* out) {
+  static_assert(sizeof v == 8 * sizeof(T));
+  std::memcpy(out, &v, sizeof v);
+}
+
 struct AsUint32 {
   uint32_t operator()(uint64_t v) const { return static_cast<uint32_t>(v); }
+  void eight(uint64_t word, uint32_t* out) const {
+    store8(__builtin_convertvector(bytes8(word), Uint32x8), out);
+  }
 };
 struct AsSint32 {
   int32_t operator()(uint64_t v) const {
     const auto n = static_cast<uint32_t>(v);
     return static_cast<int32_t>((n >> 1) ^ (0u - (n & 1)));
   }
+  void eight(uint64_t word, int32_t* out) const {
+    store8(__builtin_convertvector(unzigzag8(word), Int32x8), out);
+  }
 };
 struct AsUint64 {
   uint64_t operator()(uint64_t v) const { return v; }
+  void eight(uint64_t word, uint64_t* out) const {
+    store8(__builtin_convertvector(bytes8(word), Uint64x8), out);
+  }
 };
 struct AsSint64 {
   int64_t operator()(uint64_t v) const { return static_cast<int64_t>((v >> 1) ^ (0 - (v & 1))); }
+  void eight(uint64_t word, int64_t* out) const {
+    store8(__builtin_convertvector(unzigzag8(word), Int64x8), out);
+  }
 };
+
+// The value of the varint that starts `word` (8 bytes, little-endian) when it
+// ends within them: its 7-bit groups, put side by side without a loop.
+// `stops` is ~word & kHighBits, nonzero.
+inline uint64_t varint_in_word(uint64_t word, uint64_t stops) {
+  const uint64_t through_stop = stops ^ (stops - 1);  // every bit up to the last byte's top bit
+  uint64_t x = word & through_stop & 0x7F7F7F7F7F7F7F7Full;
+  x = ((x & 0x7F007F007F007F00ull) >> 1) | (x & 0x007F007F007F007Full);  // 14 bits per 16
+  x = ((x & 0x3FFF00003FFF0000ull) >> 2) | (x & 0x00003FFF00003FFFull);  // 28 bits per 32
+  return ((x & 0x0FFFFFFF00000000ull) >> 4) | (x & 0x000000000FFFFFFFull);
+}
 
 // The packed varints of [p, end) into `out`, which has room for end - p
 // values (each takes at least a byte). Returns how many, or -1 when one is
 // malformed or crosses `end` (libprotobuf then fails the whole message).
 //
-// Most columns are small numbers (ids, dimensions, flags): eight bytes
-// without a continuation bit are eight values, converted without a branch
-// per byte.
+// Eight bytes at a time where they are available: every varint that ends in
+// the word is assembled from it without a loop over its bytes, and eight
+// bytes without a continuation bit are eight values (columns of small ids,
+// dimensions and flags). Byte by byte only for varints longer than 8 bytes
+// and for the last bytes of a column.
 template <typename T, typename Convert>
 long decode_packed(const uint8_t* p, const uint8_t* end, T* out, Convert convert) {
   constexpr uint64_t kHighBits = 0x8080808080808080ull;
@@ -124,16 +174,27 @@ long decode_packed(const uint8_t* p, const uint8_t* end, T* out, Convert convert
   while (end - p >= 8) {
     uint64_t word;
     std::memcpy(&word, p, sizeof word);  // little-endian: byte k is bits 8k..8k+7
-    const uint64_t continued = word & kHighBits;
-    const int singles = continued == 0 ? 8 : __builtin_ctzll(continued) >> 3;
-    for (int k = 0; k < singles; ++k) o[k] = convert((word >> (8 * k)) & 0xFF);
-    o += singles;
-    p += singles;
-    if (singles == 8) continue;
-    uint64_t value = 0;
-    p = read_varint(p, end, value);
-    if (p == nullptr) return -1;
-    *o++ = convert(value);
+    uint64_t stops = ~word & kHighBits;  // the top bit of each varint's last byte
+    if (stops == kHighBits) {
+      convert.eight(word, o);
+      o += 8;
+      p += 8;
+      continue;
+    }
+    if (stops == 0) {  // longer than 8 bytes
+      uint64_t value = 0;
+      p = read_varint(p, end, value);
+      if (p == nullptr) return -1;
+      *o++ = convert(value);
+      continue;
+    }
+    int shift = 0;  // bit where the next varint of the word starts
+    do {
+      *o++ = convert(varint_in_word(word >> shift, stops >> shift));
+      shift = __builtin_ctzll(stops) + 1;
+      stops &= stops - 1;
+    } while (stops != 0);
+    p += shift >> 3;
   }
   while (p < end) {
     uint64_t value = 0;

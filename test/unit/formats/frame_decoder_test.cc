@@ -448,6 +448,42 @@ TEST_CASE("column decoder: packed runs of any widths", "[decoder]") {
   }
 }
 
+// Runs of one-byte values go through eight(), the rest one by one: both must
+// convert as operator() does.
+template <typename T, typename Convert>
+void check_conversion(Rng& rng, Convert convert) {
+  for (int round = 0; round < 500; ++round) {
+    ByteBuffer bytes;
+    std::vector<T> want(rng() % 60);
+    for (T& value : want) {
+      const uint64_t raw = rng() % 4 == 0 ? any_width(rng) : rng() % 128;
+      put_varint(bytes, raw);
+      value = convert(raw);
+    }
+    std::vector<T> got(bytes.size() + 1);
+    const long n =
+        wire::decode_packed(bytes.data(), bytes.data() + bytes.size(), got.data(), convert);
+    REQUIRE(n == static_cast<long>(want.size()));
+    got.resize(want.size());
+    REQUIRE(got == want);
+  }
+}
+
+TEST_CASE("column decoder: each column type converts as libprotobuf does", "[decoder]") {
+  Rng rng(3);
+  check_conversion<uint32_t>(rng, wire::AsUint32{});
+  check_conversion<int32_t>(rng, wire::AsSint32{});
+  check_conversion<uint64_t>(rng, wire::AsUint64{});
+  check_conversion<int64_t>(rng, wire::AsSint64{});
+  int32_t s32[8];
+  wire::AsSint32{}.eight(0x7F7E030201000000ull, s32);  // bytes 0 0 0 1 2 3 126 127
+  CHECK(s32[3] == -1);
+  CHECK(s32[4] == 1);
+  CHECK(s32[5] == -2);
+  CHECK(s32[6] == 63);
+  CHECK(s32[7] == -64);
+}
+
 TEST_CASE("column decoder: frames of gprof's encoders take the column path", "[decoder]") {
   Rng rng(1);
   FrameDecoder columns, protobuf;
