@@ -150,7 +150,13 @@ struct AsSint64 {
 // The value of the varint that starts `word` (8 bytes, little-endian) when it
 // ends within them: its 7-bit groups, put side by side without a loop.
 // `stops` is ~word & kHighBits, nonzero.
+struct InWord {
+  uint64_t operator()(uint64_t word, uint64_t stops) const;
+};
 inline uint64_t varint_in_word(uint64_t word, uint64_t stops) {
+  return InWord{}(word, stops);
+}
+inline uint64_t InWord::operator()(uint64_t word, uint64_t stops) const {
   const uint64_t through_stop = stops ^ (stops - 1);  // every bit up to the last byte's top bit
   uint64_t x = word & through_stop & 0x7F7F7F7F7F7F7F7Full;
   x = ((x & 0x7F007F007F007F00ull) >> 1) | (x & 0x007F007F007F007Full);  // 14 bits per 16
@@ -167,8 +173,12 @@ inline uint64_t varint_in_word(uint64_t word, uint64_t stops) {
 // bytes without a continuation bit are eight values (columns of small ids,
 // dimensions and flags). Byte by byte only for varints longer than 8 bytes
 // and for the last bytes of a column.
-template <typename T, typename Convert>
-long decode_packed(const uint8_t* p, const uint8_t* end, T* out, Convert convert) {
+//
+// `assemble` is InWord, or the same with an instruction of the CPU's
+// (column_decoder.cc).
+template <typename T, typename Convert, typename Assemble = InWord>
+long decode_packed(const uint8_t* p, const uint8_t* end, T* out, Convert convert,
+                   Assemble assemble = {}) {
   constexpr uint64_t kHighBits = 0x8080808080808080ull;
   T* o = out;
   while (end - p >= 8) {
@@ -190,7 +200,7 @@ long decode_packed(const uint8_t* p, const uint8_t* end, T* out, Convert convert
     }
     int shift = 0;  // bit where the next varint of the word starts
     do {
-      *o++ = convert(varint_in_word(word >> shift, stops >> shift));
+      *o++ = convert(assemble(word >> shift, stops >> shift));
       shift = __builtin_ctzll(stops) + 1;
       stops &= stops - 1;
     } while (stops != 0);
