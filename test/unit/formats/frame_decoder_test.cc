@@ -602,6 +602,25 @@ TEST_CASE("column decoder: other encodings of the same frame", "[decoder]") {
     payloads.push_back(std::string(reinterpret_cast<const char*>(b.data()), b.size()) +
                        batch(false, false, false, false));
   }
+  // Values wider than their field: a 32-bit tid in 6 bytes, a sint32 result
+  // in 10 (libprotobuf keeps the low 32 bits), a 64-bit address in 10.
+  {
+    ByteBuffer b, one, seven, wide;
+    tag(b, 1, 0);
+    put_varint(b, uint64_t{1} << 32 | 5);
+    put_varint(one, static_cast<uint64_t>(ApiId::cudaFree));
+    put_packed(b, 3, one);
+    put_varint(seven, 7);
+    ByteBuffer plus_seven;  // zig-zag
+    put_varint(plus_seven, 14);
+    put_packed(b, 4, plus_seven);
+    put_packed(b, 5, seven);
+    put_varint(wide, UINT64_MAX);
+    put_packed(b, 6, wide);
+    put_packed(b, 7, seven);
+    put_packed(b, 18, wide);
+    payloads.push_back(message(3, b));
+  }
   // A length written in more bytes than needed.
   {
     ByteBuffer b;
@@ -627,6 +646,14 @@ TEST_CASE("column decoder: other encodings of the same frame", "[decoder]") {
   CHECK(deliver(protobuf, payloads[0]).lines.size() == 1);
   CHECK(deliver(protobuf, payloads[1]).lines.size() == 1);  // unpacked: read
   CHECK_FALSE(deliver(protobuf, payloads[4]).ok);           // an 11-byte varint: refused
+  // The wide values go the column path, and come out as libprotobuf's.
+  const uint64_t before = columns.column_frames();
+  const Delivery wide = deliver(columns, payloads[9]);
+  CHECK(columns.column_frames() == before + 1);
+  REQUIRE(wide.lines.size() == 1);
+  CHECK(wide.lines[0].starts_with("api " +
+                                  Recorder::join({static_cast<uint64_t>(ApiId::cudaFree), 5, 7, 14,
+                                                  static_cast<uint64_t>(int64_t{INT32_MIN})})));
 }
 
 }  // namespace
