@@ -6,6 +6,7 @@
 // first frames, decoding allocates nothing.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>

@@ -1,6 +1,7 @@
 #include "formats/frame_delivery.h"
 
 #include <array>
+#include <vector>
 
 #include "formats/api_ids.h"
 #include "formats/record.h"
