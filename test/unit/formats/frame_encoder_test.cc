@@ -496,6 +496,22 @@ TEST_CASE("devices parse with libprotobuf to the encoded values") {
 
 TEST_CASE("crc32c matches the Castagnoli check value") {
   CHECK(crc32c("123456789", 9) == 0xE3069283u);
+  CHECK(crc32c_portable("123456789", 9) == 0xE3069283u);
+}
+
+TEST_CASE("crc32c (SSE4.2 where the CPU has it) and the table agree at every length and offset") {
+  std::mt19937 rng(5);
+  std::vector<unsigned char> bytes(600);
+  for (unsigned char& b : bytes) b = static_cast<unsigned char>(rng());
+  for (size_t offset = 0; offset < 9; ++offset)
+    for (size_t size = 0; offset + size <= 300; ++size) {
+      INFO("offset " << offset << " size " << size);
+      REQUIRE(crc32c(bytes.data() + offset, size) == crc32c_portable(bytes.data() + offset, size));
+    }
+  // Continued over two pieces, as over one.
+  const uint32_t first = crc32c(bytes.data(), 123);
+  CHECK(crc32c(bytes.data() + 123, 477, first) == crc32c(bytes.data(), 600));
+  CHECK(crc32c_portable(bytes.data() + 123, 477, first) == crc32c(bytes.data(), 600));
 }
 
 TEST_CASE("CUPTI status with takeover gaps parses with libprotobuf") {
