@@ -19,10 +19,12 @@ GEN = os.environ.get("GPUPROF_GEN", "")
 # sha256 of `gpuprof trace h-rank0.gprof h-rank1.gprof` on the files of GEN_ARGS, as written
 # by gpuprof before the trace's JSON writer and sorter were rewritten for speed (commit
 # e1dbcc7): 63468 events, more than one sorting run (spill_sorter.h). An intended change of
-# the trace's output updates it (say so in the commit).
+# the trace's output updates it (say so in the commit). SPILLED: the sort memory
+# (GPROF_TRACE_SORT_MEMORY) at which every sorter spills many runs, whatever the default.
 GEN_ARGS = ["--records", "60001", "--ranks", "2", "--threads", "5", "--seed", "7",
             "--ops-per-step", "40"]
 TRACE_SHA256 = "5e585964057b8e3e7edf646902c5dd5be924ade19ff96e1303e0671874bf6cce"
+SPILLED = "64K"
 # Near 2^32, so that the ids wrap early in the file.
 FIRST_ID = 2**32 - 2000
 
@@ -51,11 +53,11 @@ class TraceOfGeneratedFiles(unittest.TestCase):
     def tearDownClass(cls):
         shutil.rmtree(cls.dir, ignore_errors=True)
 
-    def trace(self, where, out, *more):
+    def trace(self, where, out, *more, env=None):
         # Relative input names: the document lists them (otherData.files).
         done = subprocess.run([GPUPROF, "trace", "--quiet", "h-rank0.gprof", "h-rank1.gprof",
                                "-o", out, *more], cwd=where, capture_output=True, text=True,
-                              timeout=300)
+                              timeout=300, env=env)
         self.assertEqual(done.returncode, 0, done.stderr)
         return os.path.join(where, out)
 
@@ -67,12 +69,35 @@ class TraceOfGeneratedFiles(unittest.TestCase):
         with gzip.open(gz, "rb") as f:
             self.assertEqual(hashlib.sha256(f.read()).hexdigest(), TRACE_SHA256)
 
+    def test_same_bytes_when_every_sorter_spills(self):
+        # The external sort's merge of many runs from temporary files, in every sorter
+        # (events, GPU pairing, counters), gives the bytes of the in-memory sort.
+        env = dict(os.environ, GPROF_TRACE_SORT_MEMORY=SPILLED)
+        for out in ("s.json", "s.json.gz"):
+            path = self.trace(self.dir, out, env=env)
+            opener = gzip.open if out.endswith(".gz") else open
+            with opener(path, "rb") as f:
+                self.assertEqual(hashlib.sha256(f.read()).hexdigest(), TRACE_SHA256)
+
+    def test_sort_memory_that_is_not_a_size_is_a_usage_error(self):
+        for bad in ("lots", "0", "12Q", "-5M"):
+            done = subprocess.run([GPUPROF, "trace", "--quiet", "h-rank0.gprof", "-o", "bad.json"],
+                                  cwd=self.dir, capture_output=True, text=True, timeout=60,
+                                  env=dict(os.environ, GPROF_TRACE_SORT_MEMORY=bad))
+            self.assertEqual(done.returncode, 2, (bad, done.stderr))
+            self.assertIn("GPROF_TRACE_SORT_MEMORY", done.stderr)
+            self.assertFalse(os.path.exists(os.path.join(self.dir, "bad.json")))
+
     def test_wrapped_ids_pair_as_before_the_wrap(self):
         # The same run with ids from FIRST_ID: every event as in the run from 1, each
         # correlation FIRST_ID - 1 higher, and one more past 2^32 (the generator skips id 0,
         # which means none in a file), so every flow joins the same call and GPU slice.
         plain = events(self.trace(self.dir, "plain.json"))
         wrapped = events(self.trace(self.wrap_dir, "wrapped.json"))
+        # The unwrapping's sorters too, from temporary files.
+        spilled = events(self.trace(self.wrap_dir, "spilled.json",
+                                    env=dict(os.environ, GPROF_TRACE_SORT_MEMORY=SPILLED)))
+        self.assertEqual(spilled, wrapped)
         self.assertEqual(len(plain), len(wrapped))
         shifted = 0
         for a, b in zip(plain, wrapped):

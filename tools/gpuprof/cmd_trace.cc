@@ -4,11 +4,14 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <charconv>
+#include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -66,8 +69,49 @@ std::optional<std::string> output_clobbers(const std::string& output,
   return std::nullopt;
 }
 
+// GPROF_TRACE_SORT_MEMORY: bytes (K, M, G: binary multiples) the sorting of
+// a file's events keeps in memory before it spills to temporary files.
+// nullopt: set but not a size.
+std::optional<size_t> sort_memory() {
+  const char* text = std::getenv("GPROF_TRACE_SORT_MEMORY");
+  if (text == nullptr || *text == '\0') return trace::kDefaultSortMemory;
+  std::string_view t(text);
+  size_t scale = 1;
+  switch (t.back()) {
+    case 'K':
+    case 'k':
+      scale = size_t{1} << 10;
+      break;
+    case 'M':
+    case 'm':
+      scale = size_t{1} << 20;
+      break;
+    case 'G':
+    case 'g':
+      scale = size_t{1} << 30;
+      break;
+    default:
+      break;
+  }
+  if (scale != 1) t.remove_suffix(1);
+  size_t n = 0;
+  const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), n);
+  if (ec != std::errc() || end != t.data() + t.size() || n == 0 || n > (size_t{1} << 40) / scale)
+    return std::nullopt;
+  return n * scale;
+}
+
 int run(const TraceArgs& args) {
   trace::TraceOptions options;
+  if (const std::optional<size_t> bytes = sort_memory()) {
+    options.sort_memory = *bytes;
+  } else {
+    fmt::print(stderr,
+               "gpuprof: error: GPROF_TRACE_SORT_MEMORY={} is not a size (bytes, or with K, M "
+               "or G: 64M)\n",
+               std::getenv("GPROF_TRACE_SORT_MEMORY"));
+    return kExitUsage;
+  }
   options.cut.ranges = args.ranges;
   if (!args.window.empty()) options.cut.window = trace::parse_window(args.window).window;
   options.busy_bucket_ns = static_cast<uint64_t>(*analysis::parse_duration_ns(args.busy_bucket));

@@ -28,18 +28,16 @@ class EventJson {
   // `places`: per track of the file; flow and async ids of the file are
   // `flow_base` + its GPU work index and `async_base` + its range index.
   EventJson(EventOutput& out, const analysis::Interner& strings, const std::vector<Place>& places,
-            int64_t to_relative, uint64_t flow_base, uint64_t async_base)
-      : out_(out),
-        strings_(strings),
-        places_(places),
-        to_relative_(to_relative),
-        flow_base_(flow_base),
-        async_base_(async_base) {}
+            int64_t to_relative, uint64_t flow_base, uint64_t async_base);
 
   // The event, or (sub > 0) one end of a flow.
   void write(const Item& event);
 
  private:
+  struct PlaceText {
+    char text[48];  // ,"pid":P,"tid":T,"ts": is 40 bytes at most (two 32-bit numbers)
+    uint8_t size;
+  };
   struct ApiText {
     std::string head;  // the event up to its name, included
   };
@@ -55,12 +53,12 @@ class EventJson {
 
   EventOutput& out_;
   const analysis::Interner& strings_;
-  const std::vector<Place>& places_;
   int64_t to_relative_;
   uint64_t flow_base_;
   uint64_t async_base_;
   std::vector<std::optional<std::string>> escaped_;  // by string id
   std::vector<std::optional<ApiText>> apis_;         // by ApiId
+  std::vector<PlaceText> place_texts_;               // by track
 };
 
 // A metadata event: {"ph":"M","name":NAME,...,"args":{KEY:value}}.

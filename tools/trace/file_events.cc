@@ -135,17 +135,27 @@ uint64_t string_key(int kind, uint32_t id) {
 // A, pop B). Marks those that start inside an enclosing range of their thread
 // and end after it.
 std::vector<bool> crossing_push_pop(const std::vector<analysis::Range>& ranges) {
-  std::vector<size_t> order;
+  // By thread, start, then the longer first; sorted as small keys, not as
+  // indices compared through the ranges (a cache miss per comparison): the
+  // ranges are looked at only when two start together.
+  struct Key {
+    uint32_t tid;
+    uint32_t index;
+    uint64_t start_ns;
+  };
+  std::vector<Key> order;
   for (size_t i = 0; i < ranges.size(); ++i)
-    if (ranges[i].kind == analysis::RangeKind::kPushPop) order.push_back(i);
-  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    const analysis::Range& x = ranges[a];
-    const analysis::Range& y = ranges[b];
-    return std::tie(x.tid, x.start_ns, y.end_ns) < std::tie(y.tid, y.start_ns, x.end_ns);
+    if (ranges[i].kind == analysis::RangeKind::kPushPop)
+      order.push_back(Key{ranges[i].tid, static_cast<uint32_t>(i), ranges[i].start_ns});
+  std::sort(order.begin(), order.end(), [&](const Key& x, const Key& y) {
+    if (x.tid != y.tid) return x.tid < y.tid;
+    if (x.start_ns != y.start_ns) return x.start_ns < y.start_ns;
+    return ranges[y.index].end_ns < ranges[x.index].end_ns;
   });
   std::vector<bool> crossing(ranges.size(), false);
   std::vector<const analysis::Range*> open;  // the enclosing slices, innermost last
-  for (const size_t i : order) {
+  for (const Key& key : order) {
+    const size_t i = key.index;
     const analysis::Range& r = ranges[i];
     if (!open.empty() && open.back()->tid != r.tid) open.clear();
     while (!open.empty() && open.back()->end_ns <= r.start_ns) open.pop_back();
@@ -160,7 +170,22 @@ std::vector<bool> crossing_push_pop(const std::vector<analysis::Range>& ranges) 
 
 }  // namespace
 
+// Each of the pairing's sorters keeps `bytes` before it spills.
 struct FileEvents::Join {
+  explicit Join(size_t bytes)
+      : bytes(bytes),
+        calls(records<CallKey>()),
+        gpu(records<GpuIn>()),
+        externals(records<External>()),
+        unpaired(records<Work>()),
+        paired(records<Work>()),
+        busy(records<Busy>()),
+        memory(records<Memory>()) {}
+  template <typename T>
+  size_t records() const {
+    return std::max<size_t>(bytes / sizeof(T), 1);
+  }
+  size_t bytes;
   SpillSorter<CallKey, ByCorrelation> calls;
   SpillSorter<GpuIn, ByKey> gpu;
   SpillSorter<External, ByCorrelation> externals;
@@ -170,7 +195,10 @@ struct FileEvents::Join {
   SpillSorter<Memory, ByStart> memory;
 };
 
-FileEvents::FileEvents(analysis::FileInfo& info) : info_(info), join_(std::make_unique<Join>()) {}
+FileEvents::FileEvents(analysis::FileInfo& info, size_t sort_memory)
+    : info_(info),
+      join_(std::make_unique<Join>(sort_memory)),
+      items_(SpillSorter<Item, Earlier>::records_in(sort_memory)) {}
 FileEvents::~FileEvents() = default;
 
 void FileEvents::on_devices(const google::protobuf::RepeatedPtrField<pb::Device>& devices) {
@@ -205,8 +233,11 @@ void FileEvents::seen(uint64_t start_ns, uint64_t end_ns) {
 
 uint32_t FileEvents::track(bool gpu, uint32_t device, uint32_t tid) {
   const uint64_t key = uint64_t{gpu} << 63 | uint64_t{device} << 32 | tid;
+  // Runs of records of one thread or stream are the rule: no hash lookup.
+  if (key == last_track_.first && !tracks_.empty()) return last_track_.second;
   auto [it, added] = track_index_.emplace(key, static_cast<uint32_t>(tracks_.size()));
   if (added) tracks_.push_back(Track{gpu, device, tid, false});
+  last_track_ = {key, it->second};
   return it->second;
 }
 
@@ -439,11 +470,11 @@ void FileEvents::pair_gpu() {
   const auto call_key = [](const CallKey& c) { return c.correlation; };
   using CallLookup = Lookup<decltype(j.calls), CallKey, decltype(call_key)>;
   // By the record's own correlation: what is left after the external ids.
-  SpillSorter<GpuIn, ByKey> own;
+  SpillSorter<GpuIn, ByKey> own(j.records<GpuIn>());
   SpillSorter<GpuIn, ByKey>* by_own = &j.gpu;
   if (j.externals.size() != 0) {
     by_own = &own;
-    SpillSorter<GpuIn, ByKey> mapped;
+    SpillSorter<GpuIn, ByKey> mapped(j.records<GpuIn>());
     {
       const auto ext_key = [](const External& e) { return e.correlation; };
       Lookup<decltype(j.externals), External, decltype(ext_key)> externals(j.externals, ext_key);
@@ -526,13 +557,13 @@ void FileEvents::unwrap_correlations(bool external_only) {
   Join& j = *join_;
   if (!external_only) {
     if (!CorrelationUnwrap::may_wrap(call_ids_.first, call_ids_.second)) return;
-    SpillSorter<CallKey, ByStart> by_start;
+    SpillSorter<CallKey, ByStart> by_start(j.records<CallKey>());
     {
       auto cursor = j.calls.sorted();
       CallKey c;
       while (cursor.next(c)) by_start.add(c);
     }
-    SpillSorter<CallKey, ByCorrelation> calls;
+    SpillSorter<CallKey, ByCorrelation> calls(j.records<CallKey>());
     auto cursor = by_start.sorted();
     CallKey c;
     while (cursor.next(c)) {
@@ -545,13 +576,13 @@ void FileEvents::unwrap_correlations(bool external_only) {
     calls_unwrapped_ = true;
   } else {
     if (!CorrelationUnwrap::may_wrap(external_ids_.first, external_ids_.second)) return;
-    SpillSorter<External, ByPushed> by_pushed;
+    SpillSorter<External, ByPushed> by_pushed(j.records<External>());
     {
       auto cursor = j.externals.sorted();
       External e;
       while (cursor.next(e)) by_pushed.add(e);
     }
-    SpillSorter<External, ByCorrelation> externals;
+    SpillSorter<External, ByCorrelation> externals(j.records<External>());
     {
       const auto call_key = [](const CallKey& c) { return c.correlation; };
       Lookup<decltype(j.calls), CallKey, decltype(call_key)> calls(j.calls, call_key);
@@ -569,7 +600,7 @@ void FileEvents::unwrap_correlations(bool external_only) {
     j.externals = std::move(externals);
   }
   // The GPU records' ids, by when they started.
-  SpillSorter<GpuIn, ByKey> gpu;
+  SpillSorter<GpuIn, ByKey> gpu(j.records<GpuIn>());
   auto cursor = j.gpu.sorted();
   GpuIn g;
   while (cursor.next(g)) {

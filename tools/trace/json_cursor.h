@@ -6,6 +6,7 @@
 // the writing.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <string_view>
@@ -35,22 +36,25 @@ class JsonCursor {
   }
   void put(char c) { *at_++ = c; }
 
+  // Written in place, last digits first, once the length is known: no
+  // temporary and no memcpy of a length unknown at compile time.
   void number(uint64_t value) {
-    char digits[20];
-    char* end = digits + sizeof(digits);
-    char* p = end;
+    if (value < 10) {
+      *at_++ = static_cast<char>('0' + value);
+      return;
+    }
+    char* p = at_ + digits(value);
+    at_ = p;
     while (value >= 100) {
       p -= 2;
       std::memcpy(p, kPairs + (value % 100) * 2, 2);
       value /= 100;
     }
     if (value >= 10) {
-      p -= 2;
-      std::memcpy(p, kPairs + value * 2, 2);
+      std::memcpy(p - 2, kPairs + value * 2, 2);
     } else {
-      *--p = static_cast<char>('0' + value);
+      p[-1] = static_cast<char>('0' + value);
     }
-    text(std::string_view(p, static_cast<size_t>(end - p)));
   }
   void number(int64_t value) {
     if (value < 0) {
@@ -88,6 +92,33 @@ class JsonCursor {
       value >>= 4;
     } while (value != 0);
     text(std::string_view(p, static_cast<size_t>(end - p)));
+  }
+
+  // Decimal digits of a value (1 to 20): log10 from the bit width
+  // (1233 / 4096 ~ log10(2)), corrected by one comparison.
+  static int digits(uint64_t value) {
+    static constexpr uint64_t kPowers[20] = {1ull,
+                                             10ull,
+                                             100ull,
+                                             1000ull,
+                                             10000ull,
+                                             100000ull,
+                                             1000000ull,
+                                             10000000ull,
+                                             100000000ull,
+                                             1000000000ull,
+                                             10000000000ull,
+                                             100000000000ull,
+                                             1000000000000ull,
+                                             10000000000000ull,
+                                             100000000000000ull,
+                                             1000000000000000ull,
+                                             10000000000000000ull,
+                                             100000000000000000ull,
+                                             1000000000000000000ull,
+                                             10000000000000000000ull};
+    const int guess = (std::bit_width(value) * 1233) >> 12;  // digits - 1, or one less
+    return guess + (guess < 20 && value >= kPowers[guess] ? 1 : 0) + (value == 0 ? 1 : 0);
   }
 
   // Where fmt writes what is rare enough to format (floating point).

@@ -37,9 +37,15 @@ class SpillSorter {
   explicit SpillSorter(size_t budget_records = (size_t{8} << 20) / sizeof(T), Less less = Less())
       : budget_(std::max<size_t>(budget_records, 1)), less_(less) {}
 
+  // The budget in records for `bytes` of records.
+  static size_t records_in(size_t bytes) { return std::max<size_t>(bytes / sizeof(T), 1); }
+
   void add(const T& record) {
     if (sealed_) throw std::logic_error("SpillSorter: add after sorted()");
     if (buffer_.size() >= budget_) spill();
+    // Room for the whole budget at once: growing a vector by doubling
+    // copies it repeatedly. Pages never written cost no memory.
+    if (buffer_.capacity() == 0) buffer_.reserve(std::min<size_t>(budget_, kReserveMax));
     buffer_.push_back(record);
   }
 
@@ -54,25 +60,26 @@ class SpillSorter {
       if (heap_.empty()) return false;
       const size_t run = heap_.front().second;
       Source& s = sources_[run];
-      out = s.buffer[s.at++];
+      out = *s.at++;
       if (refill(s)) {
-        heap_.front().first = &s.buffer[s.at];
+        heap_.front().first = s.at;
       } else {
         heap_.front() = heap_.back();
         heap_.pop_back();
       }
-      sift_down();
+      if (heap_.size() > 1) sift_down();
       return true;
     }
 
    private:
     friend class SpillSorter;
     struct Source {
-      const T* memory = nullptr;  // the in-memory run
+      const T* memory = nullptr;  // the in-memory run, read in place
       size_t offset = 0;          // next record of the run in the file
       size_t left = 0;            // records of the run not yet read
-      std::vector<T> buffer;
-      size_t at = 0;
+      std::vector<T> buffer;      // a block of a run in the file
+      const T* at = nullptr;      // the current record, in memory or buffer
+      const T* end = nullptr;
     };
     using Head = std::pair<const T*, size_t>;  // current record, run
     struct After {
@@ -97,7 +104,7 @@ class SpillSorter {
       memory.memory = sorter.buffer_.data();
       memory.left = sorter.buffer_.size();
       for (size_t i = 0; i < sources_.size(); ++i)
-        if (refill(sources_[i])) heap_.push_back({&sources_[i].buffer[sources_[i].at], i});
+        if (refill(sources_[i])) heap_.push_back({sources_[i].at, i});
       std::make_heap(heap_.begin(), heap_.end(), after_);
     }
 
@@ -120,19 +127,21 @@ class SpillSorter {
     // Whether the source has a current record, reading its next block when
     // the buffer is used up.
     bool refill(Source& s) {
-      if (s.at < s.buffer.size()) return true;
+      if (s.at != s.end) return true;
       if (s.left == 0) return false;
+      if (s.memory != nullptr) {  // all of it at once: no copy
+        s.at = s.memory;
+        s.end = s.memory + s.left;
+        s.left = 0;
+        return true;
+      }
       const size_t n = std::min(s.left, block_);
       s.buffer.resize(n);
-      if (s.memory != nullptr) {
-        std::copy(s.memory, s.memory + n, s.buffer.begin());
-        s.memory += n;
-      } else {
-        sorter_.file_->read(s.offset * sizeof(T), s.buffer.data(), n * sizeof(T));
-        s.offset += n;
-      }
+      sorter_.file_->read(s.offset * sizeof(T), s.buffer.data(), n * sizeof(T));
+      s.offset += n;
       s.left -= n;
-      s.at = 0;
+      s.at = s.buffer.data();
+      s.end = s.at + n;
       return true;
     }
 
@@ -173,10 +182,24 @@ class SpillSorter {
         if (less_(y, x)) return false;
         return a.index < b.index;
       });
-      std::vector<T> sorted;
-      sorted.reserve(buffer_.size());
-      for (const Key& k : keys) sorted.push_back(buffer_[k.index]);
-      buffer_.swap(sorted);
+      // The permutation applied in place, cycle by cycle (each record moves
+      // once), so that sorting needs no second buffer of records.
+      constexpr uint32_t kDone = UINT32_MAX;
+      for (size_t start = 0; start < keys.size(); ++start) {
+        if (keys[start].index == kDone || keys[start].index == start) continue;
+        T held = buffer_[start];
+        size_t at = start;
+        while (true) {
+          const uint32_t from = keys[at].index;
+          keys[at].index = kDone;
+          if (from == start) {
+            buffer_[at] = held;
+            break;
+          }
+          buffer_[at] = buffer_[from];
+          at = from;
+        }
+      }
     } else {
       std::stable_sort(buffer_.begin(), buffer_.end(), less_);
     }
@@ -191,6 +214,7 @@ class SpillSorter {
     buffer_.clear();
   }
 
+  static constexpr size_t kReserveMax = (size_t{256} << 20) / sizeof(T);
   size_t budget_;
   Less less_;
   std::vector<T> buffer_;

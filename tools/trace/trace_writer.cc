@@ -65,7 +65,7 @@ class TraceWriter {
 
   // Reads the file once and writes its events.
   void write_file(uint32_t file, analysis::FileInfo& info) {
-    FileEvents events(info);
+    FileEvents events(info, options_.sort_memory);
     info.status = read_file(info.path, events);
     if (!info.status.opened) return;
     if (!clocks_) {  // one file: its own clock, from its first record

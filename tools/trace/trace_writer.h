@@ -13,6 +13,7 @@
 
 #include "tools/analysis/read/profile.h"
 #include "tools/trace/event_filter.h"
+#include "tools/trace/file_events.h"
 #include "tools/trace/sink.h"
 
 namespace gprof::trace {
@@ -20,6 +21,7 @@ namespace gprof::trace {
 struct TraceOptions {
   EventCut cut;
   uint64_t busy_bucket_ns = 1'000'000;
+  size_t sort_memory = kDefaultSortMemory;  // bytes per file before sorting spills (file_events.h)
 };
 
 struct TraceSummary {

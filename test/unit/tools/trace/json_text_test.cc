@@ -61,6 +61,13 @@ TEST_CASE("the JSON cursor writes numbers as fmt does", "[trace]") {
     CHECK(written([&](JsonCursor& c) { c.number(v); }) == fmt::format("x{}", v));
     CHECK(written([&](JsonCursor& c) { c.hex(v); }) == fmt::format("x{:x}", v));
   }
+  // Each length of number (the cursor counts digits before writing them).
+  uint64_t power = 1;
+  for (int digits = 1; digits <= 20; ++digits) {
+    for (const uint64_t v : {power - 1, power, power + 1, power * 9})
+      CHECK(written([&](JsonCursor& c) { c.number(v); }) == fmt::format("x{}", v));
+    if (digits < 20) power *= 10;
+  }
   for (const int64_t v : {int64_t{0}, int64_t{-1}, int64_t{-100}, INT64_MIN, INT64_MAX})
     CHECK(written([&](JsonCursor& c) { c.number(v); }) == fmt::format("x{}", v));
   for (const int64_t ns : {int64_t{0}, int64_t{1}, int64_t{999}, int64_t{1000}, int64_t{1234567},
