@@ -1,11 +1,12 @@
 // The trace's .gz output, compressed on several threads as pigz does it: the
-// bytes are cut into chunks of kChunk, each deflated on its own (primed with
+// bytes are cut into chunks of kChunk, each deflated on its own (by ISA-L's
+// igzip, primed with
 // the previous chunk's last 32 KiB, so the ratio is that of one stream) and
 // ended with a sync flush, and the pieces are written in order as a single
 // gzip member with the CRC-32s combined. One member, not concatenated
 // members: Chrome's DecompressionStream and some trace loaders stop after
 // the first. The bytes do not depend on the number of threads. Memory: about
-// 2 chunks, in and out, per thread.
+// 2 chunks, in and out, per thread. zlib combines the CRC-32s.
 #pragma once
 
 #include <zlib.h>
@@ -29,7 +30,7 @@ class ParallelGzip {
   static constexpr size_t kWindow = size_t{32} << 10;
 
   // Writes to `out` (not closed here). `threads` 1: compresses on the
-  // caller's thread.
+  // caller's thread. `level`: ISA-L's, 0 to 3.
   ParallelGzip(std::FILE* out, unsigned threads, int level);
   ~ParallelGzip();
   ParallelGzip(const ParallelGzip&) = delete;
