@@ -55,6 +55,7 @@ std::unique_ptr<OutputFile> OutputFile::open(const std::string& path, std::strin
   if (path == "-") {
     std::unique_ptr<OutputFile> out(new OutputFile(path, ""));
     out->plain_ = stdout;
+    if (threads > 1) out->background_ = std::make_unique<BackgroundWriter>(out->plain_);
     return out;
   }
   const bool direct = exists_not_regular(path);
@@ -65,6 +66,8 @@ std::unique_ptr<OutputFile> OutputFile::open(const std::string& path, std::strin
   out->plain_ = std::fopen(name.c_str(), "wb");
   if (out->plain_ != nullptr && gzip_name(path))
     out->gz_ = std::make_unique<ParallelGzip>(out->plain_, threads, kGzipLevel);
+  else if (out->plain_ != nullptr && threads > 1)
+    out->background_ = std::make_unique<BackgroundWriter>(out->plain_);
   if (out->plain_ == nullptr) {
     error = fmt::format("cannot create {}: {}", name, errno_text());
     out->temp_.clear();  // nothing to remove
@@ -87,6 +90,8 @@ bool OutputFile::write(std::string_view bytes) {
   bool ok;
   if (gz_)
     ok = gz_->write(bytes);
+  else if (background_)
+    ok = background_->write(bytes);
   else
     ok = std::fwrite(bytes.data(), 1, bytes.size(), plain_) == bytes.size();
   if (!ok) {
@@ -101,6 +106,12 @@ bool OutputFile::close() {
   if (gz_) {
     ok = failed_ || gz_->finish();
     gz_.reset();
+  }
+  if (background_) {
+    ok = failed_ || background_->finish();
+    const int error = errno;  // what the thread's join may not keep
+    background_.reset();
+    errno = error;
   }
   if (plain_ != nullptr) {
     const bool closed = plain_ == stdout ? std::fflush(stdout) == 0 : std::fclose(plain_) == 0;

@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "tools/trace/background_writer.h"
 #include "tools/trace/parallel_gzip.h"
 #include "tools/trace/sink.h"
 
@@ -20,7 +21,8 @@ namespace gprof::trace {
 class OutputFile : public Sink {
  public:
   // nullptr with `error` set when the file cannot be created. `threads`:
-  // how many compress a .gz output.
+  // how many compress a .gz output; more than one also writes plain JSON on
+  // a thread of its own (background_writer.h).
   static std::unique_ptr<OutputFile> open(const std::string& path, std::string& error,
                                           unsigned threads = 1);
   OutputFile(const OutputFile&) = delete;
@@ -42,7 +44,8 @@ class OutputFile : public Sink {
   std::string path_;  // what commit() renames onto (a symbolic link resolved)
   std::string temp_;  // empty when written directly (stdout, not a regular file)
   std::FILE* plain_ = nullptr;
-  std::unique_ptr<ParallelGzip> gz_;  // writes into plain_
+  std::unique_ptr<ParallelGzip> gz_;              // writes into plain_
+  std::unique_ptr<BackgroundWriter> background_;  // or this does (plain JSON, threads > 1)
   bool failed_ = false;
   std::string error_;  // the first failure
 };
