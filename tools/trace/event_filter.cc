@@ -52,22 +52,21 @@ bool FileCut::in_scope(Interval what) const {
 }
 
 bool FileCut::gpu_kept(const Item& gpu) const {
-  const bool issuer_kept =
-      cut_.ranges.empty() || (gpu.has_call && call_kept({gpu.call_start, gpu.call_end}));
-  return issuer_kept && in_window({gpu.gpu_start, gpu.gpu_end});
+  const bool issuer_kept = cut_.ranges.empty() || (gpu.has_call && call_kept(call_span(gpu)));
+  return issuer_kept && in_window(gpu_span(gpu));
 }
 
 bool FileCut::keep(const Item& e) const {
   if (!cut_.cuts()) return true;
   switch (e.kind) {
     case EventKind::kCall:
-      if (!call_kept({e.call_start, e.call_end})) return false;
+      if (!call_kept(call_span(e))) return false;
       return e.sub == 0 || gpu_kept(e);  // a flow start needs its GPU end
     case EventKind::kGpu:
       if (!gpu_kept(e)) return false;
-      return e.sub == 0 || (e.has_call && call_kept({e.call_start, e.call_end}));
+      return e.sub == 0 || (e.has_call && call_kept(call_span(e)));
     case EventKind::kCounter:
-      return !e.has_call || call_kept({e.call_start, e.call_end});
+      return !e.has_call || call_kept(call_span(e));
     default:
       return in_window(span(e)) && in_scope(span(e));
   }

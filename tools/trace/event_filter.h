@@ -30,6 +30,18 @@ struct EventCut {
 
 using Interval = std::pair<uint64_t, uint64_t>;  // [start, end] on the file's clock
 
+// The call an item stands for or hangs on (a call, its flow starts, GPU work
+// with has_call, a memory counter), and the GPU work of GPU slices and of
+// flow starts.
+inline Interval call_span(const Item& e) {
+  return e.kind == EventKind::kCall ? Interval{e.start_ns, e.start_ns + e.dur_ns}
+                                    : Interval{e.other_start, e.other_end};
+}
+inline Interval gpu_span(const Item& e) {
+  return e.kind == EventKind::kGpu ? Interval{e.start_ns, e.start_ns + e.dur_ns}
+                                   : Interval{e.other_start, e.other_end};
+}
+
 // The cut of one file. `to_relative` is added to a file time to make it
 // relative to the trace's origin.
 class FileCut {

@@ -107,7 +107,8 @@ void EventJson::place(JsonCursor& c, uint32_t track, uint64_t time_ns) {
 
 void EventJson::write(const Item& event) {
   if (event.sub != 0) {
-    flow(event.kind == EventKind::kCall, flow_base_ + event.flow_id, event.track, event.start_ns);
+    const bool start = event.kind == EventKind::kCall;
+    flow(start, flow_base_ + (start ? event.flow_id : event.ref), event.track, event.start_ns);
     return;
   }
   switch (event.kind) {
@@ -197,12 +198,12 @@ void EventJson::gpu(const Item& e) {
     c.text(",\"stream\":");
     c.number(r.stream);
     if (r.kind == GpuKind::kKernel) {
-      dim3(c, ",\"grid\":[", r.grid);
-      dim3(c, ",\"block\":[", r.block);
+      dim3(c, ",\"grid\":[", r.launch.grid);
+      dim3(c, ",\"block\":[", r.launch.block);
       c.text(",\"shared memory\":");
-      c.number(r.shared_mem);
+      c.number(r.launch.shared_mem);
       c.text(",\"registers per thread\":");
-      c.number(r.registers);
+      c.number(r.launch.registers);
     } else {
       c.text(",\"bytes\":");
       c.number(r.bytes);

@@ -303,8 +303,6 @@ void FileEvents::on_api(const ApiRecord& r) {
   e.ref = index;
   e.track = track(false, 0, r.tid);
   e.kind = EventKind::kCall;
-  e.call_start = r.start_ns;
-  e.call_end = end;
   e.call = CallPart{r.correlation,
                     r.stream,
                     r.bytes,
@@ -537,10 +535,8 @@ void FileEvents::pair_gpu() {
     s.sub = ++sub;
     s.kind = EventKind::kCall;
     s.has_call = true;
-    s.call_start = w.call.start_ns;
-    s.call_end = w.call.end_ns;
-    s.gpu_start = w.record.start_ns;
-    s.gpu_end = std::max(w.record.end_ns, w.record.start_ns);
+    s.other_start = w.record.start_ns;  // the GPU end
+    s.other_end = std::max(w.record.end_ns, w.record.start_ns);
     s.flow_id = gpu_count_ - 1;
     items_.add(s);
   }
@@ -621,24 +617,21 @@ void FileEvents::number_gpu(const GpuRecord& r, const CallKey* call) {
   e.kind = EventKind::kGpu;
   e.has_call = call != nullptr;
   if (call != nullptr) {
-    e.call_start = call->start_ns;
-    e.call_end = call->end_ns;
+    e.other_start = call->start_ns;
+    e.other_end = call->end_ns;
   }
-  e.gpu_start = r.start_ns;
-  e.gpu_end = end;
-  e.flow_id = e.ref;
-  e.gpu = GpuPart{call != nullptr ? call->correlation : r.correlation,
-                  r.bytes,
-                  r.graph_node,
-                  r.graph,
-                  r.device,
-                  r.stream,
-                  row_name(r),
-                  r.grid,
-                  r.block,
-                  r.shared_mem,
-                  r.registers,
-                  r.kind};
+  GpuPart& g = e.gpu;
+  g.correlation = call != nullptr ? call->correlation : r.correlation;
+  g.graph_node = r.graph_node;
+  g.graph = r.graph;
+  g.device = r.device;
+  g.stream = r.stream;
+  g.name = row_name(r);
+  g.kind = r.kind;
+  if (r.kind == GpuKind::kKernel)
+    g.launch = GpuLaunch{r.grid, r.block, r.shared_mem, r.registers};
+  else
+    g.bytes = r.bytes;
   add(e);
   if (e.dur_ns != 0 && cut_->gpu_kept(e)) {
     const int64_t start = static_cast<int64_t>(r.start_ns) + cut_->to_relative();
@@ -667,8 +660,8 @@ void FileEvents::add_memory_counters() {
     e.track = where;
     e.kind = EventKind::kCounter;
     e.has_call = true;
-    e.call_start = m.start_ns;
-    e.call_end = m.end_ns;
+    e.other_start = m.start_ns;
+    e.other_end = m.end_ns;
     e.counter = CounterPart{static_cast<double>(level),
                             device ? Counter::kDeviceMemory : Counter::kHostMemory};
     add(e);

@@ -74,11 +74,11 @@ class FileEvents : public RecordVisitor {
     Item item;
     while (cursor.next(item)) {
       if (!cut_->keep(item)) continue;
-      if (calls_unwrapped_ && item.kind == EventKind::kCall && item.call.correlation != 0)
+      if (calls_unwrapped_ && item.kind == EventKind::kCall && item.sub == 0 &&
+          item.call.correlation != 0)
         item.call.correlation = unwrap_.at(item.call.correlation, item.start_ns);
       f(item);
-      if (item.kind == EventKind::kGpu && item.has_call &&
-          cut_->call_kept({item.call_start, item.call_end})) {
+      if (item.kind == EventKind::kGpu && item.has_call && cut_->call_kept(call_span(item))) {
         item.sub = 1;
         f(item);
       }

@@ -45,19 +45,25 @@ struct CallPart {
   ApiId api;
 };
 
+struct GpuLaunch {
+  Dim3 grid;
+  Dim3 block;
+  uint32_t shared_mem;
+  uint32_t registers;
+};
+
 struct GpuPart {
   uint64_t correlation;  // the issuing call's when paired, else the record's
-  uint64_t bytes;
   uint64_t graph_node;
   uint32_t graph;
   uint32_t device;
   uint32_t stream;
   uint32_t name;  // row name id
-  Dim3 grid;
-  Dim3 block;
-  uint32_t shared_mem;
-  uint32_t registers;
   GpuKind kind;
+  union {
+    GpuLaunch launch;  // kernels
+    uint64_t bytes;    // copies and sets
+  };
 };
 
 struct RangePart {
@@ -82,20 +88,22 @@ struct Item {
   uint32_t track;  // FileStream::tracks
   uint32_t sub;    // 0: the event; 1, 2...: a call's flow starts, written after it
   EventKind kind;
-  // What --window and --range judge it by (event_filter.h): the issuing or
-  // memory-moving call (gpu, flows, memory counters), and a flow's GPU end.
+  // What --window and --range judge it by (event_filter.h) besides its own
+  // span: the issuing or memory-moving call of GPU work and memory counters
+  // (has_call), and a flow start's GPU end.
   bool has_call;
-  uint64_t call_start, call_end;
-  uint64_t gpu_start, gpu_end;
-  uint64_t flow_id;  // flows: relative to the file's first
-  // The kind's details.
+  uint64_t other_start, other_end;
+  // The kind's details. Records are spilled to disk: every byte counts.
   union {
-    CallPart call;
-    GpuPart gpu;
+    CallPart call;     // sub 0
+    uint64_t flow_id;  // a call's flow start (sub > 0): relative to the file's first
+    GpuPart gpu;       // its flow end's id is `ref`
     RangePart range;
     CounterPart counter;
   };
 };
+
+static_assert(sizeof(Item) <= 128, "spilled records: keep them small");
 
 // Within a track: by time; at one time enclosing slices first; a call's or
 // GPU slice's flows right after it.
