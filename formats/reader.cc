@@ -207,6 +207,11 @@ ReadStatus read_file(const std::string& path, RecordVisitor& visitor) {
   return read_file_reporting(path, visitor, g_progress.load(std::memory_order_acquire));
 }
 
+void retract_read_progress(const ReadStatus& status) {
+  if (ReadProgress* progress = g_progress.load(std::memory_order_acquire))
+    progress->retract(status.file_bytes, status.records + status.range_events + status.gpu_records);
+}
+
 void set_read_progress(ReadProgress* progress) {
   g_progress.store(progress, std::memory_order_release);
 }

@@ -68,11 +68,18 @@ class ReadProgress {
  public:
   virtual ~ReadProgress() = default;
   virtual void advanced(uint64_t bytes, uint64_t records) = 0;
+  // What read_file counted for a file is taken back: the caller reads it
+  // again another way (the report's stream falling back to memory).
+  virtual void retract(uint64_t /*bytes*/, uint64_t /*records*/) {}
 };
 
 // Installs `progress` for every later read_file in the process (nullptr:
 // none). Not owned.
 void set_read_progress(ReadProgress* progress);
+
+// Takes back from the installed progress what read_file counted for the
+// file whose read returned `status`.
+void retract_read_progress(const ReadStatus& status);
 
 // The file's header (its first frame) without reading further; nullopt when
 // the file cannot be read or has no header.

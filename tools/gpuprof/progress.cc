@@ -41,6 +41,13 @@ class ProgressDisplay final : public ReadProgress {
     draw(now, done, read);
   }
 
+  void retract(uint64_t bytes, uint64_t records) override {
+    done_.fetch_sub(bytes, std::memory_order_relaxed);
+    records_.fetch_sub(records, std::memory_order_relaxed);
+    std::lock_guard lock(mutex_);
+    finished_ = false;  // the file is read again: there is more to show
+  }
+
   void finish() {
     std::lock_guard lock(mutex_);
     erase_locked();

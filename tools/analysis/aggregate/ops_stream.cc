@@ -620,6 +620,7 @@ std::optional<StreamedFile> stream_ops_file(uint32_t index, const std::string& p
     out.info.status = read_file(path, stream);
     if (!stream.why().empty() || !stream.finish(local, steps ? &out.throughput : nullptr, index)) {
       why = stream.why();
+      retract_read_progress(out.info.status);  // read again in memory
       return std::nullopt;
     }
     out.saw_memory = stream.saw_memory();
