@@ -76,7 +76,9 @@ class OpsStream final : public RecordVisitor, public WalkRows {
   // WalkRows
   uint32_t key_of(const CpuNode& node) override {
     FirstEvent& first = first_[node.label];
-    if (!first.seen || first_before(node, first.node)) first = FirstEvent{node, true};
+    // A thread walks in order: a label seen on this thread stays first here.
+    if (!first.seen || (node.thread != first.node.thread && first_before(node, first.node)))
+      first = FirstEvent{node, true};
     return node.label;
   }
   Row& row(uint32_t label) override { return label_rows_[label]; }
@@ -363,7 +365,12 @@ uint32_t OpsStream::range_label(RangeName& name, uint64_t seq, uint64_t op_id) {
 
 void OpsStream::on_range(const RangeEvent& e) {
   if (!why_.empty()) return;
-  if (e.op != RangeOp::kNameThread && e.op != RangeOp::kNameCategory) seen(e.time_ns, e.time_ns);
+  if (e.op == RangeOp::kNameThread || e.op == RangeOp::kNameCategory) {
+    if (e.op == RangeOp::kNameThread) thread_names_[static_cast<uint32_t>(e.range_id)] = e.name;
+    return;  // categories name nothing the tables show
+  }
+  ThreadState& t = state(e.tid);
+  seen(e.time_ns, e.time_ns);
   bool ok = true;
   switch (e.op) {
     case RangeOp::kPush: {
@@ -376,16 +383,16 @@ void OpsStream::on_range(const RangeEvent& e) {
       s.node.id = range_seq_++;
       s.node.flags = kNodeRange;
       s.node.label = range_label(*name, e.seq, e.op_id);
-      state(e.tid).pushes_of(e.domain).push_back(
+      t.pushes_of(e.domain).push_back(
           OpenPush{s.node.id, e.time_ns, s.node.label, name->step_pattern});
-      thread(e.tid).add(s, e.time_ns);
+      t.stream->add(s, e.time_ns);
       break;
     }
     case RangeOp::kPop: {
-      std::vector<OpenPush>& stack = state(e.tid).pushes_of(e.domain);
+      std::vector<OpenPush>& stack = t.pushes_of(e.domain);
       if (stack.empty()) {
         ++counts_.unbalanced_pops;
-        thread(e.tid).advance(e.time_ns);
+        t.stream->advance(e.time_ns);
         break;
       }
       const OpenPush push = stack.back();
@@ -393,29 +400,27 @@ void OpsStream::on_range(const RangeEvent& e) {
       const uint64_t end = std::max(e.time_ns, push.start_ns);
       ++counts_.push_pop;
       throughput_.range(push.step_pattern, push.start_ns, end);
-      ok = thread(e.tid).set_end(push.id, end);
-      thread(e.tid).advance(e.time_ns);
+      ok = t.stream->set_end(push.id, end);
+      t.stream->advance(e.time_ns);
       break;
     }
     case RangeOp::kStart:
       ++range_seq_;  // the in-memory path numbers pushes, starts and marks together
       start_end_.add(e);
-      thread(e.tid).advance(e.time_ns);
+      t.stream->advance(e.time_ns);
       break;
     case RangeOp::kEnd:
       start_end_.add(e);
-      thread(e.tid).advance(e.time_ns);
+      t.stream->advance(e.time_ns);
       break;
     case RangeOp::kMark:
       ++range_seq_;
       ++counts_.marks;
-      thread(e.tid).advance(e.time_ns);
+      t.stream->advance(e.time_ns);
       break;
     case RangeOp::kNameThread:
-      thread_names_[static_cast<uint32_t>(e.range_id)] = e.name;
-      break;
     case RangeOp::kNameCategory:
-      break;  // categories name nothing the tables show
+      break;  // above
   }
   if (!ok) fail("ranges of a thread that cross");
 }
