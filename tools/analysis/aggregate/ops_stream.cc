@@ -34,16 +34,13 @@ bool first_before(const CpuNode& a, const CpuNode& b) {
   return walks_before(a, b);
 }
 
-class OpsStream final : public RecordVisitor, public WalkRows {
+class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEvents {
  public:
   OpsStream(FileInfo& info, const OpsOptions& options, std::vector<std::string> step_patterns)
       : info_(info),
         options_(options),
         rules_{false, options.top_level_only},
-        throughput_(std::move(step_patterns)),
-        walked_([this](const StreamEvent& e, const WalkVisit& v, NestingWalk& walk) {
-          return walked(e, v, walk);
-        }) {
+        throughput_(std::move(step_patterns)) {
     process_ = strings_.id("-");
   }
 
@@ -138,7 +135,7 @@ class OpsStream final : public RecordVisitor, public WalkRows {
   ThreadState& state(uint32_t tid) {
     if (last_state_ != nullptr && last_tid_ == tid) return *last_state_;
     ThreadState& t = threads_[tid];  // unordered_map: its elements stay where they are
-    if (!t.stream) t.stream = std::make_unique<ThreadStream>(rules_, *this, contexts_, walked_);
+    if (!t.stream) t.stream = std::make_unique<ThreadStream>(rules_, *this, contexts_, *this);
     last_tid_ = tid;
     last_state_ = &t;
     return t;
@@ -170,7 +167,8 @@ class OpsStream final : public RecordVisitor, public WalkRows {
   uint32_t gpu_label(const GpuRecord& r, const std::string* kernel);
   RangeName* range_name(uint32_t name, uint32_t domain);
   uint32_t range_label(RangeName& name, uint64_t seq, uint64_t op_id);
-  bool walked(const StreamEvent& e, const WalkVisit& v, NestingWalk& walk);
+  // WalkedEvents
+  bool walked(const StreamEvent& e, const WalkVisit& v, NestingWalk& walk) override;
   void add_memory(const MemoryCall& call, MemorySpace space, int64_t bytes);
   bool close_open_pushes(uint64_t last_ns);
   void end_frame() {
@@ -194,7 +192,6 @@ class OpsStream final : public RecordVisitor, public WalkRows {
   const OpsOptions& options_;
   const CpuTreeRules rules_;
   ThroughputStream throughput_;
-  const WalkedFunction walked_;
   std::string why_;
 
   Interner strings_;

@@ -50,7 +50,7 @@ bool ThreadStream::walk(const StreamEvent& event) {
   const WalkVisit visit = walk_.visit(event.node);
   walked_any_ = true;
   last_walked_ = event.node;
-  return walked_(event, visit, walk_);
+  return walked_.walked(event, visit, walk_);
 }
 
 bool ThreadStream::set_end(uint32_t id, uint64_t end_ns) {

@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <utility>
 #include <vector>
 
 #include "tools/analysis/model/nesting_walk.h"
@@ -34,13 +35,30 @@ struct StreamEvent {
   bool memory = false;       // a call that allocates or frees
 };
 
-// Told of each event as it is walked.
+// Told of each event as it is walked; false stops the stream.
+class WalkedEvents {
+ public:
+  virtual ~WalkedEvents() = default;
+  virtual bool walked(const StreamEvent& event, const WalkVisit& visit, NestingWalk& walk) = 0;
+};
+
+// WalkedEvents from a function (tests).
 using WalkedFunction = std::function<bool(const StreamEvent&, const WalkVisit&, NestingWalk&)>;
+class WalkedFunctionEvents final : public WalkedEvents {
+ public:
+  explicit WalkedFunctionEvents(WalkedFunction fn) : fn_(std::move(fn)) {}
+  bool walked(const StreamEvent& event, const WalkVisit& visit, NestingWalk& walk) override {
+    return fn_(event, visit, walk);
+  }
+
+ private:
+  WalkedFunction fn_;
+};
 
 class ThreadStream {
  public:
   ThreadStream(const CpuTreeRules& rules, WalkRows& rows, WalkContexts& contexts,
-               const WalkedFunction& walked)
+               WalkedEvents& walked)
       : walk_(rules, rows, &contexts), walked_(walked) {}
 
   // An event of the current frame, queued at `event_ns` (a call's start, a
@@ -72,7 +90,7 @@ class ThreadStream {
   bool walk(const StreamEvent& event);
 
   NestingWalk walk_;
-  const WalkedFunction& walked_;
+  WalkedEvents& walked_;
   Pending calls_;
   Pending pushes_;
   uint64_t latest_ = 0;

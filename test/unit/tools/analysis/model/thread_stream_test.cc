@@ -136,7 +136,8 @@ bool streamed(const std::vector<Entry>& entries, uint64_t last, CpuTreeRules rul
     if (!(e.node.flags & kNodeRange)) context_of[e.node.id] = v.context;
     return true;
   };
-  ThreadStream stream(rules, rows, contexts, walked);
+  WalkedFunctionEvents events(walked);
+  ThreadStream stream(rules, rows, contexts, events);
   std::map<uint32_t, uint64_t> starts;
   size_t at = 0;
   while (at < entries.size()) {
@@ -207,7 +208,8 @@ TEST_CASE("an event that belongs before one already walked is refused") {
   const WalkedFunction walked = [](const StreamEvent&, const WalkVisit&, NestingWalk&) {
     return true;
   };
-  ThreadStream stream(CpuTreeRules{}, rows, contexts, walked);
+  WalkedFunctionEvents events(walked);
+  ThreadStream stream(CpuTreeRules{}, rows, contexts, events);
   CpuNode late;
   late.start_ns = 100;
   late.end_ns = 200;
@@ -229,7 +231,8 @@ TEST_CASE("ranges of two domains that cross are refused, not nested") {
   const WalkedFunction walked = [](const StreamEvent&, const WalkVisit&, NestingWalk&) {
     return true;
   };
-  ThreadStream stream(CpuTreeRules{}, rows, contexts, walked);
+  WalkedFunctionEvents events(walked);
+  ThreadStream stream(CpuTreeRules{}, rows, contexts, events);
   CpuNode a;
   a.start_ns = 10;
   a.end_ns = kOpenEnd;
