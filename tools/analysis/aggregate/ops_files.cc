@@ -22,8 +22,9 @@ bool in_memory_asked() {
 // what --range keeps, as report's chain does.
 class OpsFileWork : public FileWork {
  public:
-  explicit OpsFileWork(const OpsFilesOptions& options)
+  OpsFileWork(const OpsFilesOptions& options, bool pipelined)
       : options_(options),
+        pipelined_(pipelined),
         stream_(streamable(options.ops) && !in_memory_asked()),
         ops_(rows_, options.ops),
         throughput_(options.steps.value_or(std::vector<std::string>{}),
@@ -35,8 +36,8 @@ class OpsFileWork : public FileWork {
 
   std::optional<FileInfo> read(uint32_t file, const std::string& path) override {
     if (!stream_) return std::nullopt;
-    std::optional<StreamedFile> streamed =
-        stream_ops_file(file, path, options_.ops, options_.steps, rows_, in_memory_because_);
+    std::optional<StreamedFile> streamed = stream_ops_file(file, path, options_.ops, options_.steps,
+                                                           rows_, in_memory_because_, pipelined_);
     if (!streamed) return std::nullopt;
     streamed_ = true;
     saw_memory_ = streamed->saw_memory;
@@ -50,6 +51,7 @@ class OpsFileWork : public FileWork {
   }
 
   const OpsFilesOptions& options_;
+  const bool pipelined_;
   const bool stream_;
   bool streamed_ = false;
   bool saw_memory_ = false;
@@ -66,9 +68,12 @@ class OpsFileWork : public FileWork {
 OpsFiles aggregate_ops_files(const std::vector<std::string>& paths,
                              const OpsFilesOptions& options) {
   OpsFiles out;
+  // Cores the files leave idle decode frames beside the aggregation.
+  const unsigned jobs = options.jobs == 0 ? default_jobs() : options.jobs;
+  const bool pipelined = jobs >= 2 * paths.size();
   load_files_parallel(
       paths, options.jobs,
-      [&](uint32_t /*file*/) { return std::make_unique<OpsFileWork>(options); },
+      [&](uint32_t /*file*/) { return std::make_unique<OpsFileWork>(options, pipelined); },
       [&](uint32_t /*file*/, FileWork& work, const FileInfo& info) {
         auto& file = static_cast<OpsFileWork&>(work);
         out.rows.merge(std::move(file.rows_));

@@ -6,6 +6,7 @@
 #include <memory>
 #include <unordered_map>
 
+#include "formats/pipelined_reader.h"
 #include "tools/analysis/aggregate/gpu_busy.h"
 #include "tools/analysis/aggregate/memory_ledger.h"
 #include "tools/analysis/aggregate/throughput_stream.h"
@@ -613,13 +614,13 @@ bool streamable(const OpsOptions& options) {
 std::optional<StreamedFile> stream_ops_file(uint32_t index, const std::string& path,
                                             const OpsOptions& options,
                                             const std::optional<std::vector<std::string>>& steps,
-                                            KeyAverages& rows, std::string& why) {
+                                            KeyAverages& rows, std::string& why, bool pipelined) {
   StreamedFile out;
   out.info.path = path;
   KeyAverages local;
   try {
     OpsStream stream(out.info, options, steps.value_or(std::vector<std::string>{}));
-    out.info.status = read_file(path, stream);
+    out.info.status = pipelined ? read_file_pipelined(path, stream) : read_file(path, stream);
     if (!stream.why().empty() || !stream.finish(local, steps ? &out.throughput : nullptr, index)) {
       why = stream.why();
       retract_read_progress(out.info.status);  // read again in memory
