@@ -29,7 +29,9 @@ struct Log : RecordVisitor {
     add("external " + std::to_string(c) + " " + std::to_string(x));
   }
   void on_cupti(const pb::CuptiStatus& s) override { add("cupti " + std::to_string(s.state())); }
-  void on_footer(const pb::Footer& f) override { add("footer " + std::to_string(f.end_clock_ns())); }
+  void on_footer(const pb::Footer& f) override {
+    add("footer " + std::to_string(f.end_clock_ns()));
+  }
   bool wants_more() const override {
     const_cast<Log*>(this)->add("frame");
     return stop_after == 0 || ++const_cast<Log*>(this)->frames < stop_after;
@@ -54,8 +56,9 @@ std::string sample_file() {
   test::SidecarBuilder file;
   file.header(test::test_header())
       .strings({{1, "k"}})
-      .drain({{7, calls}}, {{7, {test::make_range_event(RangeOp::kPush, 50, 0),
-                                 test::make_range_event(RangeOp::kPop, 6000)}}})
+      .drain({{7, calls}}, {{7,
+                             {test::make_range_event(RangeOp::kPush, 50, 0),
+                              test::make_range_event(RangeOp::kPop, 6000)}}})
       .gpu(gpu)
       .external({{3, 4}})
       .raw("not a frame at all, a damaged tail")
