@@ -1,5 +1,7 @@
 #include "formats/frame_columns.h"
 
+#include "formats/batch_fields.h"
+
 #include <google/protobuf/descriptor.h>
 #include <google/protobuf/message.h>
 #include <google/protobuf/reflection.h>
@@ -9,80 +11,18 @@ namespace {
 
 using enum FieldType;
 
-// Indexed by field number (gprof.proto); index 0 is unused.
+// Indexed by field number (batch_fields.h); index 0 is unused.
+#define GPROF_FIELD_TYPE(Name, type) type,
 constexpr FieldType kApiCalls[] = {
-    kNone,
-    kScalar32,  // 1 tid
-    kScalar64,  // 2 base_ns
-    kUint32,    // 3 api
-    kSint64,    // 4 start_delta
-    kUint64,    // 5 duration
-    kSint32,    // 6 result
-    kUint64,    // 7 correlation
-    kUint32,    // 8 kernel
-    kUint32,    // 9 grid_x
-    kUint32,    // 10 grid_y
-    kUint32,    // 11 grid_z
-    kUint32,    // 12 block_x
-    kUint32,    // 13 block_y
-    kUint32,    // 14 block_z
-    kUint32,    // 15 shared_mem
-    kUint64,    // 16 stream
-    kUint64,    // 17 bytes
-    kUint64,    // 18 address
-    kUint32,    // 19 copy_kind
-    kUint32,    // 20 runtime
-};
-
-constexpr FieldType kGpuActivities[] = {
-    kNone,
-    kScalar64,  // 1 base_ns
-    kUint32,    // 2 kind
-    kSint64,    // 3 start_delta
-    kUint64,    // 4 duration
-    kUint64,    // 5 correlation
-    kUint32,    // 6 device
-    kUint32,    // 7 stream
-    kUint32,    // 8 graph
-    kUint64,    // 9 graph_node
-    kUint32,    // 10 kernel
-    kUint32,    // 11 grid_x
-    kUint32,    // 12 grid_y
-    kUint32,    // 13 grid_z
-    kUint32,    // 14 block_x
-    kUint32,    // 15 block_y
-    kUint32,    // 16 block_z
-    kUint32,    // 17 shared_mem
-    kUint32,    // 18 registers
-    kUint64,    // 19 bytes
-    kUint32,    // 20 copy_kind
-    kUint32,    // 21 src_kind
-    kUint32,    // 22 peer_device
-    kUint32,    // 23 dst_kind
-    kUint32,    // 24 detail
-};
-
+    kNone, GPROF_API_CALLS_HEAD(GPROF_FIELD_TYPE) GPROF_API_CALLS_COLUMNS(GPROF_FIELD_TYPE)};
+constexpr FieldType kGpuActivities[] = {kNone, GPROF_GPU_ACTIVITIES_HEAD(GPROF_FIELD_TYPE)
+                                                   GPROF_GPU_ACTIVITIES_COLUMNS(GPROF_FIELD_TYPE)};
 constexpr FieldType kRanges[] = {
-    kNone,
-    kScalar32,  // 1 tid
-    kScalar64,  // 2 base_ns
-    kUint32,    // 3 op
-    kSint64,    // 4 time_delta
-    kUint32,    // 5 name
-    kUint32,    // 6 domain
-    kUint32,    // 7 category
-    kUint64,    // 8 range_id
-    kUint32,    // 9 color
-    kUint64,    // 10 payload
-    kUint64,    // 11 seq
-    kUint64,    // 12 op_id
-};
-
+    kNone, GPROF_RANGES_HEAD(GPROF_FIELD_TYPE) GPROF_RANGES_COLUMNS(GPROF_FIELD_TYPE)};
 constexpr FieldType kExternalCorrelations[] = {
-    kNone,
-    kUint64,  // 1 correlation
-    kUint64,  // 2 external_id
-};
+    kNone, GPROF_EXTERNAL_CORRELATIONS_HEAD(GPROF_FIELD_TYPE)
+               GPROF_EXTERNAL_CORRELATIONS_COLUMNS(GPROF_FIELD_TYPE)};
+#undef GPROF_FIELD_TYPE
 
 static_assert(std::size(kGpuActivities) == kMaxBatchField + 1);
 

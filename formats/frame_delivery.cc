@@ -4,83 +4,17 @@
 #include <vector>
 
 #include "formats/api_ids.h"
+#include "formats/batch_fields.h"
 #include "formats/record.h"
 
 namespace gprof {
 namespace {
 
-// Field numbers of gprof.proto's batch messages.
-namespace api_calls {
-enum : uint32_t {
-  kTid = 1,
-  kBaseNs,
-  kApi,
-  kStartDelta,
-  kDuration,
-  kResult,
-  kCorrelation,
-  kKernel,
-  kGridX,
-  kGridY,
-  kGridZ,
-  kBlockX,
-  kBlockY,
-  kBlockZ,
-  kSharedMem,
-  kStream,
-  kBytes,
-  kAddress,
-  kCopyKind,
-  kRuntime
-};
-}  // namespace api_calls
-namespace gpu_activities {
-enum : uint32_t {
-  kBaseNs = 1,
-  kKind,
-  kStartDelta,
-  kDuration,
-  kCorrelation,
-  kDevice,
-  kStream,
-  kGraph,
-  kGraphNode,
-  kKernel,
-  kGridX,
-  kGridY,
-  kGridZ,
-  kBlockX,
-  kBlockY,
-  kBlockZ,
-  kSharedMem,
-  kRegisters,
-  kBytes,
-  kCopyKind,
-  kSrcKind,
-  kPeerDevice,
-  kDstKind,
-  kDetail
-};
-}  // namespace gpu_activities
-namespace ranges {
-enum : uint32_t {
-  kTid = 1,
-  kBaseNs,
-  kOp,
-  kTimeDelta,
-  kName,
-  kDomain,
-  kCategory,
-  kRangeId,
-  kColor,
-  kPayload,
-  kSeq,
-  kOpId
-};
-}  // namespace ranges
-namespace external_correlations {
-enum : uint32_t { kCorrelation = 1, kExternalId };
-}  // namespace external_correlations
+// Field numbers of gprof.proto's batch messages (batch_fields.h).
+namespace api_calls = batch_fields::api_calls;
+namespace gpu_activities = batch_fields::gpu_activities;
+namespace ranges = batch_fields::ranges;
+namespace external_correlations = batch_fields::external_correlations;
 
 // One column of a batch.
 template <typename T>

@@ -57,11 +57,12 @@ void ApiCallsEncoder::finish(ByteBuffer& frame) {
   scratch_.clear();
   put_uint64(scratch_, 1, tid_);
   put_uint64(scratch_, 2, base_ns_);
-  // Column i is pb::ApiCalls field i + 3 (gprof.proto); the runtime column
+  // Column i is pb::ApiCalls field kFirstColumn + i (batch_fields.h); the runtime column
   // only when a call of the batch knows its runtime.
   if (!any_runtime_) columns_[kRuntime].clear();
   for (int i = 0; i < kColumnCount; ++i)
-    put_packed(scratch_, static_cast<uint32_t>(i + 3), columns_[i]);
+    put_packed(scratch_, batch_fields::api_calls::kFirstColumn + static_cast<uint32_t>(i),
+               columns_[i]);
   put_message(frame, kFrameApiCalls, scratch_);
   begin(tid_);
 }
@@ -109,9 +110,11 @@ void RangesEncoder::finish(ByteBuffer& frame) {
   scratch_.clear();
   put_uint64(scratch_, 1, tid_);
   put_uint64(scratch_, 2, base_ns_);
-  // Column i is pb::Ranges field i + 3 (gprof.proto); an optional column
+  // Column i is pb::Ranges field kFirstColumn + i (batch_fields.h); an optional column
   // that never started is empty and omitted.
-  for (int i = 0; i < kCount; ++i) put_packed(scratch_, static_cast<uint32_t>(i + 3), columns_[i]);
+  for (int i = 0; i < kCount; ++i)
+    put_packed(scratch_, batch_fields::ranges::kFirstColumn + static_cast<uint32_t>(i),
+               columns_[i]);
   put_message(frame, kFrameRanges, scratch_);
   begin(tid_);
 }
@@ -163,9 +166,10 @@ void GpuActivitiesEncoder::add(const GpuRecord& r) {
 void GpuActivitiesEncoder::finish(ByteBuffer& frame) {
   scratch_.clear();
   put_uint64(scratch_, 1, base_ns_);
-  // Column i is pb::GpuActivities field i + 2 (gprof.proto).
+  // Column i is pb::GpuActivities field kFirstColumn + i (batch_fields.h).
   for (int i = 0; i < kColumnCount; ++i)
-    put_packed(scratch_, static_cast<uint32_t>(i + 2), columns_[i]);
+    put_packed(scratch_, batch_fields::gpu_activities::kFirstColumn + static_cast<uint32_t>(i),
+               columns_[i]);
   put_message(frame, kFrameGpuActivities, scratch_);
   clear();
 }

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "formats/batch_fields.h"
 #include "formats/record.h"
 #include "formats/wire_encoder.h"
 
@@ -84,27 +85,8 @@ class ApiCallsEncoder {
   void finish(ByteBuffer& frame);
 
  private:
-  enum Column {
-    kApi,
-    kStartDelta,
-    kDuration,
-    kResult,
-    kCorrelation,
-    kKernel,
-    kGridX,
-    kGridY,
-    kGridZ,
-    kBlockX,
-    kBlockY,
-    kBlockZ,
-    kSharedMem,
-    kStream,
-    kBytes,
-    kAddress,
-    kCopyKind,
-    kRuntime,
-    kColumnCount
-  };
+  // Column i is the batch's field kFirstColumn + i (batch_fields.h).
+  enum Column { GPROF_API_CALLS_COLUMNS(GPROF_BATCH_FIELD_ENUM) kColumnCount };
   ByteBuffer columns_[kColumnCount];
   ByteBuffer scratch_;
   uint32_t tid_ = 0;
@@ -127,19 +109,8 @@ class RangesEncoder {
   void finish(ByteBuffer& frame);
 
  private:
-  enum Column {
-    kOp,
-    kTimeDelta,
-    kName,
-    kDomain,
-    kCategory,
-    kRangeId,
-    kColor,
-    kPayload,
-    kSeq,
-    kOpId,
-    kCount
-  };
+  // Column i is the batch's field kFirstColumn + i (batch_fields.h).
+  enum Column { GPROF_RANGES_COLUMNS(GPROF_BATCH_FIELD_ENUM) kCount };
   // Appends `value` to an optional column (kSeq, kOpId) for the event just
   // counted.
   void add_optional(Column column, uint64_t value);
@@ -163,32 +134,8 @@ class GpuActivitiesEncoder {
 
  private:
   void clear();
-  enum Column {
-    kKind,
-    kStartDelta,
-    kDuration,
-    kCorrelation,
-    kDevice,
-    kStream,
-    kGraph,
-    kGraphNode,
-    kKernel,
-    kGridX,
-    kGridY,
-    kGridZ,
-    kBlockX,
-    kBlockY,
-    kBlockZ,
-    kSharedMem,
-    kRegisters,
-    kBytes,
-    kCopyKind,
-    kSrcKind,
-    kPeerDevice,
-    kDstKind,
-    kDetail,
-    kColumnCount
-  };
+  // Column i is the batch's field kFirstColumn + i (batch_fields.h).
+  enum Column { GPROF_GPU_ACTIVITIES_COLUMNS(GPROF_BATCH_FIELD_ENUM) kColumnCount };
   ByteBuffer columns_[kColumnCount];
   ByteBuffer scratch_;
   uint64_t base_ns_ = 0;
