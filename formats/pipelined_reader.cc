@@ -176,9 +176,8 @@ class Recorder final : public RecordVisitor {
     add(Frame::kFooter, frame_->footers, footer);
   }
 
-  // After each frame (reader.h). The reader holds the visitor as const
-  // there; the recorder is not.
-  bool wants_more() const override { return const_cast<Recorder*>(this)->hand_over(); }
+  // After each frame (reader.h).
+  bool wants_more() override { return hand_over(); }
 
  private:
   template <typename T, typename V>

@@ -220,7 +220,7 @@ std::optional<pb::FileHeader> read_header(const std::string& path) {
   class HeaderOnly : public RecordVisitor {
    public:
     void on_header(const pb::FileHeader& header) override { header_ = header; }
-    bool wants_more() const override { return false; }
+    bool wants_more() override { return false; }
     std::optional<pb::FileHeader> header_;
   } visitor;
   read_file_reporting(path, visitor, nullptr);

@@ -50,9 +50,10 @@ class RecordVisitor {
   // The process's devices, known once CUDA ran (after the header).
   virtual void on_devices(const google::protobuf::RepeatedPtrField<pb::Device>& /*devices*/) {}
   virtual void on_footer(const pb::Footer& /*footer*/) {}
-  // Asked after each frame, good or bad: false stops the reading there (the
-  // status then describes the part read).
-  virtual bool wants_more() const { return true; }
+  // Asked after each frame, good or bad, once its records were delivered
+  // (the end of a frame, for a visitor that works frame by frame): false
+  // stops the reading there (the status then describes the part read).
+  virtual bool wants_more() { return true; }
 };
 
 // Reads `path` from start to end, calling `visitor` in file order. Never

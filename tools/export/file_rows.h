@@ -34,7 +34,7 @@ class FileRows : public RecordVisitor {
   void on_external_correlation(uint64_t correlation, uint64_t external_id) override;
   void on_cupti(const pb::CuptiStatus& status) override;
   void on_footer(const pb::Footer& footer) override;
-  bool wants_more() const override { return sqlite_error_.empty(); }
+  bool wants_more() override { return sqlite_error_.empty(); }
 
   // SQLite's message when a row could not be written (disk full...): the
   // reader would take an exception from a visitor for a bad input file, so

@@ -32,9 +32,9 @@ struct Log : RecordVisitor {
   void on_footer(const pb::Footer& f) override {
     add("footer " + std::to_string(f.end_clock_ns()));
   }
-  bool wants_more() const override {
-    const_cast<Log*>(this)->add("frame");
-    return stop_after == 0 || ++const_cast<Log*>(this)->frames < stop_after;
+  bool wants_more() override {
+    add("frame");
+    return stop_after == 0 || ++frames < stop_after;
   }
   void add(std::string line) { lines.push_back(std::move(line)); }
 

@@ -418,7 +418,7 @@ TEST_CASE("reader: read_header stops after the header", "[reader]") {
   CHECK(read->pid() == 42);
   struct Stop : RecordVisitor {
     void on_api(const ApiRecord&) override { ++calls; }
-    bool wants_more() const override { return false; }
+    bool wants_more() override { return false; }
     int calls = 0;
   } stop;
   read_file(path, stop);

@@ -50,10 +50,9 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
 
   // RecordVisitor
   // Asked after each frame (reader.h): the end of a frame, when the threads
-  // walk what they can (thread_stream.h). The reader holds the visitor as
-  // const there; the stream is not.
-  bool wants_more() const override {
-    const_cast<OpsStream*>(this)->end_frame();
+  // walk what they can (thread_stream.h).
+  bool wants_more() override {
+    end_frame();
     return why_.empty();
   }
   void on_header(const pb::FileHeader& header) override;
