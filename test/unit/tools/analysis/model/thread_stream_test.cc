@@ -202,14 +202,19 @@ TEST_CASE("a thread streamed frame by frame gives the rows of the sorted walk") 
   }
 }
 
-TEST_CASE("an event that belongs before one already walked is refused") {
+// A stream whose walked events go nowhere, for the refusal cases.
+struct Bare {
+  CpuTreeRules rules;  // the walk keeps a reference
   Rows rows;
   WalkContexts contexts;
-  const WalkedFunction walked = [](const StreamEvent&, const WalkVisit&, NestingWalk&) {
-    return true;
-  };
-  WalkedFunctionEvents events(walked);
-  ThreadStream stream(CpuTreeRules{}, rows, contexts, events);
+  WalkedFunctionEvents events{
+      [](const StreamEvent&, const WalkVisit&, NestingWalk&) { return true; }};
+  ThreadStream stream{rules, rows, contexts, events};
+};
+
+TEST_CASE("an event that belongs before one already walked is refused") {
+  Bare bare;
+  ThreadStream& stream = bare.stream;
   CpuNode late;
   late.start_ns = 100;
   late.end_ns = 200;
@@ -226,13 +231,8 @@ TEST_CASE("an event that belongs before one already walked is refused") {
 TEST_CASE("ranges of two domains that cross are refused, not nested") {
   // Domain A pushes at 10, domain B at 20; A pops at 30, B at 40: B is no
   // child of A, which the walk could only know at A's pop.
-  Rows rows;
-  WalkContexts contexts;
-  const WalkedFunction walked = [](const StreamEvent&, const WalkVisit&, NestingWalk&) {
-    return true;
-  };
-  WalkedFunctionEvents events(walked);
-  ThreadStream stream(CpuTreeRules{}, rows, contexts, events);
+  Bare bare;
+  ThreadStream& stream = bare.stream;
   CpuNode a;
   a.start_ns = 10;
   a.end_ns = kOpenEnd;
