@@ -43,18 +43,23 @@ void CallSlots::watch_wrap(uint64_t correlation) {
   }
 }
 
+// A call not walked yet (its thread's last, waiting for the thread's next
+// event) keeps its place aside; a walked one is pushed out.
+void CallSlots::vacate(const Slot& slot) {
+  if (slot.correlation == 0) return;
+  if (slot.opened)
+    pushed_out_.set(slot.correlation);
+  else
+    unwalked_.emplace(slot.correlation, slot);
+}
+
 bool CallSlots::add_call(uint64_t correlation) {
   watch_wrap(correlation);
   Slot& slot = slots_[correlation & mask_];
   if (slot.correlation == correlation || unwalked_.contains(correlation))
     return false;  // two calls, one id
   if (pushed_out_.test(correlation) || given_up_.test(correlation)) return false;
-  // A call not walked yet (its thread's last, waiting for the thread's next
-  // event) keeps its place aside; a walked one is pushed out.
-  if (slot.correlation != 0 && !slot.opened)
-    unwalked_.emplace(slot.correlation, slot);
-  else if (slot.correlation != 0)
-    pushed_out_.set(slot.correlation);
+  vacate(slot);
   slot = Slot{correlation, 0, WalkContexts::kNone, false};
   auto it = waiting_.find(correlation);
   if (it != waiting_.end()) {
@@ -80,10 +85,7 @@ bool CallSlots::opened(uint64_t correlation, uint32_t context, uint64_t& gpu_ns)
     Slot moved = *found;
     unwalked_.erase(correlation);
     Slot& slot = slots_[correlation & mask_];
-    if (slot.correlation != 0 && !slot.opened)
-      unwalked_.emplace(slot.correlation, slot);
-    else if (slot.correlation != 0)
-      pushed_out_.set(slot.correlation);
+    vacate(slot);
     slot = moved;
     found = &slot;
   }

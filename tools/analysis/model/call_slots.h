@@ -80,6 +80,7 @@ class CallSlots {
   };
   void watch_wrap(uint64_t correlation);
   Slot* find(uint64_t correlation);
+  void vacate(const Slot& slot);
 
   uint64_t mask_;
   size_t waiting_limit_;
