@@ -48,7 +48,11 @@ FileRows::FileRows(Inserts& inserts, StringIds& strings, int64_t global_pid, int
       strings_(strings),
       global_pid_(global_pid),
       next_event_id_(next_event_id),
-      info_(info) {}
+      info_(info),
+      first_event_id_(next_event_id) {
+  ranges_.stream_to(
+      [this](const analysis::Range& range, uint64_t opened) { write_range(range, opened); });
+}
 
 void FileRows::on_header(const pb::FileHeader& header) {
   info_.header = header;
@@ -64,7 +68,11 @@ void FileRows::on_string(const pb::StringEntry& entry) {
     kernels_[entry.id()] = entry.value();
     kernel_ids_.erase(entry.id());
   } else {
-    texts_[text_key(entry.kind(), entry.id())] = entry.value();
+    auto [it, added] = texts_.try_emplace(text_key(entry.kind(), entry.id()), entry.value());
+    if (!added && it->second != entry.value()) {
+      in_.nvtx.flush();  // its rows may point into the old text
+      it->second = entry.value();
+    }
   }
 }
 
@@ -260,75 +268,103 @@ void FileRows::write_gpu(const GpuRecord& r) {
   ++in_.rows;
 }
 
+int64_t FileRows::row_name(uint32_t name, uint32_t domain) {
+  const uint64_t key = static_cast<uint64_t>(domain) << 32 | name;
+  if (auto it = row_names_.find(key); it != row_names_.end()) return it->second;
+  const std::string* message = text(pb::StringEntry::NVTX, name);
+  const std::string* domain_name = text(pb::StringEntry::DOMAIN, domain);
+  const int64_t id = strings_.id(analysis::range_row_name(message, domain_name));
+  // A name not read yet may come later in the file: not kept for the others.
+  if ((name == 0 || message) && (domain == 0 || domain_name)) row_names_.emplace(key, id);
+  return id;
+}
+
+void FileRows::write_range(const analysis::Range& r, uint64_t opened) {
+  if (r.domain != 0) {
+    // Ranges come as they close: the first opened is the domain's first use.
+    auto [it, added] = domains_.try_emplace(r.domain, FirstUse{opened, r.start_ns, r.tid});
+    if (!added && opened < it->second.opened) it->second = FirstUse{opened, r.start_ns, r.tid};
+  }
+  const std::string* message = text(pb::StringEntry::NVTX, r.name);
+  const int64_t event_id = first_event_id_ + static_cast<int64_t>(opened);
+  if ((r.name != 0 && message == nullptr) ||
+      (r.domain != 0 && text(pb::StringEntry::DOMAIN, r.domain) == nullptr))
+    late_names_.push_back(LateName{event_id, r.name, r.domain});
+  BatchInsert& s = in_.nvtx;
+  s.set(1, event_id);
+  s.set(2, i64(r.start_ns));
+  int64_t type = kNvtxPushPopRange;
+  if (r.kind == analysis::RangeKind::kStartEnd) type = kNvtxStartEndRange;
+  if (r.kind == analysis::RangeKind::kMark) {
+    type = kNvtxMark;
+    s.set_null(3);
+  } else {
+    s.set(3, i64(r.end_ns));
+  }
+  s.set(4, type);
+  if (message != nullptr)
+    s.set(5, std::string_view(*message));  // in texts_: on_string flushes before changing it
+  else
+    s.set_null(5);
+  s.set(6, global_tid(global_pid_, r.tid));
+  if (r.kind == analysis::RangeKind::kStartEnd)
+    s.set(7, global_tid(global_pid_, r.end_tid));
+  else
+    s.set_null(7);
+  s.set(8, r.domain);
+  s.end_row();
+
+  BatchInsert& g = in_.gprof_nvtx;
+  g.set(1, event_id);
+  g.set(2, row_name(r.name, r.domain));
+  // The file keeps torch's sequence_nr + 1 (0: none).
+  if (r.seq == 0)
+    g.set_null(3);
+  else
+    g.set(3, i64(r.seq - 1));
+  set_optional(g, 4, r.op_id);
+  g.set(5, r.open_at_exit ? 1 : 0);
+  g.end_row();
+  in_.rows += 2;
+}
+
+void FileRows::name_late_ranges() {
+  if (late_names_.empty()) return;
+  in_.flush();
+  for (const LateName& late : late_names_) {
+    if (const std::string* message = text(pb::StringEntry::NVTX, late.name)) {
+      in_.nvtx_text.bind(1, std::string_view(*message));
+      in_.nvtx_text.bind(2, late.event_id);
+      in_.nvtx_text.run();
+    }
+    in_.nvtx_row_name.bind(1, row_name(late.name, late.domain));
+    in_.nvtx_row_name.bind(2, late.event_id);
+    in_.nvtx_row_name.run();
+  }
+  late_names_.clear();
+}
+
 void FileRows::finish() {
   // Open ranges end when the process did (as report and trace close them).
   uint64_t last = info_.last_ns;
   if (info_.footer) last = std::max<uint64_t>(last, info_.footer->end_clock_ns());
-  const std::vector<analysis::Range> ranges = ranges_.finish(last, info_.ranges);
+  ranges_.finish(last, info_.ranges);
+  next_event_id_ = first_event_id_ + static_cast<int64_t>(ranges_.opened());
+  name_late_ranges();
   // One DomainCreate row per domain, at its first use (the file does not
   // record nvtxDomainCreate itself), so that domainId resolves to a name.
-  std::map<uint32_t, const analysis::Range*> domains;
-  std::unordered_map<uint64_t, int64_t> row_names;
-  for (const analysis::Range& r : ranges) {
-    if (r.domain != 0) domains.emplace(r.domain, &r);
-    const std::string* message = text(pb::StringEntry::NVTX, r.name);
-    const int64_t event_id = next_event_id_++;
-    BatchInsert& s = in_.nvtx;
-    s.set(1, event_id);
-    s.set(2, i64(r.start_ns));
-    int64_t type = kNvtxPushPopRange;
-    if (r.kind == analysis::RangeKind::kStartEnd) type = kNvtxStartEndRange;
-    if (r.kind == analysis::RangeKind::kMark) {
-      type = kNvtxMark;
-      s.set_null(3);
-    } else {
-      s.set(3, i64(r.end_ns));
-    }
-    s.set(4, type);
-    if (message != nullptr)
-      s.set(5, std::string_view(*message));  // in texts_, which outlives the flush below
-    else
-      s.set_null(5);
-    s.set(6, global_tid(global_pid_, r.tid));
-    if (r.kind == analysis::RangeKind::kStartEnd)
-      s.set(7, global_tid(global_pid_, r.end_tid));
-    else
-      s.set_null(7);
-    s.set(8, r.domain);
-    s.end_row();
-
-    const uint64_t key = static_cast<uint64_t>(r.domain) << 32 | r.name;
-    auto name = row_names.find(key);
-    if (name == row_names.end()) {
-      const std::string row =
-          analysis::range_row_name(message, text(pb::StringEntry::DOMAIN, r.domain));
-      name = row_names.emplace(key, strings_.id(row)).first;
-    }
-    BatchInsert& g = in_.gprof_nvtx;
-    g.set(1, event_id);
-    g.set(2, name->second);
-    // The file keeps torch's sequence_nr + 1 (0: none).
-    if (r.seq == 0)
-      g.set_null(3);
-    else
-      g.set(3, i64(r.seq - 1));
-    set_optional(g, 4, r.op_id);
-    g.set(5, r.open_at_exit ? 1 : 0);
-    g.end_row();
-    in_.rows += 2;
-  }
-  for (const auto& [domain, first] : domains) {
+  for (const auto& [domain, first] : domains_) {
     const std::string* name = text(pb::StringEntry::DOMAIN, domain);
     BatchInsert& s = in_.nvtx;
     s.set(1, next_event_id_++);
-    s.set(2, i64(first->start_ns));
+    s.set(2, i64(first.start_ns));
     s.set_null(3);
     s.set(4, kNvtxDomainCreate);
     if (name != nullptr)
       s.set(5, std::string_view(*name));
     else
       s.set_null(5);
-    s.set(6, global_tid(global_pid_, first->tid));
+    s.set(6, global_tid(global_pid_, first.tid));
     s.set_null(7);
     s.set(8, domain);
     s.end_row();

@@ -1,13 +1,17 @@
 // One sidecar file's records as rows, written while the streaming reader
 // hands them out: API calls, GPU activities and external correlations go
 // straight to their tables, so memory does not grow with them. NVTX events
-// are paired into ranges first (analysis/nvtx_ranges.h, in memory, as
-// `report` and `trace` pair them) and written by finish().
+// are paired into ranges (analysis/nvtx_ranges.h, as `report` and `trace`
+// pair them); a push/pop range is written at its pop and a mark at once,
+// with the eventId of its place in the order of opening, so only open ranges
+// and start/end events (paired across threads) wait for finish().
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "formats/reader.h"
 #include "tools/analysis/model/nvtx_ranges.h"
@@ -41,7 +45,8 @@ class FileRows : public RecordVisitor {
   // the rows stop the reading instead and the caller throws this.
   const std::string& sqlite_error() const { return sqlite_error_; }
 
-  // Once the file is read: the NVTX ranges, domains and thread names.
+  // Once the file is read: the NVTX ranges still open, start/end ranges,
+  // domains and thread names.
   void finish();
 
   // The CUPTI ids the file recorded (correlation_ids.h): the calls', and
@@ -60,6 +65,9 @@ class FileRows : public RecordVisitor {
   void gpu_common(BatchInsert& insert, const GpuRecord& r);
   void write_api(const ApiRecord& record);
   void write_gpu(const GpuRecord& record);
+  void write_range(const analysis::Range& range, uint64_t opened);
+  int64_t row_name(uint32_t name, uint32_t domain);
+  void name_late_ranges();
   template <typename F>
   void guarded(F&& write);
 
@@ -73,6 +81,21 @@ class FileRows : public RecordVisitor {
   std::unordered_map<uint32_t, KernelNames> kernel_ids_;
   std::unordered_map<uint16_t, int64_t> api_names_;
   analysis::RangePairing ranges_;
+  int64_t first_event_id_;  // the file's first range's eventId
+  struct FirstUse {
+    uint64_t opened;
+    uint64_t start_ns;
+    uint32_t tid;
+  };
+  std::map<uint32_t, FirstUse> domains_;             // domain -> its first range
+  std::unordered_map<uint64_t, int64_t> row_names_;  // (domain, name) -> string id
+  struct LateName {
+    int64_t event_id;
+    uint32_t name, domain;
+  };
+  // Ranges written before their NVTX message or domain name was read: named
+  // again by finish(), as they would have been had they waited for it.
+  std::vector<LateName> late_names_;
   bool seen_any_ = false;
   IdSpan call_ids_;
   IdSpan external_ids_;

@@ -37,7 +37,9 @@ Inserts::Inserts(Database& db)
                "VALUES (?, ?, ?)"),
       launch_shared(db.handle(),
                     "INSERT INTO temp.launch_shared (globalPid, correlationId, bytes, start) "
-                    "VALUES (?, ?, ?, ?)") {}
+                    "VALUES (?, ?, ?, ?)"),
+      nvtx_text(db.handle(), "UPDATE NVTX_EVENTS SET text = ? WHERE eventId = ?"),
+      nvtx_row_name(db.handle(), "UPDATE GPROF_NVTX SET rowNameId = ? WHERE eventId = ?") {}
 
 void Inserts::flush() {
   runtime.flush();

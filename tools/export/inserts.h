@@ -25,7 +25,10 @@ struct Inserts {
   Statement thread_name;
   Statement external;
   Statement launch_shared;  // temporary: dynamic shared memory of launches that had some
-  uint64_t rows = 0;        // rows inserted by the loaders, for the throughput figure
+  // A range's message and row name once read, for ranges written before it.
+  Statement nvtx_text;
+  Statement nvtx_row_name;
+  uint64_t rows = 0;  // rows inserted by the loaders, for the throughput figure
 };
 
 }  // namespace gprof::exporter

@@ -236,6 +236,40 @@ TEST_CASE("NVTX ranges, marks and domains; PyTorch's numbers in GPROF_NVTX") {
                 "USING (eventId) WHERE e.text = 'aten::mm'") == "12 40");
 }
 
+TEST_CASE("ranges are written as they close, numbered in the order they opened") {
+  using test::make_range_event;
+  RangeEvent late = make_range_event(RangeOp::kPush, 140, 4);
+  late.domain = 5;
+  RangeEvent late_pop = make_range_event(RangeOp::kPop, 150);
+  late_pop.domain = 5;
+  SidecarBuilder file;
+  file.header(test::test_header())
+      .named(pb::StringEntry::NVTX, {{1, "outer"}, {2, "inner"}, {3, "mark"}})
+      .ranges(10,
+              {make_range_event(RangeOp::kPush, 100, 1), make_range_event(RangeOp::kPush, 110, 2),
+               make_range_event(RangeOp::kMark, 120, 3), make_range_event(RangeOp::kPop, 130), late,
+               late_pop, make_range_event(RangeOp::kStart, 160, 2, 77),
+               make_range_event(RangeOp::kPop, 200), make_range_event(RangeOp::kPush, 210, 1)})
+      .ranges(11, {make_range_event(RangeOp::kEnd, 220, 0, 77)})
+      // Named after the range that uses them was written: the rows get them all the same.
+      .named(pb::StringEntry::NVTX, {{4, "late"}})
+      .named(pb::StringEntry::DOMAIN, {{5, "dom"}});
+  const std::string in = test::write_temp_file("export_nvtx_order.gprof", file.bytes());
+  const std::string out = database_path("export_nvtx_order.sqlite");
+  write({in}, out);
+  Db db(out);
+  CHECK(db.text("SELECT group_concat(printf('%s@%d', text, start), ' ') FROM (SELECT text, start "
+                "FROM NVTX_EVENTS ORDER BY eventId)") ==
+        "outer@100 inner@110 mark@120 late@140 inner@160 outer@210 dom@140");
+  CHECK(db.text("SELECT group_concat(s.value, ' ') FROM (SELECT rowNameId FROM GPROF_NVTX "
+                "ORDER BY eventId) JOIN StringIds AS s ON s.id = rowNameId") ==
+        "outer inner mark dom:late inner outer");
+  CHECK(db.text("SELECT printf('%d %d', end, openAtExit) FROM NVTX_EVENTS JOIN GPROF_NVTX USING "
+                "(eventId) WHERE start = 160") == "220 0");
+  CHECK(db.integer("SELECT openAtExit FROM GPROF_NVTX JOIN NVTX_EVENTS USING (eventId) WHERE "
+                   "start = 210") == 1);
+}
+
 TEST_CASE("two files of one pid stay apart; an unreadable file stops the export") {
   const std::string a = test::write_subscribed_capture("export_rank_a.gprof");
   const std::string b = test::write_subscribed_capture("export_rank_b.gprof");
