@@ -1,5 +1,6 @@
 // gpuprof: reads the sidecar files that libgprof.so writes (README.md).
 #include <fmt/format.h>
+#include <google/protobuf/stubs/logging.h>
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
@@ -10,6 +11,10 @@
 #include "tools/gpuprof/parse_errors.h"
 
 int main(int argc, char** argv) {
+  // A frame libprotobuf cannot parse (a string that is not UTF-8, a field cut
+  // short) is counted and reported by the reader ("N bad frames skipped");
+  // libprotobuf's own "[libprotobuf ERROR ...]" line about it is noise.
+  google::protobuf::SetLogHandler(nullptr);
   CLI::App app{"gpuprof: reports from gprof sidecar files (CUDA API and GPU time)", "gpuprof"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("gpuprof ") + GPROF_VERSION);
