@@ -6,40 +6,28 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "formats/loss_reasons.h"
+
 namespace gprof {
 
 enum class LossReason : int {
-  kRingFull,            // GPROF_ON_FULL=drop and the queues held GPROF_MAX_MEMORY
-  kNoRing,              // a thread's queue could not be mapped
-  kWriteError,          // records drained after the file failed (ENOSPC, EIO)
-  kEncodeError,         // the writer could not allocate while encoding
-  kKernelTableFull,     // kernel names beyond the table's capacity (records keep id 0)
-  kCuptiDropped,        // CUPTI's own count (cuptiActivityGetNumDroppedRecords)
-  kCuptiNoBuffer,       // CUPTI asked for a buffer while the whole pool was in use
-  kCuptiZeroTimestamp,  // activity records without timestamps (start = end = 0)
-  kCuptiParseError,     // buffers or records gprof could not read
-  kStringTableFull,     // NVTX strings the table could not hold (stored with their events)
-  kWaitTimeout,         // a hold at the cap outlasted GPROF_MAX_WAIT_MS, or the writer stopped
-  kCuptiUnmatchedExit,  // a CUPTI EXIT callback without its ENTER: the call's start is unknown
-  kInFlightAtExit,      // a call still inside the runtime when the last drain read its queue
-  kCount
+#define GPROF_LOSS_REASON_ENUM(id, text, records) id,
+  GPROF_LOSS_REASONS(GPROF_LOSS_REASON_ENUM)
+#undef GPROF_LOSS_REASON_ENUM
+      kCount
 };
 
 inline constexpr const char* kLossReasonNames[] = {
-    "ring_full",         "no_ring",           "write_error",     "encode_error",
-    "kernel_table_full", "cupti_dropped",     "cupti_no_buffer", "cupti_zero_timestamp",
-    "cupti_parse_error", "string_table_full", "wait_timeout",    "cupti_unmatched_exit",
-    "in_flight_at_exit"};
+#define GPROF_LOSS_REASON_NAME(id, text, records) text,
+    GPROF_LOSS_REASONS(GPROF_LOSS_REASON_NAME)
+#undef GPROF_LOSS_REASON_NAME
+};
 static_assert(sizeof kLossReasonNames / sizeof kLossReasonNames[0] ==
               static_cast<size_t>(LossReason::kCount));
 
-// Whether a reason counts records that never reached the file. The others
-// count events around records: CUPTI's requests for a buffer the pool could
-// not give (the records CUPTI then dropped are in kCuptiDropped), and names
-// a full table could not hold (their records are kept, with id 0).
+// Whether a reason counts records that never reached the file (loss_reasons.h).
 constexpr bool counts_lost_records(LossReason reason) {
-  return reason != LossReason::kCuptiNoBuffer && reason != LossReason::kKernelTableFull &&
-         reason != LossReason::kStringTableFull;
+  return loss_reason_counts_records(kLossReasonNames[static_cast<int>(reason)]);
 }
 
 class LossCounters {

@@ -191,12 +191,15 @@ void print_file(const analysis::FileInfo& file, const InfoVisitor& counts,
 
   print_cupti(file);
 
-  // gprof's own losses, then CUPTI's, labelled.
-  const std::string losses = analysis::format_losses(analysis::total_losses({file}));
+  // gprof's own losses, then CUPTI's, labelled; then the counters that lose no record.
+  const analysis::LossList counted = analysis::total_losses({file});
+  const std::string losses = analysis::format_losses(counted);
   if (!file.footer)
     field("Losses", "unknown (no footer)");
   else
     field("Losses", losses.empty() ? "none" : losses);
+  const std::string events = analysis::format_loss_events(counted);
+  if (!events.empty()) field("Also counted", events + " (no record lost)");
   if (file.footer && file.footer->flush_timed_out())
     field("Exit flush", "timed out; the last records may be missing");
   if (file.footer) print_footer_extras(*file.footer);

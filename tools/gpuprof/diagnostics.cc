@@ -70,8 +70,11 @@ std::string table_notes(const std::vector<analysis::FileInfo>& files) {
     out += fmt::format("GPU records without their call{}: {}\n",
                        files.size() > 1 ? " in " + file.path : std::string(), line);
   }
-  const std::string losses = analysis::format_losses(analysis::total_losses(files));
+  const analysis::LossList counted = analysis::total_losses(files);
+  const std::string losses = analysis::format_losses(counted);
   if (!losses.empty()) out += fmt::format("Lost records: {}\n", losses);
+  const std::string events = analysis::format_loss_events(counted);
+  if (!events.empty()) out += fmt::format("Also counted (no record lost): {}\n", events);
   const std::string holds = analysis::holds_note(files);
   if (!holds.empty()) out += holds + "\n";
   return out;

@@ -176,8 +176,8 @@ TEST_CASE("gpuprof info: the CUPTI section", "[cli_gpu]") {
   pb::Footer footer;
   footer.set_api_records(1);
   footer.set_gpu_records(4);
-  for (const auto& [reason, count] :
-       std::vector<std::pair<std::string, uint64_t>>{{"cupti_dropped", 3}, {"ring_full", 2}}) {
+  for (const auto& [reason, count] : std::vector<std::pair<std::string, uint64_t>>{
+           {"cupti_dropped", 3}, {"ring_full", 2}, {"cupti_no_buffer", 4}}) {
     pb::Loss* loss = footer.add_losses();
     loss->set_reason(reason);
     loss->set_count(count);
@@ -206,7 +206,8 @@ TEST_CASE("gpuprof info: the CUPTI section", "[cli_gpu]") {
                  "  Timestamps:     not aligned; offset -1.500us \u00b1 0.250us applied\n"
                  "  Activity kinds: KERNEL, MEMCPY, MEMSET\n"
                  "  Buffer pool:    8 \u00d7 8388608 bytes (64.00 MB)\n"
-                 "Losses:           ring_full=2; CUPTI: cupti_dropped=3\n"));
+                 "Losses:           ring_full=2; CUPTI: cupti_dropped=3\n"
+                 "Also counted:     cupti_no_buffer=4 (no record lost)\n"));
   CHECK_FALSE(contains(run.out, "Reason:"));
 }
 

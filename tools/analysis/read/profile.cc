@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "formats/loss_reasons.h"
 #include "tools/analysis/read/gpu_names.h"
 #include "tools/analysis/read/range_names.h"
 #include "tools/analysis/render/format.h"
@@ -340,13 +341,23 @@ std::string format_loss_list(const LossList& losses) {
 }
 
 std::string format_losses(const LossList& losses) {
-  const auto [own, cupti] = split_losses(losses);
+  LossList records;
+  for (const auto& loss : losses)
+    if (loss_reason_counts_records(loss.first)) records.push_back(loss);
+  const auto [own, cupti] = split_losses(records);
   std::string out = format_loss_list(own);
   if (!cupti.empty()) {
     if (!out.empty()) out += "; ";
     out += "CUPTI: " + format_loss_list(cupti);
   }
   return out;
+}
+
+std::string format_loss_events(const LossList& losses) {
+  LossList events;
+  for (const auto& loss : losses)
+    if (!loss_reason_counts_records(loss.first)) events.push_back(loss);
+  return format_loss_list(events);
 }
 
 }  // namespace gprof::analysis

@@ -177,8 +177,14 @@ std::pair<LossList, LossList> split_losses(const LossList& losses);
 // "ring_full=12 write_error=3"; empty when the list is empty.
 std::string format_loss_list(const LossList& losses);
 
-// gprof's losses, then CUPTI's labelled as such: "ring_full=12; CUPTI:
-// cupti_dropped=3", "CUPTI: cupti_dropped=3"; empty when nothing was lost.
+// The reasons that count lost records (formats/loss_reasons.h): gprof's,
+// then CUPTI's labelled as such: "ring_full=12; CUPTI: cupti_dropped=3",
+// "CUPTI: cupti_dropped=3"; empty when no record was lost.
 std::string format_losses(const LossList& losses);
+
+// The other counters, which lose no record: "cupti_no_buffer=2
+// kernel_table_full=1" (the records CUPTI dropped for want of a buffer are
+// in cupti_dropped); empty when none.
+std::string format_loss_events(const LossList& losses);
 
 }  // namespace gprof::analysis

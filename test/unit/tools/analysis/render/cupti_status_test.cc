@@ -47,7 +47,13 @@ TEST_CASE("losses: CUPTI's are labelled", "[cupti_status]") {
   const auto [own, cupti] = split_losses(losses);
   CHECK(format_loss_list(own) == "ring_full=12");
   CHECK(format_loss_list(cupti) == "cupti_dropped=3 cupti_no_buffer=1");
-  CHECK(format_losses(losses) == "ring_full=12; CUPTI: cupti_dropped=3 cupti_no_buffer=1");
+  // A refused buffer request loses no record itself: CUPTI's dropped ones are cupti_dropped.
+  CHECK(format_losses(losses) == "ring_full=12; CUPTI: cupti_dropped=3");
+  CHECK(format_loss_events(losses) == "cupti_no_buffer=1");
+  CHECK(format_losses({{"cupti_no_buffer", 2}, {"kernel_table_full", 1}}).empty());
+  CHECK(format_loss_events({{"kernel_table_full", 1}, {"future_reason", 4}}) ==
+        "kernel_table_full=1");
+  CHECK(format_losses({{"future_reason", 4}}) == "future_reason=4");
   CHECK(format_losses({{"cupti_dropped", 3}}) == "CUPTI: cupti_dropped=3");
   CHECK(format_losses({{"ring_full", 3}}) == "ring_full=3");
   CHECK(format_losses({}).empty());
