@@ -1,7 +1,7 @@
 // timed_kernels: N launches of a kernel that spins for a set number of cycles, each between two
 // CUDA events, so that a profiler's GPU times can be checked against the events' elapsed times
-// (scripts/gpu-check, test/e2e). Runtime calls per launch: cudaEventRecord, the launch,
-// cudaEventRecord, cudaEventSynchronize, cudaEventElapsedTime.
+// (scripts/gpu-check, test/e2e). Runtime calls per launch: a `gate` launch, cudaEventRecord,
+// the `spin` launch, cudaEventRecord, cudaEventSynchronize, cudaEventElapsedTime.
 // Usage: timed_kernels [--launches N] [--cycles C] [--events-json PATH]
 //   --events-json writes [{"launch": i, "event_ms": t}, ...]; stdout stays deterministic.
 #include <cuda_runtime.h>
@@ -12,6 +12,19 @@
 #include <vector>
 
 __global__ void spin(long long cycles) {
+  const long long start = clock64();
+  while (clock64() - start < cycles) {
+  }
+}
+
+// The same work under another name, launched ahead of the first event: the
+// stream is busy when that event is recorded, so the event completes when
+// `gate` ends and `spin`, queued by then, starts at once. The events then
+// bracket `spin` alone, not also the CPU's time between cudaEventRecord and the
+// launch, which a loaded machine or the fake runtime (whose events complete
+// at the end of the stream's queued work, test/fakes/cudart/api_event.cc)
+// stretches far beyond a real launch's few microseconds.
+__global__ void gate(long long cycles) {
   const long long start = clock64();
   while (clock64() - start < cycles) {
   }
@@ -49,6 +62,8 @@ int main(int argc, char** argv) {
   Check(cudaEventCreate(&after), "cudaEventCreate");
   std::vector<float> elapsed_ms(static_cast<size_t>(launches));
   for (int i = 0; i < launches; ++i) {
+    gate<<<1, 1>>>(cycles);
+    Check(cudaGetLastError(), "gate launch");
     Check(cudaEventRecord(before), "cudaEventRecord");
     spin<<<1, 1>>>(cycles);
     Check(cudaGetLastError(), "spin launch");
