@@ -11,7 +11,8 @@ TimestampSource g_timestamp_source = TimestampSource::kClockGettime;
 bool cpu_has_invariant_tsc() {
 #if defined(__x86_64__)
   unsigned a = 0, b = 0, c = 0, d = 0;
-  if (__get_cpuid_max(0x80000000u, nullptr) < 0x80000007u) return false;
+  // GCC's cpuid.h returns unsigned, clang's int.
+  if (static_cast<unsigned>(__get_cpuid_max(0x80000000u, nullptr)) < 0x80000007u) return false;
   if (!__get_cpuid(0x80000007u, &a, &b, &c, &d)) return false;
   return (d & (1u << 8)) != 0;
 #else

@@ -61,10 +61,11 @@ std::optional<TransferSortKey> parse_transfer_sort_key(std::string_view text) {
 
 std::vector<std::string_view> transfer_sort_key_names() {
   std::vector<std::string_view> names;
-  for (const auto& [alias, key] : kAliases)
-    if (std::none_of(names.begin(), names.end(),
-                     [&](std::string_view n) { return parse_transfer_sort_key(n) == key; }))
-      names.push_back(alias);
+  for (const auto& alias : kAliases)
+    if (std::none_of(names.begin(), names.end(), [&](std::string_view n) {
+          return parse_transfer_sort_key(n) == alias.second;
+        }))
+      names.push_back(alias.first);
   return names;
 }
 
