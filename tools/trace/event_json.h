@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -56,9 +57,11 @@ class EventJson {
   int64_t to_relative_;
   uint64_t flow_base_;
   uint64_t async_base_;
-  std::vector<std::optional<std::string>> escaped_;  // by string id
-  std::vector<std::optional<ApiText>> apis_;         // by ApiId
-  std::vector<PlaceText> place_texts_;               // by track
+  // By string id. A deque: escaped() hands out references that must outlive
+  // the next call, which may grow it (a range's name, then its domain).
+  std::deque<std::optional<std::string>> escaped_;
+  std::vector<std::optional<ApiText>> apis_;  // by ApiId
+  std::vector<PlaceText> place_texts_;        // by track
 };
 
 // A metadata event: {"ph":"M","name":NAME,...,"args":{KEY:value}}.
