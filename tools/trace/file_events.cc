@@ -126,6 +126,11 @@ class Lookup {
   bool valid_;
 };
 
+// In input_shapes: a range item whose message or domain had not been read
+// when it closed; `name` and `domain` hold the file's ids until
+// finish_ranges names it.
+constexpr uint32_t kLateName = UINT32_MAX;
+
 uint64_t string_key(int kind, uint32_t id) {
   return static_cast<uint64_t>(kind) << 32 | id;
 }
@@ -350,6 +355,9 @@ void FileEvents::finish_ranges() {
     auto cursor = waiting_.sorted();
     Item e;
     while (cursor.next(e)) {
+      if (e.kind != EventKind::kCall && e.kind != EventKind::kGpu &&
+          e.kind != EventKind::kCounter && e.range.input_shapes == kLateName)
+        name_late_range(e);
       e.track = track(false, 0, e.track);
       add(e);
     }
@@ -361,30 +369,49 @@ bool FileEvents::has_thread_track(uint32_t tid) const {
   return track_index_.contains(uint64_t{tid});
 }
 
-void FileEvents::add_range(const analysis::Range& r, uint64_t number, bool crossing) {
+std::pair<uint32_t, uint32_t> FileEvents::range_name(uint32_t domain, uint32_t message) {
   // One name per (message, domain), built once however many ranges use it.
-  const uint64_t key = static_cast<uint64_t>(r.domain) << 32 | r.name;
+  const uint64_t key = static_cast<uint64_t>(domain) << 32 | message;
   auto it = range_names_.find(key);
   if (it == range_names_.end()) {
-    const std::string* message = string_of(pb::StringEntry::NVTX, r.name);
-    const std::string_view shapes =
-        message ? analysis::torch_input_shapes(*message) : std::string_view();
-    const uint32_t name = strings_.id(
-        analysis::range_row_name(message, string_of(pb::StringEntry::DOMAIN, r.domain)));
+    const std::string* text = string_of(pb::StringEntry::NVTX, message);
+    const std::string_view shapes = text ? analysis::torch_input_shapes(*text) : std::string_view();
+    const uint32_t name =
+        strings_.id(analysis::range_row_name(text, string_of(pb::StringEntry::DOMAIN, domain)));
     it = range_names_
              .emplace(key, std::pair(name, shapes.empty() ? analysis::Interner::kEmpty
                                                           : strings_.id(shapes)))
              .first;
   }
+  return it->second;
+}
+
+void FileEvents::name_late_range(Item& e) {
+  RangePart& r = e.range;
+  const auto [name, shapes] = range_name(r.domain, r.name);
+  auto domain = domains_.find(r.domain);
+  r.domain = domain == domains_.end() ? analysis::Interner::kEmpty : domain->second;
+  r.name = name;
+  r.input_shapes = shapes;
+  if (e.kind == EventKind::kRange || e.kind == EventKind::kAsyncBegin)
+    cut_.add_range(strings_.text(name), {e.start_ns, e.start_ns + e.dur_ns});
+}
+
+void FileEvents::add_range(const analysis::Range& r, uint64_t number, bool crossing) {
+  const bool late = (r.name != 0 && string_of(pb::StringEntry::NVTX, r.name) == nullptr) ||
+                    (r.domain != 0 && string_of(pb::StringEntry::DOMAIN, r.domain) == nullptr);
+  const std::pair<uint32_t, uint32_t> names =
+      late ? std::pair(r.name, kLateName) : range_name(r.domain, r.name);
   auto domain = domains_.find(r.domain);
   Item e{};
   e.ref = number;
-  e.range = RangePart{r.seq,
-                      r.op_id,
-                      it->second.first,
-                      domain == domains_.end() ? analysis::Interner::kEmpty : domain->second,
-                      it->second.second,
-                      r.open_at_exit};
+  e.range = RangePart{
+      r.seq,
+      r.op_id,
+      names.first,
+      late ? r.domain : (domain == domains_.end() ? analysis::Interner::kEmpty : domain->second),
+      names.second,
+      r.open_at_exit};
   const uint64_t dur = r.end_ns - r.start_ns;
   // A push/pop range that crosses another of its thread cannot be a slice
   // of that thread's track (slices nest there): it becomes an async slice,
@@ -392,7 +419,7 @@ void FileEvents::add_range(const analysis::Range& r, uint64_t number, bool cross
   const analysis::RangeKind kind =
       r.kind == analysis::RangeKind::kPushPop && crossing ? analysis::RangeKind::kStartEnd : r.kind;
   // The thread's track when it has one, else its id until finish_ranges.
-  const bool known = has_thread_track(r.tid);
+  const bool known = !late && has_thread_track(r.tid);
   const auto put = [&](const Item& item) {
     if (known) {
       Item placed = item;
@@ -410,7 +437,7 @@ void FileEvents::add_range(const analysis::Range& r, uint64_t number, bool cross
       e.dur_ns = dur;
       e.kind = EventKind::kRange;
       put(e);
-      cut_.add_range(strings_.text(it->second.first), {r.start_ns, r.end_ns});
+      if (!late) cut_.add_range(strings_.text(names.first), {r.start_ns, r.end_ns});
       break;
     case analysis::RangeKind::kStartEnd:
       e.start_ns = r.start_ns;
@@ -420,7 +447,7 @@ void FileEvents::add_range(const analysis::Range& r, uint64_t number, bool cross
       e.start_ns = r.end_ns;
       e.kind = EventKind::kAsyncEnd;
       put(e);
-      cut_.add_range(strings_.text(it->second.first), {r.start_ns, r.end_ns});
+      if (!late) cut_.add_range(strings_.text(names.first), {r.start_ns, r.end_ns});
       break;
     case analysis::RangeKind::kMark:
       e.start_ns = r.start_ns;

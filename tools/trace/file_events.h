@@ -104,6 +104,9 @@ class FileEvents : public RecordVisitor {
   uint32_t track(bool gpu, uint32_t device, uint32_t tid);
   void add(const Item& item);
   void add_range(const analysis::Range& r, uint64_t number, bool crossing);
+  // A range's row name and input shapes (ids), by its NVTX message and domain.
+  std::pair<uint32_t, uint32_t> range_name(uint32_t domain, uint32_t message);
+  void name_late_range(Item& e);
   bool has_thread_track(uint32_t tid) const;
   void finish_ranges();
   void pair_gpu();
@@ -134,7 +137,9 @@ class FileEvents : public RecordVisitor {
   // Ranges of threads without a track yet: tracks are numbered as before
   // ranges streamed (threads with calls by their first call, then the
   // others by their first range), so these wait for finish() with the
-  // thread's id in `track`.
+  // thread's id in `track`. So do ranges whose message or domain was not
+  // read yet when they closed (a damaged file's frames out of order): they
+  // are named at the end, as when ranges were paired then.
   SpillSorter<Item, Earlier> waiting_;
   std::unique_ptr<Join> join_;
   SpillSorter<Item, Earlier> items_;
