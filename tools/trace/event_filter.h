@@ -56,6 +56,8 @@ class FileCut {
   bool gpu_kept(const Item& gpu) const;  // a kGpu item
   bool keep(const Item& item) const;
   int64_t to_relative() const { return to_relative_; }
+  // Once the trace's origin is known (after the file was read).
+  void set_to_relative(int64_t to_relative) { to_relative_ = to_relative; }
   bool cuts() const { return cut_.cuts(); }
   const std::optional<TimeWindow>& window() const { return cut_.window; }
 

@@ -126,46 +126,13 @@ class Lookup {
   bool valid_;
 };
 
+// In input_shapes: a range item whose message or domain had not been read
+// when it closed; `name` and `domain` hold the file's ids until
+// finish_ranges names it.
+constexpr uint32_t kLateName = UINT32_MAX;
+
 uint64_t string_key(int kind, uint32_t id) {
   return static_cast<uint64_t>(kind) << 32 | id;
-}
-
-// Push/pop stacks are per NVTX domain, so ranges of two domains on one
-// thread may overlap without nesting (push A, push B in another domain, pop
-// A, pop B). Marks those that start inside an enclosing range of their thread
-// and end after it.
-std::vector<bool> crossing_push_pop(const std::vector<analysis::Range>& ranges) {
-  // By thread, start, then the longer first; sorted as small keys, not as
-  // indices compared through the ranges (a cache miss per comparison): the
-  // ranges are looked at only when two start together.
-  struct Key {
-    uint32_t tid;
-    uint32_t index;
-    uint64_t start_ns;
-  };
-  std::vector<Key> order;
-  for (size_t i = 0; i < ranges.size(); ++i)
-    if (ranges[i].kind == analysis::RangeKind::kPushPop)
-      order.push_back(Key{ranges[i].tid, static_cast<uint32_t>(i), ranges[i].start_ns});
-  std::sort(order.begin(), order.end(), [&](const Key& x, const Key& y) {
-    if (x.tid != y.tid) return x.tid < y.tid;
-    if (x.start_ns != y.start_ns) return x.start_ns < y.start_ns;
-    return ranges[y.index].end_ns < ranges[x.index].end_ns;
-  });
-  std::vector<bool> crossing(ranges.size(), false);
-  std::vector<const analysis::Range*> open;  // the enclosing slices, innermost last
-  for (const Key& key : order) {
-    const size_t i = key.index;
-    const analysis::Range& r = ranges[i];
-    if (!open.empty() && open.back()->tid != r.tid) open.clear();
-    while (!open.empty() && open.back()->end_ns <= r.start_ns) open.pop_back();
-    if (!open.empty() && r.end_ns > open.back()->end_ns) {
-      crossing[i] = true;
-    } else {
-      open.push_back(&r);
-    }
-  }
-  return crossing;
 }
 
 }  // namespace
@@ -195,10 +162,14 @@ struct FileEvents::Join {
   SpillSorter<Memory, ByStart> memory;
 };
 
-FileEvents::FileEvents(analysis::FileInfo& info, size_t sort_memory)
+FileEvents::FileEvents(analysis::FileInfo& info, const EventCut& cut, size_t sort_memory)
     : info_(info),
+      ranges_(sort_memory, [this](const analysis::Range& r, uint64_t number,
+                                  bool crossing) { add_range(r, number, crossing); }),
+      waiting_(SpillSorter<Item, Earlier>::records_in(sort_memory)),
       join_(std::make_unique<Join>(sort_memory)),
-      items_(SpillSorter<Item, Earlier>::records_in(sort_memory)) {}
+      items_(SpillSorter<Item, Earlier>::records_in(sort_memory)),
+      cut_(cut, 0) {}
 FileEvents::~FileEvents() = default;
 
 void FileEvents::on_devices(const google::protobuf::RepeatedPtrField<pb::Device>& devices) {
@@ -244,7 +215,7 @@ uint32_t FileEvents::track(bool gpu, uint32_t device, uint32_t tid) {
 bool FileEvents::kept_slices(uint32_t track) {
   // Only a track with slices before the cut can keep some: the extra pass
   // is for the rare tid-0 thread or stream.
-  if (!tracks_[track].slices || !cut_ || !cut_->cuts()) return tracks_[track].slices;
+  if (!tracks_[track].slices || !cut_.cuts()) return tracks_[track].slices;
   if (kept_slices_.empty()) {
     kept_slices_.assign(tracks_.size(), false);
     for_each_kept([&](const Item& e) {
@@ -353,8 +324,8 @@ bool FileEvents::windowed() const {
   return info_.header && analysis::has_capture_window(*info_.header);
 }
 
-void FileEvents::finish(const EventCut& cut, int64_t to_relative, uint64_t busy_bucket_ns) {
-  cut_.emplace(cut, to_relative);
+void FileEvents::finish(int64_t to_relative, uint64_t busy_bucket_ns) {
+  cut_.set_to_relative(to_relative);
   finish_ranges();
   pair_gpu();
   add_memory_counters();
@@ -367,73 +338,123 @@ void FileEvents::finish_ranges() {
   // file has one, else at the last record.
   uint64_t last = info_.last_ns;
   if (info_.footer) last = std::max<uint64_t>(last, info_.footer->end_clock_ns());
-  const std::vector<analysis::Range> ranges = ranges_.finish(last, info_.ranges);
+  ranges_.finish(last, info_.ranges);
   for (const auto& [tid, name] : ranges_.thread_names()) {
     const std::string* text = string_of(pb::StringEntry::NVTX, name);
     if (text == nullptr) text = string_of(pb::StringEntry::THREAD, name);
     if (text != nullptr) info_.thread_names[tid] = *text;
   }
-  const std::vector<bool> crossing = crossing_push_pop(ranges);
-  // One name per (message, domain), built once however many calls use it.
-  // The value: the row name's id and the input shapes' id.
-  std::unordered_map<uint64_t, std::pair<uint32_t, uint32_t>> names;
-  for (size_t i = 0; i < ranges.size(); ++i) {
-    const analysis::Range& r = ranges[i];
-    const uint64_t key = static_cast<uint64_t>(r.domain) << 32 | r.name;
-    auto it = names.find(key);
-    if (it == names.end()) {
-      const std::string* message = string_of(pb::StringEntry::NVTX, r.name);
-      const std::string_view shapes =
-          message ? analysis::torch_input_shapes(*message) : std::string_view();
-      const uint32_t name = strings_.id(
-          analysis::range_row_name(message, string_of(pb::StringEntry::DOMAIN, r.domain)));
-      it = names
-               .emplace(key, std::pair(name, shapes.empty() ? analysis::Interner::kEmpty
-                                                            : strings_.id(shapes)))
-               .first;
+  // Threads without calls get their tracks after those with calls, in the
+  // order of their first range; then their ranges join the others.
+  std::vector<std::pair<uint64_t, uint32_t>> firsts;  // (first range, tid)
+  for (const auto& [tid, first] : ranges_.first_opened())
+    if (!has_thread_track(tid)) firsts.emplace_back(first, tid);
+  std::sort(firsts.begin(), firsts.end());
+  for (const auto& [first, tid] : firsts) track(false, 0, tid);
+  {
+    auto cursor = waiting_.sorted();
+    Item e;
+    while (cursor.next(e)) {
+      if (e.kind != EventKind::kCall && e.kind != EventKind::kGpu &&
+          e.kind != EventKind::kCounter && e.range.input_shapes == kLateName)
+        name_late_range(e);
+      e.track = track(false, 0, e.track);
+      add(e);
     }
-    auto domain = domains_.find(r.domain);
-    Item e{};
-    e.ref = range_count_++;
-    e.track = track(false, 0, r.tid);
-    e.range = RangePart{r.seq,
-                        r.op_id,
-                        it->second.first,
-                        domain == domains_.end() ? analysis::Interner::kEmpty : domain->second,
-                        it->second.second,
-                        r.open_at_exit};
-    const uint64_t dur = r.end_ns - r.start_ns;
-    // A push/pop range that crosses another of its thread cannot be a slice
-    // of that thread's track (slices nest there): it becomes an async slice,
-    // as start/end ranges are.
-    const analysis::RangeKind kind = r.kind == analysis::RangeKind::kPushPop && crossing[i]
-                                         ? analysis::RangeKind::kStartEnd
-                                         : r.kind;
-    switch (kind) {
-      case analysis::RangeKind::kPushPop:
-        e.start_ns = r.start_ns;
-        e.dur_ns = dur;
-        e.kind = EventKind::kRange;
-        add(e);
-        cut_->add_range(strings_.text(it->second.first), {r.start_ns, r.end_ns});
-        break;
-      case analysis::RangeKind::kStartEnd:
-        e.start_ns = r.start_ns;
-        e.dur_ns = dur;
-        e.kind = EventKind::kAsyncBegin;
-        add(e);
-        e.start_ns = r.end_ns;
-        e.kind = EventKind::kAsyncEnd;
-        add(e);
-        cut_->add_range(strings_.text(it->second.first), {r.start_ns, r.end_ns});
-        break;
-      case analysis::RangeKind::kMark:
-        e.start_ns = r.start_ns;
-        e.dur_ns = 0;
-        e.kind = EventKind::kMark;
-        add(e);
-        break;
+  }
+  waiting_ = SpillSorter<Item, Earlier>(1);  // its memory and temporary file go
+}
+
+bool FileEvents::has_thread_track(uint32_t tid) const {
+  return track_index_.contains(uint64_t{tid});
+}
+
+std::pair<uint32_t, uint32_t> FileEvents::range_name(uint32_t domain, uint32_t message) {
+  // One name per (message, domain), built once however many ranges use it.
+  const uint64_t key = static_cast<uint64_t>(domain) << 32 | message;
+  auto it = range_names_.find(key);
+  if (it == range_names_.end()) {
+    const std::string* text = string_of(pb::StringEntry::NVTX, message);
+    const std::string_view shapes = text ? analysis::torch_input_shapes(*text) : std::string_view();
+    const uint32_t name =
+        strings_.id(analysis::range_row_name(text, string_of(pb::StringEntry::DOMAIN, domain)));
+    it = range_names_
+             .emplace(key, std::pair(name, shapes.empty() ? analysis::Interner::kEmpty
+                                                          : strings_.id(shapes)))
+             .first;
+  }
+  return it->second;
+}
+
+void FileEvents::name_late_range(Item& e) {
+  RangePart& r = e.range;
+  const auto [name, shapes] = range_name(r.domain, r.name);
+  auto domain = domains_.find(r.domain);
+  r.domain = domain == domains_.end() ? analysis::Interner::kEmpty : domain->second;
+  r.name = name;
+  r.input_shapes = shapes;
+  if (e.kind == EventKind::kRange || e.kind == EventKind::kAsyncBegin)
+    cut_.add_range(strings_.text(name), {e.start_ns, e.start_ns + e.dur_ns});
+}
+
+void FileEvents::add_range(const analysis::Range& r, uint64_t number, bool crossing) {
+  const bool late = (r.name != 0 && string_of(pb::StringEntry::NVTX, r.name) == nullptr) ||
+                    (r.domain != 0 && string_of(pb::StringEntry::DOMAIN, r.domain) == nullptr);
+  const std::pair<uint32_t, uint32_t> names =
+      late ? std::pair(r.name, kLateName) : range_name(r.domain, r.name);
+  auto domain = domains_.find(r.domain);
+  Item e{};
+  e.ref = number;
+  e.range = RangePart{
+      r.seq,
+      r.op_id,
+      names.first,
+      late ? r.domain : (domain == domains_.end() ? analysis::Interner::kEmpty : domain->second),
+      names.second,
+      r.open_at_exit};
+  const uint64_t dur = r.end_ns - r.start_ns;
+  // A push/pop range that crosses another of its thread cannot be a slice
+  // of that thread's track (slices nest there): it becomes an async slice,
+  // as start/end ranges are.
+  const analysis::RangeKind kind =
+      r.kind == analysis::RangeKind::kPushPop && crossing ? analysis::RangeKind::kStartEnd : r.kind;
+  // The thread's track when it has one, else its id until finish_ranges.
+  const bool known = !late && has_thread_track(r.tid);
+  const auto put = [&](const Item& item) {
+    if (known) {
+      Item placed = item;
+      placed.track = track(false, 0, r.tid);
+      add(placed);
+    } else {
+      Item waiting = item;
+      waiting.track = r.tid;
+      waiting_.add(waiting);
     }
+  };
+  switch (kind) {
+    case analysis::RangeKind::kPushPop:
+      e.start_ns = r.start_ns;
+      e.dur_ns = dur;
+      e.kind = EventKind::kRange;
+      put(e);
+      if (!late) cut_.add_range(strings_.text(names.first), {r.start_ns, r.end_ns});
+      break;
+    case analysis::RangeKind::kStartEnd:
+      e.start_ns = r.start_ns;
+      e.dur_ns = dur;
+      e.kind = EventKind::kAsyncBegin;
+      put(e);
+      e.start_ns = r.end_ns;
+      e.kind = EventKind::kAsyncEnd;
+      put(e);
+      if (!late) cut_.add_range(strings_.text(names.first), {r.start_ns, r.end_ns});
+      break;
+    case analysis::RangeKind::kMark:
+      e.start_ns = r.start_ns;
+      e.dur_ns = 0;
+      e.kind = EventKind::kMark;
+      put(e);
+      break;
   }
 }
 
@@ -633,8 +654,8 @@ void FileEvents::number_gpu(const GpuRecord& r, const CallKey* call) {
   else
     g.bytes = r.bytes;
   add(e);
-  if (e.dur_ns != 0 && cut_->gpu_kept(e)) {
-    const int64_t start = static_cast<int64_t>(r.start_ns) + cut_->to_relative();
+  if (e.dur_ns != 0 && cut_.gpu_kept(e)) {
+    const int64_t start = static_cast<int64_t>(r.start_ns) + cut_.to_relative();
     join_->busy.add(Busy{r.device, start, start + static_cast<int64_t>(e.dur_ns)});
   }
 }
@@ -678,7 +699,7 @@ void FileEvents::add_busy_counters(int64_t to_relative, uint64_t bucket_ns) {
       if (device) device->finish();
       current = b.device;
       const uint32_t where = track(true, b.device, 0);
-      device.emplace(bucket_ns, kLeadNs, cut_->window(),
+      device.emplace(bucket_ns, kLeadNs, cut_.window(),
                      [this, where, to_relative](int64_t start, double percent) {
                        Item e{};
                        e.start_ns = static_cast<uint64_t>(start - to_relative);

@@ -6,8 +6,9 @@
 // calls by a merge-join on the correlation (after the file's external
 // correlations, pairing.h), then numbered as the loader hands them out (the
 // unpaired in file order, then the paired by call and start), which fixes
-// flow ids and the order of GPU tracks. Kept in memory: the string tables,
-// the tracks, the NVTX ranges (nvtx_ranges.h) and the live allocations.
+// flow ids and the order of GPU tracks. NVTX ranges are paired as they
+// stream past (range_stream.h). Kept in memory: the string tables, the
+// tracks, the open NVTX ranges and the live allocations.
 #pragma once
 
 #include <cstdint>
@@ -19,11 +20,11 @@
 
 #include "formats/reader.h"
 #include "tools/analysis/aggregate/memory_ledger.h"
-#include "tools/analysis/model/nvtx_ranges.h"
 #include "tools/analysis/read/interner.h"
 #include "tools/analysis/read/profile.h"
 #include "tools/trace/correlation_unwrap.h"
 #include "tools/trace/event_filter.h"
+#include "tools/trace/range_stream.h"
 #include "tools/trace/spill_sorter.h"
 #include "tools/trace/trace_item.h"
 
@@ -52,7 +53,8 @@ inline constexpr size_t kDefaultSortMemory = size_t{4} << 20;
 
 class FileEvents : public RecordVisitor {
  public:
-  FileEvents(analysis::FileInfo& info, size_t sort_memory);
+  // `cut`: what --range keeps needs the ranges' names as they pass.
+  FileEvents(analysis::FileInfo& info, const EventCut& cut, size_t sort_memory);
   ~FileEvents() override;
 
   void on_header(const pb::FileHeader& header) override;
@@ -67,7 +69,7 @@ class FileEvents : public RecordVisitor {
 
   // Once the file is read: pairs ranges and GPU work, adds the counters and
   // fills the FileInfo as load_files would.
-  void finish(const EventCut& cut, int64_t to_relative, uint64_t busy_bucket_ns);
+  void finish(int64_t to_relative, uint64_t busy_bucket_ns);
 
   // The kept events in trace order, after finish(). A paired GPU slice's
   // flow end is handed out right after it (sub 1), not stored.
@@ -76,12 +78,12 @@ class FileEvents : public RecordVisitor {
     auto cursor = items_.sorted();
     Item item;
     while (cursor.next(item)) {
-      if (!cut_->keep(item)) continue;
+      if (!cut_.keep(item)) continue;
       if (calls_unwrapped_ && item.kind == EventKind::kCall && item.sub == 0 &&
           item.call.correlation != 0)
         item.call.correlation = unwrap_.at(item.call.correlation, item.start_ns);
       f(item);
-      if (item.kind == EventKind::kGpu && item.has_call && cut_->call_kept(call_span(item))) {
+      if (item.kind == EventKind::kGpu && item.has_call && cut_.call_kept(call_span(item))) {
         item.sub = 1;
         f(item);
       }
@@ -95,12 +97,17 @@ class FileEvents : public RecordVisitor {
   bool kept_slices(uint32_t track);
   const analysis::Interner& strings() const { return strings_; }
   uint64_t gpu_count() const { return gpu_count_; }
-  uint64_t range_count() const { return range_count_; }
+  uint64_t range_count() const { return ranges_.opened(); }
 
  private:
   struct Join;
   uint32_t track(bool gpu, uint32_t device, uint32_t tid);
   void add(const Item& item);
+  void add_range(const analysis::Range& r, uint64_t number, bool crossing);
+  // A range's row name and input shapes (ids), by its NVTX message and domain.
+  std::pair<uint32_t, uint32_t> range_name(uint32_t domain, uint32_t message);
+  void name_late_range(Item& e);
+  bool has_thread_track(uint32_t tid) const;
   void finish_ranges();
   void pair_gpu();
   void unwrap_correlations(bool external_only);
@@ -124,15 +131,23 @@ class FileEvents : public RecordVisitor {
   std::unordered_map<uint32_t, uint32_t> demangled_;   // file's kernel id -> strings id
   std::unordered_map<uint64_t, uint32_t> row_names_;   // gpu_names key -> strings id
   std::unordered_map<uint32_t, uint32_t> domains_;     // file's id -> strings id
-  analysis::RangePairing ranges_;
+  // (domain, message) -> the row name's id and the input shapes' id
+  std::unordered_map<uint64_t, std::pair<uint32_t, uint32_t>> range_names_;
+  RangeStream ranges_;
+  // Ranges of threads without a track yet: tracks are numbered as before
+  // ranges streamed (threads with calls by their first call, then the
+  // others by their first range), so these wait for finish() with the
+  // thread's id in `track`. So do ranges whose message or domain was not
+  // read yet when they closed (a damaged file's frames out of order): they
+  // are named at the end, as when ranges were paired then.
+  SpillSorter<Item, Earlier> waiting_;
   std::unique_ptr<Join> join_;
   SpillSorter<Item, Earlier> items_;
-  std::optional<FileCut> cut_;
+  FileCut cut_;
   std::vector<bool> kept_slices_;  // per track, once asked with a cut
   uint32_t calls_ = 0;
   uint64_t gpu_seq_ = 0;
   uint64_t gpu_count_ = 0;
-  uint64_t range_count_ = 0;
   uint64_t counters_ = 0;
   uint64_t externals_ = 0;
   bool seen_any_ = false;

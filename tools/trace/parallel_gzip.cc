@@ -67,7 +67,17 @@ bool ParallelGzip::finish() {
 }
 
 void ParallelGzip::submit(bool last) {
-  auto chunk = std::make_unique<Chunk>();
+  std::unique_ptr<Chunk> chunk;
+  if (spare_.empty()) {
+    chunk = std::make_unique<Chunk>();
+  } else {
+    chunk = std::move(spare_.back());
+    spare_.pop_back();
+    chunk->input.clear();
+    chunk->crc = 0;
+    chunk->output_size = 0;
+    chunk->started = chunk->done = chunk->failed = false;
+  }
   chunk->input.swap(current_);
   current_.reserve(kChunk);
   chunk->dictionary = window_;
@@ -116,11 +126,14 @@ void ParallelGzip::compress(Chunk& chunk) const {
     return;
   }
   // Stored blocks' overhead is 5 bytes per 64 KiB: one call does it all.
-  chunk.output.resize(chunk.input.size() + chunk.input.size() / 8 + 1024);
+  // The buffer is handed to ISA-L at that size whatever it held before (a
+  // spare chunk's is larger), so that the bytes do not depend on it.
+  const size_t room = chunk.input.size() + chunk.input.size() / 8 + 1024;
+  if (chunk.output.size() < room) chunk.output.resize(room);
   s.next_in = reinterpret_cast<uint8_t*>(chunk.input.data());
   s.avail_in = static_cast<uint32_t>(chunk.input.size());
   s.next_out = reinterpret_cast<uint8_t*>(chunk.output.data());
-  s.avail_out = static_cast<uint32_t>(chunk.output.size());
+  s.avail_out = static_cast<uint32_t>(room);
   // A sync flush ends each chunk on a byte boundary, so that the next one's
   // blocks follow it; the last ends the stream.
   s.flush = chunk.last ? NO_FLUSH : SYNC_FLUSH;
@@ -133,12 +146,16 @@ void ParallelGzip::compress(Chunk& chunk) const {
     const bool done = chunk.last ? s.internal_state.state == ZSTATE_END
                                  : s.avail_in == 0 && s.internal_state.state == ZSTATE_NEW_HDR;
     if (done) break;
-    const size_t used = chunk.output.size() - s.avail_out;  // out of room: grow
-    chunk.output.resize(chunk.output.size() * 2);
+    // Out of room: twice as much.
+    const auto used =
+        static_cast<size_t>(reinterpret_cast<char*>(s.next_out) - chunk.output.data());
+    const size_t grown = 2 * (used + s.avail_out);
+    if (chunk.output.size() < grown) chunk.output.resize(grown);
     s.next_out = reinterpret_cast<uint8_t*>(chunk.output.data() + used);
-    s.avail_out = static_cast<uint32_t>(chunk.output.size() - used);
+    s.avail_out = static_cast<uint32_t>(grown - used);
   }
-  chunk.output.resize(chunk.output.size() - s.avail_out);
+  chunk.output_size =
+      static_cast<size_t>(reinterpret_cast<char*>(s.next_out) - chunk.output.data());
   chunk.crc = crc32_gzip_refl(0, reinterpret_cast<const unsigned char*>(chunk.input.data()),
                               chunk.input.size());
 }
@@ -189,7 +206,8 @@ void ParallelGzip::drain(bool wait) {
     }
     crc_ = crc32_combine(crc_, front->crc, static_cast<z_off_t>(front->input.size()));
     total_ += front->input.size();
-    ok_ = put(front->output.data(), front->output.size());
+    ok_ = put(front->output.data(), front->output_size);
+    spare_.push_back(std::move(front));
   }
 }
 

@@ -1,7 +1,7 @@
 // An external sort for fixed-size records, so that the trace's memory does
 // not grow with the file: records are kept up to a budget, then each full
 // buffer is sorted and written as a run to an anonymous temporary file
-// (temp_file.h);
+// (temp_file.h), each record against the one before it (spill_codec.h);
 // sorted() merges the runs (a heap; the runs' read buffers share 4 MiB).
 // When everything fits in one buffer no file is written. Equal records come out in the order
 // they were added (each run is sorted stably; the merge breaks ties by run).
@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <concepts>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <stdexcept>
 #include <type_traits>
@@ -21,6 +22,7 @@
 #include <vector>
 
 #include "tools/analysis/read/temp_file.h"
+#include "tools/trace/spill_codec.h"
 
 namespace gprof::trace {
 
@@ -60,7 +62,8 @@ class SpillSorter {
       if (heap_.empty()) return false;
       const size_t run = heap_.front().second;
       Source& s = sources_[run];
-      out = *s.at++;
+      out = *s.at;
+      if (s.memory != nullptr) ++s.at;
       if (refill(s)) {
         heap_.front().first = s.at;
       } else {
@@ -75,11 +78,15 @@ class SpillSorter {
     friend class SpillSorter;
     struct Source {
       const T* memory = nullptr;  // the in-memory run, read in place
-      size_t offset = 0;          // next record of the run in the file
       size_t left = 0;            // records of the run not yet read
-      std::vector<T> buffer;      // a block of a run in the file
-      const T* at = nullptr;      // the current record, in memory or buffer
-      const T* end = nullptr;
+      uint64_t offset = 0;        // next byte of the run in the file
+      uint64_t bytes_left = 0;    // bytes of the run not yet read from the file
+      std::vector<char> bytes;    // a block of a run in the file
+      size_t pos = 0;             // next record's encoding in `bytes`
+      size_t filled = 0;          // bytes of `bytes` read
+      T decoded;                  // the current record of a run in the file
+      const T* at = nullptr;      // the current record, in memory or decoded
+      const T* end = nullptr;     // of the in-memory run
     };
     using Head = std::pair<const T*, size_t>;  // current record, run
     struct After {
@@ -95,10 +102,12 @@ class SpillSorter {
       sources_.resize(sorter.runs_.size() + 1);
       // The read buffers share a fixed budget, so that memory does not grow
       // with the number of runs (smaller reads when there are many).
-      block_ = std::clamp<size_t>(kReadBudget / sources_.size() / sizeof(T), 1, kBlock);
+      block_ = std::clamp<size_t>(kReadBudget / sources_.size(), 2 * Codec::kMaxEncoded, kBlock);
       for (size_t i = 0; i < sorter.runs_.size(); ++i) {
-        sources_[i].offset = sorter.runs_[i].first;
-        sources_[i].left = sorter.runs_[i].second;
+        const Run& run = sorter.runs_[i];
+        sources_[i].offset = run.offset;
+        sources_[i].bytes_left = run.bytes;
+        sources_[i].left = run.records;
       }
       Source& memory = sources_.back();
       memory.memory = sorter.buffer_.data();
@@ -124,28 +133,39 @@ class SpillSorter {
       }
     }
 
-    // Whether the source has a current record, reading its next block when
-    // the buffer is used up.
+    // Whether the source has a current record: the next one of its run in
+    // memory, or the next one decoded, reading the run's next block when
+    // what is left of the buffer may not hold a whole record.
     bool refill(Source& s) {
-      if (s.at != s.end) return true;
-      if (s.left == 0) return false;
-      if (s.memory != nullptr) {  // all of it at once: no copy
-        s.at = s.memory;
+      if (s.memory != nullptr) {
+        if (s.at != s.end) return true;
+        if (s.left == 0) return false;
+        s.at = s.memory;  // all of it at once: no copy
         s.end = s.memory + s.left;
         s.left = 0;
         return true;
       }
-      const size_t n = std::min(s.left, block_);
-      s.buffer.resize(n);
-      sorter_.file_->read(s.offset * sizeof(T), s.buffer.data(), n * sizeof(T));
-      s.offset += n;
-      s.left -= n;
-      s.at = s.buffer.data();
-      s.end = s.at + n;
+      if (s.left == 0) return false;
+      if (s.filled - s.pos < Codec::kMaxEncoded && s.bytes_left != 0) {
+        const size_t kept = s.filled - s.pos;
+        if (s.bytes.size() < block_ + Codec::kSlack) s.bytes.resize(block_ + Codec::kSlack);
+        std::memmove(s.bytes.data(), s.bytes.data() + s.pos, kept);
+        const size_t n = static_cast<size_t>(std::min<uint64_t>(s.bytes_left, block_ - kept));
+        sorter_.file_->read(s.offset, s.bytes.data() + kept, n);
+        s.offset += n;
+        s.bytes_left -= n;
+        s.pos = 0;
+        s.filled = kept + n;
+      }
+      if (s.at == nullptr) s.decoded = T{};  // a run's first record: against zeros
+      s.pos =
+          static_cast<size_t>(Codec::decode(s.decoded, s.bytes.data() + s.pos) - s.bytes.data());
+      --s.left;
+      s.at = &s.decoded;
       return true;
     }
 
-    static constexpr size_t kBlock = std::max<size_t>(1, (size_t{64} << 10) / sizeof(T));
+    static constexpr size_t kBlock = size_t{64} << 10;      // bytes
     static constexpr size_t kReadBudget = size_t{4} << 20;  // bytes, all runs together
     size_t block_ = kBlock;
     const SpillSorter& sorter_;
@@ -208,18 +228,47 @@ class SpillSorter {
   void spill() {
     sort_buffer();
     if (!file_) file_ = std::make_unique<analysis::TempFile>("sorting");
-    file_->append(buffer_.data(), buffer_.size() * sizeof(T));
-    runs_.emplace_back(total_, buffer_.size());
+    // Encoded a block at a time: no second buffer the size of the run.
+    constexpr size_t kChunk = size_t{256} << 10;
+    if (encoded_.size() < kChunk + Codec::kMaxEncoded + Codec::kSlack)
+      encoded_.resize(kChunk + Codec::kMaxEncoded + Codec::kSlack);
+    const uint64_t offset = bytes_;
+    T previous{};
+    char* at = encoded_.data();
+    for (const T& record : buffer_) {
+      at = Codec::encode(previous, record, at);
+      previous = record;
+      if (static_cast<size_t>(at - encoded_.data()) >= kChunk) {
+        write_encoded(at);
+        at = encoded_.data();
+      }
+    }
+    write_encoded(at);
+    runs_.push_back(Run{offset, bytes_ - offset, buffer_.size()});
     total_ += buffer_.size();
     buffer_.clear();
+  }
+
+  void write_encoded(const char* end) {
+    const size_t n = static_cast<size_t>(end - encoded_.data());
+    file_->append(encoded_.data(), n);
+    bytes_ += n;
   }
 
   static constexpr size_t kReserveMax = (size_t{256} << 20) / sizeof(T);
   size_t budget_;
   Less less_;
   std::vector<T> buffer_;
-  std::vector<std::pair<size_t, size_t>> runs_;  // (first record, count) in file_
-  size_t total_ = 0;                             // records in file_
+  struct Run {
+    uint64_t offset;  // in file_
+    uint64_t bytes;
+    size_t records;
+  };
+  using Codec = SpillCodec<T>;
+  std::vector<Run> runs_;
+  size_t total_ = 0;    // records in file_
+  uint64_t bytes_ = 0;  // of file_
+  std::vector<char> encoded_;
   std::unique_ptr<analysis::TempFile> file_;
   bool sealed_ = false;
 };

@@ -65,7 +65,7 @@ class TraceWriter {
 
   // Reads the file once and writes its events.
   void write_file(uint32_t file, analysis::FileInfo& info) {
-    FileEvents events(info, options_.sort_memory);
+    FileEvents events(info, options_.cut, options_.sort_memory);
     info.status = read_file(info.path, events);
     if (!info.status.opened) return;
     if (!clocks_) {  // one file: its own clock, from its first record
@@ -76,7 +76,7 @@ class TraceWriter {
     const pb::FileHeader header = info.header.value_or(pb::FileHeader());
     const int64_t to_relative = clocks_->shift.at(file) - origin_.value_or(0);
 
-    events.finish(options_.cut, to_relative, options_.busy_bucket_ns);
+    events.finish(to_relative, options_.busy_bucket_ns);
     const std::vector<Place> places = place_tracks(header, info, events);
     EventJson json(out_, events.strings(), places, to_relative, next_flow_, next_async_);
     events.for_each_kept([&](const Item& e) {

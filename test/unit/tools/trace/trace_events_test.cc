@@ -161,6 +161,30 @@ TEST_CASE("trace: an enclosing slice comes before what it holds at the same time
         std::vector<std::string>{"outer", "inner", "cudaDeviceSynchronize"});
 }
 
+TEST_CASE("trace: ranges named by strings read after they closed, on a thread of ranges only",
+          "[trace]") {
+  // Ranges stream out as they close (range_stream.h); a damaged file's frames
+  // may bring their messages later, and a thread with ranges and no calls
+  // gets its track after those with calls: as when ranges were paired at the end.
+  SidecarBuilder file;
+  file.header(test_header())
+      .ranges(6, {make_range_event(RangeOp::kPush, 100, 1), make_range_event(RangeOp::kPop, 150),
+                  make_range_event(RangeOp::kMark, 160, 3)})
+      .calls(5, {make_call(ApiId::cudaDeviceSynchronize, 100, 100)})
+      .ranges(5, {make_range_event(RangeOp::kPush, 120, 2), make_range_event(RangeOp::kPop, 300)})
+      .named(pb::StringEntry::NVTX, {{1, "early"}, {2, "late"}, {3, "mark"}})
+      .footer(pb::Footer{});
+  const json t = trace_of({write_temp_file("trace_late_names.gprof", file.bytes())});
+  check_well_formed(t);
+  CHECK(names_of(events_of(t, "X")) ==
+        std::vector<std::string>{"cudaDeviceSynchronize", "late", "early"});
+  CHECK(names_of(events_of(t, "i")) == std::vector<std::string>{"mark"});
+  std::vector<int> threads;  // thread_name metadata, in track order
+  for (const json& m : events_of(t, "M"))
+    if (m.at("name") == "thread_name") threads.push_back(m.at("tid").get<int>());
+  CHECK(threads == std::vector<int>{5, 6});
+}
+
 TEST_CASE("trace: torch seq and op_id in NVTX range args, by kineto's names", "[trace]") {
   const auto with = [](RangeEvent e, uint64_t seq, uint64_t op_id, uint32_t domain = 0) {
     e.seq = seq;

@@ -1,0 +1,212 @@
+#include "tools/trace/range_stream.h"
+
+#include <algorithm>
+#include <deque>
+
+namespace gprof::trace {
+namespace {
+
+// Crossable ranges kept before a thread looks again at which still matter.
+constexpr size_t kPruneAt = 64;
+
+}  // namespace
+
+RangeStream::RangeStream(size_t sort_memory, Emit emit)
+    : emit_(std::move(emit)),
+      starts_(SpillSorter<Start, ByIdTime>::records_in(sort_memory)),
+      ends_(SpillSorter<End, ByIdTime>::records_in(sort_memory)) {}
+
+std::vector<RangeStream::Open>* RangeStream::Thread::stack(uint32_t domain, bool make) {
+  for (auto& [d, s] : stacks)
+    if (d == domain) return &s;
+  if (!make) return nullptr;
+  return &stacks.emplace_back(domain, std::vector<Open>()).second;
+}
+
+bool RangeStream::Thread::crosses(Span b) const {
+  for (const Span& n : crossable)
+    if (n.first < b.first && b.first < n.second && n.second < b.second) return true;
+  return false;
+}
+
+// Whether a range still open started inside `n` (after it, before its end):
+// one that may end after n and so cross it. Each stack's starts increase
+// from the bottom, so only its top ones can have started after n.
+bool RangeStream::Thread::opened_inside(Span n) const {
+  for (const auto& [domain, s] : stacks)
+    for (auto it = s.rbegin(); it != s.rend() && it->range.start_ns > n.first; ++it)
+      if (it->range.start_ns < n.second) return true;
+  return false;
+}
+
+RangeStream::Thread& RangeStream::thread(uint32_t tid) {
+  // Runs of one thread's events are the rule: no hash lookup.
+  if (last_thread_.second != nullptr && last_thread_.first == tid) return *last_thread_.second;
+  Thread& t = threads_[tid];  // references to elements survive rehashing
+  last_thread_ = {tid, &t};
+  return t;
+}
+
+void RangeStream::opened(uint32_t tid) {
+  first_opened_.try_emplace(tid, next_);
+}
+
+void RangeStream::add(const RangeEvent& e) {
+  switch (e.op) {
+    case RangeOp::kPush: {
+      opened(e.tid);
+      Open o{};
+      o.range.start_ns = e.time_ns;
+      o.range.tid = e.tid;
+      o.range.name = e.name;
+      o.range.domain = e.domain;
+      o.range.seq = e.seq;
+      o.range.op_id = e.op_id;
+      o.number = next_++;
+      Thread& t = thread(e.tid);
+      t.stack(e.domain, true)->push_back(o);
+      ++t.open;
+      break;
+    }
+    case RangeOp::kPop:
+      pop(e);
+      break;
+    case RangeOp::kStart:
+      opened(e.tid);
+      starts_.add(Start{e.range_id, e.time_ns, next_++, e.seq, e.op_id, e.tid, e.name, e.domain});
+      break;
+    case RangeOp::kEnd:
+      ends_.add(End{e.range_id, e.time_ns, e.tid});
+      break;
+    case RangeOp::kMark: {
+      opened(e.tid);
+      analysis::Range r;
+      r.start_ns = r.end_ns = e.time_ns;
+      r.tid = r.end_tid = e.tid;
+      r.name = e.name;
+      r.domain = e.domain;
+      r.seq = e.seq;
+      r.op_id = e.op_id;
+      r.kind = analysis::RangeKind::kMark;
+      ++counts_.marks;
+      emit_(r, next_++, false);
+      break;
+    }
+    case RangeOp::kNameThread:
+      thread_names_[static_cast<uint32_t>(e.range_id)] = e.name;
+      break;
+    case RangeOp::kNameCategory:
+      break;  // categories name nothing the tables show
+  }
+}
+
+void RangeStream::pop(const RangeEvent& e) {
+  Thread& t = thread(e.tid);
+  std::vector<Open>* s = t.stack(e.domain, false);
+  if (s == nullptr || s->empty()) {
+    ++counts_.unbalanced_pops;
+    return;
+  }
+  Open o = s->back();
+  s->pop_back();
+  --t.open;
+  // A clock that stepped back must not make a negative duration.
+  o.range.end_ns = std::max(e.time_ns, o.range.start_ns);
+  o.range.end_tid = e.tid;
+  ++counts_.push_pop;
+  const bool crossing = close(t, o.range);
+  emit_(o.range, o.number, crossing);
+}
+
+bool RangeStream::close(Thread& t, const analysis::Range& r) {
+  const Span span{r.start_ns, r.end_ns};
+  const bool crossing = t.crosses(span);
+  if (t.open == 0) {
+    t.crossable.clear();  // nothing open is left to cross them
+    return crossing;
+  }
+  if (!crossing && t.opened_inside(span)) t.crossable.push_back(span);
+  if (t.crossable.size() > std::max(kPruneAt, t.prune_at)) {
+    std::erase_if(t.crossable, [&](const Span& n) { return !t.opened_inside(n); });
+    t.prune_at = 2 * t.crossable.size();
+  }
+  return crossing;
+}
+
+void RangeStream::finish(uint64_t last_ns, analysis::RangeCounts& counts) {
+  // Open ranges end when the process did; none of them can be what another
+  // crosses (they all end last).
+  for (auto& [tid, t] : threads_) {
+    for (auto& [domain, s] : t.stacks) {
+      for (Open& o : s) {
+        o.range.end_ns = std::max(last_ns, o.range.start_ns);
+        o.range.end_tid = o.range.tid;
+        o.range.open_at_exit = true;
+        ++counts_.open_at_exit;
+        ++counts_.push_pop;
+        emit_(o.range, o.number, t.crosses({o.range.start_ns, o.range.end_ns}));
+      }
+      s.clear();
+    }
+    t.open = 0;
+    t.crossable.clear();
+  }
+  pair_start_end(last_ns);
+  counts += counts_;
+  counts_ = analysis::RangeCounts{};
+}
+
+// Per id, in time order: an end closes the earliest start still open; ids
+// are unique per process, so a repeated id is a new range once the first
+// has ended (RangePairing::pair_start_end, on sorted streams).
+void RangeStream::pair_start_end(uint64_t last_ns) {
+  if (starts_.size() == 0 && ends_.size() == 0) return;
+  const auto close = [&](const Start& start, uint64_t end_ns, uint32_t end_tid, bool at_exit) {
+    analysis::Range r;
+    r.kind = analysis::RangeKind::kStartEnd;
+    r.start_ns = start.time_ns;
+    r.end_ns = std::max(end_ns, start.time_ns);
+    r.tid = start.tid;
+    r.end_tid = end_tid;
+    r.name = start.name;
+    r.domain = start.domain;
+    r.seq = start.torch_seq;
+    r.op_id = start.op_id;
+    r.open_at_exit = at_exit;
+    ++counts_.start_end;
+    if (at_exit) ++counts_.open_at_exit;
+    if (!at_exit && end_tid != start.tid) ++counts_.cross_thread;
+    emit_(r, start.number, false);
+  };
+  auto starts = starts_.sorted();
+  auto ends = ends_.sorted();
+  Start s{};
+  End e{};
+  bool has_start = starts.next(s);
+  bool has_end = ends.next(e);
+  std::deque<Start> open;
+  while (has_start || has_end) {
+    const uint64_t id = has_start && (!has_end || s.id <= e.id) ? s.id : e.id;
+    while ((has_start && s.id == id) || (has_end && e.id == id)) {
+      const bool take_start =
+          has_start && s.id == id && (!has_end || e.id != id || s.time_ns <= e.time_ns);
+      if (take_start) {
+        open.push_back(s);
+        has_start = starts.next(s);
+        continue;
+      }
+      const End end = e;
+      has_end = ends.next(e);
+      if (open.empty()) {
+        ++counts_.ends_without_start;
+        continue;
+      }
+      close(open.front(), end.time_ns, end.tid, false);
+      open.pop_front();
+    }
+    for (const Start& start : open) close(start, last_ns, start.tid, true);
+    open.clear();
+  }
+}
+
+}  // namespace gprof::trace
