@@ -40,6 +40,9 @@ bool driver_api(std::string_view symbol) {
   return symbol.starts_with("cu") && !symbol.starts_with("cuda") && !symbol.starts_with("__cuda");
 }
 
+// What each of the start/end sorters keeps before it spills to a temporary file.
+constexpr size_t kRangeSortMemory = size_t{16} << 20;
+
 }  // namespace
 
 FileRows::FileRows(Inserts& inserts, StringIds& strings, int64_t global_pid, int64_t& next_event_id,
@@ -49,10 +52,9 @@ FileRows::FileRows(Inserts& inserts, StringIds& strings, int64_t global_pid, int
       global_pid_(global_pid),
       next_event_id_(next_event_id),
       info_(info),
-      first_event_id_(next_event_id) {
-  ranges_.stream_to(
-      [this](const analysis::Range& range, uint64_t opened) { write_range(range, opened); });
-}
+      ranges_(kRangeSortMemory, [this](const analysis::Range& range, uint64_t opened,
+                                       bool /*crossing*/) { write_range(range, opened); }),
+      first_event_id_(next_event_id) {}
 
 void FileRows::on_header(const pb::FileHeader& header) {
   info_.header = header;

@@ -40,7 +40,7 @@ void RangePairing::add(const RangeEvent& e) {
       // A clock that stepped back must not make a negative duration.
       opened.range.end_ns = std::max(e.time_ns, opened.range.start_ns);
       opened.range.end_tid = e.tid;
-      done(opened);
+      done_.push_back(opened);
       break;
     }
     case RangeOp::kStart:
@@ -59,7 +59,7 @@ void RangePairing::add(const RangeEvent& e) {
       r.seq = e.seq;
       r.op_id = e.op_id;
       r.kind = RangeKind::kMark;
-      done(Opened{r, seq_++});
+      done_.push_back(Opened{r, seq_++});
       break;
     }
     case RangeOp::kNameThread:
@@ -68,29 +68,6 @@ void RangePairing::add(const RangeEvent& e) {
     case RangeOp::kNameCategory:
       break;  // categories name nothing the tables show
   }
-}
-
-void RangePairing::count(RangeKind kind) {
-  switch (kind) {
-    case RangeKind::kPushPop:
-      ++counts_.push_pop;
-      break;
-    case RangeKind::kStartEnd:
-      ++counts_.start_end;
-      break;
-    case RangeKind::kMark:
-      ++counts_.marks;
-      break;
-  }
-}
-
-void RangePairing::done(const Opened& opened) {
-  if (!sink_) {
-    done_.push_back(opened);
-    return;
-  }
-  count(opened.range.kind);
-  sink_(opened.range, opened.seq);
 }
 
 void RangePairing::pair_start_end(uint64_t last_ns) {
@@ -166,13 +143,20 @@ std::vector<Range> RangePairing::finish(uint64_t last_ns, RangeCounts& counts) {
   std::sort(done_.begin(), done_.end(),
             [](const Opened& a, const Opened& b) { return a.seq < b.seq; });
   std::vector<Range> out;
-  if (!sink_) out.reserve(done_.size());
+  out.reserve(done_.size());
   for (const Opened& opened : done_) {
-    count(opened.range.kind);
-    if (sink_)
-      sink_(opened.range, opened.seq);
-    else
-      out.push_back(opened.range);
+    switch (opened.range.kind) {
+      case RangeKind::kPushPop:
+        ++counts_.push_pop;
+        break;
+      case RangeKind::kStartEnd:
+        ++counts_.start_end;
+        break;
+      case RangeKind::kMark:
+        ++counts_.marks;
+        break;
+    }
+    out.push_back(opened.range);
   }
   done_.clear();
   counts += counts_;

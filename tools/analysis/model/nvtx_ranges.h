@@ -10,7 +10,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <map>
 #include <utility>
 #include <vector>
@@ -63,20 +62,9 @@ class RangePairing {
   // batches interleave in any order.
   void add(const RangeEvent& event);
 
-  // Hands a push/pop range to `sink` at its pop and a mark at once, with its
-  // place in the order of opening, instead of keeping them for finish(): a
-  // reader that writes ranges as they close then holds only the open ones
-  // (and start/end events, which pair across threads, until finish()).
-  using Sink = std::function<void(const Range& range, uint64_t opened)>;
-  void stream_to(Sink sink) { sink_ = std::move(sink); }
-
   // The ranges and marks, in the order they were opened (file order), open
   // ones closed at `last_ns`. Adds what it saw to `counts`; empty afterwards.
-  // With a sink, the ones not yet handed out go to it in that order instead.
   std::vector<Range> finish(uint64_t last_ns, RangeCounts& counts);
-
-  // How many ranges and marks were opened so far: the next one's `opened`.
-  uint64_t opened() const { return seq_; }
 
   // nvtxNameOsThread: thread id -> NVTX string id (the last name given).
   const std::map<uint32_t, uint32_t>& thread_names() const { return thread_names_; }
@@ -102,8 +90,6 @@ class RangePairing {
     uint32_t tid;
   };
   void pair_start_end(uint64_t last_ns);
-  void done(const Opened& opened);
-  void count(RangeKind kind);
 
   std::map<std::pair<uint32_t, uint32_t>, std::vector<Opened>> stacks_;  // (tid, domain)
   std::vector<Opened> done_;
@@ -112,7 +98,6 @@ class RangePairing {
   std::map<uint32_t, uint32_t> thread_names_;
   RangeCounts counts_;
   uint64_t seq_ = 0;
-  Sink sink_;
 };
 
 }  // namespace gprof::analysis

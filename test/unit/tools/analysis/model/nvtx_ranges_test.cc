@@ -4,8 +4,6 @@
 
 #include <catch2/catch.hpp>
 
-#include <tuple>
-#include <utility>
 #include <vector>
 
 #include "test/unit/formats/sidecar_builder.h"
@@ -184,42 +182,6 @@ TEST_CASE("ranges: torch seq and op_id come from the push, start or mark", "[ran
   CHECK(ranges[4].open_at_exit);
   CHECK(ranges[4].seq == 0);
   CHECK(ranges[4].op_id == 0);
-}
-
-TEST_CASE("ranges: a sink gets each range as it closes, the rest at finish", "[ranges]") {
-  const std::vector<RangeEvent> events = {
-      push(1, 10, 1), start(1, 12, 2, 9), push(1, 15, 3), make_range_event(RangeOp::kMark, 16, 4),
-      pop(1, 20),     push(2, 21, 5),     end(2, 25, 9),  pop(1, 30),
-  };
-  RangePairing pairing;
-  std::vector<std::pair<uint32_t, uint64_t>> seen;  // (name, opened) as handed out
-  std::vector<size_t> handed_after;                 // events added before it
-  size_t added = 0;
-  pairing.stream_to([&](const Range& r, uint64_t opened) {
-    seen.emplace_back(r.name, opened);
-    handed_after.push_back(added);
-  });
-  for (const RangeEvent& e : events) {
-    pairing.add(e);
-    ++added;
-  }
-  RangeCounts streamed;
-  CHECK(pairing.finish(40, streamed).empty());
-  CHECK(pairing.opened() == 5);
-  // The inner push at its pop, the mark at once, the outer at its pop; the
-  // start/end range and the range still open on thread 2 at finish.
-  CHECK(seen == std::vector<std::pair<uint32_t, uint64_t>>{{4, 3}, {3, 2}, {1, 0}, {2, 1}, {5, 4}});
-  CHECK(handed_after == std::vector<size_t>{3, 4, 7, 8, 8});  // while adding its mark or pop
-
-  // The same ranges and counts as without a sink.
-  RangeCounts kept;
-  const std::vector<Range> ranges = pair(events, 40, kept);
-  REQUIRE(ranges.size() == 5);
-  for (const auto& [name, opened] : seen) CHECK(ranges[opened].name == name);
-  CHECK(std::tie(streamed.push_pop, streamed.start_end, streamed.marks, streamed.open_at_exit) ==
-        std::tie(kept.push_pop, kept.start_end, kept.marks, kept.open_at_exit));
-  CHECK(streamed.push_pop == 3);
-  CHECK(streamed.open_at_exit == 1);
 }
 
 }  // namespace
