@@ -188,17 +188,24 @@ int compare_and_write(const DiffArgs& args, bool& compared, std::string& reason)
   for (const std::vector<std::string>* side : {&base_args, &new_args})
     for (const std::vector<std::string>& run : expand_run_list(*side).runs)
       sidecars.insert(sidecars.end(), run.begin(), run.end());
-  ProgressScope progress(sidecars, 1, args.quiet);
   // Findings too when both sides are sidecar files (a JSON report holds no
-  // timeline), from the same pass as the rows; each side's timelines are
-  // analyzed and dropped before the other side is read.
+  // timeline): a second pass over each side's files (analyze_files: a
+  // stream), after its rows, so that both stay in bounded memory.
   const bool analyzed = !args.no_findings && all_sidecars(base_args) && all_sidecars(new_args);
-  analyze::TimelineBuilder timelines(analyze::Scope{args.ranges, {}});
-  analysis::ProfileVisitor* also = analyzed ? &timelines : nullptr;
-  std::optional<LoadedSide> base = load_side(base_args, args.group_by, rows, also);
-  const analyze::Analysis before = analyze::analyze_with_defaults(timelines.take());
-  std::optional<LoadedSide> now = load_side(new_args, args.group_by, rows, also);
-  const analyze::Analysis after = analyze::analyze_with_defaults(timelines.take());
+  ProgressScope progress(sidecars, analyzed ? 2 : 1, args.quiet);
+  const auto findings = [&](const std::vector<std::string>& side) {
+    std::vector<std::string> files;
+    for (const std::vector<std::string>& run : expand_run_list(side).runs)
+      files.insert(files.end(), run.begin(), run.end());
+    analyze::AnalyzedFiles found =
+        analyze::analyze_files_with_defaults(files, analyze::Scope{args.ranges, {}});
+    print_in_memory_notes(found.in_memory);
+    return std::move(found.analysis);
+  };
+  std::optional<LoadedSide> base = load_side(base_args, args.group_by, rows, nullptr);
+  const analyze::Analysis before = analyzed && base ? findings(base_args) : analyze::Analysis{};
+  std::optional<LoadedSide> now = load_side(new_args, args.group_by, rows, nullptr);
+  const analyze::Analysis after = analyzed && now ? findings(new_args) : analyze::Analysis{};
   progress.finish();
   if (!base || !now) return kExitBadInput;
   if (const std::optional<std::string> error = unlike_runs(*base, *now)) {
