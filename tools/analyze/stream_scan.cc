@@ -240,6 +240,8 @@ bool FileScan::finish() {
     }
   stacks_.clear();
   pair_start_end(last);
+  starts_ = Sorted<StartEvent, ById>(1);
+  ends_ = Sorted<EndEvent, ById>(1);
   for (const auto& [tid, name] : thread_names_) {
     const std::string* text = string_of(pb::StringEntry::NVTX, name);
     if (text == nullptr) text = string_of(pb::StringEntry::THREAD, name);

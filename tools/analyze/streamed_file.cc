@@ -58,6 +58,25 @@ struct ByGapStart {
 
 using Windows = std::vector<std::pair<uint64_t, uint64_t>>;
 
+// A sort read to its end gives back its memory and temporary file.
+template <typename T, typename Less>
+void release(trace::SpillSorter<T, Less>& sorter) {
+  sorter = trace::SpillSorter<T, Less>(1);
+}
+
+// What gpu-idle's explanation needs of a call.
+struct CallSpan {
+  uint64_t start_ns;
+  uint64_t end_ns;
+  uint32_t index;
+  ApiId api;
+};
+struct SpanByStart {
+  bool operator()(const CallSpan& a, const CallSpan& b) const {
+    return std::tie(a.start_ns, a.index) < std::tie(b.start_ns, b.index);
+  }
+};
+
 Windows merged(Windows intervals) {
   std::sort(intervals.begin(), intervals.end());
   Windows out;
@@ -79,11 +98,20 @@ class FileJoin {
   void run() {
     name_facts();
     steps_and_windows();
+    // Each sort is let go once read, with its temporary file.
     place_calls();
+    release(scan_.calls);
+    release(scan_.ranges_by_thread);
     pair();
+    release(by_correlation_);
+    release(scan_.gpu);
     call_rules();
+    release(by_thread_);
     work_rules();
+    release(work_);
     memcpy_dtoh_sync();
+    release(questions_);
+    release(kernel_ends_);
     gpu_idle();
   }
 
@@ -170,7 +198,7 @@ class FileJoin {
                                       [&](const RangeRecord& o) { return in_range_[o.name]; });
       c.call.step = step_at(timeline_, c.call.start_ns);
       by_correlation_.add(c);
-      by_start_.add(c);
+      by_start_.add(CallSpan{c.call.start_ns, c.call.end_ns, c.index, c.call.api});
     }
   }
 
@@ -283,7 +311,6 @@ class FileJoin {
   }
 
   void gpu_idle() {
-    GpuIdleTally& tally = tallies_.gpu_idle;
     // Each device's first busy start and last end, for its window.
     std::map<uint32_t, std::pair<uint64_t, uint64_t>> extent;
     {
@@ -296,28 +323,38 @@ class FileJoin {
     }
     std::sort(devices_.begin(), devices_.end());
     trace::SpillSorter<FoundGap, ByGapStart> gaps(budget<FoundGap>());
-    {
-      auto busy = busy_.sorted();
-      Busy b{};
-      bool has_b = busy.next(b);
-      for (uint32_t device : devices_) {
-        const auto it = extent.find(device);
-        if (it == extent.end()) continue;
-        GapFinder finder(device_windows(timeline_, it->second.first, it->second.second),
-                         std::max<uint64_t>(tally.min_gap(), 1), [&](uint64_t start, uint64_t end) {
-                           gaps.add(FoundGap{start, end, tallies_.gap_order++, device});
-                         });
-        while (has_b && b.device < device) has_b = busy.next(b);
-        for (; has_b && b.device == device; has_b = busy.next(b)) finder.add(b.start_ns, b.end_ns);
-        finder.finish();
-        tally.add_window(finder.window_ns());
-      }
+    find_gaps(extent, gaps);
+    release(busy_);
+    explain_gaps(gaps);
+  }
+
+  void find_gaps(const std::map<uint32_t, std::pair<uint64_t, uint64_t>>& extent,
+                 trace::SpillSorter<FoundGap, ByGapStart>& gaps) {
+    GpuIdleTally& tally = tallies_.gpu_idle;
+    auto busy = busy_.sorted();
+    Busy b{};
+    bool has_b = busy.next(b);
+    for (uint32_t device : devices_) {
+      const auto it = extent.find(device);
+      if (it == extent.end()) continue;
+      GapFinder finder(device_windows(timeline_, it->second.first, it->second.second),
+                       std::max<uint64_t>(tally.min_gap(), 1), [&](uint64_t start, uint64_t end) {
+                         gaps.add(FoundGap{start, end, tallies_.gap_order++, device});
+                       });
+      while (has_b && b.device < device) has_b = busy.next(b);
+      for (; has_b && b.device == device; has_b = busy.next(b)) finder.add(b.start_ns, b.end_ns);
+      finder.finish();
+      tally.add_window(finder.window_ns());
     }
+  }
+
+  void explain_gaps(trace::SpillSorter<FoundGap, ByGapStart>& gaps) {
+    GpuIdleTally& tally = tallies_.gpu_idle;
     auto gap_cursor = gaps.sorted();
     auto ranges = scan_.ranges_by_start.sorted();
     auto calls = by_start_.sorted();
     RangeRecord r{};
-    CallRecord c;
+    CallSpan c{};
     bool has_r = ranges.next(r), has_c = calls.next(c);
     GapExplainer explainer;
     std::vector<uint64_t> idle(timeline_.steps.size(), 0);
@@ -329,8 +366,8 @@ class FileJoin {
       for (; has_r && r.start_ns < gap.end_ns; has_r = ranges.next(r))
         explainer.add_range({r.start_ns, r.end_ns, range_name(static_cast<int32_t>(r.name)), r.tid},
                             gap.start_ns);
-      for (; has_c && c.call.start_ns < gap.end_ns; has_c = calls.next(c))
-        explainer.add_call({c.call.start_ns, c.call.end_ns, c.call.api}, gap.start_ns);
+      for (; has_c && c.start_ns < gap.end_ns; has_c = calls.next(c))
+        explainer.add_call({c.start_ns, c.end_ns, c.api}, gap.start_ns);
       explainer.explain(gap);
       tally.add_gap(timeline_, found.device, gap, found.order);
       add_step_idle(timeline_.steps, gap.start_ns, gap.end_ns, idle);
@@ -346,7 +383,7 @@ class FileJoin {
   std::vector<size_t> step_pattern_;
   std::vector<bool> in_range_;
   trace::SpillSorter<CallRecord, ByCorrelation> by_correlation_{budget<CallRecord>()};
-  trace::SpillSorter<CallRecord, ByStart> by_start_{budget<CallRecord>()};
+  trace::SpillSorter<CallSpan, SpanByStart> by_start_{budget<CallSpan>()};
   trace::SpillSorter<CallRecord, ByThreadStart> by_thread_{budget<CallRecord>()};
   trace::SpillSorter<GpuRecordRow, ByStart> work_{budget<GpuRecordRow>()};
   trace::SpillSorter<GpuRecordRow, ByDeviceCallStart> questions_{budget<GpuRecordRow>()};
