@@ -11,8 +11,9 @@ bool Analysis::fired(std::string_view rule) const {
 
 Analysis analyze(const std::vector<Timeline>& files, std::vector<const RuleSpec*> rules,
                  Thresholds thresholds, std::vector<std::string> ranges) {
-  return analyze(files, std::move(rules), std::move(thresholds), std::move(ranges),
-                 [](const RuleSpec& rule, const RuleContext& context) { return rule.run(context); });
+  return analyze(
+      files, std::move(rules), std::move(thresholds), std::move(ranges),
+      [](const RuleSpec& rule, const RuleContext& context) { return rule.run(context); });
 }
 
 Analysis analyze(const std::vector<Timeline>& files, std::vector<const RuleSpec*> rules,

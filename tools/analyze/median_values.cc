@@ -20,7 +20,8 @@ double MedianValues::median() {
     if (i == below) low = value;
     if (i == above) high = value;
   }
-  return static_cast<double>(low) + (static_cast<double>(high) - static_cast<double>(low)) * fraction;
+  return static_cast<double>(low) +
+         (static_cast<double>(high) - static_cast<double>(low)) * fraction;
 }
 
 }  // namespace gprof::analyze

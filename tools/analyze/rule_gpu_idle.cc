@@ -38,8 +38,9 @@ std::vector<ExplainedGap> device_gaps(const Timeline& timeline, uint32_t device,
   uint64_t last = 0;
   for (const auto& [s, e] : busy) last = std::max(last, e);
   GapFinder finder(device_windows(timeline, busy.front().first, last),
-                   std::max<uint64_t>(tally.min_gap(), 1),
-                   [&](uint64_t start, uint64_t end) { gaps.push_back(ExplainedGap{start, end, nullptr, 0, {}}); });
+                   std::max<uint64_t>(tally.min_gap(), 1), [&](uint64_t start, uint64_t end) {
+                     gaps.push_back(ExplainedGap{start, end, nullptr, 0, {}});
+                   });
   for (const auto& [s, e] : busy) finder.add(s, e);
   finder.finish();
   tally.add_window(finder.window_ns());
@@ -168,12 +169,11 @@ std::optional<Finding> GpuIdleTally::finish(const RuleContext& context) {
   Finding f;
   f.rule = kId;
   set_impact(f, idle_ns, window_ns);
-  f.evidence = {
-      time_metric("idle_time", "GPU idle time", idle_ns),
-      share_metric("idle_share", "share of the window", idle_share),
-      count_metric("gaps", fmt::format("gaps of {} or more", time_text(min_gap)), gaps_),
-      time_metric("longest_gap", "longest gap", longest_.front().gap.length_ns),
-      time_metric("window", "window (GPU's first to last work)", window_ns)};
+  f.evidence = {time_metric("idle_time", "GPU idle time", idle_ns),
+                share_metric("idle_share", "share of the window", idle_share),
+                count_metric("gaps", fmt::format("gaps of {} or more", time_text(min_gap)), gaps_),
+                time_metric("longest_gap", "longest gap", longest_.front().gap.length_ns),
+                time_metric("window", "window (GPU's first to last work)", window_ns)};
   if (step_shares_.size() > 0)
     f.evidence.push_back(share_metric("median_step_idle_share", "median idle share of a step",
                                       step_shares_.median() / 1e6));

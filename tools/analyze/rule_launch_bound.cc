@@ -77,8 +77,8 @@ void LaunchBoundTally::launch(const Timeline& timeline, const Call& call, const 
       }
     }
   }
-  previous_ = Launch{&timeline, call, place, gpu_ns,
-                     first ? std::optional<Work>(*first) : std::nullopt};
+  previous_ =
+      Launch{&timeline, call, place, gpu_ns, first ? std::optional<Work>(*first) : std::nullopt};
 }
 
 std::optional<Finding> LaunchBoundTally::finish(const RuleContext& context) {

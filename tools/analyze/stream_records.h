@@ -16,7 +16,7 @@ namespace gprof::analyze::stream {
 struct CallRecord {
   Call call;
   uint64_t correlation = 0;
-  uint32_t index = 0;        // ApiCall::index
+  uint32_t index = 0;          // ApiCall::index
   int32_t range_name = kNone;  // FileScan::range_names()
   uint64_t gpu_ns = 0;
   bool has_first = false;

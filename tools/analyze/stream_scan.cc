@@ -123,7 +123,8 @@ void FileScan::on_range(const RangeEvent& e) {
       break;
     }
     case RangeOp::kStart:
-      starts_.add(StartEvent{e.range_id, e.time_ns, range_seq_++, e.tid, name_key(e.name, e.domain)});
+      starts_.add(
+          StartEvent{e.range_id, e.time_ns, range_seq_++, e.tid, name_key(e.name, e.domain)});
       break;
     case RangeOp::kEnd:
       ends_.add(EndEvent{e.range_id, e.time_ns, e.tid});
@@ -203,7 +204,8 @@ void FileScan::pair_start_end(uint64_t last_ns) {
   while (has_s || has_e) {
     const uint64_t id = has_s && (!has_e || s.id <= e.id) ? s.id : e.id;
     while ((has_s && s.id == id) || (has_e && e.id == id)) {
-      const bool take_start = has_s && s.id == id && (!has_e || e.id != id || s.time_ns <= e.time_ns);
+      const bool take_start =
+          has_s && s.id == id && (!has_e || e.id != id || s.time_ns <= e.time_ns);
       if (take_start) {
         open.push_back(s);
         has_s = starts.next(s);

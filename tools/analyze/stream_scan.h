@@ -79,7 +79,7 @@ class FileScan final : public RecordVisitor {
   std::map<std::pair<uint32_t, uint32_t>, std::vector<RangeRecord>> stacks_;  // (tid, domain)
   Sorted<StartEvent, ById> starts_;
   Sorted<EndEvent, ById> ends_;
-  std::map<uint32_t, uint32_t> thread_names_;  // tid -> NVTX string id
+  std::map<uint32_t, uint32_t> thread_names_;         // tid -> NVTX string id
   std::unordered_map<uint64_t, uint32_t> name_keys_;  // domain << 32 | name -> key
   std::vector<std::pair<uint32_t, uint32_t>> keys_;   // key -> (name, domain)
   std::vector<std::string> range_names_;

@@ -219,8 +219,8 @@ class FileJoin {
     GpuRecordRow g;
     bool has_c = calls.next(c), has_g = gpu.next(g);
     while (has_c || has_g) {
-      const uint64_t id = has_c && (!has_g || c.correlation <= g.correlation) ? c.correlation
-                                                                              : g.correlation;
+      const uint64_t id =
+          has_c && (!has_g || c.correlation <= g.correlation) ? c.correlation : g.correlation;
       if (has_c && c.correlation == id && id != 0) {
         CallRecord owner = c;
         has_c = calls.next(c);
@@ -281,8 +281,7 @@ class FileJoin {
       const Work& w = g.work;
       const CallPlace p = place(g.call, g.range_name);
       const bool in_scope = g.has_call ? g.call.in_scope : timeline_.windows_cover(w.start_ns);
-      const WorkEvent event{w, g.has_call ? &g.call : nullptr, g.has_call ? &p : nullptr,
-                            in_scope};
+      const WorkEvent event{w, g.has_call ? &g.call : nullptr, g.has_call ? &p : nullptr, in_scope};
       tallies_.pageable_memcpy.add(timeline_, event);
       tallies_.small_memcpy.add(timeline_, event);
       if (g.has_call && MemcpyDtohSyncTally::candidate(g.call, w, g.first_of_call))

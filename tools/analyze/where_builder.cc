@@ -71,9 +71,8 @@ void WhereBuilder::add(const Timeline& timeline, const CallPlace* c, const Work*
   files_[file_label(timeline)] += cost_ns;
 }
 
-void WhereBuilder::add_time(const Timeline& timeline, const std::string* range,
-                            uint32_t range_tid, uint64_t time_ns, uint32_t device,
-                            uint64_t cost_ns) {
+void WhereBuilder::add_time(const Timeline& timeline, const std::string* range, uint32_t range_tid,
+                            uint64_t time_ns, uint32_t device, uint64_t cost_ns) {
   cost_ns = std::max<uint64_t>(cost_ns, 1);
   add_range(range, cost_ns);
   add_step(timeline, step_at(timeline, time_ns));

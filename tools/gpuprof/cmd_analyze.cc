@@ -83,8 +83,8 @@ int run(const AnalyzeArgs& args) {
   Inputs inputs = expand_inputs(args.files);
   if (!report_input_errors(inputs.errors)) return kExitBadInput;
   ProgressScope progress(inputs.files, 1, args.quiet);
-  analyze::AnalyzedFiles loaded = analyze::analyze_files(
-      inputs.files, rules, std::move(thresholds), analyze::Scope{args.ranges, args.steps});
+  analyze::AnalyzedFiles loaded = analyze::analyze_files(inputs.files, rules, std::move(thresholds),
+                                                         analyze::Scope{args.ranges, args.steps});
   progress.finish();
   print_in_memory_notes(loaded.in_memory);
   if (!check_files(loaded.infos)) return kExitBadInput;
