@@ -392,9 +392,9 @@ void add_diff_command(CLI::App& app, int& exit_status) {
       "that cannot be read (a missing or corrupt sidecar file, a JSON file that does not parse "
       "or is not a gprof.report version 1, a directory without sidecar files).");
   cmd->add_flag("--no-findings", args->no_findings,
-                "Leave out the findings new in NEW (gpuprof analyze's rules), which need every "
-                "record of a side in memory; without them, sidecar files are read as a stream, "
-                "in memory that does not grow with the runs");
+                "Leave out the findings new in NEW (gpuprof analyze's rules), which take a second "
+                "pass over each side's sidecar files (a stream too: memory does not grow with the "
+                "runs either way)");
   add_quiet_flag(*cmd, args->quiet);
   add_jobs_option(*cmd, args->jobs);
   cmd->callback([args, &exit_status] { exit_status = run(*args); });
