@@ -11,13 +11,17 @@
 namespace gprof::analyze::stream {
 
 // A call as read: range, step, scope and work not known yet. Then placed
-// (range: the index of its innermost range's name, step, in_scope), then
-// paired (work, gpu_ns, first).
+// (range: the index of its innermost range's name, step, in_scope).
 struct CallRecord {
   Call call;
   uint64_t correlation = 0;
   uint32_t index = 0;          // ApiCall::index
   int32_t range_name = kNone;  // FileScan::range_names()
+};
+
+// A placed call paired with the GPU work it issued (call.call.work).
+struct PairedCall {
+  CallRecord call;
   uint64_t gpu_ns = 0;
   bool has_first = false;
   Work first;  // the first GPU record it issued, in Timeline::work's order
@@ -32,12 +36,18 @@ struct RangeRecord {
   uint32_t name = 0;  // FileScan::range_names()
 };
 
-// A GPU record with a timestamp, then paired with its call.
-struct GpuRecordRow {
-  Work work;  // work.call: the call's index once paired
+// A GPU record with a timestamp, as read.
+struct GpuScan {
+  Work work;
   uint64_t correlation = 0;
   uint64_t seq = 0;  // file order
   bool is_work = false;
+};
+
+// GPU work paired with its call.
+struct GpuRecordRow {
+  Work work;  // work.call: the call's index
+  uint64_t seq = 0;
   bool first_of_call = false;
   bool has_call = false;
   int32_t range_name = kNone;  // the call's
@@ -63,6 +73,9 @@ struct ByThreadStart {
     return std::tie(a.call.tid, a.call.start_ns, a.index) <
            std::tie(b.call.tid, b.call.start_ns, b.index);
   }
+  bool operator()(const PairedCall& a, const PairedCall& b) const {
+    return (*this)(a.call, b.call);
+  }
 };
 // Calls by correlation, of equal ids the one that started first (CallPairing).
 struct ByCorrelation {
@@ -70,7 +83,7 @@ struct ByCorrelation {
     return std::tie(a.correlation, a.call.start_ns, a.index) <
            std::tie(b.correlation, b.call.start_ns, b.index);
   }
-  bool operator()(const GpuRecordRow& a, const GpuRecordRow& b) const {
+  bool operator()(const GpuScan& a, const GpuScan& b) const {
     return std::tie(a.correlation, a.work.start_ns, a.seq) <
            std::tie(b.correlation, b.work.start_ns, b.seq);
   }

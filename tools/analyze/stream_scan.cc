@@ -27,7 +27,7 @@ FileScan::FileScan(analysis::FileInfo& info, std::vector<std::string>& gpu_names
     : calls(budget<CallRecord>()),
       ranges_by_thread(budget<RangeRecord>()),
       ranges_by_start(budget<RangeRecord>()),
-      gpu(budget<GpuRecordRow>()),
+      gpu(budget<GpuScan>()),
       info_(info),
       gpu_names_(gpu_names),
       starts_(budget<StartEvent>()),
@@ -150,7 +150,7 @@ void FileScan::on_gpu(const GpuRecord& r) {
   watch(r.correlation);
   ++info_.gpu.records;
   info_.gpu.count(r.kind);
-  GpuRecordRow row;
+  GpuScan row;
   row.correlation = r.correlation;
   row.seq = gpu_seq_++;
   row.is_work = r.kind != GpuKind::kSync;

@@ -52,7 +52,7 @@ class FileScan final : public RecordVisitor {
   Sorted<CallRecord, ByThreadStart> calls;
   Sorted<RangeRecord, RangeNesting> ranges_by_thread;
   Sorted<RangeRecord, ByStart> ranges_by_start;
-  Sorted<GpuRecordRow, ByCorrelation> gpu;
+  Sorted<GpuScan, ByCorrelation> gpu;
   // The span of the calls and GPU work (set_windows without --range).
   uint64_t span_begin = UINT64_MAX, span_end = 0;
 

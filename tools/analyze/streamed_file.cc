@@ -202,12 +202,13 @@ class FileJoin {
     }
   }
 
-  void emit_call(CallRecord& c) {
-    if (c.call.work > 0) {
-      auto [it, added] = last_issue_.try_emplace(c.call.tid, c.call.start_ns);
-      if (!added) it->second = std::max(it->second, c.call.start_ns);
+  void emit_call(const PairedCall& paired) {
+    const Call& c = paired.call.call;
+    if (c.work > 0) {
+      auto [it, added] = last_issue_.try_emplace(c.tid, c.start_ns);
+      if (!added) it->second = std::max(it->second, c.start_ns);
     }
-    by_thread_.add(c);
+    by_thread_.add(paired);
   }
 
   // CallPairing in correlation mode: a GPU record pairs with the first call
@@ -216,57 +217,68 @@ class FileJoin {
     auto calls = by_correlation_.sorted();
     auto gpu = scan_.gpu.sorted();
     CallRecord c;
-    GpuRecordRow g;
+    GpuScan g;
     bool has_c = calls.next(c), has_g = gpu.next(g);
     while (has_c || has_g) {
       const uint64_t id =
           has_c && (!has_g || c.correlation <= g.correlation) ? c.correlation : g.correlation;
       if (has_c && c.correlation == id && id != 0) {
-        CallRecord owner = c;
+        PairedCall owner{c, 0, false, {}};
         has_c = calls.next(c);
         for (; has_g && g.correlation == id; has_g = gpu.next(g)) {
-          g.has_call = true;
-          g.call = owner.call;
-          g.range_name = owner.range_name;
-          g.work.call = static_cast<int32_t>(owner.index);
           if (!g.is_work) continue;
-          ++owner.call.work;
+          GpuRecordRow row;
+          row.work = g.work;
+          row.work.call = static_cast<int32_t>(owner.call.index);
+          row.seq = g.seq;
+          row.has_call = true;
+          row.call = owner.call.call;
+          row.range_name = owner.call.range_name;
+          ++owner.call.call.work;
           owner.gpu_ns += g.work.duration();
           if (!owner.has_first) {
             owner.has_first = true;
-            owner.first = g.work;
-            g.first_of_call = true;
+            owner.first = row.work;
+            row.first_of_call = true;
           }
-          work_.add(g);
+          work_.add(row);
         }
         emit_call(owner);
-        for (; has_c && c.correlation == id; has_c = calls.next(c)) emit_call(c);
+        for (; has_c && c.correlation == id; has_c = calls.next(c))
+          emit_call(PairedCall{c, 0, false, {}});
       } else if (has_c && c.correlation == id) {
-        emit_call(c);
+        emit_call(PairedCall{c, 0, false, {}});
         has_c = calls.next(c);
       } else {
         ++counts_.unpaired;
-        if (g.is_work) work_.add(g);
+        if (g.is_work) {
+          GpuRecordRow row;
+          row.work = g.work;
+          row.seq = g.seq;
+          work_.add(row);
+        }
         has_g = gpu.next(g);
       }
     }
   }
+
   void call_rules() {
     auto calls = by_thread_.sorted();
-    CallRecord c;
+    PairedCall paired;
     bool any = false;
     uint32_t thread = 0;
-    while (calls.next(c)) {
+    while (calls.next(paired)) {
+      const CallRecord& c = paired.call;
       if (any && c.call.tid != thread) tallies_.launch_bound.end_thread();
       any = true;
       thread = c.call.tid;
       const CallPlace p = place(c.call, c.range_name);
-      const Work* first = c.has_first ? &c.first : nullptr;
+      const Work* first = paired.has_first ? &paired.first : nullptr;
       const auto issue = last_issue_.find(c.call.tid);
       tallies_.excessive_sync.add(timeline_, c.call, p, first,
                                   issue == last_issue_.end() ? nullptr : &issue->second);
       if (c.call.category == ApiCategory::kLaunch && c.call.work > 0 && c.call.in_scope)
-        tallies_.launch_bound.launch(timeline_, c.call, p, c.gpu_ns, first);
+        tallies_.launch_bound.launch(timeline_, c.call, p, paired.gpu_ns, first);
     }
     tallies_.launch_bound.end_thread();
     tallies_.excessive_sync.end_file();
@@ -383,7 +395,7 @@ class FileJoin {
   std::vector<bool> in_range_;
   trace::SpillSorter<CallRecord, ByCorrelation> by_correlation_{budget<CallRecord>()};
   trace::SpillSorter<CallSpan, SpanByStart> by_start_{budget<CallSpan>()};
-  trace::SpillSorter<CallRecord, ByThreadStart> by_thread_{budget<CallRecord>()};
+  trace::SpillSorter<PairedCall, ByThreadStart> by_thread_{budget<PairedCall>()};
   trace::SpillSorter<GpuRecordRow, ByStart> work_{budget<GpuRecordRow>()};
   trace::SpillSorter<GpuRecordRow, ByDeviceCallStart> questions_{budget<GpuRecordRow>()};
   trace::SpillSorter<KernelEnd, ByDeviceEnd> kernel_ends_{budget<KernelEnd>()};
