@@ -11,6 +11,13 @@ bool Analysis::fired(std::string_view rule) const {
 
 Analysis analyze(const std::vector<Timeline>& files, std::vector<const RuleSpec*> rules,
                  Thresholds thresholds, std::vector<std::string> ranges) {
+  return analyze(
+      files, std::move(rules), std::move(thresholds), std::move(ranges),
+      [](const RuleSpec& rule, const RuleContext& context) { return rule.run(context); });
+}
+
+Analysis analyze(const std::vector<Timeline>& files, std::vector<const RuleSpec*> rules,
+                 Thresholds thresholds, std::vector<std::string> ranges, const RuleRunner& run) {
   Analysis out;
   out.rules = std::move(rules);
   out.thresholds = std::move(thresholds);
@@ -25,7 +32,7 @@ Analysis analyze(const std::vector<Timeline>& files, std::vector<const RuleSpec*
   const RuleContext context{files, out.thresholds, out.window_ns};
   std::vector<std::pair<size_t, Finding>> found;  // (rule order, finding)
   for (size_t i = 0; i < out.rules.size(); ++i)
-    if (std::optional<Finding> finding = out.rules[i]->run(context))
+    if (std::optional<Finding> finding = run(*out.rules[i], context))
       found.emplace_back(i, std::move(*finding));
   std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) {
     if (a.second.severity != b.second.severity) return a.second.severity > b.second.severity;

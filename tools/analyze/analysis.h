@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,5 +38,12 @@ struct Analysis {
 
 Analysis analyze(const std::vector<Timeline>& files, std::vector<const RuleSpec*> rules,
                  Thresholds thresholds, std::vector<std::string> ranges);
+
+// The same, with each rule's finding made by `run` instead of the rule's
+// own function: the streamed analysis (streamed_file.h) hands the files'
+// timelines without their records, and the tallies it fed.
+using RuleRunner = std::function<std::optional<Finding>(const RuleSpec&, const RuleContext&)>;
+Analysis analyze(const std::vector<Timeline>& files, std::vector<const RuleSpec*> rules,
+                 Thresholds thresholds, std::vector<std::string> ranges, const RuleRunner& run);
 
 }  // namespace gprof::analyze

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tools/analysis/read/profile.h"
@@ -19,8 +20,27 @@ struct Loaded {
 
 Loaded load_timelines(const std::vector<std::string>& paths, const Scope& scope);
 
+struct AnalyzedFiles {
+  std::vector<analysis::FileInfo> infos;
+  Analysis analysis;
+  bool range_matched = false;  // with --range: some file has a range it matches
+  // Files that made the analysis read every file in memory, and why: one
+  // "gpuprof: note: FILE: read in memory (WHY)" each (print_in_memory_notes).
+  std::vector<std::pair<std::string, std::string>> in_memory;
+};
+
+// Reads the files and runs `rules` on them: as streams (streamed_file.h),
+// in memory that does not grow with the files; when a file cannot be
+// streamed (or GPROF_STREAM=0), every file in memory (load_timelines),
+// which gives the same findings.
+AnalyzedFiles analyze_files(const std::vector<std::string>& paths,
+                            std::vector<const RuleSpec*> rules, Thresholds thresholds,
+                            const Scope& scope);
+
 // Every rule with its default thresholds.
 Analysis analyze_with_defaults(const std::vector<Timeline>& timelines);
+AnalyzedFiles analyze_files_with_defaults(const std::vector<std::string>& paths,
+                                          const Scope& scope);
 
 // "[high] gpu-idle: 12.3ms, 65.0% of the window, in 'data_loader' (100.0%)": one
 // line of a finding, for record's summary and diff's list.

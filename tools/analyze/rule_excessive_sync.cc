@@ -10,6 +10,7 @@
 
 #include "tools/analyze/rule.h"
 #include "tools/analyze/rule_support.h"
+#include "tools/analyze/rule_tallies.h"
 #include "tools/analyze/rules.h"
 #include "tools/analyze/where_builder.h"
 
@@ -24,33 +25,50 @@ constexpr ThresholdSpec kThresholds[] = {
 };
 
 std::optional<Finding> run(const RuleContext& context) {
-  uint64_t count = 0, blocked_ns = 0, busiest_ns = 0;
-  std::map<std::string_view, std::pair<uint64_t, uint64_t>> by_api;  // name -> (calls, ns)
-  WhereBuilder where;
+  ExcessiveSyncTally tally;
   for (const Timeline& timeline : context.files) {
     const std::vector<int32_t> first = first_work(timeline);
     // The start of each thread's last call that issued GPU work.
     std::map<uint32_t, uint64_t> last_issue;
     for (const Call& call : timeline.calls)
       if (call.work > 0) last_issue[call.tid] = std::max(last_issue[call.tid], call.start_ns);
-    std::map<uint32_t, uint64_t> by_thread;
     for (size_t i = 0; i < timeline.calls.size(); ++i) {
       const Call& call = timeline.calls[i];
-      if (!call.in_scope || call.api == ApiId::kUnknown) continue;
-      const Work* work = first[i] == kNone ? nullptr : &timeline.work[first[i]];
-      if (!blocks_host(call, work)) continue;
       const auto issue = last_issue.find(call.tid);
-      if (issue == last_issue.end() || issue->second <= call.end_ns) continue;
-      ++count;
-      blocked_ns += call.duration();
-      by_thread[call.tid] += call.duration();
-      auto& [calls, ns] = by_api[api_name(call.api)];
-      ++calls;
-      ns += call.duration();
-      where.add(timeline, static_cast<int32_t>(i), work, call.duration());
+      tally.add(timeline, call, place_of(timeline, call),
+                first[i] == kNone ? nullptr : &timeline.work[first[i]],
+                issue == last_issue.end() ? nullptr : &issue->second);
     }
-    for (const auto& [tid, ns] : by_thread) busiest_ns = std::max(busiest_ns, ns);
+    tally.end_file();
   }
+  return tally.finish(context);
+}
+
+}  // namespace
+
+void ExcessiveSyncTally::add(const Timeline& timeline, const Call& call, const CallPlace& place,
+                             const Work* work, const uint64_t* last_issue) {
+  if (!call.in_scope || call.api == ApiId::kUnknown) return;
+  if (!blocks_host(call, work)) return;
+  if (last_issue == nullptr || *last_issue <= call.end_ns) return;
+  ++count_;
+  blocked_ns_ += call.duration();
+  by_thread_[call.tid] += call.duration();
+  auto& [calls, ns] = by_api_[api_name(call.api)];
+  ++calls;
+  ns += call.duration();
+  where_.add(timeline, &place, work, call.duration());
+}
+
+void ExcessiveSyncTally::end_file() {
+  for (const auto& [tid, ns] : by_thread_) busiest_ns_ = std::max(busiest_ns_, ns);
+  by_thread_.clear();
+}
+
+std::optional<Finding> ExcessiveSyncTally::finish(const RuleContext& context) {
+  const uint64_t count = count_, blocked_ns = blocked_ns_, busiest_ns = busiest_ns_;
+  const auto& by_api = by_api_;
+  WhereBuilder& where = where_;
   if (count == 0 || count < context.get(kId, "min_count")) return std::nullopt;
   const double busiest_share = context.window_ns == 0 ? 0
                                                       : static_cast<double>(busiest_ns) /
@@ -95,8 +113,6 @@ std::optional<Finding> run(const RuleContext& context) {
       "torch.cuda.synchronize(), .item(), .cpu() and printing tensors inside the step.";
   return f;
 }
-
-}  // namespace
 
 const RuleSpec kExcessiveSyncRule{
     kId,

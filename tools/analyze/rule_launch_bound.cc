@@ -9,6 +9,7 @@
 
 #include "tools/analyze/rule.h"
 #include "tools/analyze/rule_support.h"
+#include "tools/analyze/rule_tallies.h"
 #include "tools/analyze/rules.h"
 #include "tools/analyze/where_builder.h"
 
@@ -27,10 +28,7 @@ constexpr ThresholdSpec kThresholds[] = {
 };
 
 std::optional<Finding> run(const RuleContext& context) {
-  const uint64_t max_interval = static_cast<uint64_t>(context.get(kId, "max_interval"));
-  std::vector<uint64_t> kernel_ns, intervals;
-  uint64_t launches = 0, short_count = 0, idle_ns = 0, busy_ns = 0, span_ns = 0;
-  WhereBuilder where;
+  LaunchBoundTally tally(context.thresholds);
   for (const Timeline& timeline : context.files) {
     const std::vector<uint64_t> gpu_ns = gpu_ns_by_call(timeline);
     const std::vector<int32_t> first = first_work(timeline);
@@ -44,25 +42,49 @@ std::optional<Finding> run(const RuleContext& context) {
       std::stable_sort(calls.begin(), calls.end(), [&](uint32_t a, uint32_t b) {
         return timeline.calls[a].start_ns < timeline.calls[b].start_ns;
       });
-      for (size_t k = 0; k < calls.size(); ++k) {
-        ++launches;
-        kernel_ns.push_back(gpu_ns[calls[k]]);
-        if (k + 1 == calls.size()) continue;
-        const uint64_t interval =
-            timeline.calls[calls[k + 1]].start_ns - timeline.calls[calls[k]].start_ns;
-        if (interval > max_interval) continue;
-        intervals.push_back(interval);
-        span_ns += interval;
-        busy_ns += std::min(interval, gpu_ns[calls[k]]);
-        if (gpu_ns[calls[k]] >= interval) continue;
-        ++short_count;
-        idle_ns += interval - gpu_ns[calls[k]];
-        const int32_t w = first[calls[k]];
-        where.add(timeline, static_cast<int32_t>(calls[k]),
-                  w == kNone ? nullptr : &timeline.work[w], interval - gpu_ns[calls[k]]);
+      for (uint32_t index : calls) {
+        const Call& call = timeline.calls[index];
+        tally.launch(timeline, call, place_of(timeline, call), gpu_ns[index],
+                     first[index] == kNone ? nullptr : &timeline.work[first[index]]);
+      }
+      tally.end_thread();
+    }
+  }
+  return tally.finish(context);
+}
+
+}  // namespace
+
+LaunchBoundTally::LaunchBoundTally(const Thresholds& thresholds)
+    : max_interval_(static_cast<uint64_t>(thresholds.get(kId, "max_interval"))) {}
+
+// A launch's interval is known when the next launch of its thread comes.
+void LaunchBoundTally::launch(const Timeline& timeline, const Call& call, const CallPlace& place,
+                              uint64_t gpu_ns, const Work* first) {
+  ++launches_;
+  kernel_ns_.add(gpu_ns);
+  if (previous_ && previous_->timeline == &timeline) {
+    const Launch& p = *previous_;
+    const uint64_t interval = call.start_ns - p.call.start_ns;
+    if (interval <= max_interval_) {
+      intervals_.add(interval);
+      span_ns_ += interval;
+      busy_ns_ += std::min(interval, p.gpu_ns);
+      if (p.gpu_ns < interval) {
+        ++short_count_;
+        idle_ns_ += interval - p.gpu_ns;
+        where_.add(*p.timeline, &p.place, p.first ? &*p.first : nullptr, interval - p.gpu_ns);
       }
     }
   }
+  previous_ =
+      Launch{&timeline, call, place, gpu_ns, first ? std::optional<Work>(*first) : std::nullopt};
+}
+
+std::optional<Finding> LaunchBoundTally::finish(const RuleContext& context) {
+  const uint64_t launches = launches_, short_count = short_count_, idle_ns = idle_ns_,
+                 busy_ns = busy_ns_, span_ns = span_ns_;
+  WhereBuilder& where = where_;
   if (launches == 0 || launches < context.get(kId, "min_launches")) return std::nullopt;
   const double short_share = static_cast<double>(short_count) / static_cast<double>(launches);
   const double busy_share =
@@ -70,8 +92,8 @@ std::optional<Finding> run(const RuleContext& context) {
   if (short_share < context.get(kId, "min_short_share") ||
       busy_share >= context.get(kId, "max_gpu_busy"))
     return std::nullopt;
-  const double median_kernel = median(kernel_ns);
-  const double median_interval = median(intervals);
+  const double median_kernel = kernel_ns_.median();
+  const double median_interval = intervals_.median();
   Finding f;
   f.rule = kId;
   set_impact(f, idle_ns, context.window_ns);
@@ -98,8 +120,6 @@ std::optional<Finding> run(const RuleContext& context) {
       "whole.";
   return f;
 }
-
-}  // namespace
 
 const RuleSpec kLaunchBoundRule{
     kId, "kernels shorter than the time between their launches: the GPU idles between them",

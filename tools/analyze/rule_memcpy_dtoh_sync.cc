@@ -10,6 +10,7 @@
 
 #include "tools/analyze/rule.h"
 #include "tools/analyze/rule_support.h"
+#include "tools/analyze/rule_tallies.h"
 #include "tools/analyze/rules.h"
 #include "tools/analyze/where_builder.h"
 
@@ -23,9 +24,7 @@ constexpr ThresholdSpec kThresholds[] = {
 };
 
 std::optional<Finding> run(const RuleContext& context) {
-  std::vector<uint64_t> sizes;
-  uint64_t blocked_ns = 0, wait_ns = 0;
-  WhereBuilder where;
+  MemcpyDtohSyncTally tally;
   for (const Timeline& timeline : context.files) {
     // Kernel end times per device, sorted: did one end while a copy waited?
     std::map<uint32_t, std::vector<uint64_t>> kernel_ends;
@@ -35,23 +34,41 @@ std::optional<Finding> run(const RuleContext& context) {
     const std::vector<int32_t> first = first_work(timeline);
     for (size_t i = 0; i < timeline.work.size(); ++i) {
       const Work& w = timeline.work[i];
-      if (!is_device_to_host(w) || w.call == kNone || first[w.call] != static_cast<int32_t>(i))
-        continue;
+      if (w.call == kNone) continue;
       const Call& call = timeline.calls[w.call];
-      if (!call.in_scope || !blocks_host(call, &w) || w.start_ns <= call.start_ns) continue;
+      if (!MemcpyDtohSyncTally::candidate(call, w, first[w.call] == static_cast<int32_t>(i)))
+        continue;
       const auto ends = kernel_ends.find(w.device);
       if (ends == kernel_ends.end()) continue;
       const auto it = std::lower_bound(ends->second.begin(), ends->second.end(), call.start_ns);
       if (it == ends->second.end() || *it > w.start_ns) continue;
-      sizes.push_back(w.bytes);
-      blocked_ns += call.duration();
-      wait_ns += std::min(w.start_ns, call.end_ns) - call.start_ns;
-      where.add(timeline, w.call, &w, call.duration());
+      tally.add(timeline, call, place_of(timeline, call), w);
     }
   }
-  const uint64_t copies = sizes.size();
+  return tally.finish(context);
+}
+
+}  // namespace
+
+bool MemcpyDtohSyncTally::candidate(const Call& call, const Work& work, bool first) {
+  return is_device_to_host(work) && first && call.in_scope && blocks_host(call, &work) &&
+         work.start_ns > call.start_ns;
+}
+
+void MemcpyDtohSyncTally::add(const Timeline& timeline, const Call& call, const CallPlace& place,
+                              const Work& w) {
+  sizes_.add(w.bytes);
+  blocked_ns_ += call.duration();
+  wait_ns_ += std::min(w.start_ns, call.end_ns) - call.start_ns;
+  where_.add(timeline, &place, &w, call.duration());
+}
+
+std::optional<Finding> MemcpyDtohSyncTally::finish(const RuleContext& context) {
+  const uint64_t blocked_ns = blocked_ns_, wait_ns = wait_ns_;
+  WhereBuilder& where = where_;
+  const uint64_t copies = sizes_.size();
   if (copies == 0 || copies < context.get(kId, "min_count")) return std::nullopt;
-  const double median_bytes = median(sizes);
+  const double median_bytes = sizes_.median();
   Finding f;
   f.rule = kId;
   set_impact(f, blocked_ns, context.window_ns);
@@ -75,8 +92,6 @@ std::optional<Finding> run(const RuleContext& context) {
       "pinned tensor).";
   return f;
 }
-
-}  // namespace
 
 const RuleSpec kMemcpyDtohSyncRule{
     kId, "device-to-host copies that block right after kernels (a .item() in the loop)",

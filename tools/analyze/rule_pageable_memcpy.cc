@@ -6,6 +6,7 @@
 
 #include "tools/analyze/rule.h"
 #include "tools/analyze/rule_support.h"
+#include "tools/analyze/rule_tallies.h"
 #include "tools/analyze/rules.h"
 #include "tools/analyze/where_builder.h"
 
@@ -19,28 +20,43 @@ constexpr ThresholdSpec kThresholds[] = {
 };
 
 std::optional<Finding> run(const RuleContext& context) {
-  uint64_t copies = 0, bytes = 0, gpu_ns = 0, cpu_ns = 0, to_device = 0, to_host = 0;
-  WhereBuilder where;
+  PageableMemcpyTally tally;
   for (const Timeline& timeline : context.files) {
-    int32_t last_call = kNone;
+    tally.begin_file();
     for (const Work& w : timeline.work) {
-      if (!is_pageable(w) || !timeline.in_scope(w)) continue;
-      ++copies;
-      bytes += w.bytes;
-      gpu_ns += w.duration();
-      if (is_device_to_host(w))
-        ++to_host;
-      else
-        ++to_device;
-      uint64_t cost = w.duration();
-      if (w.call != kNone && w.call != last_call) {
-        cost = timeline.calls[w.call].duration();
-        cpu_ns += cost;
-        last_call = w.call;
-      }
-      where.add(timeline, w.call, &w, cost);
+      const Call* call = w.call == kNone ? nullptr : &timeline.calls[w.call];
+      const CallPlace place = call ? place_of(timeline, *call) : CallPlace{};
+      tally.add(timeline, WorkEvent{w, call, call ? &place : nullptr, timeline.in_scope(w)});
     }
   }
+  return tally.finish(context);
+}
+
+}  // namespace
+
+void PageableMemcpyTally::add(const Timeline& timeline, const WorkEvent& event) {
+  const Work& w = event.work;
+  if (!is_pageable(w) || !event.in_scope) return;
+  ++copies_;
+  bytes_ += w.bytes;
+  gpu_ns_ += w.duration();
+  if (is_device_to_host(w))
+    ++to_host_;
+  else
+    ++to_device_;
+  uint64_t cost = w.duration();
+  if (event.call != nullptr && w.call != last_call_) {
+    cost = event.call->duration();
+    cpu_ns_ += cost;
+    last_call_ = w.call;
+  }
+  where_.add(timeline, event.place, &w, cost);
+}
+
+std::optional<Finding> PageableMemcpyTally::finish(const RuleContext& context) {
+  const uint64_t copies = copies_, bytes = bytes_, gpu_ns = gpu_ns_, cpu_ns = cpu_ns_,
+                 to_device = to_device_, to_host = to_host_;
+  WhereBuilder& where = where_;
   if (copies == 0 || copies < context.get(kId, "min_count")) return std::nullopt;
   Finding f;
   f.rule = kId;
@@ -67,8 +83,6 @@ std::optional<Finding> run(const RuleContext& context) {
       "with kernels.";
   return f;
 }
-
-}  // namespace
 
 const RuleSpec kPageableMemcpyRule{
     kId, "copies to or from pageable host memory (pinned memory would let them overlap)",

@@ -5,6 +5,7 @@
 
 #include "tools/analyze/rule.h"
 #include "tools/analyze/rule_support.h"
+#include "tools/analyze/rule_tallies.h"
 #include "tools/analyze/rules.h"
 #include "tools/analyze/where_builder.h"
 
@@ -18,35 +19,50 @@ constexpr ThresholdSpec kThresholds[] = {
 };
 
 std::optional<Finding> run(const RuleContext& context) {
-  const double max_bytes = context.get(kId, "max_bytes");
-  std::vector<uint64_t> sizes;
-  uint64_t bytes = 0, gpu_ns = 0, cpu_ns = 0, impact_ns = 0;
-  WhereBuilder where;
+  SmallMemcpyTally tally(context.thresholds);
   for (const Timeline& timeline : context.files) {
-    int32_t last_call = kNone;
+    tally.begin_file();
     for (const Work& w : timeline.work) {
-      if (w.kind != GpuKind::kMemcpy || static_cast<double>(w.bytes) >= max_bytes ||
-          !timeline.in_scope(w))
-        continue;
-      sizes.push_back(w.bytes);
-      bytes += w.bytes;
-      gpu_ns += w.duration();
-      // A copy costs its GPU time and the call that issued it, but not the
-      // time a blocking call waited for earlier work (excessive-sync's).
-      uint64_t cost = w.duration();
-      if (w.call != kNone && w.call != last_call) {
-        const Call& call = timeline.calls[w.call];
-        if (!blocks_host(call, &w)) cost += call.duration();
-        cpu_ns += call.duration();
-        last_call = w.call;
-      }
-      impact_ns += cost;
-      where.add(timeline, w.call, &w, cost);
+      const Call* call = w.call == kNone ? nullptr : &timeline.calls[w.call];
+      const CallPlace place = call ? place_of(timeline, *call) : CallPlace{};
+      tally.add(timeline, WorkEvent{w, call, call ? &place : nullptr, timeline.in_scope(w)});
     }
   }
-  const uint64_t copies = sizes.size();
+  return tally.finish(context);
+}
+
+}  // namespace
+
+SmallMemcpyTally::SmallMemcpyTally(const Thresholds& thresholds)
+    : max_bytes_(thresholds.get(kId, "max_bytes")) {}
+
+void SmallMemcpyTally::add(const Timeline& timeline, const WorkEvent& event) {
+  const Work& w = event.work;
+  if (w.kind != GpuKind::kMemcpy || static_cast<double>(w.bytes) >= max_bytes_ || !event.in_scope)
+    return;
+  sizes_.add(w.bytes);
+  bytes_ += w.bytes;
+  gpu_ns_ += w.duration();
+  // A copy costs its GPU time and the call that issued it, but not the
+  // time a blocking call waited for earlier work (excessive-sync's).
+  uint64_t cost = w.duration();
+  if (event.call != nullptr && w.call != last_call_) {
+    const Call& call = *event.call;
+    if (!blocks_host(call, &w)) cost += call.duration();
+    cpu_ns_ += call.duration();
+    last_call_ = w.call;
+  }
+  impact_ns_ += cost;
+  where_.add(timeline, event.place, &w, cost);
+}
+
+std::optional<Finding> SmallMemcpyTally::finish(const RuleContext& context) {
+  const double max_bytes = max_bytes_;
+  const uint64_t bytes = bytes_, gpu_ns = gpu_ns_, cpu_ns = cpu_ns_, impact_ns = impact_ns_;
+  WhereBuilder& where = where_;
+  const uint64_t copies = sizes_.size();
   if (copies == 0 || copies < context.get(kId, "min_count")) return std::nullopt;
-  const double median_bytes = median(sizes);
+  const double median_bytes = sizes_.median();
   Finding f;
   f.rule = kId;
   set_impact(f, impact_ns, context.window_ns);
@@ -69,8 +85,6 @@ std::optional<Finding> run(const RuleContext& context) {
       "tensor, then one .to(device)).";
   return f;
 }
-
-}  // namespace
 
 const RuleSpec kSmallMemcpyRule{kId, "many small copies that could be batched", kThresholds, run};
 

@@ -119,7 +119,9 @@ void TimelineBuilder::place_calls(Timeline& timeline) const {
 
   for (auto& [tid, lists] : threads) {
     auto& [ranges, calls] = lists;
-    std::sort(ranges.begin(), ranges.end(), [&](uint32_t a, uint32_t b) {
+    // Stable: of ranges over the same interval, the one opened first is
+    // the outer one, as the stream (streamed_analysis.h) has it too.
+    std::stable_sort(ranges.begin(), ranges.end(), [&](uint32_t a, uint32_t b) {
       const Span& x = timeline.ranges[a];
       const Span& y = timeline.ranges[b];
       return x.start_ns != y.start_ns ? x.start_ns < y.start_ns : x.end_ns > y.end_ns;
@@ -162,8 +164,8 @@ void TimelineBuilder::find_steps(Timeline& timeline) const {
         steps.push_back(Step{span.start_ns, span.end_ns, static_cast<int32_t>(i)});
     }
     if (steps.empty()) continue;
-    std::sort(steps.begin(), steps.end(),
-              [](const Step& a, const Step& b) { return a.start_ns < b.start_ns; });
+    std::stable_sort(steps.begin(), steps.end(),
+                     [](const Step& a, const Step& b) { return a.start_ns < b.start_ns; });
     for (const Step& step : steps)
       if (timeline.steps.empty() || step.start_ns >= timeline.steps.back().end_ns)
         timeline.steps.push_back(step);

@@ -39,19 +39,24 @@ int32_t step_at(const Timeline& timeline, uint64_t time_ns) {
   return time_ns <= it->end_ns ? static_cast<int32_t>(it - timeline.steps.begin()) : kNone;
 }
 
-void WhereBuilder::add_range(const Timeline& timeline, int32_t range, uint64_t cost_ns) {
-  ranges_[range == kNone ? kNoRange : timeline.ranges[range].name] += cost_ns;
+CallPlace place_of(const Timeline& timeline, const Call& call) {
+  return CallPlace{call.range == kNone ? nullptr : &timeline.ranges[call.range].name, call.step,
+                   call.tid};
+}
+
+void WhereBuilder::add_range(const std::string* range, uint64_t cost_ns) {
+  ranges_[range == nullptr ? kNoRange : *range] += cost_ns;
 }
 
 void WhereBuilder::add_step(const Timeline& timeline, int32_t step) {
   if (step != kNone) steps_.emplace(timeline.file, step);
 }
 
-void WhereBuilder::add(const Timeline& timeline, int32_t call, const Work* work, uint64_t cost_ns) {
+void WhereBuilder::add(const Timeline& timeline, const CallPlace* c, const Work* work,
+                       uint64_t cost_ns) {
   // Every contribution counts, so that places of zero-length events rank by count.
   cost_ns = std::max<uint64_t>(cost_ns, 1);
-  const Call* c = call == kNone ? nullptr : &timeline.calls[call];
-  add_range(timeline, c ? c->range : kNone, cost_ns);
+  add_range(c ? c->range : nullptr, cost_ns);
   if (c) {
     add_step(timeline, c->step);
     threads_[thread_label(timeline, c->tid)] += cost_ns;
@@ -66,12 +71,12 @@ void WhereBuilder::add(const Timeline& timeline, int32_t call, const Work* work,
   files_[file_label(timeline)] += cost_ns;
 }
 
-void WhereBuilder::add_time(const Timeline& timeline, int32_t range, uint64_t time_ns,
-                            uint32_t device, uint64_t cost_ns) {
+void WhereBuilder::add_time(const Timeline& timeline, const std::string* range, uint32_t range_tid,
+                            uint64_t time_ns, uint32_t device, uint64_t cost_ns) {
   cost_ns = std::max<uint64_t>(cost_ns, 1);
-  add_range(timeline, range, cost_ns);
+  add_range(range, cost_ns);
   add_step(timeline, step_at(timeline, time_ns));
-  if (range != kNone) threads_[thread_label(timeline, timeline.ranges[range].tid)] += cost_ns;
+  if (range != nullptr) threads_[thread_label(timeline, range_tid)] += cost_ns;
   devices_[fmt::format("{}", device)] += cost_ns;
   files_[file_label(timeline)] += cost_ns;
 }

@@ -83,22 +83,17 @@ int run(const AnalyzeArgs& args) {
   Inputs inputs = expand_inputs(args.files);
   if (!report_input_errors(inputs.errors)) return kExitBadInput;
   ProgressScope progress(inputs.files, 1, args.quiet);
-  analyze::Loaded loaded =
-      analyze::load_timelines(inputs.files, analyze::Scope{args.ranges, args.steps});
+  analyze::AnalyzedFiles loaded = analyze::analyze_files(inputs.files, rules, std::move(thresholds),
+                                                         analyze::Scope{args.ranges, args.steps});
   progress.finish();
+  print_in_memory_notes(loaded.in_memory);
   if (!check_files(loaded.infos)) return kExitBadInput;
-  if (!args.ranges.empty()) {
-    bool matched = false;
-    for (const analyze::Timeline& timeline : loaded.timelines)
-      matched = matched || !timeline.windows.empty();
-    if (!matched) {
-      fmt::print(stderr, "gpuprof: error: --range {} matches no range: nothing to analyze\n",
-                 quoted_list(args.ranges));
-      return kExitBadInput;
-    }
+  if (!args.ranges.empty() && !loaded.range_matched) {
+    fmt::print(stderr, "gpuprof: error: --range {} matches no range: nothing to analyze\n",
+               quoted_list(args.ranges));
+    return kExitBadInput;
   }
-  const analyze::Analysis analysis =
-      analyze::analyze(loaded.timelines, rules, std::move(thresholds), args.ranges);
+  const analyze::Analysis& analysis = loaded.analysis;
   if (args.format == "json")
     fmt::print("{}", analyze::render_json(analysis));
   else if (args.format == "md")

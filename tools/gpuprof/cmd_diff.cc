@@ -3,6 +3,8 @@
 // can keep a baseline and check each change against it (docs/diff.md).
 #include <fmt/format.h>
 
+#include <malloc.h>
+
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -188,17 +190,27 @@ int compare_and_write(const DiffArgs& args, bool& compared, std::string& reason)
   for (const std::vector<std::string>* side : {&base_args, &new_args})
     for (const std::vector<std::string>& run : expand_run_list(*side).runs)
       sidecars.insert(sidecars.end(), run.begin(), run.end());
-  ProgressScope progress(sidecars, 1, args.quiet);
   // Findings too when both sides are sidecar files (a JSON report holds no
-  // timeline), from the same pass as the rows; each side's timelines are
-  // analyzed and dropped before the other side is read.
+  // timeline): a second pass over each side's files (analyze_files: a
+  // stream), after its rows, so that both stay in bounded memory.
   const bool analyzed = !args.no_findings && all_sidecars(base_args) && all_sidecars(new_args);
-  analyze::TimelineBuilder timelines(analyze::Scope{args.ranges, {}});
-  analysis::ProfileVisitor* also = analyzed ? &timelines : nullptr;
-  std::optional<LoadedSide> base = load_side(base_args, args.group_by, rows, also);
-  const analyze::Analysis before = analyze::analyze_with_defaults(timelines.take());
-  std::optional<LoadedSide> now = load_side(new_args, args.group_by, rows, also);
-  const analyze::Analysis after = analyze::analyze_with_defaults(timelines.take());
+  ProgressScope progress(sidecars, analyzed ? 2 : 1, args.quiet);
+  const auto findings = [&](const std::vector<std::string>& side) {
+    // The rows' reading threads leave what they freed in their malloc
+    // arenas; given back first, the two passes' peaks do not add up.
+    malloc_trim(0);
+    std::vector<std::string> files;
+    for (const std::vector<std::string>& run : expand_run_list(side).runs)
+      files.insert(files.end(), run.begin(), run.end());
+    analyze::AnalyzedFiles found =
+        analyze::analyze_files_with_defaults(files, analyze::Scope{args.ranges, {}});
+    print_in_memory_notes(found.in_memory);
+    return std::move(found.analysis);
+  };
+  std::optional<LoadedSide> base = load_side(base_args, args.group_by, rows, nullptr);
+  const analyze::Analysis before = analyzed && base ? findings(base_args) : analyze::Analysis{};
+  std::optional<LoadedSide> now = load_side(new_args, args.group_by, rows, nullptr);
+  const analyze::Analysis after = analyzed && now ? findings(new_args) : analyze::Analysis{};
   progress.finish();
   if (!base || !now) return kExitBadInput;
   if (const std::optional<std::string> error = unlike_runs(*base, *now)) {
@@ -380,9 +392,9 @@ void add_diff_command(CLI::App& app, int& exit_status) {
       "that cannot be read (a missing or corrupt sidecar file, a JSON file that does not parse "
       "or is not a gprof.report version 1, a directory without sidecar files).");
   cmd->add_flag("--no-findings", args->no_findings,
-                "Leave out the findings new in NEW (gpuprof analyze's rules), which need every "
-                "record of a side in memory; without them, sidecar files are read as a stream, "
-                "in memory that does not grow with the runs");
+                "Leave out the findings new in NEW (gpuprof analyze's rules), which take a second "
+                "pass over each side's sidecar files (a stream too: memory does not grow with the "
+                "runs either way)");
   add_quiet_flag(*cmd, args->quiet);
   add_jobs_option(*cmd, args->jobs);
   cmd->callback([args, &exit_status] { exit_status = run(*args); });

@@ -26,7 +26,6 @@
 #include "tools/analysis/aggregate/key_averages.h"
 #include "tools/analysis/aggregate/ops_rows.h"
 #include "tools/analysis/read/profile.h"
-#include "tools/analysis/read/visitor_chain.h"
 #include "tools/analysis/render/range_text.h"
 #include "tools/analysis/render/table.h"
 #include "tools/analyze/load.h"
@@ -185,9 +184,7 @@ ChildCommand build_command(const RecordOptions& options, const std::string& libr
 void print_summary(const std::vector<std::string>& files) {
   analysis::KeyAverages averages;
   analysis::OpsRowsVisitor visitor(averages);
-  analyze::TimelineBuilder timelines(analyze::Scope{});
-  analysis::VisitorChain chain({&visitor, &timelines});
-  const std::vector<analysis::FileInfo> infos = analysis::load_files(files, chain);
+  const std::vector<analysis::FileInfo> infos = analysis::load_files(files, visitor);
   check_files(infos);
   std::vector<analysis::Row> rows = averages.finish();
   const bool gpu_time = std::any_of(rows.begin(), rows.end(),
@@ -213,7 +210,9 @@ void print_summary(const std::vector<std::string>& files) {
       files.size() <= kListed ? fmt::format("{}", fmt::join(files, " ")) : "FILE...";
   fmt::print(stderr, "The whole table: gpuprof report {}\n", listed);
   // The findings of `gpuprof analyze`, most costly first: a glance too.
-  const analyze::Analysis analysis = analyze::analyze_with_defaults(timelines.take());
+  // A pass of its own (analyze_files: a stream, in bounded memory).
+  const analyze::Analysis analysis =
+      analyze::analyze_files_with_defaults(files, analyze::Scope{}).analysis;
   if (analysis.findings.empty()) return;
   fmt::print(stderr, "Findings ({} of {}):\n", std::min(kSummaryFindings, analysis.findings.size()),
              analysis.findings.size());
