@@ -1,7 +1,6 @@
 #include "tools/trace/range_stream.h"
 
 #include <algorithm>
-#include <deque>
 
 namespace gprof::trace {
 namespace {
@@ -156,16 +155,14 @@ void RangeStream::finish(uint64_t last_ns, analysis::RangeCounts& counts) {
   counts_ = analysis::RangeCounts{};
 }
 
-// Per id, in time order: an end closes the earliest start still open; ids
-// are unique per process, so a repeated id is a new range once the first
-// has ended (RangePairing::pair_start_end, on sorted streams).
+// The rule of RangePairing (pair_sorted_start_end), on sorted temporary files.
 void RangeStream::pair_start_end(uint64_t last_ns) {
   if (starts_.size() == 0 && ends_.size() == 0) return;
   const auto close = [&](const Start& start, uint64_t end_ns, uint32_t end_tid, bool at_exit) {
     analysis::Range r;
     r.kind = analysis::RangeKind::kStartEnd;
     r.start_ns = start.time_ns;
-    r.end_ns = std::max(end_ns, start.time_ns);
+    r.end_ns = std::max(at_exit ? last_ns : end_ns, start.time_ns);
     r.tid = start.tid;
     r.end_tid = end_tid;
     r.name = start.name;
@@ -180,33 +177,9 @@ void RangeStream::pair_start_end(uint64_t last_ns) {
   };
   auto starts = starts_.sorted();
   auto ends = ends_.sorted();
-  Start s{};
-  End e{};
-  bool has_start = starts.next(s);
-  bool has_end = ends.next(e);
-  std::deque<Start> open;
-  while (has_start || has_end) {
-    const uint64_t id = has_start && (!has_end || s.id <= e.id) ? s.id : e.id;
-    while ((has_start && s.id == id) || (has_end && e.id == id)) {
-      const bool take_start =
-          has_start && s.id == id && (!has_end || e.id != id || s.time_ns <= e.time_ns);
-      if (take_start) {
-        open.push_back(s);
-        has_start = starts.next(s);
-        continue;
-      }
-      const End end = e;
-      has_end = ends.next(e);
-      if (open.empty()) {
-        ++counts_.ends_without_start;
-        continue;
-      }
-      close(open.front(), end.time_ns, end.tid, false);
-      open.pop_front();
-    }
-    for (const Start& start : open) close(start, last_ns, start.tid, true);
-    open.clear();
-  }
+  analysis::pair_sorted_start_end<Start, End>([&](Start& s) { return starts.next(s); },
+                                              [&](End& e) { return ends.next(e); }, close,
+                                              counts_.ends_without_start);
 }
 
 }  // namespace gprof::trace

@@ -1,7 +1,6 @@
 #include "tools/analysis/model/nvtx_ranges.h"
 
 #include <algorithm>
-#include <deque>
 
 namespace gprof::analysis {
 
@@ -71,9 +70,6 @@ void RangePairing::add(const RangeEvent& e) {
 }
 
 void RangePairing::pair_start_end(uint64_t last_ns) {
-  // Per id, in time order (a start before an end at the same time): an end
-  // closes the earliest start still open; ids are unique per process, so a
-  // repeated id is a new range once the first has ended.
   std::sort(starts_.begin(), starts_.end(), [](const Start& a, const Start& b) {
     return a.id != b.id             ? a.id < b.id
            : a.time_ns != b.time_ns ? a.time_ns < b.time_ns
@@ -84,46 +80,26 @@ void RangePairing::pair_start_end(uint64_t last_ns) {
   });
   size_t s = 0;
   size_t e = 0;
-  std::deque<const Start*> open;
-  const auto close = [&](const Start& start, uint64_t end_ns, uint32_t end_tid, bool at_exit) {
-    Range r;
-    r.kind = RangeKind::kStartEnd;
-    r.start_ns = start.time_ns;
-    r.end_ns = std::max(end_ns, start.time_ns);
-    r.tid = start.tid;
-    r.end_tid = end_tid;
-    r.name = start.name;
-    r.domain = start.domain;
-    r.seq = start.torch_seq;
-    r.op_id = start.op_id;
-    r.open_at_exit = at_exit;
-    if (at_exit) ++counts_.open_at_exit;
-    if (!at_exit && end_tid != start.tid) ++counts_.cross_thread;
-    done_.push_back(Opened{r, start.seq});
-  };
-  while (s < starts_.size() || e < ends_.size()) {
-    const uint64_t id = s < starts_.size() && (e >= ends_.size() || starts_[s].id <= ends_[e].id)
-                            ? starts_[s].id
-                            : ends_[e].id;
-    while ((s < starts_.size() && starts_[s].id == id) || (e < ends_.size() && ends_[e].id == id)) {
-      const bool take_start =
-          s < starts_.size() && starts_[s].id == id &&
-          (e >= ends_.size() || ends_[e].id != id || starts_[s].time_ns <= ends_[e].time_ns);
-      if (take_start) {
-        open.push_back(&starts_[s++]);
-        continue;
-      }
-      const End& end = ends_[e++];
-      if (open.empty()) {
-        ++counts_.ends_without_start;
-        continue;
-      }
-      close(*open.front(), end.time_ns, end.tid, false);
-      open.pop_front();
-    }
-    for (const Start* start : open) close(*start, last_ns, start->tid, true);
-    open.clear();
-  }
+  pair_sorted_start_end<Start, End>(
+      [&](Start& out) { return s < starts_.size() && (out = starts_[s++], true); },
+      [&](End& out) { return e < ends_.size() && (out = ends_[e++], true); },
+      [&](const Start& start, uint64_t end_ns, uint32_t end_tid, bool at_exit) {
+        Range r;
+        r.kind = RangeKind::kStartEnd;
+        r.start_ns = start.time_ns;
+        r.end_ns = std::max(at_exit ? last_ns : end_ns, start.time_ns);
+        r.tid = start.tid;
+        r.end_tid = end_tid;
+        r.name = start.name;
+        r.domain = start.domain;
+        r.seq = start.torch_seq;
+        r.op_id = start.op_id;
+        r.open_at_exit = at_exit;
+        if (at_exit) ++counts_.open_at_exit;
+        if (!at_exit && end_tid != start.tid) ++counts_.cross_thread;
+        done_.push_back(Opened{r, start.seq});
+      },
+      counts_.ends_without_start);
   starts_.clear();
   ends_.clear();
 }

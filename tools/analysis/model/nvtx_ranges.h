@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <utility>
 #include <vector>
@@ -55,6 +56,44 @@ struct RangeCounts {
     return unbalanced_pops || ends_without_start || open_at_exit || cross_thread;
   }
 };
+
+// The start/end rule, on a file's start and end events each sorted by (id,
+// time): per id, in time order (a start before an end at the same time), an
+// end closes the earliest start still open, and an end with none open is
+// counted; ids are unique per process, so a repeated id is a new range once
+// the first has ended. Starts still open when their id's events run out are
+// closed with `at_exit`. `next(event)` reads the next of a sorted stream
+// (false at its end); `close(start, end_ns, end_tid, at_exit)`. RangePairing
+// pairs sorted vectors with it, trace's RangeStream sorted temporary files.
+template <typename Start, typename End, typename NextStart, typename NextEnd, typename Close>
+void pair_sorted_start_end(NextStart&& next_start, NextEnd&& next_end, Close&& close,
+                           uint64_t& ends_without_start) {
+  Start s{};
+  End e{};
+  bool has_start = next_start(s);
+  bool has_end = next_end(e);
+  std::deque<Start> open;
+  while (has_start || has_end) {
+    const uint64_t id = has_start && (!has_end || s.id <= e.id) ? s.id : e.id;
+    while ((has_start && s.id == id) || (has_end && e.id == id)) {
+      if (has_start && s.id == id && (!has_end || e.id != id || s.time_ns <= e.time_ns)) {
+        open.push_back(s);
+        has_start = next_start(s);
+        continue;
+      }
+      const End end = e;
+      has_end = next_end(e);
+      if (open.empty()) {
+        ++ends_without_start;
+        continue;
+      }
+      close(open.front(), end.time_ns, end.tid, false);
+      open.pop_front();
+    }
+    for (const Start& start : open) close(start, 0, start.tid, true);
+    open.clear();
+  }
+}
 
 class RangePairing {
  public:
