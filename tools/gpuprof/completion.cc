@@ -101,7 +101,9 @@ void add_completion_command(CLI::App& app, int& exit_status) {
       "> ~/.local/share/bash-completion/completions/gpuprof\n"
       "Exit status: 0 printed; 2 bad usage (a shell other than bash).");
   const CLI::App* top = &app;
-  cmd->callback([top, &exit_status] {
+  // The callback owns `shell`: CLI11 writes the parsed value through the pointer
+  // it was given, after this function has returned.
+  cmd->callback([top, &exit_status, shell] {
     fmt::print("{}", bash_script(*top));
     exit_status = kExitOk;
   });
