@@ -77,18 +77,6 @@ struct SpanByStart {
   }
 };
 
-Windows merged(Windows intervals) {
-  std::sort(intervals.begin(), intervals.end());
-  Windows out;
-  for (const auto& [begin, end] : intervals) {
-    if (!out.empty() && begin <= out.back().second)
-      out.back().second = std::max(out.back().second, end);
-    else
-      out.emplace_back(begin, end);
-  }
-  return out;
-}
-
 class FileJoin {
  public:
   FileJoin(const Scope& scope, Timeline& timeline, FileScan& scan, analysis::GpuCounts& counts,
@@ -160,7 +148,7 @@ class FileJoin {
     timeline_.steps = std::move(steps);
     if (best != SIZE_MAX) timeline_.step_pattern = scope_.steps[best];
     if (!scope_.ranges.empty())
-      timeline_.windows = merged(std::move(windows));
+      timeline_.windows = merged_windows(std::move(windows));
     else if (scan_.span_begin < scan_.span_end)
       timeline_.windows = {{scan_.span_begin, scan_.span_end}};
   }

@@ -1,8 +1,8 @@
 #include "tools/analyze/timeline.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 namespace gprof::analyze {
 
@@ -29,6 +29,19 @@ std::string file_label(const Timeline& timeline) {
   if (!timeline.rank.empty()) return "rank " + timeline.rank;
   const size_t slash = timeline.path.rfind('/');
   return slash == std::string::npos ? timeline.path : timeline.path.substr(slash + 1);
+}
+
+std::vector<std::pair<uint64_t, uint64_t>> merged_windows(
+    std::vector<std::pair<uint64_t, uint64_t>> intervals) {
+  std::sort(intervals.begin(), intervals.end());
+  std::vector<std::pair<uint64_t, uint64_t>> out;
+  for (const auto& [begin, end] : intervals) {
+    if (!out.empty() && begin <= out.back().second)
+      out.back().second = std::max(out.back().second, end);
+    else
+      out.emplace_back(begin, end);
+  }
+  return out;
 }
 
 }  // namespace gprof::analyze

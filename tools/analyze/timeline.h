@@ -89,6 +89,11 @@ struct Timeline {
   const std::string* thread_name(uint32_t tid) const;
 };
 
+// Intervals sorted and joined where they touch or overlap: a timeline's
+// windows from the ranges --range matched.
+std::vector<std::pair<uint64_t, uint64_t>> merged_windows(
+    std::vector<std::pair<uint64_t, uint64_t>> intervals);
+
 // "file.gprof" or "rank 3" for messages: the rank when the file has one.
 std::string file_label(const Timeline& timeline);
 

@@ -15,18 +15,6 @@ bool ends_with(std::string_view text, std::string_view tail) {
 
 using Windows = std::vector<std::pair<uint64_t, uint64_t>>;
 
-Windows merged(Windows intervals) {
-  std::sort(intervals.begin(), intervals.end());
-  Windows out;
-  for (const auto& [begin, end] : intervals) {
-    if (!out.empty() && begin <= out.back().second)
-      out.back().second = std::max(out.back().second, end);
-    else
-      out.emplace_back(begin, end);
-  }
-  return out;
-}
-
 }  // namespace
 
 TimelineBuilder::TimelineBuilder(Scope scope) : scope_(std::move(scope)) {
@@ -180,7 +168,7 @@ void TimelineBuilder::set_windows(Timeline& timeline) const {
     for (const Span& span : timeline.ranges)
       if (analysis::glob_match_any(scope_.ranges, span.name))
         windows.emplace_back(span.start_ns, span.end_ns);
-    timeline.windows = merged(std::move(windows));
+    timeline.windows = merged_windows(std::move(windows));
     return;
   }
   uint64_t begin = UINT64_MAX, end = 0;
