@@ -613,13 +613,15 @@ bool streamable(const OpsOptions& options) {
 std::optional<StreamedFile> stream_ops_file(uint32_t index, const std::string& path,
                                             const OpsOptions& options,
                                             const std::optional<std::vector<std::string>>& steps,
-                                            KeyAverages& rows, std::string& why, bool pipelined) {
+                                            KeyAverages& rows, std::string& why,
+                                            unsigned decoders) {
   StreamedFile out;
   out.info.path = path;
   KeyAverages local;
   try {
     OpsStream stream(out.info, options, steps.value_or(std::vector<std::string>{}));
-    out.info.status = pipelined ? read_file_pipelined(path, stream) : read_file(path, stream);
+    out.info.status =
+        decoders > 0 ? read_file_pipelined(path, stream, decoders) : read_file(path, stream);
     if (!stream.why().empty() || !stream.finish(local, steps ? &out.throughput : nullptr, index)) {
       why = stream.why();
       retract_read_progress(out.info.status);  // read again in memory
