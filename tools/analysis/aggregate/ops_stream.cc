@@ -30,6 +30,32 @@ struct FirstEvent {
   bool seen = false;
 };
 
+// Labels by a small integer id (an API id, an interned kernel id): a vector
+// indexed by the id, so that a record's label costs no hashing; ids too
+// large for a vector (not what writers make) go to a hash map.
+class IdLabels {
+ public:
+  template <typename Make>
+  uint32_t get(uint64_t id, Make&& make) {
+    if (id < kDense) {
+      if (id < dense_.size() && dense_[id] != kNone) return dense_[id];
+      const uint32_t l = make();
+      if (id >= dense_.size()) dense_.resize(id + 1, kNone);
+      dense_[id] = l;
+      return l;
+    }
+    auto it = sparse_.find(id);
+    if (it == sparse_.end()) it = sparse_.emplace(id, make()).first;
+    return it->second;
+  }
+
+ private:
+  static constexpr uint64_t kDense = uint64_t{1} << 20;
+  static constexpr uint32_t kNone = UINT32_MAX;
+  std::vector<uint32_t> dense_;
+  std::unordered_map<uint64_t, uint32_t> sparse_;
+};
+
 bool first_before(const CpuNode& a, const CpuNode& b) {
   if (a.thread != b.thread) return a.thread < b.thread;
   return walks_before(a, b);
@@ -159,6 +185,7 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
   }
   const std::string* kernel_name(uint32_t id) const {
     if (id == 0) return nullptr;
+    if (id < kIndexedNames) return id < kernel_by_id_.size() ? kernel_by_id_[id] : nullptr;
     auto it = kernels_.find(id);
     return it == kernels_.end() ? nullptr : &it->second;
   }
@@ -208,11 +235,17 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
   uint32_t process_ = Interner::kEmpty;
 
   std::unordered_map<uint32_t, std::string> kernels_;
+  std::vector<const std::string*> kernel_by_id_;             // kernels_' values, by small id
   std::unordered_map<uint64_t, std::string> strings_by_id_;  // other kinds, (kind << 32 | id)
-  std::unordered_map<uint16_t, uint32_t> api_labels_;        // ApiId -> label, without a group
-  std::unordered_map<uint32_t, uint32_t> kernel_labels_;     // kernel id -> label, without a group
+  IdLabels api_labels_;                                      // ApiId -> label, without a group
+  IdLabels kernel_labels_;                                   // kernel id -> label, without a group
+  IdLabels kernel_gpu_labels_;                               // kernel id -> GPU row label, no group
   std::unordered_map<uint64_t, uint32_t> gpu_labels_;        // gpu_row_name_key -> label, no group
   std::unordered_map<uint64_t, RangeName> range_names_;      // (domain << 32 | name)
+  // range_names_ of the default domain by name id, without hashing (its
+  // elements stay where they are); small ids only, as interned ids are.
+  static constexpr uint32_t kIndexedNames = 1u << 20;
+  std::vector<RangeName*> default_domain_names_;
 
   uint32_t calls_ = 0;
   uint32_t range_seq_ = 0;
@@ -239,9 +272,14 @@ void OpsStream::on_header(const pb::FileHeader& header) {
 }
 
 void OpsStream::on_string(const pb::StringEntry& entry) {
-  if (entry.kind() == pb::StringEntry::KERNEL)
-    kernels_[entry.id()] = entry.value();
-  else
+  if (entry.kind() == pb::StringEntry::KERNEL) {
+    std::string& kernel = kernels_[entry.id()];  // unordered_map: stays where it is
+    kernel = entry.value();
+    if (entry.id() < kIndexedNames) {
+      if (entry.id() >= kernel_by_id_.size()) kernel_by_id_.resize(size_t{entry.id()} + 1);
+      kernel_by_id_[entry.id()] = &kernel;
+    }
+  } else
     strings_by_id_[static_cast<uint64_t>(entry.kind()) << 32 | entry.id()] = entry.value();
 }
 
@@ -252,13 +290,11 @@ uint32_t OpsStream::api_label(const ApiInfo& info, uint32_t group) {
     named.name = strings_.id(info.display);
     return label(named);
   }
-  auto [it, added] = api_labels_.try_emplace(static_cast<uint16_t>(info.id), 0);
-  if (added) {
+  return api_labels_.get(static_cast<uint16_t>(info.id), [&] {
     RowLabel named = l;
     named.name = strings_.id(info.display);
-    it->second = label(named);
-  }
-  return it->second;
+    return label(named);
+  });
 }
 
 uint32_t OpsStream::kernel_label(const std::string* kernel, uint32_t kernel_id, uint32_t group) {
@@ -267,9 +303,7 @@ uint32_t OpsStream::kernel_label(const std::string* kernel, uint32_t kernel_id, 
     return label(RowLabel{RowKind::kGpu, name, group, GpuKind::kKernel});
   };
   if (group != Interner::kEmpty) return make();
-  auto it = kernel_labels_.find(kernel ? kernel_id : 0);
-  if (it == kernel_labels_.end()) it = kernel_labels_.emplace(kernel ? kernel_id : 0, make()).first;
-  return it->second;
+  return kernel_labels_.get(kernel ? kernel_id : 0, make);
 }
 
 uint32_t OpsStream::gpu_label(const GpuRecord& r, const std::string* kernel) {
@@ -283,6 +317,7 @@ uint32_t OpsStream::gpu_label(const GpuRecord& r, const std::string* kernel) {
     return label(RowLabel{RowKind::kGpu, strings_.id(gpu_row_name(r, kernel)), group, r.kind});
   };
   if (group != Interner::kEmpty) return make();
+  if (r.kind == GpuKind::kKernel) return kernel_gpu_labels_.get(kernel ? r.kernel : 0, make);
   auto it = gpu_labels_.find(name_key);
   if (it == gpu_labels_.end()) it = gpu_labels_.emplace(name_key, make()).first;
   return it->second;
@@ -325,6 +360,9 @@ void OpsStream::on_api(const ApiRecord& r) {
 }
 
 OpsStream::RangeName* OpsStream::range_name(uint32_t name, uint32_t domain) {
+  const bool indexed = domain == 0 && name < kIndexedNames;
+  if (indexed && name < default_domain_names_.size() && default_domain_names_[name] != nullptr)
+    return default_domain_names_[name];
   const uint64_t key = static_cast<uint64_t>(domain) << 32 | name;
   auto it = range_names_.find(key);
   if (it != range_names_.end()) return &it->second;
@@ -341,7 +379,12 @@ OpsStream::RangeName* OpsStream::range_name(uint32_t name, uint32_t domain) {
   n.input_shapes = message ? std::string(torch_input_shapes(*message)) : std::string();
   n.id = strings_.id(n.row);
   n.step_pattern = throughput_.step_pattern(n.row);
-  return &range_names_.emplace(key, std::move(n)).first->second;
+  RangeName* made = &range_names_.emplace(key, std::move(n)).first->second;
+  if (indexed) {
+    if (name >= default_domain_names_.size()) default_domain_names_.resize(size_t{name} + 1);
+    default_domain_names_[name] = made;
+  }
+  return made;
 }
 
 uint32_t OpsStream::range_label(RangeName& name, uint64_t seq, uint64_t op_id) {
