@@ -242,10 +242,22 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
   IdLabels kernel_gpu_labels_;                               // kernel id -> GPU row label, no group
   std::unordered_map<uint64_t, uint32_t> gpu_labels_;        // gpu_row_name_key -> label, no group
   std::unordered_map<uint64_t, RangeName> range_names_;      // (domain << 32 | name)
-  // range_names_ of the default domain by name id, without hashing (its
-  // elements stay where they are); small ids only, as interned ids are.
+  // range_names_ by name id, without hashing (its elements stay where they
+  // are): the first domain seen with a name has it here; small ids only, as
+  // interned ids are.
+  struct NameSlot {
+    uint32_t domain = 0;
+    RangeName* name = nullptr;
+  };
   static constexpr uint32_t kIndexedNames = 1u << 20;
-  std::vector<RangeName*> default_domain_names_;
+  std::vector<NameSlot> names_by_id_;
+  RangeName* index_name(uint32_t name, uint32_t domain, RangeName* found) {
+    if (name < kIndexedNames) {
+      if (name >= names_by_id_.size()) names_by_id_.resize(size_t{name} + 1);
+      if (names_by_id_[name].name == nullptr) names_by_id_[name] = NameSlot{domain, found};
+    }
+    return found;
+  }
 
   uint32_t calls_ = 0;
   uint32_t range_seq_ = 0;
@@ -360,12 +372,14 @@ void OpsStream::on_api(const ApiRecord& r) {
 }
 
 OpsStream::RangeName* OpsStream::range_name(uint32_t name, uint32_t domain) {
-  const bool indexed = domain == 0 && name < kIndexedNames;
-  if (indexed && name < default_domain_names_.size() && default_domain_names_[name] != nullptr)
-    return default_domain_names_[name];
+  const bool indexed = name < kIndexedNames;
+  if (indexed && name < names_by_id_.size()) {
+    const NameSlot& slot = names_by_id_[name];
+    if (slot.name != nullptr && slot.domain == domain) return slot.name;
+  }
   const uint64_t key = static_cast<uint64_t>(domain) << 32 | name;
   auto it = range_names_.find(key);
-  if (it != range_names_.end()) return &it->second;
+  if (it != range_names_.end()) return index_name(name, domain, &it->second);
   const std::string* message = string_of(pb::StringEntry::NVTX, name);
   const std::string* domain_name = string_of(pb::StringEntry::DOMAIN, domain);
   // The in-memory path names ranges once the file has ended; a name that
@@ -379,12 +393,7 @@ OpsStream::RangeName* OpsStream::range_name(uint32_t name, uint32_t domain) {
   n.input_shapes = message ? std::string(torch_input_shapes(*message)) : std::string();
   n.id = strings_.id(n.row);
   n.step_pattern = throughput_.step_pattern(n.row);
-  RangeName* made = &range_names_.emplace(key, std::move(n)).first->second;
-  if (indexed) {
-    if (name >= default_domain_names_.size()) default_domain_names_.resize(size_t{name} + 1);
-    default_domain_names_[name] = made;
-  }
-  return made;
+  return index_name(name, domain, &range_names_.emplace(key, std::move(n)).first->second);
 }
 
 uint32_t OpsStream::range_label(RangeName& name, uint64_t seq, uint64_t op_id) {
