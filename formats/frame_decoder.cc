@@ -34,8 +34,8 @@ void make_text_valid(pb::Frame& frame) {
 
 }  // namespace
 
-bool FrameDecoder::deliver(const uint8_t* payload, size_t size, RecordVisitor& visitor,
-                           ReadStatus& status) {
+bool FrameDecoder::decode(const uint8_t* payload, size_t size) {
+  decoded_ = nullptr;
   if (!protobuf_only_ && decode_columns(payload, size, columns_, other_bytes_)) {
     ++column_frames_;
     // Parsing the other fields alone gives what parsing the whole frame
@@ -45,13 +45,19 @@ bool FrameDecoder::deliver(const uint8_t* payload, size_t size, RecordVisitor& v
       if (!other_.ParseFromString(other_bytes_)) return false;
       make_text_valid(other_);
     }
-    return deliver_frame(other_, columns_, visitor, status);
+    decoded_ = &other_;
+    return true;
   }
   whole_.Clear();
   if (!whole_.ParseFromArray(payload, static_cast<int>(size))) return false;
   make_text_valid(whole_);
   columns_from_messages(whole_, columns_);
-  return deliver_frame(whole_, columns_, visitor, status);
+  decoded_ = &whole_;
+  return true;
+}
+
+bool FrameDecoder::deliver_decoded(RecordVisitor& visitor, ReadStatus& status) const {
+  return decoded_ != nullptr && deliver_frame(*decoded_, columns_, visitor, status);
 }
 
 }  // namespace gprof

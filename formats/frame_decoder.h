@@ -18,7 +18,18 @@ class FrameDecoder {
  public:
   // Delivers the frame and returns true, or delivers nothing and returns
   // false (a bad frame: unparsable payload, or columns that do not fit).
-  bool deliver(const uint8_t* payload, size_t size, RecordVisitor& visitor, ReadStatus& status);
+  bool deliver(const uint8_t* payload, size_t size, RecordVisitor& visitor, ReadStatus& status) {
+    return decode(payload, size) && deliver_decoded(visitor, status);
+  }
+
+  // deliver() in two steps, which may run on different threads (the
+  // parallel reader decodes frames on a pool and delivers them in order):
+  // decode() parses the payload into this decoder's buffers (false: a bad
+  // frame), deliver_decoded() hands out what the last decode() parsed
+  // (false: a bad frame, nothing delivered). The payload is not referred
+  // to after decode().
+  bool decode(const uint8_t* payload, size_t size);
+  bool deliver_decoded(RecordVisitor& visitor, ReadStatus& status) const;
 
   // Tests: decode every frame with libprotobuf alone, as the reader did
   // before the column decoder (the reference the tests compare with).
@@ -29,8 +40,9 @@ class FrameDecoder {
  private:
   FrameColumns columns_;
   std::string other_bytes_;
-  pb::Frame other_;  // the fields that are not batches
-  pb::Frame whole_;  // a frame left to libprotobuf
+  pb::Frame other_;                     // the fields that are not batches
+  pb::Frame whole_;                     // a frame left to libprotobuf
+  const pb::Frame* decoded_ = nullptr;  // other_ or whole_, after a decode()
   uint64_t column_frames_ = 0;
   bool protobuf_only_ = false;
 };

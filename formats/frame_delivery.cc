@@ -204,11 +204,13 @@ void deliver_ranges(const FrameColumns& c, const Batch& b, RecordVisitor& visito
       op_id(c, b, kOpId);
   const auto tid = static_cast<uint32_t>(b.scalar[kTid]);
   uint64_t time = b.scalar[kBaseNs];
+  // Made once: every field is written for every event (seq and op_id for
+  // all or none of the batch), so nothing of one event stays in the next.
+  RangeEvent e{};
+  e.kind = RecordKind::kRange;
+  e.tid = tid;
   for (uint32_t i = 0; i < op.size; ++i) {
-    RangeEvent e{};
-    e.kind = RecordKind::kRange;
     e.op = static_cast<RangeOp>(op[i]);
-    e.tid = tid;
     time += static_cast<uint64_t>(time_delta[i]);
     e.time_ns = time;
     e.name = name[i];

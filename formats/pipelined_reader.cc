@@ -2,233 +2,163 @@
 
 #include <condition_variable>
 #include <cstdint>
-#include <deque>
 #include <exception>
-#include <memory>
 #include <mutex>
 #include <thread>
-#include <utility>
 #include <vector>
+
+#include "formats/crc32c.h"
+#include "formats/frame_decoder.h"
+#include "formats/frame_stream.h"
+#include "formats/framing.h"
 
 namespace gprof {
 namespace {
 
-// One frame's visitor calls, to be made again on another thread: records in
-// a vector of their own per kind, and the order of all calls as (kind,
-// index) steps; protobuf messages (a few per file) kept whole.
-struct Frame {
-  enum Kind : uint8_t {
-    kApi,
-    kGpu,
-    kRange,
-    kExternal,
-    kHeader,
-    kString,
-    kCupti,
-    kDevices,
-    kFooter
-  };
-  std::vector<std::pair<Kind, uint32_t>> steps;
-  std::vector<ApiRecord> api;
-  std::vector<GpuRecord> gpu;
-  std::vector<RangeEvent> ranges;
-  std::vector<std::pair<uint64_t, uint64_t>> external;
-  std::vector<pb::FileHeader> headers;
-  std::vector<pb::StringEntry> strings;
-  std::vector<pb::CuptiStatus> cupti;
-  std::vector<google::protobuf::RepeatedPtrField<pb::Device>> devices;
-  std::vector<pb::Footer> footers;
+// One frame in flight, in the slot of the ring its number gives.
+struct Job {
+  std::vector<unsigned char> payload;
+  uint32_t crc = 0;
+  uint64_t end = 0;      // the file offset after the frame
+  uint64_t seq = 0;      // the frame's number in the file
+  bool ready = false;    // decoded (or found bad): the caller's to deliver
+  bool good = false;     // checksum right and payload decoded
+  FrameDecoder decoder;  // its buffers are reused by the slot's later frames
+};
 
-  void clear() {
-    steps.clear();
-    api.clear();
-    gpu.clear();
-    ranges.clear();
-    external.clear();
-    headers.clear();
-    strings.clear();
-    cupti.clear();
-    devices.clear();
-    footers.clear();
-  }
+// What the decoders share. Frames are read from the file in turn under the
+// lock (reading is a copy from the page cache, decoding is the work), so
+// frame n+depth is read only once frame n was delivered and its slot freed.
+class DecoderPool {
+ public:
+  DecoderPool(const std::string& path, size_t depth) : frames_(path, framing_), jobs_(depth) {}
 
-  void replay(RecordVisitor& v) const {
-    for (const auto& [kind, i] : steps) {
-      switch (kind) {
-        case kApi:
-          v.on_api(api[i]);
-          break;
-        case kGpu:
-          v.on_gpu(gpu[i]);
-          break;
-        case kRange:
-          v.on_range(ranges[i]);
-          break;
-        case kExternal:
-          v.on_external_correlation(external[i].first, external[i].second);
-          break;
-        case kHeader:
-          v.on_header(headers[i]);
-          break;
-        case kString:
-          v.on_string(strings[i]);
-          break;
-        case kCupti:
-          v.on_cupti(cupti[i]);
-          break;
-        case kDevices:
-          v.on_devices(devices[i]);
-          break;
-        case kFooter:
-          v.on_footer(footers[i]);
-          break;
+  const ReadStatus& framing() const { return framing_; }
+  bool opened() const { return framing_.opened; }
+
+  // A decoder thread's loop.
+  void decode() {
+    try {
+      for (;;) {
+        Job* job = read_next();
+        if (job == nullptr) return;
+        job->good = crc32c(job->payload.data(), job->payload.size()) == job->crc &&
+                    job->decoder.decode(job->payload.data(), job->payload.size());
+        std::lock_guard lock(mutex_);
+        job->ready = true;
+        if (job->seq == delivered_) changed_.notify_all();
       }
+    } catch (const std::exception& e) {  // std::bad_alloc
+      std::lock_guard lock(mutex_);
+      if (error_.empty()) error_ = std::string("unexpected error: ") + e.what();
+      ended_ = true;
+      changed_.notify_all();
     }
   }
-};
 
-// Frames between the two threads: full ones to the caller, emptied ones
-// back to the decoder (their vectors keep their room).
-class Channel {
- public:
-  explicit Channel(size_t depth) : depth_(depth) {}
-
-  std::unique_ptr<Frame> spare() {
-    std::lock_guard lock(mutex_);
-    if (spares_.empty()) return std::make_unique<Frame>();
-    std::unique_ptr<Frame> f = std::move(spares_.back());
-    spares_.pop_back();
-    return f;
-  }
-  void give_back(std::unique_ptr<Frame> f) {
-    f->clear();
-    std::lock_guard lock(mutex_);
-    spares_.push_back(std::move(f));
-  }
-  // False: the caller stopped; the frame is dropped.
-  bool put(std::unique_ptr<Frame> f) {
+  // The frame to deliver next, once decoded; nullptr after the last one
+  // (or when a decoder failed: error() says why).
+  Job* take() {
     std::unique_lock lock(mutex_);
-    changed_.wait(lock, [&] { return stopped_ || full_.size() < depth_; });
-    if (stopped_) return false;
-    full_.push_back(std::move(f));
-    changed_.notify_all();
-    return true;
+    Job& job = jobs_[delivered_ % jobs_.size()];
+    changed_.wait(lock, [&] {
+      return !error_.empty() || (job.ready && job.seq == delivered_) ||
+             (ended_ && read_ == delivered_);
+    });
+    if (!error_.empty() || !job.ready || job.seq != delivered_) return nullptr;
+    return &job;
   }
-  // nullptr once the decoder has finished and every frame was taken.
-  std::unique_ptr<Frame> take() {
-    std::unique_lock lock(mutex_);
-    changed_.wait(lock, [&] { return finished_ || !full_.empty(); });
-    if (full_.empty()) return nullptr;
-    std::unique_ptr<Frame> f = std::move(full_.front());
-    full_.pop_front();
-    changed_.notify_all();
-    return f;
-  }
-  void finish() {
+  // The frame take() gave has been delivered: its slot is free.
+  void release(Job& job) {
     std::lock_guard lock(mutex_);
-    finished_ = true;
+    job.ready = false;
+    ++delivered_;
     changed_.notify_all();
   }
+  // The caller wants no more: the decoders stop at their next frame.
   void stop() {
     std::lock_guard lock(mutex_);
-    stopped_ = true;
+    ended_ = true;
     changed_.notify_all();
   }
-  bool stopped() const {
-    std::lock_guard lock(mutex_);
-    return stopped_;
-  }
+  // After the decoders have been joined.
+  void finish() { frames_.finish(); }
+  const std::string& error() const { return error_; }
 
  private:
-  const size_t depth_;
-  mutable std::mutex mutex_;
+  Job* read_next() {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [&] { return ended_ || read_ < delivered_ + jobs_.size(); });
+    if (ended_) return nullptr;
+    Job& job = jobs_[read_ % jobs_.size()];
+    if (!frames_.next(job.payload, job.crc)) {
+      ended_ = true;
+      changed_.notify_all();
+      return nullptr;
+    }
+    job.end = frames_.offset();
+    job.seq = read_++;
+    return &job;
+  }
+
+  ReadStatus framing_;  // what reading the frames found: opened, sizes, errors
+  FrameStream frames_;
+  std::vector<Job> jobs_;
+  std::mutex mutex_;
   std::condition_variable changed_;
-  std::deque<std::unique_ptr<Frame>> full_;
-  std::vector<std::unique_ptr<Frame>> spares_;
-  bool finished_ = false;
-  bool stopped_ = false;
-};
-
-// The decoding thread's visitor: fills a frame, hands it over at its end.
-class Recorder final : public RecordVisitor {
- public:
-  explicit Recorder(Channel& channel) : channel_(channel), frame_(channel.spare()) {}
-
-  void on_header(const pb::FileHeader& header) override {
-    add(Frame::kHeader, frame_->headers, header);
-  }
-  void on_string(const pb::StringEntry& entry) override {
-    add(Frame::kString, frame_->strings, entry);
-  }
-  void on_api(const ApiRecord& record) override { add(Frame::kApi, frame_->api, record); }
-  void on_gpu(const GpuRecord& record) override { add(Frame::kGpu, frame_->gpu, record); }
-  void on_range(const RangeEvent& event) override { add(Frame::kRange, frame_->ranges, event); }
-  void on_external_correlation(uint64_t correlation, uint64_t external_id) override {
-    add(Frame::kExternal, frame_->external, std::make_pair(correlation, external_id));
-  }
-  void on_cupti(const pb::CuptiStatus& status) override {
-    add(Frame::kCupti, frame_->cupti, status);
-  }
-  void on_devices(const google::protobuf::RepeatedPtrField<pb::Device>& devices) override {
-    add(Frame::kDevices, frame_->devices, devices);
-  }
-  void on_footer(const pb::Footer& footer) override {
-    add(Frame::kFooter, frame_->footers, footer);
-  }
-
-  // After each frame (reader.h).
-  bool wants_more() override { return hand_over(); }
-
- private:
-  template <typename T, typename V>
-  void add(Frame::Kind kind, std::vector<T>& list, const V& value) {
-    frame_->steps.emplace_back(kind, static_cast<uint32_t>(list.size()));
-    list.push_back(value);
-  }
-  bool hand_over() {
-    // Every frame, empty or not: the caller asks its visitor after each.
-    if (!channel_.put(std::move(frame_))) return false;
-    frame_ = channel_.spare();
-    return true;
-  }
-
-  Channel& channel_;
-  std::unique_ptr<Frame> frame_;
+  uint64_t read_ = 0;       // frames read from the file
+  uint64_t delivered_ = 0;  // frames handed to the visitor
+  bool ended_ = false;      // no frame will be read any more
+  std::string error_;
 };
 
 }  // namespace
 
-ReadStatus read_file_pipelined(const std::string& path, RecordVisitor& visitor, size_t depth) {
-  Channel channel(depth < 1 ? 1 : depth);
+ReadStatus read_file_pipelined(const std::string& path, RecordVisitor& visitor, size_t decoders,
+                               size_t depth) {
+  if (decoders < 1) decoders = 1;
+  if (depth < 1) depth = 2 * decoders + 1;
+  DecoderPool pool(path, depth);
+  if (!pool.opened()) return pool.framing();
+  // The delivery's counts, and the progress they give (read_file's calls).
   ReadStatus status;
-  std::exception_ptr decode_error;
-  std::thread decoder([&] {
-    try {
-      Recorder recorder(channel);
-      status = read_file(path, recorder);
-    } catch (...) {
-      decode_error = std::current_exception();
-    }
-    channel.finish();
-  });
+  ProgressTally tally(read_progress(), status);
+  tally.frame(kFilePreambleSize);
+  uint64_t consumed = kFilePreambleSize;
+  std::vector<std::thread> threads;
+  threads.reserve(decoders);
+  for (size_t i = 0; i < decoders; ++i) threads.emplace_back([&pool] { pool.decode(); });
   std::exception_ptr visit_error;
   try {
-    while (std::unique_ptr<Frame> frame = channel.take()) {
-      frame->replay(visitor);
-      const bool more = visitor.wants_more();
-      channel.give_back(std::move(frame));
-      if (!more) {
-        channel.stop();
-        break;
-      }
+    while (Job* job = pool.take()) {
+      if (job->good && job->decoder.deliver_decoded(visitor, status))
+        ++status.frames;
+      else
+        ++status.bad_frames;
+      consumed = job->end;
+      tally.frame(consumed);
+      pool.release(*job);
+      if (!visitor.wants_more()) break;
     }
   } catch (...) {
     visit_error = std::current_exception();
-    channel.stop();
   }
-  decoder.join();
+  pool.stop();
+  for (std::thread& t : threads) t.join();
   if (visit_error) std::rethrow_exception(visit_error);
-  if (decode_error) std::rethrow_exception(decode_error);
+  if (!pool.error().empty()) {
+    ReadStatus failed;  // as read_file says it
+    failed.error = pool.error();
+    return failed;
+  }
+  pool.finish();
+  const ReadStatus& framing = pool.framing();
+  status.opened = framing.opened;
+  status.format_version = framing.format_version;
+  status.file_bytes = framing.file_bytes;
+  status.ignored_bytes = framing.ignored_bytes;
+  status.error = framing.error;
+  tally.end(status.file_bytes);
   return status;
 }
 

@@ -77,6 +77,9 @@ class ReadProgress {
 // Installs `progress` for every later read_file in the process (nullptr:
 // none). Not owned.
 void set_read_progress(ReadProgress* progress);
+// The installed progress (nullptr: none), for readers of other shapes
+// (pipelined_reader.h) that report as read_file does.
+ReadProgress* read_progress();
 
 // Takes back from the installed progress what read_file counted for the
 // file whose read returned `status`.

@@ -145,6 +145,21 @@ class Generator(unittest.TestCase):
         self.assertEqual(diffs[1].stdout, diffs[0].stdout)
 
 
+    def test_decoders_do_not_change_one_files_output(self):
+        """One file on N cores: its frames are decoded on N - 1 threads and handed to the
+        stream in file order (formats/pipelined_reader.h): the same bytes for any N."""
+        summary = generate(self.dir, "400K", "--seed", "9", name="decoders-rank%r.gprof")
+        path = summary["files"][0]["path"]
+        self.assertGreater(summary["files"][0]["frames"], 8)
+        for args in ([], ["--view", "kernels", "--limit", "0"],
+                     ["--step", "ProfilerStep*", "--limit", "0", "--format", "csv"]):
+            outputs = [gpuprof("report", "--quiet", "--jobs", jobs, *args, path).stdout
+                       for jobs in ("1", "2", "4", "7")]
+            self.assertTrue(outputs[0], args)
+            for out in outputs[1:]:
+                self.assertEqual(out, outputs[0], args)
+
+
 def run_on_terminal(args, env):
     """Runs gpuprof with stderr on a pseudo-terminal; returns (status, stdout, terminal text)."""
     master, slave = pty.openpty()

@@ -1,8 +1,54 @@
 #include "tools/analysis/aggregate/covered_length_stream.h"
 
 #include <algorithm>
+#include <cstddef>
+#include <vector>
 
 namespace gprof::analysis {
+namespace {
+
+bool starts_before(const TimeInterval& a, const TimeInterval& b) {
+  return a.start_ns < b.start_ns;
+}
+
+// Sorts by start. Late intervals come as a few sorted runs (a CUPTI buffer's
+// records are in order; the buffers are not): those are merged pairwise,
+// log(runs) passes instead of a sort's log(n). Many runs: a plain sort.
+// The order of intervals with the same start is left open, as std::sort
+// leaves it: a union does not depend on it.
+void sort_by_start(std::vector<TimeInterval>& v, std::vector<TimeInterval>& scratch) {
+  constexpr size_t kMaxRuns = 64;
+  std::vector<size_t> bounds{0};
+  for (size_t i = 1; i < v.size(); ++i) {
+    if (!starts_before(v[i], v[i - 1])) continue;
+    if (bounds.size() == kMaxRuns) {
+      std::sort(v.begin(), v.end(), starts_before);
+      return;
+    }
+    bounds.push_back(i);
+  }
+  bounds.push_back(v.size());
+  std::vector<size_t> merged;
+  while (bounds.size() > 2) {
+    scratch.resize(v.size());
+    merged.assign(1, 0);
+    for (size_t r = 0; r + 1 < bounds.size(); r += 2) {
+      const auto at = [&](size_t i) { return v.begin() + static_cast<std::ptrdiff_t>(bounds[i]); };
+      const auto out = scratch.begin() + static_cast<std::ptrdiff_t>(bounds[r]);
+      if (r + 2 < bounds.size()) {
+        std::merge(at(r), at(r + 1), at(r + 1), at(r + 2), out, starts_before);
+        merged.push_back(bounds[r + 2]);
+      } else {
+        std::copy(at(r), at(r + 1), out);
+        merged.push_back(bounds[r + 1]);
+      }
+    }
+    v.swap(scratch);
+    bounds.swap(merged);
+  }
+}
+
+}  // namespace
 
 CoveredLengthStream::CoveredLengthStream(const SpillLimits& limits)
     : limits_(limits),
@@ -38,8 +84,7 @@ bool CoveredLengthStream::insert_near_end(uint64_t start_ns, uint64_t end_ns) {
 
 void CoveredLengthStream::merge_behind() {
   if (behind_.empty()) return;
-  std::sort(behind_.begin(), behind_.end(),
-            [](const TimeInterval& a, const TimeInterval& b) { return a.start_ns < b.start_ns; });
+  sort_by_start(behind_, scratch_);
   // Only the recent intervals that end at or after the first late start can
   // meet a late one: with a little disorder, a short tail is merged.
   const uint64_t first = behind_.front().start_ns;

@@ -1,5 +1,6 @@
 #include "tools/analysis/aggregate/ops_files.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <memory>
 
@@ -22,9 +23,9 @@ bool in_memory_asked() {
 // what --range keeps, as report's chain does.
 class OpsFileWork : public FileWork {
  public:
-  OpsFileWork(const OpsFilesOptions& options, bool pipelined)
+  OpsFileWork(const OpsFilesOptions& options, unsigned decoders)
       : options_(options),
-        pipelined_(pipelined),
+        decoders_(decoders),
         stream_(streamable(options.ops) && !in_memory_asked()),
         ops_(rows_, options.ops),
         throughput_(options.steps.value_or(std::vector<std::string>{}),
@@ -37,7 +38,7 @@ class OpsFileWork : public FileWork {
   std::optional<FileInfo> read(uint32_t file, const std::string& path) override {
     if (!stream_) return std::nullopt;
     std::optional<StreamedFile> streamed = stream_ops_file(file, path, options_.ops, options_.steps,
-                                                           rows_, in_memory_because_, pipelined_);
+                                                           rows_, in_memory_because_, decoders_);
     if (!streamed) return std::nullopt;
     streamed_ = true;
     saw_memory_ = streamed->saw_memory;
@@ -51,7 +52,7 @@ class OpsFileWork : public FileWork {
   }
 
   const OpsFilesOptions& options_;
-  const bool pipelined_;
+  const unsigned decoders_;
   const bool stream_;
   bool streamed_ = false;
   bool saw_memory_ = false;
@@ -68,12 +69,14 @@ class OpsFileWork : public FileWork {
 OpsFiles aggregate_ops_files(const std::vector<std::string>& paths,
                              const OpsFilesOptions& options) {
   OpsFiles out;
-  // Cores the files leave idle decode frames beside the aggregation.
+  // Cores the files leave idle decode frames beside the aggregation: each
+  // file read at a time gets its share of them.
   const unsigned jobs = options.jobs == 0 ? default_jobs() : options.jobs;
-  const bool pipelined = jobs >= 2 * paths.size();
+  const unsigned files = static_cast<unsigned>(std::max<size_t>(paths.size(), 1));
+  const unsigned decoders = jobs >= 2 * files ? jobs / files - 1 : 0;
   load_files_parallel(
       paths, options.jobs,
-      [&](uint32_t /*file*/) { return std::make_unique<OpsFileWork>(options, pipelined); },
+      [&](uint32_t /*file*/) { return std::make_unique<OpsFileWork>(options, decoders); },
       [&](uint32_t /*file*/, FileWork& work, const FileInfo& info) {
         auto& file = static_cast<OpsFileWork&>(work);
         out.rows.merge(std::move(file.rows_));

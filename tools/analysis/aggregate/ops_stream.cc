@@ -30,6 +30,32 @@ struct FirstEvent {
   bool seen = false;
 };
 
+// Labels by a small integer id (an API id, an interned kernel id): a vector
+// indexed by the id, so that a record's label costs no hashing; ids too
+// large for a vector (not what writers make) go to a hash map.
+class IdLabels {
+ public:
+  template <typename Make>
+  uint32_t get(uint64_t id, Make&& make) {
+    if (id < kDense) {
+      if (id < dense_.size() && dense_[id] != kNone) return dense_[id];
+      const uint32_t l = make();
+      if (id >= dense_.size()) dense_.resize(id + 1, kNone);
+      dense_[id] = l;
+      return l;
+    }
+    auto it = sparse_.find(id);
+    if (it == sparse_.end()) it = sparse_.emplace(id, make()).first;
+    return it->second;
+  }
+
+ private:
+  static constexpr uint64_t kDense = uint64_t{1} << 20;
+  static constexpr uint32_t kNone = UINT32_MAX;
+  std::vector<uint32_t> dense_;
+  std::unordered_map<uint64_t, uint32_t> sparse_;
+};
+
 bool first_before(const CpuNode& a, const CpuNode& b) {
   if (a.thread != b.thread) return a.thread < b.thread;
   return walks_before(a, b);
@@ -159,6 +185,7 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
   }
   const std::string* kernel_name(uint32_t id) const {
     if (id == 0) return nullptr;
+    if (id < kIndexedNames) return id < kernel_by_id_.size() ? kernel_by_id_[id] : nullptr;
     auto it = kernels_.find(id);
     return it == kernels_.end() ? nullptr : &it->second;
   }
@@ -208,11 +235,29 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
   uint32_t process_ = Interner::kEmpty;
 
   std::unordered_map<uint32_t, std::string> kernels_;
+  std::vector<const std::string*> kernel_by_id_;             // kernels_' values, by small id
   std::unordered_map<uint64_t, std::string> strings_by_id_;  // other kinds, (kind << 32 | id)
-  std::unordered_map<uint16_t, uint32_t> api_labels_;        // ApiId -> label, without a group
-  std::unordered_map<uint32_t, uint32_t> kernel_labels_;     // kernel id -> label, without a group
+  IdLabels api_labels_;                                      // ApiId -> label, without a group
+  IdLabels kernel_labels_;                                   // kernel id -> label, without a group
+  IdLabels kernel_gpu_labels_;                               // kernel id -> GPU row label, no group
   std::unordered_map<uint64_t, uint32_t> gpu_labels_;        // gpu_row_name_key -> label, no group
   std::unordered_map<uint64_t, RangeName> range_names_;      // (domain << 32 | name)
+  // range_names_ by name id, without hashing (its elements stay where they
+  // are): the first domain seen with a name has it here; small ids only, as
+  // interned ids are.
+  struct NameSlot {
+    uint32_t domain = 0;
+    RangeName* name = nullptr;
+  };
+  static constexpr uint32_t kIndexedNames = 1u << 20;
+  std::vector<NameSlot> names_by_id_;
+  RangeName* index_name(uint32_t name, uint32_t domain, RangeName* found) {
+    if (name < kIndexedNames) {
+      if (name >= names_by_id_.size()) names_by_id_.resize(size_t{name} + 1);
+      if (names_by_id_[name].name == nullptr) names_by_id_[name] = NameSlot{domain, found};
+    }
+    return found;
+  }
 
   uint32_t calls_ = 0;
   uint32_t range_seq_ = 0;
@@ -239,9 +284,14 @@ void OpsStream::on_header(const pb::FileHeader& header) {
 }
 
 void OpsStream::on_string(const pb::StringEntry& entry) {
-  if (entry.kind() == pb::StringEntry::KERNEL)
-    kernels_[entry.id()] = entry.value();
-  else
+  if (entry.kind() == pb::StringEntry::KERNEL) {
+    std::string& kernel = kernels_[entry.id()];  // unordered_map: stays where it is
+    kernel = entry.value();
+    if (entry.id() < kIndexedNames) {
+      if (entry.id() >= kernel_by_id_.size()) kernel_by_id_.resize(size_t{entry.id()} + 1);
+      kernel_by_id_[entry.id()] = &kernel;
+    }
+  } else
     strings_by_id_[static_cast<uint64_t>(entry.kind()) << 32 | entry.id()] = entry.value();
 }
 
@@ -252,13 +302,11 @@ uint32_t OpsStream::api_label(const ApiInfo& info, uint32_t group) {
     named.name = strings_.id(info.display);
     return label(named);
   }
-  auto [it, added] = api_labels_.try_emplace(static_cast<uint16_t>(info.id), 0);
-  if (added) {
+  return api_labels_.get(static_cast<uint16_t>(info.id), [&] {
     RowLabel named = l;
     named.name = strings_.id(info.display);
-    it->second = label(named);
-  }
-  return it->second;
+    return label(named);
+  });
 }
 
 uint32_t OpsStream::kernel_label(const std::string* kernel, uint32_t kernel_id, uint32_t group) {
@@ -267,9 +315,7 @@ uint32_t OpsStream::kernel_label(const std::string* kernel, uint32_t kernel_id, 
     return label(RowLabel{RowKind::kGpu, name, group, GpuKind::kKernel});
   };
   if (group != Interner::kEmpty) return make();
-  auto it = kernel_labels_.find(kernel ? kernel_id : 0);
-  if (it == kernel_labels_.end()) it = kernel_labels_.emplace(kernel ? kernel_id : 0, make()).first;
-  return it->second;
+  return kernel_labels_.get(kernel ? kernel_id : 0, make);
 }
 
 uint32_t OpsStream::gpu_label(const GpuRecord& r, const std::string* kernel) {
@@ -283,6 +329,7 @@ uint32_t OpsStream::gpu_label(const GpuRecord& r, const std::string* kernel) {
     return label(RowLabel{RowKind::kGpu, strings_.id(gpu_row_name(r, kernel)), group, r.kind});
   };
   if (group != Interner::kEmpty) return make();
+  if (r.kind == GpuKind::kKernel) return kernel_gpu_labels_.get(kernel ? r.kernel : 0, make);
   auto it = gpu_labels_.find(name_key);
   if (it == gpu_labels_.end()) it = gpu_labels_.emplace(name_key, make()).first;
   return it->second;
@@ -325,9 +372,14 @@ void OpsStream::on_api(const ApiRecord& r) {
 }
 
 OpsStream::RangeName* OpsStream::range_name(uint32_t name, uint32_t domain) {
+  const bool indexed = name < kIndexedNames;
+  if (indexed && name < names_by_id_.size()) {
+    const NameSlot& slot = names_by_id_[name];
+    if (slot.name != nullptr && slot.domain == domain) return slot.name;
+  }
   const uint64_t key = static_cast<uint64_t>(domain) << 32 | name;
   auto it = range_names_.find(key);
-  if (it != range_names_.end()) return &it->second;
+  if (it != range_names_.end()) return index_name(name, domain, &it->second);
   const std::string* message = string_of(pb::StringEntry::NVTX, name);
   const std::string* domain_name = string_of(pb::StringEntry::DOMAIN, domain);
   // The in-memory path names ranges once the file has ended; a name that
@@ -341,7 +393,7 @@ OpsStream::RangeName* OpsStream::range_name(uint32_t name, uint32_t domain) {
   n.input_shapes = message ? std::string(torch_input_shapes(*message)) : std::string();
   n.id = strings_.id(n.row);
   n.step_pattern = throughput_.step_pattern(n.row);
-  return &range_names_.emplace(key, std::move(n)).first->second;
+  return index_name(name, domain, &range_names_.emplace(key, std::move(n)).first->second);
 }
 
 uint32_t OpsStream::range_label(RangeName& name, uint64_t seq, uint64_t op_id) {
@@ -613,13 +665,15 @@ bool streamable(const OpsOptions& options) {
 std::optional<StreamedFile> stream_ops_file(uint32_t index, const std::string& path,
                                             const OpsOptions& options,
                                             const std::optional<std::vector<std::string>>& steps,
-                                            KeyAverages& rows, std::string& why, bool pipelined) {
+                                            KeyAverages& rows, std::string& why,
+                                            unsigned decoders) {
   StreamedFile out;
   out.info.path = path;
   KeyAverages local;
   try {
     OpsStream stream(out.info, options, steps.value_or(std::vector<std::string>{}));
-    out.info.status = pipelined ? read_file_pipelined(path, stream) : read_file(path, stream);
+    out.info.status =
+        decoders > 0 ? read_file_pipelined(path, stream, decoders) : read_file(path, stream);
     if (!stream.why().empty() || !stream.finish(local, steps ? &out.throughput : nullptr, index)) {
       why = stream.why();
       retract_read_progress(out.info.status);  // read again in memory

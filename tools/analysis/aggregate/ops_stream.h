@@ -43,12 +43,13 @@ struct StreamedFile {
 // Reads file `index` at `path` into `rows` (created in the order the
 // in-memory path creates them). nullopt: the file needs the in-memory path
 // (`why` says why); `rows` is then as it was.
-// `pipelined`: the file is decoded on a thread of its own
-// (formats/pipelined_reader.h), for a core that would otherwise idle.
+// `decoders`: threads that decode the file's frames beside the calling
+// thread's aggregation (formats/pipelined_reader.h), for cores that would
+// otherwise idle; 0: the calling thread decodes too.
 std::optional<StreamedFile> stream_ops_file(uint32_t index, const std::string& path,
                                             const OpsOptions& options,
                                             const std::optional<std::vector<std::string>>& steps,
                                             KeyAverages& rows, std::string& why,
-                                            bool pipelined = false);
+                                            unsigned decoders = 0);
 
 }  // namespace gprof::analysis

@@ -3,6 +3,7 @@
 namespace gprof::analysis {
 
 void PagedBits::set(uint64_t id) {
+  looked_up_ = false;  // the page may be new
   std::vector<uint64_t>& page = pages_[id / kPageBits];
   if (page.empty()) page.assign(kPageBits / 64, 0);
   const uint64_t bit = id % kPageBits;
@@ -10,10 +11,17 @@ void PagedBits::set(uint64_t id) {
 }
 
 bool PagedBits::test(uint64_t id) const {
-  auto it = pages_.find(id / kPageBits);
-  if (it == pages_.end()) return false;
+  if (pages_.empty()) return false;
+  const uint64_t page = id / kPageBits;
+  if (!looked_up_ || page != last_page_) {
+    auto it = pages_.find(page);
+    last_ = it == pages_.end() ? nullptr : &it->second;
+    last_page_ = page;
+    looked_up_ = true;
+  }
+  if (last_ == nullptr) return false;
   const uint64_t bit = id % kPageBits;
-  return (it->second[bit / 64] >> (bit % 64)) & 1;
+  return ((*last_)[bit / 64] >> (bit % 64)) & 1;
 }
 
 CallSlots::CallSlots(uint32_t bits, size_t waiting_limit)

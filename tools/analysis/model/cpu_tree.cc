@@ -21,15 +21,6 @@ class KeyedRows : public WalkRows {
 
 }  // namespace
 
-bool walks_before(const CpuNode& a, const CpuNode& b) {
-  if (a.start_ns != b.start_ns) return a.start_ns < b.start_ns;
-  if (a.end_ns != b.end_ns) return a.end_ns > b.end_ns;
-  const bool a_range = a.flags & kNodeRange;
-  const bool b_range = b.flags & kNodeRange;
-  if (a_range != b_range) return a_range;
-  return a.id < b.id;
-}
-
 std::vector<uint8_t> aggregate_cpu_nodes(std::vector<CpuNode>& nodes, const CpuTreeRules& rules,
                                          const NodeKeyFunction& key_of, KeyAverages& rows) {
   uint32_t max_id = 0;

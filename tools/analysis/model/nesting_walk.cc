@@ -29,14 +29,15 @@ WalkVisit NestingWalk::visit(const CpuNode& n) {
 }
 
 void NestingWalk::open(const CpuNode& n, WalkVisit& out) {
-  Open o;
+  // Made in place: an Open is large, and one is made per event.
+  Open& o = stack_.emplace_back();
+  Open* parent = stack_.size() > 1 ? &stack_[stack_.size() - 2] : nullptr;
   o.node = n;
   o.self_device_ns = o.device_total_ns = n.own_device_ns;
   if (n.flags & kNodeHostMemory)
     o.self_host_mem = o.host_mem = n.own_mem;
   else
     o.self_device_mem = o.device_mem = n.own_mem;
-  const Open* parent = stack_.empty() ? nullptr : &stack_.back();
   const bool in_range = (n.flags & (kNodeScopeRoot | kNodeInWindow)) ||
                         (parent != nullptr && (parent->result & kResultInRange));
   const bool under_range =
@@ -46,7 +47,7 @@ void NestingWalk::open(const CpuNode& n, WalkVisit& out) {
       static_cast<uint8_t>((in_range ? kResultInRange : 0) | (under_range ? kResultUnderRange : 0) |
                            (o.kept ? kResultKept : 0));
   // An open range's length is added to its parent by set_end.
-  if (parent != nullptr && n.end_ns != kOpenEnd) stack_.back().children_ns += n.end_ns - n.start_ns;
+  if (parent != nullptr && n.end_ns != kOpenEnd) parent->children_ns += n.end_ns - n.start_ns;
   if (o.kept) {
     o.key = rows_.key_of(n);
     if (o.key >= open_per_key_.size()) open_per_key_.resize(size_t{o.key} + 1, 0);
@@ -63,11 +64,10 @@ void NestingWalk::open(const CpuNode& n, WalkVisit& out) {
       if (o.kept && o.counts_totals) extra[count++] = {o.key, WalkField::kDeviceTotal};
       o.chain = contexts_->extend(parent ? parent->chain : WalkContexts::kNone, extra, count);
     } else {
-      call_context(o, parent ? &stack_.back() : nullptr, out);
+      call_context(o, parent, out);
     }
   }
   out.result = o.result;
-  stack_.push_back(o);
 }
 
 // A call adds its GPU time to its own row (issued) and, through its
@@ -156,8 +156,8 @@ void NestingWalk::close_all() {
 }
 
 void NestingWalk::close_top() {
-  const Open o = stack_.back();
-  stack_.pop_back();
+  // Popped at the end: `o` is read in place.
+  const Open& o = stack_.back();
   const CpuNode& n = o.node;
   const uint64_t duration = n.end_ns - n.start_ns;
   if (o.kept) {
@@ -181,8 +181,11 @@ void NestingWalk::close_top() {
     }
     --open_per_key_[o.key];
   }
-  if (stack_.empty()) return;
-  Open& parent = stack_.back();
+  if (stack_.size() == 1) {
+    stack_.pop_back();
+    return;
+  }
+  Open& parent = stack_[stack_.size() - 2];
   parent.any_child = true;
   parent.max_child_start = std::max(parent.max_child_start, n.start_ns);
   parent.max_child_end = std::max(parent.max_child_end, n.end_ns);
@@ -195,6 +198,7 @@ void NestingWalk::close_top() {
     parent.self_device_mem += o.device_mem;
     parent.self_host_mem += o.host_mem;
   }
+  stack_.pop_back();
 }
 
 void NestingWalk::detached(const CpuNode& n, WalkVisit& out) {

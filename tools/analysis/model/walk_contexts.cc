@@ -26,11 +26,9 @@ WalkContexts::Key WalkContexts::key_of(const Node& n) {
 
 uint32_t WalkContexts::extend(uint32_t parent, const WalkTarget* targets, uint32_t count) {
   if (count == 0) return parent;
-  Node n;
-  n.parent = parent;
-  n.count = static_cast<uint8_t>(count > 2 ? 2 : count);
-  for (uint8_t i = 0; i < n.count; ++i) n.targets[i] = targets[i];
-  const Key key = key_of(n);
+  const uint8_t kept = static_cast<uint8_t>(count > 2 ? 2 : count);
+  // The key straight from the arguments: most calls end at the recent answers.
+  const Key key{parent, code(targets[0]), kept > 1 ? code(targets[1]) : 0};
   Recent& recent = recent_[Hash{}(key) % kRecent];
   if (recent.id != kNone && recent.key == key) return recent.id;
   auto it = index_.find(key);
@@ -38,6 +36,10 @@ uint32_t WalkContexts::extend(uint32_t parent, const WalkTarget* targets, uint32
   if (it != index_.end()) {
     id = it->second;
   } else {
+    Node n;
+    n.parent = parent;
+    n.count = kept;
+    for (uint8_t i = 0; i < kept; ++i) n.targets[i] = targets[i];
     id = static_cast<uint32_t>(nodes_.size());
     nodes_.push_back(n);
     index_.emplace(key, id);
