@@ -158,28 +158,15 @@ void RangeStream::finish(uint64_t last_ns, analysis::RangeCounts& counts) {
 // The rule of RangePairing (pair_sorted_start_end), on sorted temporary files.
 void RangeStream::pair_start_end(uint64_t last_ns) {
   if (starts_.size() == 0 && ends_.size() == 0) return;
-  const auto close = [&](const Start& start, uint64_t end_ns, uint32_t end_tid, bool at_exit) {
-    analysis::Range r;
-    r.kind = analysis::RangeKind::kStartEnd;
-    r.start_ns = start.time_ns;
-    r.end_ns = std::max(at_exit ? last_ns : end_ns, start.time_ns);
-    r.tid = start.tid;
-    r.end_tid = end_tid;
-    r.name = start.name;
-    r.domain = start.domain;
-    r.seq = start.torch_seq;
-    r.op_id = start.op_id;
-    r.open_at_exit = at_exit;
-    ++counts_.start_end;
-    if (at_exit) ++counts_.open_at_exit;
-    if (!at_exit && end_tid != start.tid) ++counts_.cross_thread;
-    emit_(r, start.number, false);
-  };
   auto starts = starts_.sorted();
   auto ends = ends_.sorted();
   analysis::pair_sorted_start_end<Start, End>([&](Start& s) { return starts.next(s); },
-                                              [&](End& e) { return ends.next(e); }, close,
-                                              counts_.ends_without_start);
+                                              [&](End& e) { return ends.next(e); }, last_ns,
+                                              counts_,
+                                              [&](const analysis::Range& r, const Start& start) {
+                                                ++counts_.start_end;
+                                                emit_(r, start.number, false);
+                                              });
 }
 
 }  // namespace gprof::trace

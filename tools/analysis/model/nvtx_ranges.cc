@@ -82,24 +82,10 @@ void RangePairing::pair_start_end(uint64_t last_ns) {
   size_t e = 0;
   pair_sorted_start_end<Start, End>(
       [&](Start& out) { return s < starts_.size() && (out = starts_[s++], true); },
-      [&](End& out) { return e < ends_.size() && (out = ends_[e++], true); },
-      [&](const Start& start, uint64_t end_ns, uint32_t end_tid, bool at_exit) {
-        Range r;
-        r.kind = RangeKind::kStartEnd;
-        r.start_ns = start.time_ns;
-        r.end_ns = std::max(at_exit ? last_ns : end_ns, start.time_ns);
-        r.tid = start.tid;
-        r.end_tid = end_tid;
-        r.name = start.name;
-        r.domain = start.domain;
-        r.seq = start.torch_seq;
-        r.op_id = start.op_id;
-        r.open_at_exit = at_exit;
-        if (at_exit) ++counts_.open_at_exit;
-        if (!at_exit && end_tid != start.tid) ++counts_.cross_thread;
+      [&](End& out) { return e < ends_.size() && (out = ends_[e++], true); }, last_ns, counts_,
+      [&](const Range& r, const Start& start) {
         done_.push_back(Opened{r, start.seq});
-      },
-      counts_.ends_without_start);
+      });
   starts_.clear();
   ends_.clear();
 }

@@ -9,6 +9,7 @@
 //              last timestamp and counted as "open at exit".
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -61,13 +62,31 @@ struct RangeCounts {
 // time): per id, in time order (a start before an end at the same time), an
 // end closes the earliest start still open, and an end with none open is
 // counted; ids are unique per process, so a repeated id is a new range once
-// the first has ended. Starts still open when their id's events run out are
-// closed with `at_exit`. `next(event)` reads the next of a sorted stream
-// (false at its end); `close(start, end_ns, end_tid, at_exit)`. RangePairing
-// pairs sorted vectors with it, trace's RangeStream sorted temporary files.
-template <typename Start, typename End, typename NextStart, typename NextEnd, typename Close>
-void pair_sorted_start_end(NextStart&& next_start, NextEnd&& next_end, Close&& close,
-                           uint64_t& ends_without_start) {
+// the first has ended. Starts still open when their id's events run out end
+// at `last_ns`, open at exit. `next(event)` reads the next of a sorted stream
+// (false at its end); `closed(range, start)` takes each range. Adds to
+// `counts` all but start_end, which the caller counts where it keeps them.
+// RangePairing pairs sorted vectors with it, trace's RangeStream sorted
+// temporary files.
+template <typename Start, typename End, typename NextStart, typename NextEnd, typename Closed>
+void pair_sorted_start_end(NextStart&& next_start, NextEnd&& next_end, uint64_t last_ns,
+                           RangeCounts& counts, Closed&& closed) {
+  const auto close = [&](const Start& start, uint64_t end_ns, uint32_t end_tid, bool at_exit) {
+    Range r;
+    r.kind = RangeKind::kStartEnd;
+    r.start_ns = start.time_ns;
+    r.end_ns = std::max(end_ns, start.time_ns);
+    r.tid = start.tid;
+    r.end_tid = end_tid;
+    r.name = start.name;
+    r.domain = start.domain;
+    r.seq = start.torch_seq;
+    r.op_id = start.op_id;
+    r.open_at_exit = at_exit;
+    if (at_exit) ++counts.open_at_exit;
+    if (!at_exit && end_tid != start.tid) ++counts.cross_thread;
+    closed(r, start);
+  };
   Start s{};
   End e{};
   bool has_start = next_start(s);
@@ -84,13 +103,13 @@ void pair_sorted_start_end(NextStart&& next_start, NextEnd&& next_end, Close&& c
       const End end = e;
       has_end = next_end(e);
       if (open.empty()) {
-        ++ends_without_start;
+        ++counts.ends_without_start;
         continue;
       }
       close(open.front(), end.time_ns, end.tid, false);
       open.pop_front();
     }
-    for (const Start& start : open) close(start, 0, start.tid, true);
+    for (const Start& start : open) close(start, last_ns, start.tid, true);
     open.clear();
   }
 }
