@@ -101,7 +101,10 @@ std::string man_page(const CLI::App& app) {
              "The profiled program reads GPROF_OUTPUT, GPROF_ENABLED, GPROF_MAX_MEMORY, "
              "GPROF_ON_FULL, GPROF_CUPTI, GPROF_CAPTURE and the other GPROF_ variables that "
              "README.md lists. gpuprof record finds libgprof.so through GPROF_LIB, else next "
-             "to gpuprof, else in the install's library directory.") +
+             "to gpuprof, else in the install's library directory. trace, export, analyze, diff "
+             "and report spill what does not fit their bounded memory to anonymous temporary "
+             "files in TMPDIR (else /tmp): gigabytes at 10^8 records, so point TMPDIR at a disk "
+             "when /tmp is a RAM-backed tmpfs.") +
          "\n.SH SEE ALSO\n" +
          roff(
              "README.md and docs/ of the gprof sources: docs/columns.md (what the columns mean), "
