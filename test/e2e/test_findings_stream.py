@@ -7,6 +7,7 @@ memory of analyze and diff on a generated file under a bound."""
 
 import json
 import os
+import shutil
 import subprocess
 import tempfile
 import unittest
@@ -120,6 +121,17 @@ class StreamedFindingsMatchMemory(E2ETestCase):
         self.assertEqual(streamed.stdout,
                          gpuprof_run("analyze", ["--format", "json", *LOW], files,
                                      stream=False).stdout)
+
+    def test_diff_notes_a_file_read_in_memory_once(self):
+        """diff reads each file twice (rows, then findings): one note per file, not two."""
+        files = self.record("train_loop", env={"GPROF_CAPTURE": "nvtx:forward"})
+        copy = files[0] + ".copy.gprof"
+        shutil.copyfile(files[0], copy)
+        result = gpuprof_run("diff", [], [files[0], copy])
+        self.assertIn(result.returncode, (0, 1), result.stderr)
+        for path in (files[0], copy):
+            self.assertEqual(result.stderr.count(f"gpuprof: note: {path}: read in memory "
+                                                 "(a capture window)\n"), 1, result.stderr)
 
 
 @unittest.skipUnless(GEN, "GPUPROF_GEN not set")

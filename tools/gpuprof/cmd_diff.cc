@@ -195,6 +195,7 @@ int compare_and_write(const DiffArgs& args, bool& compared, std::string& reason)
   // stream), after its rows, so that both stay in bounded memory.
   const bool analyzed = !args.no_findings && all_sidecars(base_args) && all_sidecars(new_args);
   ProgressScope progress(sidecars, analyzed ? 2 : 1, args.quiet);
+  InMemoryNotes notes;
   const auto findings = [&](const std::vector<std::string>& side) {
     // The rows' reading threads leave what they freed in their malloc
     // arenas; given back first, the two passes' peaks do not add up.
@@ -204,12 +205,12 @@ int compare_and_write(const DiffArgs& args, bool& compared, std::string& reason)
       files.insert(files.end(), run.begin(), run.end());
     analyze::AnalyzedFiles found =
         analyze::analyze_files_with_defaults(files, analyze::Scope{args.ranges, {}});
-    print_in_memory_notes(found.in_memory);
+    print_in_memory_notes(found.in_memory, &notes);
     return std::move(found.analysis);
   };
-  std::optional<LoadedSide> base = load_side(base_args, args.group_by, rows, nullptr);
+  std::optional<LoadedSide> base = load_side(base_args, args.group_by, rows, nullptr, notes);
   const analyze::Analysis before = analyzed && base ? findings(base_args) : analyze::Analysis{};
-  std::optional<LoadedSide> now = load_side(new_args, args.group_by, rows, nullptr);
+  std::optional<LoadedSide> now = load_side(new_args, args.group_by, rows, nullptr, notes);
   const analyze::Analysis after = analyzed && now ? findings(new_args) : analyze::Analysis{};
   progress.finish();
   if (!base || !now) return kExitBadInput;

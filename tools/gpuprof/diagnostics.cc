@@ -91,9 +91,11 @@ void print_table_notes(std::FILE* out, const std::vector<analysis::FileInfo>& fi
   fmt::print(out, "{}", table_notes(files));
 }
 
-void print_in_memory_notes(const std::vector<std::pair<std::string, std::string>>& files) {
-  for (const auto& [path, reason] : files)
-    fmt::print(stderr, "gpuprof: note: {}: read in memory ({})\n", path, reason);
+void print_in_memory_notes(const std::vector<std::pair<std::string, std::string>>& files,
+                           InMemoryNotes* printed) {
+  for (const auto& note : files)
+    if (printed == nullptr || printed->insert(note).second)
+      fmt::print(stderr, "gpuprof: note: {}: read in memory ({})\n", note.first, note.second);
 }
 
 }  // namespace gprof::cli

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdio>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -36,7 +37,12 @@ std::string table_notes(const std::vector<analysis::FileInfo>& files);
 
 // Files the report could not stream (ops_stream.h) and read in memory,
 // which needs memory in proportion to the file: one note each on stderr.
-void print_in_memory_notes(const std::vector<std::pair<std::string, std::string>>& files);
+// `printed`, when given, holds the notes already printed by this command
+// (diff reads each file twice, for its rows and for its findings): each
+// is printed once.
+using InMemoryNotes = std::set<std::pair<std::string, std::string>>;
+void print_in_memory_notes(const std::vector<std::pair<std::string, std::string>>& files,
+                           InMemoryNotes* printed = nullptr);
 
 // "'a', 'b*'": patterns (--range, --step) as messages quote them.
 std::string quoted_list(const std::vector<std::string>& items);

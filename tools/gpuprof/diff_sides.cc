@@ -62,7 +62,7 @@ std::optional<std::string> unmatchable_group(analysis::GroupBy group_by) {
 // problem; nullopt when some run cannot be used.
 std::optional<LoadedSide> load_side(const std::vector<std::string>& arguments,
                                     const std::string& group_by, const diff::RowOptions& rows,
-                                    analysis::ProfileVisitor* also) {
+                                    analysis::ProfileVisitor* also, InMemoryNotes& notes) {
   const Runs runs = expand_run_list(arguments);
   if (!report_input_errors(runs.errors)) return std::nullopt;
   LoadedSide side;
@@ -76,7 +76,7 @@ std::optional<LoadedSide> load_side(const std::vector<std::string>& arguments,
       diff::SidecarRun run = diff::load_sidecar_run(files, rows, also);
       const bool readable = check_files(run.files);
       ok = readable && ok;
-      print_in_memory_notes(run.in_memory);
+      print_in_memory_notes(run.in_memory, &notes);
       print_table_notes(stderr, run.files);
       if (readable && records_in(run.files) == 0) {
         print_error(files.front(), "no records: nothing to compare");
