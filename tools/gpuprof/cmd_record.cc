@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "tools/analysis/aggregate/key_averages.h"
-#include "tools/analysis/aggregate/ops_rows.h"
+#include "tools/analysis/aggregate/ops_files.h"
 #include "tools/analysis/read/profile.h"
 #include "tools/analysis/render/range_text.h"
 #include "tools/analysis/render/table.h"
@@ -180,13 +180,16 @@ ChildCommand build_command(const RecordOptions& options, const std::string& libr
 
 // The top rows of the ops view (what `gpuprof report` prints first), on
 // stderr so that the program's stdout stays its own. Memory columns and
-// throughput are left to `gpuprof report`: this is a glance.
+// throughput are left to `gpuprof report`: this is a glance. Read as
+// report reads them (a stream per file, files on every core), so that the
+// summary of an hour's run costs what `gpuprof report` costs, not memory in
+// proportion to the run.
 void print_summary(const std::vector<std::string>& files) {
-  analysis::KeyAverages averages;
-  analysis::OpsRowsVisitor visitor(averages);
-  const std::vector<analysis::FileInfo> infos = analysis::load_files(files, visitor);
+  analysis::OpsFiles ops = analysis::aggregate_ops_files(files, analysis::OpsFilesOptions{});
+  const std::vector<analysis::FileInfo>& infos = ops.files;
   check_files(infos);
-  std::vector<analysis::Row> rows = averages.finish();
+  print_in_memory_notes(ops.in_memory);
+  std::vector<analysis::Row> rows = ops.rows.finish();
   const bool gpu_time = std::any_of(rows.begin(), rows.end(),
                                     [](const analysis::Row& r) { return r.device_total_ns > 0; });
   analysis::TableOptions table;
