@@ -27,6 +27,9 @@ STREAMED = (
     ["--group-by", "rank", "--format", "json"],
     ["--top-level-only", "--limit", "0"],
     ["--sort", "count", "--step", "ProfilerStep*", "--limit", "0"],
+    ["--view", "launches", "--limit", "0"],
+    ["--view", "launches", "--format", "json"],
+    ["--view", "memory", "--limit", "0"],
 )
 
 
@@ -116,7 +119,9 @@ class InMemoryWhenItMustBe(E2ETestCase):
         """--range, --group-by thread/stream/device are in-memory views by design: no note."""
         run = run_program([program("train_loop")], self.tmp)
         self.assertEqual(run.returncode, 0, run.stderr)
-        for args in (["--range", "*"], ["--group-by", "thread"], ["--group-by", "stream"]):
+        for args in (["--range", "*"], ["--group-by", "thread"], ["--group-by", "stream"],
+                     ["--view", "launches", "--range", "forward"],
+                     ["--view", "memory", "--range", "*"]):
             streamed = report(args, run.files)
             self.assertEqual(streamed.returncode, 0, streamed.stderr)
             self.assertNotIn("read in memory", streamed.stderr)
@@ -130,6 +135,13 @@ class InMemoryWhenItMustBe(E2ETestCase):
         self.assertIn(f"gpuprof: note: {run.files[0]}: read in memory (a capture window)\n",
                       streamed.stderr)
         self.assertEqual(streamed.stdout, report([], run.files, stream=False).stdout)
+        for view in ("launches", "memory"):
+            streamed = report(["--view", view], run.files)
+            self.assertEqual(streamed.returncode, 0, streamed.stderr)
+            self.assertIn(f"gpuprof: note: {run.files[0]}: read in memory (a capture window)\n",
+                          streamed.stderr)
+            self.assertEqual(streamed.stdout,
+                             report(["--view", view], run.files, stream=False).stdout)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@
 
 #include "tools/analysis/model/glob.h"
 #include "tools/analysis/model/steps.h"
+#include "tools/analyze/correlation_join.h"
 #include "tools/analyze/stream_scan.h"
 
 namespace gprof::analyze::stream {
@@ -199,57 +200,45 @@ class FileJoin {
     by_thread_.add(paired);
   }
 
-  // CallPairing in correlation mode: a GPU record pairs with the first call
-  // (by start) of its id; id 0 never pairs.
+  // Which call issued what (correlation_join.h).
   void pair() {
     auto calls = by_correlation_.sorted();
     auto gpu = scan_.gpu.sorted();
-    CallRecord c;
-    GpuScan g;
-    bool has_c = calls.next(c), has_g = gpu.next(g);
-    while (has_c || has_g) {
-      const uint64_t id =
-          has_c && (!has_g || c.correlation <= g.correlation) ? c.correlation : g.correlation;
-      if (has_c && c.correlation == id && id != 0) {
-        PairedCall owner{c, 0, false, {}};
-        has_c = calls.next(c);
-        for (; has_g && g.correlation == id; has_g = gpu.next(g)) {
-          if (!g.is_work) continue;
-          GpuRecordRow row;
-          row.work = g.work;
-          row.work.call = static_cast<int32_t>(owner.call.index);
-          row.seq = g.seq;
-          row.has_call = true;
-          row.call = owner.call.call;
-          row.range_name = owner.call.range_name;
-          ++owner.call.call.work;
-          owner.gpu_ns += g.work.duration();
-          if (!owner.has_first) {
-            owner.has_first = true;
-            owner.first = row.work;
-            row.first_of_call = true;
-          }
-          work_.add(row);
-        }
-        emit_call(owner);
-        for (; has_c && c.correlation == id; has_c = calls.next(c))
-          emit_call(PairedCall{c, 0, false, {}});
-      } else if (has_c && c.correlation == id) {
-        emit_call(PairedCall{c, 0, false, {}});
-        has_c = calls.next(c);
-      } else {
-        ++counts_.unpaired;
-        if (g.is_work) {
-          GpuRecordRow row;
-          row.work = g.work;
-          row.seq = g.seq;
-          work_.add(row);
-        }
-        has_g = gpu.next(g);
-      }
-    }
+    join_by_correlation(calls, gpu, *this);
   }
 
+ public:  // join_by_correlation's visit
+  void owner(const CallRecord& c) { owner_ = PairedCall{c, 0, false, {}}; }
+  void issued(const GpuScan& g) {
+    if (!g.is_work) return;
+    GpuRecordRow row;
+    row.work = g.work;
+    row.work.call = static_cast<int32_t>(owner_.call.index);
+    row.seq = g.seq;
+    row.has_call = true;
+    row.call = owner_.call.call;
+    row.range_name = owner_.call.range_name;
+    ++owner_.call.call.work;
+    owner_.gpu_ns += g.work.duration();
+    if (!owner_.has_first) {
+      owner_.has_first = true;
+      owner_.first = row.work;
+      row.first_of_call = true;
+    }
+    work_.add(row);
+  }
+  void owned() { emit_call(owner_); }
+  void other(const CallRecord& c) { emit_call(PairedCall{c, 0, false, {}}); }
+  void unpaired(const GpuScan& g) {
+    ++counts_.unpaired;
+    if (!g.is_work) return;
+    GpuRecordRow row;
+    row.work = g.work;
+    row.seq = g.seq;
+    work_.add(row);
+  }
+
+ private:
   void call_rules() {
     auto calls = by_thread_.sorted();
     PairedCall paired;
@@ -389,6 +378,7 @@ class FileJoin {
   trace::SpillSorter<KernelEnd, ByDeviceEnd> kernel_ends_{budget<KernelEnd>()};
   trace::SpillSorter<Busy, ByDeviceTime> busy_{budget<Busy>()};
   std::unordered_map<uint32_t, uint64_t> last_issue_;  // tid -> start of its last issuing call
+  PairedCall owner_;                                   // the call pair() is pairing
   std::vector<uint32_t> devices_;
 };
 

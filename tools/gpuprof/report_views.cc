@@ -34,6 +34,7 @@
 #include "tools/gpuprof/diagnostics.h"
 #include "tools/gpuprof/report_json.h"
 #include "tools/gpuprof/report_options.h"
+#include "tools/gpuprof/view_streams.h"
 
 namespace gprof::cli {
 namespace {
@@ -119,10 +120,12 @@ struct ScopeOnly {
 };
 
 // One file of the memory or launches view (read on a thread of its own with
-// --jobs): the view's visitor, after the --range scope when there is one.
+// --jobs): streamed when it can be (view_streams.h), else the view's visitor
+// on the loader, after the --range scope when there is one.
 template <typename View>
 struct ScopedWork : analysis::FileWork {
-  explicit ScopedWork(const ReportOptions& options) {
+  ScopedWork(const ReportOptions& options, unsigned decoders)
+      : stream(views_may_stream(options)), decoders(decoders) {
     if (!options.ranges.empty()) scope.emplace(options);
     std::vector<analysis::ProfileVisitor*> visitors;
     if (scope) visitors.push_back(&scope->visitor);
@@ -131,11 +134,28 @@ struct ScopedWork : analysis::FileWork {
     chain.emplace(std::move(visitors));
   }
   analysis::ProfileVisitor& visitor() override { return *chain; }
+  std::optional<analysis::FileInfo> read(uint32_t /*file*/, const std::string& path) override {
+    if (!stream) return std::nullopt;
+    std::optional<analysis::FileInfo> info =
+        stream_view_file(path, decoders, out, in_memory_because);
+    if (!info) out = View(nullptr);  // read again, in memory, from nothing
+    return info;
+  }
 
+  const bool stream;
+  const unsigned decoders;
+  std::string in_memory_because;  // why a file was not streamed
   std::optional<ScopeOnly> scope;
   View out;
   std::optional<analysis::VisitorChain> chain;
 };
+
+// Cores the files leave idle decode frames beside the views (as ops_files.cc).
+unsigned decoders_per_file(const ReportOptions& options) {
+  const unsigned jobs = options.jobs == 0 ? analysis::default_jobs() : options.jobs;
+  const unsigned files = static_cast<unsigned>(std::max<size_t>(options.files.size(), 1));
+  return jobs >= 2 * files ? jobs / files - 1 : 0;
+}
 
 }  // namespace
 
@@ -283,13 +303,21 @@ int run_memory_view(const ReportOptions& options) {
   table.time_unit = time_unit(options);
 
   analysis::TransfersVisitor transfers;
+  const unsigned decoders = decoders_per_file(options);
+  std::vector<std::pair<std::string, std::string>> in_memory;
   const std::vector<analysis::FileInfo> files = analysis::load_files_parallel(
       options.files, options.jobs,
-      [&](uint32_t) { return std::make_unique<ScopedWork<analysis::TransfersVisitor>>(options); },
-      [&](uint32_t, analysis::FileWork& work, const analysis::FileInfo&) {
-        transfers.merge(std::move(static_cast<ScopedWork<analysis::TransfersVisitor>&>(work).out));
+      [&](uint32_t) {
+        return std::make_unique<ScopedWork<analysis::TransfersVisitor>>(options, decoders);
+      },
+      [&](uint32_t, analysis::FileWork& work, const analysis::FileInfo& info) {
+        auto& file = static_cast<ScopedWork<analysis::TransfersVisitor>&>(work);
+        transfers.merge(std::move(file.out));
+        if (!file.in_memory_because.empty())
+          in_memory.emplace_back(info.path, file.in_memory_because);
       });
   if (!check_files(files)) return kExitFileError;
+  print_in_memory_notes(in_memory);
   if (options.format != "table")
     return print_cells(analysis::transfer_cells(transfers.finish(), table), options, files);
   const std::string text = analysis::render_transfer_table(transfers.finish(), table);
@@ -311,13 +339,21 @@ int run_launches_view(const ReportOptions& options) {
   table.time_unit = time_unit(options);
 
   analysis::LaunchesVisitor launches;
+  const unsigned decoders = decoders_per_file(options);
+  std::vector<std::pair<std::string, std::string>> in_memory;
   const std::vector<analysis::FileInfo> files = analysis::load_files_parallel(
       options.files, options.jobs,
-      [&](uint32_t) { return std::make_unique<ScopedWork<analysis::LaunchesVisitor>>(options); },
-      [&](uint32_t, analysis::FileWork& work, const analysis::FileInfo&) {
-        launches.merge(std::move(static_cast<ScopedWork<analysis::LaunchesVisitor>&>(work).out));
+      [&](uint32_t) {
+        return std::make_unique<ScopedWork<analysis::LaunchesVisitor>>(options, decoders);
+      },
+      [&](uint32_t, analysis::FileWork& work, const analysis::FileInfo& info) {
+        auto& file = static_cast<ScopedWork<analysis::LaunchesVisitor>&>(work);
+        launches.merge(std::move(file.out));
+        if (!file.in_memory_because.empty())
+          in_memory.emplace_back(info.path, file.in_memory_because);
       });
   if (!check_files(files)) return kExitFileError;
+  print_in_memory_notes(in_memory);
   std::vector<analysis::LaunchRow> rows = launches.finish();
   if (options.format != "table")
     return print_cells(analysis::launch_cells(rows, table), options, files);

@@ -50,55 +50,76 @@ void LaunchesVisitor::on_launch(const Launch& launch) {
     pending_.push_back(sample);
 }
 
+void LaunchesVisitor::add_launch(std::string_view name, uint64_t call_start, uint64_t call_end,
+                                 uint64_t first_start, uint64_t last_end) {
+  add(Sample{0, name, call_end > call_start ? signed_difference(call_end, call_start) : 0,
+             signed_difference(first_start, call_end), signed_difference(last_end, first_start)});
+}
+
 void LaunchesVisitor::on_file_end(uint32_t /*file*/, const FileInfo& /*info*/) {
   for (const Sample& sample : pending_)
     if (scope_->contains(sample.call)) add(sample);
   pending_.clear();
 }
 
-void LaunchesVisitor::add(const Sample& sample) {
-  auto it = index_.find(sample.name);
+uint32_t LaunchesVisitor::key_of(std::string_view name) {
+  auto it = index_.find(name);
   if (it == index_.end()) {
-    it = index_.emplace(std::string(sample.name), keys_.size()).first;
-    keys_.push_back(Samples{std::string(sample.name), {}, {}, {}});
+    it = index_.emplace(std::string(name), static_cast<uint32_t>(keys_.size())).first;
+    keys_.push_back(Key{std::string(name), 0});
   }
-  Samples& samples = keys_[it->second];
-  samples.api.push_back(sample.api);
-  samples.queue.push_back(sample.queue);
-  samples.gpu.push_back(sample.gpu);
+  return it->second;
+}
+
+void LaunchesVisitor::add(const Sample& sample) {
+  const uint32_t key = key_of(sample.name);
+  ++keys_[key].count;
+  values_.add(Value{sample.api, key, 0});
+  values_.add(Value{sample.queue, key, 1});
+  values_.add(Value{sample.gpu, key, 2});
 }
 
 void LaunchesVisitor::merge(LaunchesVisitor&& other) {
-  for (Samples& from : other.keys_) {
-    auto it = index_.find(from.name);
-    if (it == index_.end()) {
-      index_.emplace(from.name, keys_.size());
-      keys_.push_back(std::move(from));
-      continue;
-    }
-    Samples& to = keys_[it->second];
-    to.api.insert(to.api.end(), from.api.begin(), from.api.end());
-    to.queue.insert(to.queue.end(), from.queue.begin(), from.queue.end());
-    to.gpu.insert(to.gpu.end(), from.gpu.begin(), from.gpu.end());
+  std::vector<uint32_t> to(other.keys_.size());
+  for (size_t i = 0; i < other.keys_.size(); ++i) {
+    to[i] = key_of(other.keys_[i].name);
+    keys_[to[i]].count += other.keys_[i].count;
   }
-  other.keys_.clear();
-  other.index_.clear();
+  auto values = other.values_.sorted();
+  for (Value v; values.next(v);) values_.add(Value{v.ns, to[v.key], v.metric});
+  other = LaunchesVisitor(other.scope_);
 }
 
+// summarize()'s figures off the sorted values: the same sum in the same
+// (ascending) order, so the same doubles.
 std::vector<LaunchRow> LaunchesVisitor::finish() {
-  std::vector<LaunchRow> rows;
-  rows.reserve(keys_.size());
-  for (Samples& samples : keys_) {
-    LaunchRow row;
-    row.name = std::move(samples.name);
-    row.count = samples.api.size();
-    row.api = summarize(samples.api);
-    row.queue = summarize(samples.queue);
-    row.gpu = summarize(samples.gpu);
-    rows.push_back(std::move(row));
+  std::vector<LaunchRow> rows(keys_.size());
+  for (size_t k = 0; k < keys_.size(); ++k) {
+    rows[k].name = std::move(keys_[k].name);
+    rows[k].count = keys_[k].count;
+  }
+  auto values = values_.sorted();
+  Value v{};
+  bool has = values.next(v);
+  while (has) {
+    const uint32_t key = v.key, metric = v.metric;
+    const uint64_t n = rows[key].count;
+    Summary& s = metric == 0 ? rows[key].api : metric == 1 ? rows[key].queue : rows[key].gpu;
+    s.min = v.ns;
+    double sum = 0;
+    double low = 0, high = 0;
+    for (uint64_t i = 0; has && v.key == key && v.metric == metric; ++i, has = values.next(v)) {
+      sum += static_cast<double>(v.ns);
+      if (i == (n - 1) / 2) low = static_cast<double>(v.ns);
+      if (i == n / 2) high = static_cast<double>(v.ns);
+      s.max = v.ns;
+    }
+    s.avg = sum / static_cast<double>(n);
+    s.median = n % 2 == 1 ? high : (low + high) / 2.0;
   }
   keys_.clear();
   index_.clear();
+  values_ = trace::SpillSorter<Value, ByKeyValue>(kBudget);
   return rows;
 }
 

@@ -17,6 +17,7 @@
 
 #include "tools/analysis/model/call_scope.h"
 #include "tools/analysis/read/profile.h"
+#include "tools/trace/spill_sorter.h"
 
 namespace gprof::analysis {
 
@@ -48,8 +49,17 @@ class LaunchesVisitor : public ProfileVisitor {
   void on_launch(const Launch& launch) override;
   void on_file_end(uint32_t file, const FileInfo& info) override;
 
+  // One launch under `name` (its work's row name, or the API's display name
+  // for several), as on_launch takes it apart: the call's span, the first
+  // start and last end of its work. For readers that pair without the
+  // loader (analyze/issued_work.h); never scoped.
+  void add_launch(std::string_view name, uint64_t call_start, uint64_t call_end,
+                  uint64_t first_start, uint64_t last_end);
+
   // One row per key, in order of first appearance; the visitor is empty
-  // afterwards. Memory until then: 24 bytes per launch.
+  // afterwards. Memory until then: the keys, and an external sort of the
+  // samples (24 bytes a launch, spilled to a temporary file beyond 4 MiB)
+  // that gives the exact medians.
   std::vector<LaunchRow> finish();
 
   // Adds the samples of `other` (files read apart: parallel_files.h) after
@@ -58,9 +68,22 @@ class LaunchesVisitor : public ProfileVisitor {
   void merge(LaunchesVisitor&& other);
 
  private:
-  struct Samples {
+  struct Key {
     std::string name;
-    std::vector<int64_t> api, queue, gpu;
+    uint64_t count = 0;
+  };
+  // One of a launch's three times, sorted by key, then time.
+  struct Value {
+    int64_t ns;
+    uint32_t key;
+    uint32_t metric;  // 0 API, 1 queue, 2 GPU
+  };
+  struct ByKeyValue {
+    bool operator()(const Value& a, const Value& b) const {
+      if (a.key != b.key) return a.key < b.key;
+      if (a.metric != b.metric) return a.metric < b.metric;
+      return a.ns < b.ns;
+    }
   };
   struct Sample {  // one launch of the current file, until its scope is known
     uint32_t call;
@@ -68,11 +91,14 @@ class LaunchesVisitor : public ProfileVisitor {
     int64_t api, queue, gpu;
   };
   void add(const Sample& sample);
+  uint32_t key_of(std::string_view name);
 
+  static constexpr size_t kBudget = (size_t{4} << 20) / sizeof(Value);
   const CallScope* scope_;
   std::vector<Sample> pending_;
-  std::vector<Samples> keys_;
-  std::map<std::string, size_t, std::less<>> index_;
+  std::vector<Key> keys_;
+  std::map<std::string, uint32_t, std::less<>> index_;
+  trace::SpillSorter<Value, ByKeyValue> values_{kBudget};
 };
 
 }  // namespace gprof::analysis
