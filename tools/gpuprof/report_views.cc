@@ -150,11 +150,26 @@ struct ScopedWork : analysis::FileWork {
   std::optional<analysis::VisitorChain> chain;
 };
 
-// Cores the files leave idle decode frames beside the views (as ops_files.cc).
-unsigned decoders_per_file(const ReportOptions& options) {
+// The files into `view`, several at once (--jobs), merged in file order;
+// the cores the files leave idle decode frames (as ops_files.cc). The
+// "read in memory" notes are printed once every file has been read.
+template <typename View>
+std::vector<analysis::FileInfo> read_view_files(const ReportOptions& options, View& view) {
   const unsigned jobs = options.jobs == 0 ? analysis::default_jobs() : options.jobs;
-  const unsigned files = static_cast<unsigned>(std::max<size_t>(options.files.size(), 1));
-  return jobs >= 2 * files ? jobs / files - 1 : 0;
+  const unsigned count = static_cast<unsigned>(std::max<size_t>(options.files.size(), 1));
+  const unsigned decoders = jobs >= 2 * count ? jobs / count - 1 : 0;
+  std::vector<std::pair<std::string, std::string>> in_memory;
+  std::vector<analysis::FileInfo> files = analysis::load_files_parallel(
+      options.files, options.jobs,
+      [&](uint32_t) { return std::make_unique<ScopedWork<View>>(options, decoders); },
+      [&](uint32_t, analysis::FileWork& work, const analysis::FileInfo& info) {
+        auto& file = static_cast<ScopedWork<View>&>(work);
+        view.merge(std::move(file.out));
+        if (!file.in_memory_because.empty())
+          in_memory.emplace_back(info.path, file.in_memory_because);
+      });
+  print_in_memory_notes(in_memory);
+  return files;
 }
 
 }  // namespace
@@ -303,21 +318,8 @@ int run_memory_view(const ReportOptions& options) {
   table.time_unit = time_unit(options);
 
   analysis::TransfersVisitor transfers;
-  const unsigned decoders = decoders_per_file(options);
-  std::vector<std::pair<std::string, std::string>> in_memory;
-  const std::vector<analysis::FileInfo> files = analysis::load_files_parallel(
-      options.files, options.jobs,
-      [&](uint32_t) {
-        return std::make_unique<ScopedWork<analysis::TransfersVisitor>>(options, decoders);
-      },
-      [&](uint32_t, analysis::FileWork& work, const analysis::FileInfo& info) {
-        auto& file = static_cast<ScopedWork<analysis::TransfersVisitor>&>(work);
-        transfers.merge(std::move(file.out));
-        if (!file.in_memory_because.empty())
-          in_memory.emplace_back(info.path, file.in_memory_because);
-      });
+  const std::vector<analysis::FileInfo> files = read_view_files(options, transfers);
   if (!check_files(files)) return kExitFileError;
-  print_in_memory_notes(in_memory);
   if (options.format != "table")
     return print_cells(analysis::transfer_cells(transfers.finish(), table), options, files);
   const std::string text = analysis::render_transfer_table(transfers.finish(), table);
@@ -339,21 +341,8 @@ int run_launches_view(const ReportOptions& options) {
   table.time_unit = time_unit(options);
 
   analysis::LaunchesVisitor launches;
-  const unsigned decoders = decoders_per_file(options);
-  std::vector<std::pair<std::string, std::string>> in_memory;
-  const std::vector<analysis::FileInfo> files = analysis::load_files_parallel(
-      options.files, options.jobs,
-      [&](uint32_t) {
-        return std::make_unique<ScopedWork<analysis::LaunchesVisitor>>(options, decoders);
-      },
-      [&](uint32_t, analysis::FileWork& work, const analysis::FileInfo& info) {
-        auto& file = static_cast<ScopedWork<analysis::LaunchesVisitor>&>(work);
-        launches.merge(std::move(file.out));
-        if (!file.in_memory_because.empty())
-          in_memory.emplace_back(info.path, file.in_memory_because);
-      });
+  const std::vector<analysis::FileInfo> files = read_view_files(options, launches);
   if (!check_files(files)) return kExitFileError;
-  print_in_memory_notes(in_memory);
   std::vector<analysis::LaunchRow> rows = launches.finish();
   if (options.format != "table")
     return print_cells(analysis::launch_cells(rows, table), options, files);
