@@ -35,6 +35,42 @@ TEST_CASE("summarize: avg, median, min, max of signed samples", "[launches]") {
   CHECK(c.max == 0);
 }
 
+TEST_CASE("LaunchesVisitor: medians of more samples than it keeps in memory, as summarize's",
+          "[launches]") {
+  // 3 samples a launch, 16 bytes each, 4 MiB in memory: 100K launches of two keys
+  // spill to a temporary file, and the figures must be summarize()'s to the bit.
+  LaunchesVisitor launches;
+  std::vector<int64_t> api[2], queue[2], gpu[2];
+  uint64_t x = 12345;
+  for (int i = 0; i < 100001; ++i) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;  // any spread of values
+    const int key = (x >> 60) % 2;
+    const uint64_t start = 1'000'000 + (x >> 40) % 5000;
+    const uint64_t end = start + (x >> 20) % 3000;
+    const uint64_t first = end - 500 + (x >> 8) % 1000;  // sometimes before the call's end
+    const uint64_t last = first + (x >> 30) % 7000;
+    launches.add_launch(key == 0 ? "kernel a" : "copy b", start, end, first, last);
+    api[key].push_back(static_cast<int64_t>(end - start));
+    queue[key].push_back(static_cast<int64_t>(first) - static_cast<int64_t>(end));
+    gpu[key].push_back(static_cast<int64_t>(last - first));
+  }
+  std::vector<LaunchRow> rows = launches.finish();
+  REQUIRE(rows.size() == 2);
+  for (LaunchRow& row : rows) {
+    const int key = row.name == "kernel a" ? 0 : 1;
+    CHECK(row.count == api[key].size());
+    for (auto [got, samples] : {std::pair{row.api, &api[key]}, std::pair{row.queue, &queue[key]},
+                                std::pair{row.gpu, &gpu[key]}}) {
+      const Summary want = summarize(*samples);
+      CHECK(got.avg == want.avg);
+      CHECK(got.median == want.median);
+      CHECK(got.min == want.min);
+      CHECK(got.max == want.max);
+    }
+  }
+  CHECK(launches.finish().empty());  // emptied
+}
+
 // square launched 4 times, one copy, one graph launch of 3 kernels.
 //   API [start, end)   GPU           API  queue  GPU
 //   1000-1100          1300+1000     100    200  1000
