@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "tools/analyze/finding.h"
-#include "tools/analyze/rule.h"
-#include "tools/analyze/thresholds.h"
-#include "tools/analyze/timeline.h"
+#include "tools/analyze/rules/rule.h"
+#include "tools/analyze/rules/thresholds.h"
+#include "tools/analyze/timeline/timeline.h"
 
 namespace gprof::analyze {
 

@@ -5,8 +5,8 @@
 #include <cstdlib>
 
 #include "tools/analysis/render/format.h"
-#include "tools/analyze/rule_support.h"
-#include "tools/analyze/streamed_file.h"
+#include "tools/analyze/rules/rule_support.h"
+#include "tools/analyze/stream/streamed_file.h"
 
 namespace gprof::analyze {
 

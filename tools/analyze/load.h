@@ -9,7 +9,7 @@
 
 #include "tools/analysis/read/profile.h"
 #include "tools/analyze/analysis.h"
-#include "tools/analyze/timeline_builder.h"
+#include "tools/analyze/timeline/timeline_builder.h"
 
 namespace gprof::analyze {
 

@@ -9,7 +9,7 @@
 #include "tools/analysis/render/sort.h"
 #include "tools/analysis/render/transfer_table.h"
 #include "tools/analysis/render/views.h"
-#include "tools/analyze/rule.h"
+#include "tools/analyze/rules/rule.h"
 #include "tools/diff/metrics.h"
 
 namespace gprof::cli {

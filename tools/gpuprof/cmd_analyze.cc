@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "tools/analyze/load.h"
-#include "tools/analyze/render.h"
-#include "tools/analyze/rules.h"
+#include "tools/analyze/render/render.h"
+#include "tools/analyze/rules/rules.h"
 #include "tools/gpuprof/commands.h"
 #include "tools/gpuprof/diagnostics.h"
 #include "tools/gpuprof/input_paths.h"

@@ -5,7 +5,7 @@
 
 #include "formats/api_ids.h"
 #include "formats/reader.h"
-#include "tools/analyze/issued_work.h"
+#include "tools/analyze/stream/issued_work.h"
 
 namespace gprof::cli {
 namespace {

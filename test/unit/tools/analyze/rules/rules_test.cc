@@ -1,0 +1,190 @@
+// The rules on the hand-built capture of analyze_fixture.h, whose numbers
+// can be worked out by hand, and the thresholds that change their verdicts.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "test/unit/formats/sidecar_builder.h"
+#include "test/unit/tools/analyze_fixture.h"
+#include "tools/analyze/load.h"
+#include "tools/analyze/rules/rule_support.h"
+#include "tools/analyze/rules/rules.h"
+
+namespace gprof::analyze {
+namespace {
+
+const std::vector<Timeline>& fixture() {
+  static const std::vector<Timeline> timelines =
+      load_timelines({test::write_temp_file("analyze.gprof", test::analyze_capture())}, Scope{})
+          .timelines;
+  return timelines;
+}
+
+const Finding* find(const Analysis& analysis, std::string_view rule) {
+  for (const Finding& f : analysis.findings)
+    if (f.rule == rule) return &f;
+  return nullptr;
+}
+
+double metric(const Finding& finding, std::string_view key) {
+  for (const Metric& m : finding.evidence)
+    if (m.key == key) return m.value;
+  FAIL("no metric " << key);
+  return 0;
+}
+
+Analysis run_all(const Thresholds& thresholds = Thresholds{}) {
+  const std::span<const RuleSpec* const> rules = all_rules();
+  return analyze(fixture(), {rules.begin(), rules.end()}, thresholds, {});
+}
+
+TEST_CASE("analyze: every rule fires on the fixture with hand-worked numbers", "[analyze]") {
+  const Analysis a = run_all();
+  REQUIRE(a.findings.size() == 6);
+  CHECK(a.steps == 10);
+  CHECK(a.window_ns == 94'510'000);  // first call at 5 ms, last call ends at 99.51 ms
+
+  const Finding* idle = find(a, "gpu-idle");
+  REQUIRE(idle);
+  CHECK(metric(*idle, "gaps") == 9);
+  CHECK(metric(*idle, "idle_time") == 9 * 5'518'000.0);
+  CHECK(idle->where.ranges.front().name == "data_loader");
+  CHECK(idle->where.ranges.front().share == 1.0);
+  CHECK(idle->where.steps_hit == 9);
+  REQUIRE(idle->gaps.size() == 3);
+  CHECK(idle->gaps[0].range == "data_loader");
+  CHECK(idle->severity == Severity::kHigh);  // 52.6% of the GPU's window
+
+  const Finding* launch = find(a, "launch-bound");
+  REQUIRE(launch);
+  CHECK(metric(*launch, "launches") == 120);
+  // Per step: 9 tiny_op -> tiny_op (150 us) and tiny_op -> loss_kernel (50 us) are short;
+  // loss_kernel -> loss_reduce (1.1 ms) and loss_reduce -> the next step pause too long.
+  CHECK(metric(*launch, "short_launches") == 100);
+  CHECK(metric(*launch, "median_kernel_time") == 10'000);
+  CHECK(metric(*launch, "median_launch_interval") == 150'000);
+  CHECK(launch->where.ranges.front().name == "forward");
+  REQUIRE(launch->where.activities.size() == 1);
+  CHECK(launch->where.activities.front().name == "tiny_op(float*, int)");
+
+  const Finding* sync = find(a, "excessive-sync");
+  REQUIRE(sync);
+  // 10 syncs, 10 pageable cudaMemcpy and 9 DtoH cudaMemcpy (the last one has no work after it).
+  CHECK(metric(*sync, "calls") == 29);
+  CHECK(metric(*sync, "blocked_time") == 10 * 800'000.0 + 10 * 100'000.0 + 9 * 490'000.0);
+  CHECK(sync->where.ranges.front().name == "forward");
+
+  const Finding* small = find(a, "small-memcpy");
+  REQUIRE(small);
+  CHECK(metric(*small, "copies") == 70);
+  CHECK(metric(*small, "median_bytes") == 1024);
+  CHECK(small->where.ranges.front().name == "upload_params");
+
+  const Finding* dtoh = find(a, "memcpy-dtoh-sync");
+  REQUIRE(dtoh);
+  CHECK(metric(*dtoh, "copies") == 10);
+  CHECK(metric(*dtoh, "wait_time") == 10 * 480'000.0);
+  CHECK(dtoh->where.ranges.front().name == "read_loss");
+
+  const Finding* pageable = find(a, "pageable-memcpy");
+  REQUIRE(pageable);
+  CHECK(metric(*pageable, "copies") == 10);
+  CHECK(metric(*pageable, "bytes") == 10 * 256 * 1024.0);
+  CHECK(pageable->where.ranges.front().name == "data_loader");
+  CHECK(pageable->where.ranges.front().share == 1.0);
+}
+
+TEST_CASE("analyze: thresholds decide whether a rule fires", "[analyze]") {
+  Thresholds thresholds;
+  CHECK_FALSE(thresholds.set("pageable-memcpy.min_count=11"));
+  CHECK_FALSE(thresholds.set("small-memcpy.max_bytes=1KB"));
+  CHECK_FALSE(thresholds.set("gpu-idle.min_gap=6ms"));
+  CHECK_FALSE(thresholds.set("excessive-sync.min_share=15%"));
+  CHECK_FALSE(thresholds.set("launch-bound.max_gpu_busy=0.05"));
+  CHECK_FALSE(thresholds.set("memcpy-dtoh-sync.min_count=11"));
+  CHECK(thresholds.get("small-memcpy", "max_bytes") == 1024);
+  CHECK(thresholds.get("gpu-idle", "min_gap") == 6e6);
+  CHECK(thresholds.get("excessive-sync", "min_share") == 0.15);
+  CHECK(run_all(thresholds).findings.empty());
+  // One short of firing, each: at the default they all fire (above).
+  Thresholds lower;
+  CHECK_FALSE(lower.set("pageable-memcpy.min_count=10"));
+  CHECK(run_all(lower).fired("pageable-memcpy"));
+}
+
+TEST_CASE("analyze: bad thresholds are refused with the reason", "[analyze]") {
+  Thresholds thresholds;
+  CHECK(thresholds.set("nonsense").value().find("RULE.KEY=VALUE") != std::string::npos);
+  CHECK(thresholds.set("no-such-rule.min_count=3").value().find("no rule") != std::string::npos);
+  CHECK(thresholds.set("gpu-idle.min_count=3").value().find("min_gap, min_share") !=
+        std::string::npos);
+  CHECK(thresholds.set("gpu-idle.min_gap=3").has_value());  // a time needs its unit
+  CHECK(thresholds.set("gpu-idle.min_share=130%").has_value());
+  CHECK(thresholds.set("small-memcpy.min_count=2.5").has_value());
+  CHECK(thresholds.set("small-memcpy.min_count=-1").has_value());
+}
+
+TEST_CASE("analyze: --range keeps the calls inside matching ranges", "[analyze]") {
+  const std::vector<Timeline> timelines =
+      load_timelines({test::write_temp_file("analyze_range.gprof", test::analyze_capture())},
+                     Scope{{"upload_*"}, {}})
+          .timelines;
+  REQUIRE(timelines.size() == 1);
+  CHECK(timelines[0].window_ns() == 10 * 500'000);
+  const Analysis a =
+      analyze(timelines, {&kSmallMemcpyRule, &kPageableMemcpyRule}, Thresholds{}, {"upload_*"});
+  REQUIRE(a.findings.size() == 1);
+  CHECK(metric(a.findings[0], "copies") == 60);
+  CHECK_FALSE(a.fired("pageable-memcpy"));
+}
+
+TEST_CASE("analyze: several files (ranks) are analyzed together", "[analyze]") {
+  const std::string bytes = test::analyze_capture();
+  const std::vector<Timeline> timelines =
+      load_timelines({test::write_temp_file("rank0.gprof", bytes),
+                      test::write_temp_file("rank1.gprof", bytes)},
+                     Scope{})
+          .timelines;
+  REQUIRE(timelines.size() == 2);
+  const Analysis a = analyze(timelines, {&kMemcpyDtohSyncRule}, Thresholds{}, {});
+  CHECK(a.window_ns == 2 * 94'510'000);
+  CHECK(a.steps == 20);
+  REQUIRE(a.findings.size() == 1);
+  CHECK(metric(a.findings[0], "copies") == 20);
+  const Where& where = a.findings[0].where;
+  CHECK(where.steps_hit == 20);
+  REQUIRE(where.files.size() == 2);
+  CHECK(where.files[0].share == 0.5);
+  CHECK(where.files[1].share == 0.5);
+}
+
+TEST_CASE("analyze: which calls block the host", "[analyze]") {
+  Call sync;
+  sync.category = ApiCategory::kSync;
+  sync.api = ApiId::cudaStreamSynchronize;
+  CHECK(blocks_host(sync, nullptr));
+  sync.api = ApiId::cudaStreamWaitEvent;
+  CHECK_FALSE(blocks_host(sync, nullptr));
+  Call copy;
+  copy.category = ApiCategory::kCopy;
+  Work dtoh;
+  dtoh.kind = GpuKind::kMemcpy;
+  dtoh.copy_kind = kCopyDtoH;
+  dtoh.dst_kind = 2;  // pinned
+  CHECK(blocks_host(copy, &dtoh));
+  copy.async = true;
+  CHECK_FALSE(blocks_host(copy, &dtoh));
+  dtoh.dst_kind = kMemoryPageable;
+  dtoh.start_ns = 100;
+  copy.end_ns = 90;  // returned before its copy began: it did not wait
+  CHECK_FALSE(blocks_host(copy, &dtoh));
+  copy.end_ns = 110;
+  CHECK(blocks_host(copy, &dtoh));
+  copy.async = false;
+  Work dtod = dtoh;
+  dtod.copy_kind = 8;
+  CHECK_FALSE(blocks_host(copy, &dtod));
+}
+
+}  // namespace
+}  // namespace gprof::analyze

@@ -1,0 +1,157 @@
+// What each rule adds up as it is shown the events of the files, and the
+// finding it makes of the sums. The rules' functions (rule_*.cc) feed them
+// from in-memory timelines; streamed_analysis.h feeds the same tallies
+// from a file read as a stream, so that both give the same findings. Each
+// tally is defined in its rule's file.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "tools/analyze/finding.h"
+#include "tools/analyze/rules/gpu_gaps.h"
+#include "tools/analyze/rules/median_values.h"
+#include "tools/analyze/rules/rule.h"
+#include "tools/analyze/rules/where_builder.h"
+#include "tools/analyze/timeline/timeline.h"
+
+namespace gprof::analyze {
+
+class ExcessiveSyncTally {
+ public:
+  // A call: `work` the first GPU record it issued (nullptr: none);
+  // `last_issue` the start of its thread's last call that issued GPU work
+  // (nullptr: none did).
+  void add(const Timeline& timeline, const Call& call, const CallPlace& place, const Work* work,
+           const uint64_t* last_issue);
+  void end_file();
+  std::optional<Finding> finish(const RuleContext& context);
+
+ private:
+  uint64_t count_ = 0, blocked_ns_ = 0, busiest_ns_ = 0;
+  std::map<std::string_view, std::pair<uint64_t, uint64_t>> by_api_;  // name -> (calls, ns)
+  std::map<uint32_t, uint64_t> by_thread_;                            // this file's
+  WhereBuilder where_;
+};
+
+class LaunchBoundTally {
+ public:
+  explicit LaunchBoundTally(const Thresholds& thresholds);
+  // A thread's kernel launches in scope that issued GPU work, by start (then
+  // file order); end_thread() after each thread.
+  void launch(const Timeline& timeline, const Call& call, const CallPlace& place, uint64_t gpu_ns,
+              const Work* first);
+  void end_thread() { previous_.reset(); }
+  std::optional<Finding> finish(const RuleContext& context);
+
+ private:
+  struct Launch {
+    const Timeline* timeline;
+    Call call;
+    CallPlace place;
+    uint64_t gpu_ns;
+    std::optional<Work> first;
+  };
+  uint64_t max_interval_;
+  std::optional<Launch> previous_;
+  MedianValues kernel_ns_, intervals_;
+  uint64_t launches_ = 0, short_count_ = 0, idle_ns_ = 0, busy_ns_ = 0, span_ns_ = 0;
+  WhereBuilder where_;
+};
+
+class MemcpyDtohSyncTally {
+ public:
+  // Whether GPU record `work` of `call` needs the kernel question: a
+  // blocking device-to-host copy, the first record its call issued
+  // (`first`), that began after the call did.
+  static bool candidate(const Call& call, const Work& work, bool first);
+  // A candidate during which a kernel on its device ended (between the
+  // call's start and the copy's).
+  void add(const Timeline& timeline, const Call& call, const CallPlace& place, const Work& work);
+  std::optional<Finding> finish(const RuleContext& context);
+
+ private:
+  MedianValues sizes_;
+  uint64_t blocked_ns_ = 0, wait_ns_ = 0;
+  WhereBuilder where_;
+};
+
+// GPU work of a file by start (Timeline::work's order), with the call that
+// issued it (nullptr: none) and whether it is in scope.
+struct WorkEvent {
+  const Work& work;
+  const Call* call;
+  const CallPlace* place;
+  bool in_scope;
+};
+
+class PageableMemcpyTally {
+ public:
+  void begin_file() { last_call_ = kNone; }
+  void add(const Timeline& timeline, const WorkEvent& event);
+  std::optional<Finding> finish(const RuleContext& context);
+
+ private:
+  int32_t last_call_ = kNone;
+  uint64_t copies_ = 0, bytes_ = 0, gpu_ns_ = 0, cpu_ns_ = 0, to_device_ = 0, to_host_ = 0;
+  WhereBuilder where_;
+};
+
+class SmallMemcpyTally {
+ public:
+  explicit SmallMemcpyTally(const Thresholds& thresholds);
+  void begin_file() { last_call_ = kNone; }
+  void add(const Timeline& timeline, const WorkEvent& event);
+  std::optional<Finding> finish(const RuleContext& context);
+
+ private:
+  double max_bytes_;
+  int32_t last_call_ = kNone;
+  MedianValues sizes_;
+  uint64_t bytes_ = 0, gpu_ns_ = 0, cpu_ns_ = 0, impact_ns_ = 0;
+  WhereBuilder where_;
+};
+
+class GpuIdleTally {
+ public:
+  explicit GpuIdleTally(const Thresholds& thresholds);
+  uint64_t min_gap() const { return min_gap_; }
+  void add_window(uint64_t ns) { window_ns_ += ns; }
+  // An explained gap of `device`; `order`: its place among all the gaps
+  // (file, device, time), which breaks ties between equally long ones.
+  void add_gap(const Timeline& timeline, uint32_t device, const ExplainedGap& gap, uint64_t order);
+  // The idle share of a step, in ppm.
+  void add_step_share(uint64_t ppm) { step_shares_.add(ppm); }
+  std::optional<Finding> finish(const RuleContext& context);
+
+ private:
+  struct Listed {
+    Gap gap;
+    uint64_t order;
+  };
+  uint64_t min_gap_;
+  uint64_t gaps_ = 0, idle_ns_ = 0, window_ns_ = 0;
+  std::vector<Listed> longest_;  // by length, then order
+  std::map<std::string_view, uint64_t> by_api_;
+  MedianValues step_shares_;
+  WhereBuilder where_;
+};
+
+// The windows a device's gaps are looked for in: the timeline's, or without
+// --range its one window cut to the device's first work and its last.
+std::vector<std::pair<uint64_t, uint64_t>> device_windows(const Timeline& timeline,
+                                                          uint64_t first_start_ns,
+                                                          uint64_t last_end_ns);
+// Adds a gap's overlap with each step to idle[i] (timeline.steps[i]).
+void add_step_idle(const std::vector<Step>& steps, uint64_t start_ns, uint64_t end_ns,
+                   std::vector<uint64_t>& idle);
+// Each step's idle share, from its idle time, to the tally.
+void add_step_shares(const std::vector<Step>& steps, const std::vector<uint64_t>& idle,
+                     GpuIdleTally& tally);
+
+}  // namespace gprof::analyze

@@ -1,0 +1,15 @@
+// The rules, one file each (rule_*.cc); rules.cc lists them in one table.
+#pragma once
+
+#include "tools/analyze/rules/rule.h"
+
+namespace gprof::analyze {
+
+extern const RuleSpec kPageableMemcpyRule;
+extern const RuleSpec kSmallMemcpyRule;
+extern const RuleSpec kExcessiveSyncRule;
+extern const RuleSpec kLaunchBoundRule;
+extern const RuleSpec kGpuIdleRule;
+extern const RuleSpec kMemcpyDtohSyncRule;
+
+}  // namespace gprof::analyze

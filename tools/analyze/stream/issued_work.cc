@@ -1,0 +1,70 @@
+#include "tools/analyze/stream/issued_work.h"
+
+#include "formats/pipelined_reader.h"
+#include "tools/analyze/stream/correlation_join.h"
+#include "tools/analyze/stream/stream_scan.h"
+
+namespace gprof::analyze::stream {
+namespace {
+
+// FileScan keeps a file's GPU records by correlation and its calls by thread:
+// the join takes the calls by correlation.
+class Join {
+ public:
+  Join(const std::vector<std::string>& names, IssuedWorkVisitor& out, analysis::GpuCounts& counts)
+      : names_(names), out_(out), counts_(counts) {}
+
+  void owner(const CallRecord& c) {
+    call_ = c.call;
+    work_.clear();
+  }
+  void issued(const GpuScan& g) {
+    if (!g.is_work) return;
+    work_.push_back(g.work);
+    out_.on_work(g.work, names_[g.work.name]);
+  }
+  void owned() {
+    if (!work_.empty()) out_.on_launch(call_, work_, names_);
+  }
+  void other(const CallRecord&) {}
+  void unpaired(const GpuScan& g) {
+    ++counts_.unpaired;
+    if (g.is_work) out_.on_work(g.work, names_[g.work.name]);
+  }
+
+ private:
+  const std::vector<std::string>& names_;
+  IssuedWorkVisitor& out_;
+  analysis::GpuCounts& counts_;
+  Call call_;
+  std::vector<Work> work_;  // one call's: a graph launch's nodes at most
+};
+
+constexpr size_t kCallBudget = (size_t{8} << 20) / sizeof(CallRecord);
+
+}  // namespace
+
+bool stream_issued_work(const std::string& path, unsigned decoders, analysis::FileInfo& info,
+                        IssuedWorkVisitor& visitor, std::string& why) {
+  info = analysis::FileInfo{};
+  info.path = path;
+  std::vector<std::string> names;
+  FileScan scan(info, names);
+  info.status = decoders > 0 ? read_file_pipelined(path, scan, decoders) : read_file(path, scan);
+  if (!scan.finish()) {
+    why = scan.why();
+    return false;
+  }
+  trace::SpillSorter<CallRecord, ByCorrelation> by_correlation(kCallBudget);
+  {
+    auto calls = scan.calls.sorted();
+    for (CallRecord c; calls.next(c);) by_correlation.add(c);
+  }
+  auto calls = by_correlation.sorted();
+  auto gpu = scan.gpu.sorted();
+  Join join(names, visitor, info.gpu);
+  join_by_correlation(calls, gpu, join);
+  return true;
+}
+
+}  // namespace gprof::analyze::stream

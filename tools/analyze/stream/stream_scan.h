@@ -1,0 +1,93 @@
+// The first step of a file's streamed analysis (streamed_analysis.h): the
+// reader's records into external sorts, with what the in-memory path's
+// loader (profile.h) and TimelineBuilder say of the file besides: its
+// FileInfo, the names of its GPU rows and ranges, its thread names. Push/pop
+// ranges pair as they come (a stack per thread and domain, as RangePairing
+// does); start/end events are sorted by id and paired after the file.
+//
+// Files whose pairing the stream does not reproduce are refused (why()):
+// external correlation, capture windows, CUPTI gaps, ids near 2^32.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "formats/reader.h"
+#include "tools/analysis/read/profile.h"
+#include "tools/analyze/stream/stream_records.h"
+#include "tools/trace/spill_sorter.h"
+
+namespace gprof::analyze::stream {
+
+template <typename T, typename Less>
+using Sorted = trace::SpillSorter<T, Less>;
+
+class FileScan final : public RecordVisitor {
+ public:
+  FileScan(analysis::FileInfo& info, std::vector<std::string>& gpu_names);
+
+  void on_header(const pb::FileHeader& header) override;
+  void on_string(const pb::StringEntry& entry) override;
+  void on_api(const ApiRecord& record) override;
+  void on_range(const RangeEvent& event) override;
+  void on_gpu(const GpuRecord& record) override;
+  void on_external_correlation(uint64_t, uint64_t) override { refuse("external correlation ids"); }
+  void on_cupti(const pb::CuptiStatus& status) override { info_.cupti = status; }
+  void on_devices(const google::protobuf::RepeatedPtrField<pb::Device>& devices) override;
+  void on_footer(const pb::Footer& footer) override { info_.footer = footer; }
+  bool wants_more() override { return why_.empty(); }
+
+  // After the read: closes open ranges, pairs start/end events, names
+  // ranges and threads. False when the file is not for the stream (why()).
+  bool finish();
+  const std::string& why() const { return why_; }
+
+  // Row names of ranges (range_row_name), by RangeRecord::name.
+  const std::vector<std::string>& range_names() const { return range_names_; }
+
+  Sorted<CallRecord, ByThreadStart> calls;
+  Sorted<RangeRecord, RangeNesting> ranges_by_thread;
+  Sorted<RangeRecord, ByStart> ranges_by_start;
+  Sorted<GpuScan, ByCorrelation> gpu;
+  // The span of the calls and GPU work (set_windows without --range).
+  uint64_t span_begin = UINT64_MAX, span_end = 0;
+
+ private:
+  struct Open {
+    RangeRecord range;
+  };
+  void refuse(const char* why) {
+    if (why_.empty()) why_ = why;
+  }
+  void seen(uint64_t start_ns, uint64_t end_ns);
+  void watch(uint64_t correlation);
+  uint32_t name_key(uint32_t name, uint32_t domain);
+  void emit(const RangeRecord& range);
+  void pair_start_end(uint64_t last_ns);
+  const std::string* string_of(int kind, uint32_t id) const;
+
+  analysis::FileInfo& info_;
+  std::vector<std::string>& gpu_names_;
+  std::unordered_map<std::string, uint32_t> gpu_name_ids_;
+  std::unordered_map<uint64_t, uint32_t> gpu_row_names_;  // gpu_row_name_key -> gpu_names_
+  std::unordered_map<uint32_t, std::string> kernels_;
+  std::unordered_map<uint64_t, std::string> strings_;
+  std::map<std::pair<uint32_t, uint32_t>, std::vector<RangeRecord>> stacks_;  // (tid, domain)
+  Sorted<StartEvent, ById> starts_;
+  Sorted<EndEvent, ById> ends_;
+  std::map<uint32_t, uint32_t> thread_names_;         // tid -> NVTX string id
+  std::unordered_map<uint64_t, uint32_t> name_keys_;  // domain << 32 | name -> key
+  std::vector<std::pair<uint32_t, uint32_t>> keys_;   // key -> (name, domain)
+  std::vector<std::string> range_names_;
+  uint64_t range_seq_ = 0;
+  uint64_t gpu_seq_ = 0;
+  uint32_t calls_seen_ = 0;
+  bool seen_any_ = false;
+  std::string why_;
+};
+
+}  // namespace gprof::analyze::stream
