@@ -128,10 +128,10 @@ bool parse_capture(std::string_view text, Config& c) {
   if (name.empty() || name.size() >= Config::kMaxName || domain.size() >= Config::kMaxName)
     return false;
   c.capture_mode = CaptureMode::kNvtx;
-  memcpy(c.capture_name, name.data(), name.size());
-  c.capture_name[name.size()] = '\0';
-  memcpy(c.capture_domain, domain.data(), domain.size());
-  c.capture_domain[domain.size()] = '\0';
+  // string_view::copy, not memcpy: an absent domain is a null data() of
+  // size 0, which memcpy may not be given (UBSan found it).
+  c.capture_name[name.copy(c.capture_name, name.size())] = '\0';
+  c.capture_domain[domain.copy(c.capture_domain, domain.size())] = '\0';
   return true;
 }
 
