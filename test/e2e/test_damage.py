@@ -59,7 +59,8 @@ class DamagedFiles(E2ETestCase):
         return files
 
     def check(self, what, run, allowed=(0,)):
-        self.assertGreaterEqual(run.returncode, 0, f"{what}: killed by signal {-run.returncode}")
+        self.assertGreaterEqual(run.returncode, 0,
+                                f"{what}: killed by signal {-run.returncode}: {run.stderr[-3000:]}")
         self.assertIn(run.returncode, allowed, f"{what}: {run.stderr[-600:]}")
         for text in ("terminate called", "libprotobuf", "what():", "Assertion"):
             self.assertNotIn(text, run.stderr, what)

@@ -414,7 +414,8 @@ class Trace(E2ETestCase):
         self.assertEqual(gpuprof("trace", empty, "-o", out, check=False).returncode, 1)
         self.assertNoOutput()
         for options in (["--window", "1s"], ["--window", "2s:1s"], ["--window", "5:10ms"],
-                        ["--busy-bucket", "0ms"], ["--busy-bucket", "1"], []):
+                        ["--busy-bucket", "0ms"], ["--busy-bucket", "1"],
+                        ["--busy-bucket", "1000001s"], []):
             bad = gpuprof("trace", files[0], *options, *(["-o", out] if options else []),
                           check=False)
             self.assertEqual(bad.returncode, 2, (options, bad.stderr))

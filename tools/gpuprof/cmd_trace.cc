@@ -196,9 +196,11 @@ void add_trace_command(CLI::App& app, int& exit_status) {
       ->capture_default_str()
       ->check(CLI::Validator(
           [](std::string& value) -> std::string {
+            // At most 10^6 s (11.6 days): bucket arithmetic stays far inside 64 bits.
             const std::optional<int64_t> ns = analysis::parse_duration_ns(value);
-            if (ns && *ns > 0) return {};
-            return "'" + value + "' is not a positive time with a unit (ns, us, ms, s)";
+            if (ns && *ns > 0 && *ns <= 1'000'000'000'000'000) return {};
+            return "'" + value +
+                   "' is not a positive time with a unit (ns, us, ms, s), at most 1000000s";
           },
           ""));
   cmd->add_option("--jobs", args->jobs,

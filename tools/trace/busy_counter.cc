@@ -12,8 +12,11 @@ int64_t floor_div(int64_t a, int64_t b) {
 }  // namespace
 
 void DeviceBusy::add(int64_t work_start, int64_t work_end) {
-  work_start -= phase_;
-  work_end -= phase_;
+  // A damaged file's times can be anywhere in 64 bits; 2^61 ns is 73 years
+  // from the origin, and keeps bucket * index far from overflowing.
+  constexpr int64_t kFar = int64_t{1} << 61;
+  work_start = std::clamp(work_start, -kFar, kFar) - phase_;
+  work_end = std::clamp(work_end, -kFar, kFar) - phase_;
   const int64_t from = std::max(work_start, reached_);  // the union: nothing counted twice
   for (int64_t t = from; t < work_end;) {
     const int64_t b = floor_div(t, bucket_);
