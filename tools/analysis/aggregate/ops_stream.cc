@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "formats/pipelined_reader.h"
+#include "formats/record_batches.h"
 #include "tools/analysis/aggregate/gpu_busy.h"
 #include "tools/analysis/aggregate/memory_ledger.h"
 #include "tools/analysis/aggregate/throughput_stream.h"
@@ -83,9 +84,11 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
   }
   void on_header(const pb::FileHeader& header) override;
   void on_string(const pb::StringEntry& entry) override;
-  void on_api(const ApiRecord& record) override;
-  void on_range(const RangeEvent& event) override;
-  void on_gpu(const GpuRecord& record) override;
+  // A batch at a time (formats/record_batches.h): the thread is looked up
+  // once per batch, and no record costs a call through the visitor.
+  void on_api_batch(const ApiBatch& batch) override;
+  void on_range_batch(const RangeBatch& batch) override;
+  void on_gpu_batch(const GpuBatch& batch) override;
   void on_external_correlation(uint64_t /*correlation*/, uint64_t /*external_id*/) override {
     fail("external correlation ids");
   }
@@ -150,9 +153,12 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
   struct ThreadState {
     std::unique_ptr<ThreadStream> stream;
     std::vector<std::pair<uint32_t, std::vector<OpenPush>>> pushes;  // by domain
+    size_t last_domain = 0;  // where the last one asked for is: most often the next
     std::vector<OpenPush>& pushes_of(uint32_t domain) {
-      for (auto& [d, stack] : pushes)
-        if (d == domain) return stack;
+      if (last_domain < pushes.size() && pushes[last_domain].first == domain)
+        return pushes[last_domain].second;
+      for (last_domain = 0; last_domain < pushes.size(); ++last_domain)
+        if (pushes[last_domain].first == domain) return pushes[last_domain].second;
       return pushes.emplace_back(domain, std::vector<OpenPush>{}).second;
     }
   };
@@ -166,7 +172,6 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
     last_state_ = &t;
     return t;
   }
-  ThreadStream& thread(uint32_t tid) { return *state(tid).stream; }
   void grow(uint32_t label) {
     if (label >= label_rows_.size()) {
       label_rows_.resize(size_t{label} + 1);
@@ -189,9 +194,13 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
     auto it = kernels_.find(id);
     return it == kernels_.end() ? nullptr : &it->second;
   }
+  // The cursor's record; why_ is empty.
+  void add_call(const ApiCursor& r, ThreadState& t);
+  void add_range(const RangeCursor& e, ThreadState& t);
+  void add_gpu(const GpuCursor& r);
   uint32_t api_label(const ApiInfo& info, uint32_t group);
   uint32_t kernel_label(const std::string* kernel, uint32_t kernel_id, uint32_t group);
-  uint32_t gpu_label(const GpuRecord& r, const std::string* kernel);
+  uint32_t gpu_label(const GpuCursor& r, const std::string* kernel);
   RangeName* range_name(uint32_t name, uint32_t domain);
   uint32_t range_label(RangeName& name, uint64_t seq, uint64_t op_id);
   // WalkedEvents
@@ -318,57 +327,69 @@ uint32_t OpsStream::kernel_label(const std::string* kernel, uint32_t kernel_id, 
   return kernel_labels_.get(kernel ? kernel_id : 0, make);
 }
 
-uint32_t OpsStream::gpu_label(const GpuRecord& r, const std::string* kernel) {
+uint32_t OpsStream::gpu_label(const GpuCursor& c, const std::string* kernel) {
+  const GpuKind kind = c.kind();
   uint32_t group = Interner::kEmpty;
-  if (options_.group_by == GroupBy::kLaunchConfig && r.kind == GpuKind::kKernel)
-    group = strings_.id(launch_config_text(r.grid, r.block, r.shared_mem));
+  if (options_.group_by == GroupBy::kLaunchConfig && kind == GpuKind::kKernel)
+    group = strings_.id(launch_config_text(c.grid(), c.block(), c.shared_mem()));
   else if (by_file())
     group = process_;
-  const uint64_t name_key = gpu_row_name_key(r, kernel != nullptr);
   const auto make = [&] {
-    return label(RowLabel{RowKind::kGpu, strings_.id(gpu_row_name(r, kernel)), group, r.kind});
+    return label(
+        RowLabel{RowKind::kGpu, strings_.id(gpu_row_name(c.record(), kernel)), group, kind});
   };
   if (group != Interner::kEmpty) return make();
-  if (r.kind == GpuKind::kKernel) return kernel_gpu_labels_.get(kernel ? r.kernel : 0, make);
+  if (kind == GpuKind::kKernel) return kernel_gpu_labels_.get(kernel ? c.kernel() : 0, make);
+  const uint64_t name_key = gpu_row_name_key(c.record(), kernel != nullptr);
   auto it = gpu_labels_.find(name_key);
   if (it == gpu_labels_.end()) it = gpu_labels_.emplace(name_key, make()).first;
   return it->second;
 }
 
-void OpsStream::on_api(const ApiRecord& r) {
-  const ApiInfo* info = api_info(r.api);
-  if (info == nullptr || !why_.empty()) return;
+void OpsStream::on_api_batch(const ApiBatch& batch) {
+  if (!why_.empty() || batch.size == 0) return;
+  ThreadState& t = state(batch.tid);
+  for (ApiCursor c(batch); c.next() && why_.empty();) add_call(c, t);
+}
+
+void OpsStream::add_call(const ApiCursor& c, ThreadState& t) {
+  const ApiInfo* info = api_info(c.api());
+  if (info == nullptr) return;
   const bool launch = info->fields & kFieldLaunch;
-  const std::string* kernel = launch ? kernel_name(r.kernel) : nullptr;
-  seen(r.start_ns, r.end_ns);
+  const uint32_t kernel_id = launch ? c.kernel() : 0;
+  const std::string* kernel = launch ? kernel_name(kernel_id) : nullptr;
+  const uint64_t start_ns = c.start_ns();
+  const uint64_t end_ns = c.end_ns();
+  seen(start_ns, end_ns);
   const uint32_t index = calls_++;
   uint32_t group = Interner::kEmpty;
   if (options_.group_by == GroupBy::kLaunchConfig && launch)
-    group = strings_.id(launch_config_text(r.grid, r.block, r.shared_mem));
+    group = strings_.id(launch_config_text(c.grid(), c.block(), c.shared_mem()));
   else if (by_file())
     group = process_;
   const uint32_t api = api_label(*info, group);
-  ledger_.add(r, index);
-  const bool memory = r.result == 0 && memory_effect(r.api).has_value();
+  const bool memory = c.result() == 0 && memory_effect(c.api()).has_value();
+  if (memory) ledger_.add(c.record(), index);
   if (launch) {
-    const uint32_t l = kernel_label(kernel, r.kernel, group);
+    const uint32_t l = kernel_label(kernel, kernel_id, group);
     if (launch_counts_.size() <= l) launch_counts_.resize(size_t{l} + 1, 0);
     if (launch_counts_[l]++ == 0) launch_order_.push_back(l);
   }
-  if (info->category == ApiCategory::kSync) throughput_.sync_call(r.start_ns, r.end_ns);
-  if (r.correlation != 0 && !slots_.add_call(r.correlation)) {
+  if (info->category == ApiCategory::kSync) throughput_.sync_call(start_ns, end_ns);
+  const uint64_t correlation = c.correlation();
+  if (correlation != 0 && !slots_.add_call(correlation)) {
     fail("a correlation id used twice, or by a call that came long after its GPU work");
     return;
   }
   StreamEvent e;
-  e.node.start_ns = r.start_ns;
-  e.node.end_ns = std::max(r.end_ns, r.start_ns);
-  e.node.thread = r.tid;
+  e.node.start_ns = start_ns;
+  e.node.end_ns = std::max(end_ns, start_ns);
+  e.node.thread = c.tid();
   e.node.id = index;
   e.node.label = api;
-  e.correlation = r.correlation;
+  e.correlation = correlation;
   e.memory = memory;
-  thread(r.tid).add(e, r.start_ns);
+  t.stream->add(e, start_ns);
 }
 
 OpsStream::RangeName* OpsStream::range_name(uint32_t name, uint32_t domain) {
@@ -412,60 +433,66 @@ uint32_t OpsStream::range_label(RangeName& name, uint64_t seq, uint64_t op_id) {
   return l;
 }
 
-void OpsStream::on_range(const RangeEvent& e) {
-  if (!why_.empty()) return;
-  if (e.op == RangeOp::kNameThread || e.op == RangeOp::kNameCategory) {
-    if (e.op == RangeOp::kNameThread) thread_names_[static_cast<uint32_t>(e.range_id)] = e.name;
+void OpsStream::on_range_batch(const RangeBatch& batch) {
+  if (!why_.empty() || batch.size == 0) return;
+  ThreadState& t = state(batch.tid);
+  for (RangeCursor c(batch); c.next() && why_.empty();) add_range(c, t);
+}
+
+void OpsStream::add_range(const RangeCursor& c, ThreadState& t) {
+  const RangeOp op = c.op();
+  if (op == RangeOp::kNameThread || op == RangeOp::kNameCategory) {
+    if (op == RangeOp::kNameThread) thread_names_[static_cast<uint32_t>(c.range_id())] = c.name();
     return;  // categories name nothing the tables show
   }
-  ThreadState& t = state(e.tid);
-  seen(e.time_ns, e.time_ns);
+  const uint64_t time_ns = c.time_ns();
+  seen(time_ns, time_ns);
   bool ok = true;
-  switch (e.op) {
+  switch (op) {
     case RangeOp::kPush: {
-      RangeName* name = range_name(e.name, e.domain);
+      const uint32_t domain = c.domain();
+      RangeName* name = range_name(c.name(), domain);
       if (name == nullptr) return;
       StreamEvent s;
-      s.node.start_ns = e.time_ns;
+      s.node.start_ns = time_ns;
       s.node.end_ns = kOpenEnd;
-      s.node.thread = e.tid;
+      s.node.thread = c.tid();
       s.node.id = range_seq_++;
       s.node.flags = kNodeRange;
-      s.node.label = range_label(*name, e.seq, e.op_id);
-      t.pushes_of(e.domain).push_back(
-          OpenPush{s.node.id, e.time_ns, s.node.label, name->step_pattern});
-      t.stream->add(s, e.time_ns);
+      s.node.label = range_label(*name, c.seq(), c.op_id());
+      t.pushes_of(domain).push_back(OpenPush{s.node.id, time_ns, s.node.label, name->step_pattern});
+      t.stream->add(s, time_ns);
       break;
     }
     case RangeOp::kPop: {
-      std::vector<OpenPush>& stack = t.pushes_of(e.domain);
+      std::vector<OpenPush>& stack = t.pushes_of(c.domain());
       if (stack.empty()) {
         ++counts_.unbalanced_pops;
-        t.stream->advance(e.time_ns);
+        t.stream->advance(time_ns);
         break;
       }
       const OpenPush push = stack.back();
       stack.pop_back();
-      const uint64_t end = std::max(e.time_ns, push.start_ns);
+      const uint64_t end = std::max(time_ns, push.start_ns);
       ++counts_.push_pop;
       throughput_.range(push.step_pattern, push.start_ns, end);
       ok = t.stream->set_end(push.id, end);
-      t.stream->advance(e.time_ns);
+      t.stream->advance(time_ns);
       break;
     }
     case RangeOp::kStart:
       ++range_seq_;  // the in-memory path numbers pushes, starts and marks together
-      start_end_.add(e);
-      t.stream->advance(e.time_ns);
+      start_end_.add(c.event());
+      t.stream->advance(time_ns);
       break;
     case RangeOp::kEnd:
-      start_end_.add(e);
-      t.stream->advance(e.time_ns);
+      start_end_.add(c.event());
+      t.stream->advance(time_ns);
       break;
     case RangeOp::kMark:
       ++range_seq_;
       ++counts_.marks;
-      t.stream->advance(e.time_ns);
+      t.stream->advance(time_ns);
       break;
     case RangeOp::kNameThread:
     case RangeOp::kNameCategory:
@@ -474,20 +501,26 @@ void OpsStream::on_range(const RangeEvent& e) {
   if (!ok) fail("ranges of a thread that cross");
 }
 
-void OpsStream::on_gpu(const GpuRecord& r) {
-  if (!why_.empty()) return;
+void OpsStream::on_gpu_batch(const GpuBatch& batch) {
+  for (GpuCursor c(batch); c.next() && why_.empty();) add_gpu(c);
+}
+
+void OpsStream::add_gpu(const GpuCursor& c) {
+  const uint64_t start_ns = c.start_ns();
+  const uint64_t end_ns = c.end_ns();
   // The shim drops records CUPTI could not time (profile.cc does the same).
-  if (r.start_ns == 0 && r.end_ns == 0) {
+  if (start_ns == 0 && end_ns == 0) {
     ++info_.gpu.no_timestamp;
     return;
   }
-  seen(r.start_ns, r.end_ns);
-  const bool work = r.kind != GpuKind::kSync;
-  const uint64_t duration = r.end_ns > r.start_ns ? r.end_ns - r.start_ns : 0;
-  info_.gpu.count(r.kind);
+  seen(start_ns, end_ns);
+  const GpuKind kind = c.kind();
+  const bool work = kind != GpuKind::kSync;
+  const uint64_t duration = end_ns > start_ns ? end_ns - start_ns : 0;
+  info_.gpu.count(kind);
   ++info_.gpu.records;
   uint32_t context = WalkContexts::kNone;
-  switch (slots_.gpu(r.correlation, work ? duration : 0, context)) {
+  switch (slots_.gpu(c.correlation(), work ? duration : 0, context)) {
     case CallSlots::Gpu::kOpened:
       if (work)
         add_device_time(contexts_, context, duration,
@@ -501,19 +534,20 @@ void OpsStream::on_gpu(const GpuRecord& r) {
   }
   if (!work) return;
   const std::string* kernel = nullptr;
-  if (r.kind == GpuKind::kKernel) {
-    kernel = kernel_name(r.kernel);
-    if (kernel == nullptr && r.kernel != 0) {
+  if (kind == GpuKind::kKernel) {
+    const uint32_t kernel_id = c.kernel();
+    kernel = kernel_name(kernel_id);
+    if (kernel == nullptr && kernel_id != 0) {
       fail("a kernel name written after its kernel");
       return;
     }
   }
-  const uint32_t l = gpu_label(r, kernel);
+  const uint32_t l = gpu_label(c, kernel);
   if (work_totals_.size() <= l) work_totals_.resize(size_t{l} + 1);
   Totals& totals = work_totals_[l];
   if (totals.count++ == 0) work_order_.push_back(l);
   totals.duration_ns += duration;
-  throughput_.work(r.device, r.start_ns, r.end_ns);
+  throughput_.work(c.device(), start_ns, end_ns);
 }
 
 bool OpsStream::walked(const StreamEvent& e, const WalkVisit& v, NestingWalk& walk) {
