@@ -1,6 +1,7 @@
 #include "tools/analysis/aggregate/ops_stream.h"
 
 #include <algorithm>
+#include <array>
 #include <exception>
 #include <map>
 #include <memory>
@@ -56,6 +57,21 @@ class IdLabels {
   std::vector<uint32_t> dense_;
   std::unordered_map<uint64_t, uint32_t> sparse_;
 };
+
+// What a call's ApiId says, by raw id (a known one is below 256,
+// formats/record_batches.h): a lookup per call instead of two.
+struct ApiTraits {
+  const ApiInfo* info = nullptr;
+  bool memory = false;  // allocates or frees (memory_effect)
+};
+const std::array<ApiTraits, 256> kApiTraits = [] {
+  std::array<ApiTraits, 256> table{};
+  for (size_t id = 0; id < table.size(); ++id) {
+    table[id].info = api_info(static_cast<ApiId>(id));
+    table[id].memory = memory_effect(static_cast<ApiId>(id)).has_value();
+  }
+  return table;
+}();
 
 bool first_before(const CpuNode& a, const CpuNode& b) {
   if (a.thread != b.thread) return a.thread < b.thread;
@@ -155,8 +171,11 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
     std::vector<std::pair<uint32_t, std::vector<OpenPush>>> pushes;  // by domain
     size_t last_domain = 0;  // where the last one asked for is: most often the next
     std::vector<OpenPush>& pushes_of(uint32_t domain) {
-      if (last_domain < pushes.size() && pushes[last_domain].first == domain)
+      if (last_domain < pushes.size() && pushes[last_domain].first == domain) [[likely]]
         return pushes[last_domain].second;
+      return find_pushes(domain);
+    }
+    [[gnu::noinline]] std::vector<OpenPush>& find_pushes(uint32_t domain) {
       for (last_domain = 0; last_domain < pushes.size(); ++last_domain)
         if (pushes[last_domain].first == domain) return pushes[last_domain].second;
       return pushes.emplace_back(domain, std::vector<OpenPush>{}).second;
@@ -201,8 +220,22 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
   uint32_t api_label(const ApiInfo& info, uint32_t group);
   uint32_t kernel_label(const std::string* kernel, uint32_t kernel_id, uint32_t group);
   uint32_t gpu_label(const GpuCursor& r, const std::string* kernel);
-  RangeName* range_name(uint32_t name, uint32_t domain);
-  uint32_t range_label(RangeName& name, uint64_t seq, uint64_t op_id);
+  // The row name of NVTX name `name` in `domain`, from the cache when it
+  // is there.
+  RangeName* range_name(uint32_t name, uint32_t domain) {
+    const uint64_t key = range_key(name, domain);
+    const NameSlot& slot = name_slots_[name_slot(key)];
+    if (slot.name != nullptr && slot.key == key) [[likely]]
+      return slot.name;
+    return find_range_name(name, domain);
+  }
+  RangeName* find_range_name(uint32_t name, uint32_t domain);
+  uint32_t range_label(RangeName& name, uint64_t seq, uint64_t op_id) {
+    if (!by_numbers_ && name.label != kNoLabel) [[likely]]
+      return name.label;
+    return make_range_label(name, seq, op_id);
+  }
+  uint32_t make_range_label(RangeName& name, uint64_t seq, uint64_t op_id);
   // WalkedEvents
   bool walked(const StreamEvent& e, const WalkVisit& v, NestingWalk& walk) override;
   void add_memory(const MemoryCall& call, MemorySpace space, int64_t bytes);
@@ -226,6 +259,9 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
 
   FileInfo& info_;
   const OpsOptions& options_;
+  // A range's row depends on its op's numbers, not on its name alone.
+  const bool by_numbers_ =
+      options_.group_by == GroupBy::kInputShape || options_.group_by == GroupBy::kSeq;
   const CpuTreeRules rules_;
   ThroughputStream throughput_;
   std::string why_;
@@ -244,6 +280,7 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
   uint32_t process_ = Interner::kEmpty;
 
   std::unordered_map<uint32_t, std::string> kernels_;
+  static constexpr uint32_t kIndexedNames = 1u << 20;
   std::vector<const std::string*> kernel_by_id_;             // kernels_' values, by small id
   std::unordered_map<uint64_t, std::string> strings_by_id_;  // other kinds, (kind << 32 | id)
   IdLabels api_labels_;                                      // ApiId -> label, without a group
@@ -251,20 +288,23 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
   IdLabels kernel_gpu_labels_;                               // kernel id -> GPU row label, no group
   std::unordered_map<uint64_t, uint32_t> gpu_labels_;        // gpu_row_name_key -> label, no group
   std::unordered_map<uint64_t, RangeName> range_names_;      // (domain << 32 | name)
-  // range_names_ by name id, without hashing (its elements stay where they
-  // are): the first domain seen with a name has it here; small ids only, as
-  // interned ids are.
+  // range_names_' recent answers, by a hash of their key: a frame names the
+  // same few ops over and over. (Interned ids carry tag bits: no vector by
+  // id.)
   struct NameSlot {
-    uint32_t domain = 0;
-    RangeName* name = nullptr;
+    uint64_t key = 0;
+    RangeName* name = nullptr;  // nullptr: empty
   };
-  static constexpr uint32_t kIndexedNames = 1u << 20;
-  std::vector<NameSlot> names_by_id_;
-  RangeName* index_name(uint32_t name, uint32_t domain, RangeName* found) {
-    if (name < kIndexedNames) {
-      if (name >= names_by_id_.size()) names_by_id_.resize(size_t{name} + 1);
-      if (names_by_id_[name].name == nullptr) names_by_id_[name] = NameSlot{domain, found};
-    }
+  static constexpr int kNameSlotBits = 12;
+  std::vector<NameSlot> name_slots_ = std::vector<NameSlot>(size_t{1} << kNameSlotBits);
+  static uint64_t range_key(uint32_t name, uint32_t domain) {
+    return static_cast<uint64_t>(domain) << 32 | name;
+  }
+  static size_t name_slot(uint64_t key) {
+    return static_cast<size_t>((key * 0x9E3779B97F4A7C15ull) >> (64 - kNameSlotBits));
+  }
+  RangeName* cache_name(uint64_t key, RangeName* found) {
+    name_slots_[name_slot(key)] = NameSlot{key, found};
     return found;
   }
 
@@ -353,7 +393,10 @@ void OpsStream::on_api_batch(const ApiBatch& batch) {
 }
 
 void OpsStream::add_call(const ApiCursor& c, ThreadState& t) {
-  const ApiInfo* info = api_info(c.api());
+  const uint32_t raw = static_cast<uint32_t>(c.api());
+  if (raw >= kApiTraits.size()) return;
+  const ApiTraits& traits = kApiTraits[raw];
+  const ApiInfo* info = traits.info;
   if (info == nullptr) return;
   const bool launch = info->fields & kFieldLaunch;
   const uint32_t kernel_id = launch ? c.kernel() : 0;
@@ -368,7 +411,7 @@ void OpsStream::add_call(const ApiCursor& c, ThreadState& t) {
   else if (by_file())
     group = process_;
   const uint32_t api = api_label(*info, group);
-  const bool memory = c.result() == 0 && memory_effect(c.api()).has_value();
+  const bool memory = traits.memory && c.result() == 0;
   if (memory) ledger_.add(c.record(), index);
   if (launch) {
     const uint32_t l = kernel_label(kernel, kernel_id, group);
@@ -392,15 +435,10 @@ void OpsStream::add_call(const ApiCursor& c, ThreadState& t) {
   t.stream->add(e, start_ns);
 }
 
-OpsStream::RangeName* OpsStream::range_name(uint32_t name, uint32_t domain) {
-  const bool indexed = name < kIndexedNames;
-  if (indexed && name < names_by_id_.size()) {
-    const NameSlot& slot = names_by_id_[name];
-    if (slot.name != nullptr && slot.domain == domain) return slot.name;
-  }
-  const uint64_t key = static_cast<uint64_t>(domain) << 32 | name;
+OpsStream::RangeName* OpsStream::find_range_name(uint32_t name, uint32_t domain) {
+  const uint64_t key = range_key(name, domain);
   auto it = range_names_.find(key);
-  if (it != range_names_.end()) return index_name(name, domain, &it->second);
+  if (it != range_names_.end()) return cache_name(key, &it->second);
   const std::string* message = string_of(pb::StringEntry::NVTX, name);
   const std::string* domain_name = string_of(pb::StringEntry::DOMAIN, domain);
   // The in-memory path names ranges once the file has ended; a name that
@@ -414,13 +452,10 @@ OpsStream::RangeName* OpsStream::range_name(uint32_t name, uint32_t domain) {
   n.input_shapes = message ? std::string(torch_input_shapes(*message)) : std::string();
   n.id = strings_.id(n.row);
   n.step_pattern = throughput_.step_pattern(n.row);
-  return index_name(name, domain, &range_names_.emplace(key, std::move(n)).first->second);
+  return cache_name(key, &range_names_.emplace(key, std::move(n)).first->second);
 }
 
-uint32_t OpsStream::range_label(RangeName& name, uint64_t seq, uint64_t op_id) {
-  const bool by_numbers =
-      options_.group_by == GroupBy::kInputShape || options_.group_by == GroupBy::kSeq;
-  if (!by_numbers && name.label != kNoLabel) return name.label;
+uint32_t OpsStream::make_range_label(RangeName& name, uint64_t seq, uint64_t op_id) {
   uint32_t group = by_file() ? process_ : Interner::kEmpty;
   // torch keys an op by name and shapes; an op called without tensors has
   // "[]" there. Other ranges are no ops and have no shapes.
@@ -429,7 +464,7 @@ uint32_t OpsStream::range_label(RangeName& name, uint64_t seq, uint64_t op_id) {
     group = strings_.id(name.input_shapes.empty() ? "[]" : name.input_shapes);
   if (options_.group_by == GroupBy::kSeq && seq != 0) group = strings_.id(std::to_string(seq - 1));
   const uint32_t l = label(RowLabel{RowKind::kRange, name.id, group});
-  if (!by_numbers) name.label = l;
+  if (!by_numbers_) name.label = l;
   return l;
 }
 
