@@ -213,10 +213,25 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
     auto it = kernels_.find(id);
     return it == kernels_.end() ? nullptr : &it->second;
   }
-  // The cursor's record; why_ is empty.
-  void add_call(const ApiCursor& r, ThreadState& t);
-  void add_range(const RangeCursor& e, ThreadState& t);
-  void add_gpu(const GpuCursor& r);
+  // The earliest start and latest end of a batch's records, added to
+  // info_ once per batch.
+  struct SeenSpan {
+    uint64_t first = UINT64_MAX;
+    uint64_t last = 0;
+    bool any = false;
+    void add(uint64_t start_ns, uint64_t end_ns) {
+      first = std::min(first, start_ns);
+      last = std::max(last, end_ns);
+      any = true;
+    }
+  };
+  void seen(const SeenSpan& span) {
+    if (span.any) seen(span.first, span.last);
+  }
+  // The cursor's record; why_ is empty. Inlined into the batch's loop.
+  void add_call(const ApiCursor& r, ThreadState& t, SeenSpan& span);
+  void add_range(const RangeCursor& e, ThreadState& t, SeenSpan& span);
+  void add_gpu(const GpuCursor& r, SeenSpan& span);
   uint32_t api_label(const ApiInfo& info, uint32_t group);
   uint32_t kernel_label(const std::string* kernel, uint32_t kernel_id, uint32_t group);
   uint32_t gpu_label(const GpuCursor& r, const std::string* kernel);
@@ -389,10 +404,13 @@ uint32_t OpsStream::gpu_label(const GpuCursor& c, const std::string* kernel) {
 void OpsStream::on_api_batch(const ApiBatch& batch) {
   if (!why_.empty() || batch.size == 0) return;
   ThreadState& t = state(batch.tid);
-  for (ApiCursor c(batch); c.next() && why_.empty();) add_call(c, t);
+  SeenSpan span;
+  for (ApiCursor c(batch); c.next() && why_.empty();) add_call(c, t, span);
+  seen(span);
 }
 
-void OpsStream::add_call(const ApiCursor& c, ThreadState& t) {
+[[gnu::always_inline]] inline void OpsStream::add_call(const ApiCursor& c, ThreadState& t,
+                                                       SeenSpan& span) {
   const uint32_t raw = static_cast<uint32_t>(c.api());
   if (raw >= kApiTraits.size()) return;
   const ApiTraits& traits = kApiTraits[raw];
@@ -403,7 +421,7 @@ void OpsStream::add_call(const ApiCursor& c, ThreadState& t) {
   const std::string* kernel = launch ? kernel_name(kernel_id) : nullptr;
   const uint64_t start_ns = c.start_ns();
   const uint64_t end_ns = c.end_ns();
-  seen(start_ns, end_ns);
+  span.add(start_ns, end_ns);
   const uint32_t index = calls_++;
   uint32_t group = Interner::kEmpty;
   if (options_.group_by == GroupBy::kLaunchConfig && launch)
@@ -471,17 +489,20 @@ uint32_t OpsStream::make_range_label(RangeName& name, uint64_t seq, uint64_t op_
 void OpsStream::on_range_batch(const RangeBatch& batch) {
   if (!why_.empty() || batch.size == 0) return;
   ThreadState& t = state(batch.tid);
-  for (RangeCursor c(batch); c.next() && why_.empty();) add_range(c, t);
+  SeenSpan span;
+  for (RangeCursor c(batch); c.next() && why_.empty();) add_range(c, t, span);
+  seen(span);
 }
 
-void OpsStream::add_range(const RangeCursor& c, ThreadState& t) {
+[[gnu::always_inline]] inline void OpsStream::add_range(const RangeCursor& c, ThreadState& t,
+                                                        SeenSpan& span) {
   const RangeOp op = c.op();
   if (op == RangeOp::kNameThread || op == RangeOp::kNameCategory) {
     if (op == RangeOp::kNameThread) thread_names_[static_cast<uint32_t>(c.range_id())] = c.name();
     return;  // categories name nothing the tables show
   }
   const uint64_t time_ns = c.time_ns();
-  seen(time_ns, time_ns);
+  span.add(time_ns, time_ns);
   bool ok = true;
   switch (op) {
     case RangeOp::kPush: {
@@ -537,10 +558,12 @@ void OpsStream::add_range(const RangeCursor& c, ThreadState& t) {
 }
 
 void OpsStream::on_gpu_batch(const GpuBatch& batch) {
-  for (GpuCursor c(batch); c.next() && why_.empty();) add_gpu(c);
+  SeenSpan span;
+  for (GpuCursor c(batch); c.next() && why_.empty();) add_gpu(c, span);
+  seen(span);
 }
 
-void OpsStream::add_gpu(const GpuCursor& c) {
+[[gnu::always_inline]] inline void OpsStream::add_gpu(const GpuCursor& c, SeenSpan& span) {
   const uint64_t start_ns = c.start_ns();
   const uint64_t end_ns = c.end_ns();
   // The shim drops records CUPTI could not time (profile.cc does the same).
@@ -548,7 +571,7 @@ void OpsStream::add_gpu(const GpuCursor& c) {
     ++info_.gpu.no_timestamp;
     return;
   }
-  seen(start_ns, end_ns);
+  span.add(start_ns, end_ns);
   const GpuKind kind = c.kind();
   const bool work = kind != GpuKind::kSync;
   const uint64_t duration = end_ns > start_ns ? end_ns - start_ns : 0;
