@@ -191,6 +191,14 @@ RangeEvent op(RangeOp o, uint64_t time, uint32_t name, uint64_t seq, uint64_t op
   return e;
 }
 
+// A frame of one call whose batch has the runtime column.
+pb::Frame with_runtime() {
+  pb::Frame f;
+  pb::ApiCalls& batch = *f.add_api_calls() = encode_batch(4, {copy(1500, 20)});
+  batch.add_runtime(12);
+  return f;
+}
+
 // A frame whose batch columns do not fit: one duration short.
 pb::Frame misshapen() {
   pb::Frame f;
@@ -199,12 +207,14 @@ pb::Frame misshapen() {
   return f;
 }
 
-std::string mixed_file(const std::string& name) {
+// The GPU records of mixed_file, as written.
+std::vector<GpuRecord> gpu_records() {
   GpuRecord set = make_copy(0, 0, 0, 4096, 5000, 40, 13);
   set.kind = GpuKind::kMemset;
   set.detail = 0xab;
   set.src_kind = 0;
   set.copy_kind = 0;
+  set.dst_kind = 3;
   GpuRecord sync{};
   sync.kind = GpuKind::kSync;
   sync.start_ns = 6000;
@@ -216,25 +226,34 @@ std::string mixed_file(const std::string& name) {
   graph_kernel.graph_node = 1234567890123;
   graph_kernel.registers = 32;
   graph_kernel.device = 1;
+  // A set before a copy: their optional columns' places differ.
+  return {make_kernel(0x10, 2000, 500, 11), set, make_copy(1, 1, 2, 1u << 20, 2600, 90, 12), sync,
+          graph_kernel};
+}
+
+// Thread 1's calls of mixed_file's first frame, as written.
+std::vector<ApiRecord> thread_calls() {
+  return {launch(1000, 0x10, 11), copy(1100, 12), allocation(1200), launch(1300, 0x11, 16)};
+}
+
+std::string mixed_file(const std::string& name) {
   SidecarBuilder b;
   b.header(test_header())
       .strings({{0x10, "kernel_a"}, {0x11, "kernel_b"}})
       .named(pb::StringEntry::NVTX, {{1u << 28, "aten::mm"}, {(1u << 28) + 1, "step"}})
       // Mixed calls and ranges of two threads in one drain; one thread's
       // ranges carry torch's numbers, the other's none.
-      .drain(
-          {{1, {launch(1000, 0x10, 11), copy(1100, 12), allocation(1200), launch(1300, 0x11, 16)}},
-           {2, {copy(1050, 17)}}},
-          {{1,
-            {op(RangeOp::kPush, 990, (1u << 28) + 1, 0, 0),
-             op(RangeOp::kPush, 995, 1u << 28, 12, 34), op(RangeOp::kPop, 1400, 0, 0, 0),
-             op(RangeOp::kMark, 1401, 1u << 28, 0, 0)}},
-           {2,
-            {make_range_event(RangeOp::kStart, 1000, 1u << 28, 9),
-             make_range_event(RangeOp::kEnd, 1200, 0, 9)}}})
+      .drain({{1, thread_calls()}, {2, {copy(1050, 17)}}},
+             {{1,
+               {op(RangeOp::kPush, 990, (1u << 28) + 1, 0, 0),
+                op(RangeOp::kPush, 995, 1u << 28, 12, 34), op(RangeOp::kPop, 1400, 0, 0, 0),
+                op(RangeOp::kMark, 1401, 1u << 28, 0, 0)}},
+              {2,
+               {make_range_event(RangeOp::kStart, 1000, 1u << 28, 9),
+                make_range_event(RangeOp::kEnd, 1200, 0, 9)}}})
       .calls(3, {})  // an empty batch
-      .gpu({make_kernel(0x10, 2000, 500, 11), make_copy(1, 1, 2, 1u << 20, 2600, 90, 12), set, sync,
-            graph_kernel})
+      .gpu(gpu_records())
+      .frame(with_runtime())
       .frame(misshapen())  // a bad frame: nothing of it delivered
       .external({{11, 99}, {12, 100}})
       .drain({{1, {launch(8000, 0x10, 18)}}}, {{1, {op(RangeOp::kPop, 9000, 0, 0, 0)}}})
@@ -253,11 +272,33 @@ TEST_CASE("batches give the records the per-record calls give", "[formats][batch
   CHECK(by_batch.bad_frames == 1);
   CHECK(by_batch.frames == by_record.frames);
   CHECK(by_batch.records == by_record.records);
-  CHECK(by_batch.records == 6);  // 5 + 0 + 1 calls; the bad frame's 2 are not counted
+  CHECK(by_batch.records == 7);  // 5 + 0 + 1 + 1 calls; the bad frame's 2 are not counted
   CHECK(by_batch.gpu_records == 5);
   CHECK(by_batch.range_events == 7);
-  REQUIRE(records.lines.size() == 6 + 5 + 7 + 2);
+  REQUIRE(records.lines.size() == 7 + 5 + 7 + 2);
   CHECK(batches.lines == records.lines);
+  // The records as they were written (both ways above read the columns
+  // through the cursors: this checks the cursors themselves).
+  std::vector<std::string> written;
+  for (const GpuRecord& r : gpu_records())
+    written.push_back(gpu_line(r.kind, r.start_ns, r.end_ns, r.correlation, r.device, r.stream,
+                               r.graph, r.graph_node, r.kernel, r.grid, r.block, r.shared_mem,
+                               r.registers, r.bytes, r.copy_kind, r.src_kind, r.peer_device,
+                               r.dst_kind, r.detail));
+  const auto first_gpu = std::find_if(batches.lines.begin(), batches.lines.end(),
+                                      [](const std::string& l) { return l.starts_with("gpu "); });
+  REQUIRE(batches.lines.end() - first_gpu >= 5);
+  CHECK(std::vector<std::string>(first_gpu, first_gpu + 5) == written);
+  std::vector<std::string> calls;
+  for (const ApiRecord& r : thread_calls())
+    calls.push_back(api_line(r.api, 1, r.start_ns, r.end_ns, r.result, r.correlation, r.kernel,
+                             r.grid, r.block, r.shared_mem, r.stream, r.bytes, r.address,
+                             r.copy_kind, 0));  // encode_batch writes no runtime column
+  CHECK(std::vector<std::string>(batches.lines.begin(), batches.lines.begin() + 4) == calls);
+  // A batch with one: the call's runtime is there.
+  CHECK(std::count(batches.lines.begin(), batches.lines.end(),
+                   api_line(ApiId::cudaMemcpyAsync, 4, 1500, 1530, 0, 20, 0, {}, {}, 0,
+                            0x7f0000002000, 1u << 20, 0, 1, 12)) == 1);
   // The empty batch is handed out as one, of no records.
   CHECK(std::count(batches.sizes.begin(), batches.sizes.end(), 0u) == 1);
 

@@ -55,7 +55,7 @@ std::string mixed_file() {
     for (uint32_t i = 0; i < 2 * kNames / 4; ++i, t += 100) {
       const uint32_t n = (frame * 2 * kNames / 4 + i * 7919) % kNames;
       RangeEvent push = make_range_event(RangeOp::kPush, t, kFirstNvtx + n);
-      push.domain = n % 3 == 0 ? kDomain : 0;
+      push.domain = i % 3 == 0 ? kDomain : 0;  // a name in both domains
       events.push_back(push);
       ApiRecord call;
       if (i % 5 == 0) {
