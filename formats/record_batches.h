@@ -155,7 +155,7 @@ class ApiCursor {
   }
 
  private:
-  const ApiBatch& b_;
+  const ApiBatch b_;         // a copy: the loop keeps it where the calls it makes cannot change it
   uint32_t i_ = UINT32_MAX;  // next() makes it 0
   uint32_t fields_ = 0;
   uint64_t start_;
@@ -236,7 +236,7 @@ class GpuCursor {
   }
 
  private:
-  const GpuBatch& b_;
+  const GpuBatch b_;
   uint32_t i_ = UINT32_MAX;
   uint32_t fields_ = 0;
   uint64_t start_;
@@ -284,7 +284,7 @@ class RangeCursor {
   }
 
  private:
-  const RangeBatch& b_;
+  const RangeBatch b_;
   uint32_t i_ = UINT32_MAX;
   uint64_t time_;
 };
