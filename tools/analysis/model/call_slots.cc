@@ -93,8 +93,7 @@ bool CallSlots::opened_aside(uint64_t correlation, uint32_t context, uint64_t& g
 }
 
 // gpu() found no call in the id's slot (watch_wrap already done but for id 0).
-CallSlots::Gpu CallSlots::gpu_without_call(uint64_t correlation, uint64_t ns,
-                                           uint32_t& context) {
+CallSlots::Gpu CallSlots::gpu_without_call(uint64_t correlation, uint64_t ns, uint32_t& context) {
   if (correlation == 0) {
     ++zero_id_records_;
     return Gpu::kWaiting;

@@ -63,7 +63,10 @@ class ThreadStream {
 
   // An event of the current frame, queued at `event_ns` (a call's start, a
   // push's time).
-  void add(const StreamEvent& event, uint64_t event_ns);
+  void add(const StreamEvent& event, uint64_t event_ns) {
+    (event.node.flags & kNodeRange ? pushes_ : calls_).add(event);
+    advance(event_ns);
+  }
   // Another event of the thread that is no node (a pop, a start/end, a mark).
   void advance(uint64_t event_ns) { latest_ = std::max(latest_, event_ns); }
   // The pop of push `id`. False: it does not fit what was walked.
@@ -82,7 +85,10 @@ class ThreadStream {
   struct Pending {
     std::vector<StreamEvent> events;
     bool sorted = true;
-    void add(const StreamEvent& event);
+    void add(const StreamEvent& event) {
+      if (!events.empty() && walks_before(event.node, events.back().node)) sorted = false;
+      events.push_back(event);
+    }
     void sort();
   };
 
