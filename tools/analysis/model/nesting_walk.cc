@@ -155,7 +155,7 @@ void NestingWalk::close_all() {
   while (!stack_.empty()) close_top();
 }
 
-inline void NestingWalk::close_top() {
+[[gnu::always_inline]] inline void NestingWalk::close_top() {
   // Popped at the end: `o` is read in place.
   const Open& o = stack_.back();
   const CpuNode& n = o.node;

@@ -43,9 +43,7 @@ inline bool ThreadStream::walk(const StreamEvent& event) {
   return walked_.walked(event, visit, walk_);
 }
 
-bool ThreadStream::set_end(uint32_t id, uint64_t end_ns) {
-  // Pops come in the reverse order of pushes: the range is most often the
-  // last one waiting.
+bool ThreadStream::set_end_aside(uint32_t id, uint64_t end_ns) {
   std::vector<StreamEvent>& pushes = pushes_.events;
   for (size_t i = pushes.size(); i-- > 0;) {
     CpuNode& n = pushes[i].node;
