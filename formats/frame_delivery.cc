@@ -6,8 +6,28 @@
 #include "formats/api_ids.h"
 #include "formats/batch_fields.h"
 #include "formats/record.h"
+#include "formats/record_batches.h"
 
 namespace gprof {
+
+const std::array<uint8_t, 256> kApiFieldsByRaw = [] {
+  std::array<uint8_t, 256> table{};
+  for (size_t id = 0; id < table.size(); ++id)
+    if (const ApiInfo* info = api_info(static_cast<ApiId>(id)))
+      table[id] = static_cast<uint8_t>(kKnownApi | info->fields);
+  return table;
+}();
+
+void RecordVisitor::on_api_batch(const ApiBatch& batch) {
+  for_each_api_record(batch, [this](const ApiRecord& r) { on_api(r); });
+}
+void RecordVisitor::on_gpu_batch(const GpuBatch& batch) {
+  for_each_gpu_record(batch, [this](const GpuRecord& r) { on_gpu(r); });
+}
+void RecordVisitor::on_range_batch(const RangeBatch& batch) {
+  for_each_range_event(batch, [this](const RangeEvent& e) { on_range(e); });
+}
+
 namespace {
 
 // Field numbers of gprof.proto's batch messages (batch_fields.h).
@@ -25,23 +45,6 @@ struct Column {
   const T* values;
   uint32_t size;
 };
-
-// The optional columns of each ApiId (api_ids.h), by raw id: a lookup per
-// record instead of a call. kKnown marks ids this build knows.
-constexpr uint8_t kKnown = 0x80;
-static_assert((kFieldLaunch | kFieldStream | kFieldBytes | kFieldAddress | kFieldCopyKind) <
-              kKnown);
-const std::array<uint8_t, 256> kApiFields = [] {
-  std::array<uint8_t, 256> table{};
-  for (size_t id = 0; id < table.size(); ++id)
-    if (const ApiInfo* info = api_info(static_cast<ApiId>(id)))
-      table[id] = static_cast<uint8_t>(kKnown | info->fields);
-  return table;
-}();
-
-uint32_t known_api_fields(uint32_t raw) {
-  return raw < kApiFields.size() ? kApiFields[raw] : 0;
-}
 
 enum class BatchCheck { kOk, kUnknownApi, kCorrupt };
 
@@ -74,45 +77,37 @@ BatchCheck check_api_batch(const FrameColumns& c, const Batch& b, uint32_t* unkn
   return BatchCheck::kOk;
 }
 
-// Splits a checked batch back into records, in call order.
-void deliver_api_batch(const FrameColumns& c, const Batch& b, RecordVisitor& visitor) {
+// A column that may be empty for the whole batch: nullptr then.
+template <typename T>
+const T* optional_column(const FrameColumns& c, const Batch& b, uint32_t field) {
+  return b.column[field].size == 0 ? nullptr : c.values<T>(b.column[field]);
+}
+
+ApiBatch api_batch(const FrameColumns& c, const Batch& b) {
   using namespace api_calls;
-  const Column<uint32_t> api(c, b, kApi), kernel(c, b, kKernel), grid_x(c, b, kGridX),
-      grid_y(c, b, kGridY), grid_z(c, b, kGridZ), block_x(c, b, kBlockX), block_y(c, b, kBlockY),
-      block_z(c, b, kBlockZ), shared_mem(c, b, kSharedMem), copy_kind(c, b, kCopyKind),
-      runtime(c, b, kRuntime);
-  const Column<int64_t> start_delta(c, b, kStartDelta);
-  const Column<uint64_t> duration(c, b, kDuration), correlation(c, b, kCorrelation),
-      stream(c, b, kStream), bytes(c, b, kBytes), address(c, b, kAddress);
-  const Column<int32_t> result(c, b, kResult);
-  const auto tid = static_cast<uint32_t>(b.scalar[kTid]);
-  uint32_t at_launch = 0, at_stream = 0, at_bytes = 0, at_address = 0, at_copy_kind = 0;
-  uint64_t start = b.scalar[kBaseNs];
-  for (uint32_t i = 0; i < api.size; ++i) {
-    ApiRecord r{};
-    r.kind = RecordKind::kApi;
-    r.api = static_cast<ApiId>(api[i]);
-    r.tid = tid;
-    start += static_cast<uint64_t>(start_delta[i]);  // wraps like the writer's subtraction
-    r.start_ns = start;
-    r.end_ns = start + duration[i];
-    r.result = result[i];
-    r.correlation = correlation[i];
-    const uint32_t fields = known_api_fields(api[i]);
-    if (fields & kFieldLaunch) {
-      const uint32_t k = at_launch++;
-      r.kernel = kernel[k];
-      r.grid = {grid_x[k], grid_y[k], grid_z[k]};
-      r.block = {block_x[k], block_y[k], block_z[k]};
-      r.shared_mem = shared_mem[k];
-    }
-    if (fields & kFieldStream) r.stream = stream[at_stream++];
-    if (fields & kFieldBytes) r.bytes = bytes[at_bytes++];
-    if (fields & kFieldAddress) r.address = address[at_address++];
-    if (fields & kFieldCopyKind) r.copy_kind = static_cast<uint8_t>(copy_kind[at_copy_kind++]);
-    if (runtime.size != 0) r.runtime = static_cast<uint8_t>(runtime[i]);
-    visitor.on_api(r);
-  }
+  ApiBatch out;
+  out.tid = static_cast<uint32_t>(b.scalar[kTid]);
+  out.base_ns = b.scalar[kBaseNs];
+  out.size = b.column[kApi].size;
+  out.api = c.values<uint32_t>(b.column[kApi]);
+  out.start_delta = c.values<int64_t>(b.column[kStartDelta]);
+  out.duration = c.values<uint64_t>(b.column[kDuration]);
+  out.result = c.values<int32_t>(b.column[kResult]);
+  out.correlation = c.values<uint64_t>(b.column[kCorrelation]);
+  out.kernel = c.values<uint32_t>(b.column[kKernel]);
+  out.grid_x = c.values<uint32_t>(b.column[kGridX]);
+  out.grid_y = c.values<uint32_t>(b.column[kGridY]);
+  out.grid_z = c.values<uint32_t>(b.column[kGridZ]);
+  out.block_x = c.values<uint32_t>(b.column[kBlockX]);
+  out.block_y = c.values<uint32_t>(b.column[kBlockY]);
+  out.block_z = c.values<uint32_t>(b.column[kBlockZ]);
+  out.shared_mem = c.values<uint32_t>(b.column[kSharedMem]);
+  out.stream = c.values<uint64_t>(b.column[kStream]);
+  out.bytes = c.values<uint64_t>(b.column[kBytes]);
+  out.address = c.values<uint64_t>(b.column[kAddress]);
+  out.copy_kind = c.values<uint32_t>(b.column[kCopyKind]);
+  out.runtime = optional_column<uint32_t>(c, b, kRuntime);
+  return out;
 }
 
 bool check_gpu_batch(const FrameColumns& c, const Batch& b) {
@@ -139,50 +134,35 @@ bool check_gpu_batch(const FrameColumns& c, const Batch& b) {
          b.column[kDstKind].size == target && b.column[kDetail].size == detail;
 }
 
-void deliver_gpu_batch(const FrameColumns& c, const Batch& b, RecordVisitor& visitor) {
+GpuBatch gpu_batch(const FrameColumns& c, const Batch& b) {
   using namespace gpu_activities;
-  const Column<uint32_t> kind(c, b, kKind), device(c, b, kDevice), stream(c, b, kStream),
-      graph(c, b, kGraph), kernel(c, b, kKernel), grid_x(c, b, kGridX), grid_y(c, b, kGridY),
-      grid_z(c, b, kGridZ), block_x(c, b, kBlockX), block_y(c, b, kBlockY), block_z(c, b, kBlockZ),
-      shared_mem(c, b, kSharedMem), registers(c, b, kRegisters), copy_kind(c, b, kCopyKind),
-      src_kind(c, b, kSrcKind), peer_device(c, b, kPeerDevice), dst_kind(c, b, kDstKind),
-      detail(c, b, kDetail);
-  const Column<int64_t> start_delta(c, b, kStartDelta);
-  const Column<uint64_t> duration(c, b, kDuration), correlation(c, b, kCorrelation),
-      graph_node(c, b, kGraphNode), bytes(c, b, kBytes);
-  uint32_t at_launch = 0, at_bytes = 0, at_copy = 0, at_target = 0, at_detail = 0;
-  uint64_t start = b.scalar[kBaseNs];
-  for (uint32_t i = 0; i < kind.size; ++i) {
-    GpuRecord r{};
-    r.kind = static_cast<GpuKind>(kind[i]);
-    start += static_cast<uint64_t>(start_delta[i]);
-    r.start_ns = start;
-    r.end_ns = start + duration[i];
-    r.correlation = correlation[i];
-    r.device = device[i];
-    r.stream = stream[i];
-    r.graph = graph[i];
-    r.graph_node = graph_node[i];
-    const uint32_t fields = gpu_fields(r.kind);
-    if (fields & kGpuFieldLaunch) {
-      const uint32_t k = at_launch++;
-      r.kernel = kernel[k];
-      r.grid = {grid_x[k], grid_y[k], grid_z[k]};
-      r.block = {block_x[k], block_y[k], block_z[k]};
-      r.shared_mem = shared_mem[k];
-      r.registers = registers[k];
-    }
-    if (fields & kGpuFieldBytes) r.bytes = bytes[at_bytes++];
-    if (fields & kGpuFieldCopy) {
-      r.copy_kind = static_cast<uint8_t>(copy_kind[at_copy]);
-      r.src_kind = static_cast<uint8_t>(src_kind[at_copy]);
-      r.peer_device = peer_device[at_copy];
-      ++at_copy;
-    }
-    if (fields & kGpuFieldTarget) r.dst_kind = static_cast<uint8_t>(dst_kind[at_target++]);
-    if (fields & kGpuFieldDetail) r.detail = detail[at_detail++];
-    visitor.on_gpu(r);
-  }
+  GpuBatch out;
+  out.base_ns = b.scalar[kBaseNs];
+  out.size = b.column[kKind].size;
+  out.kind = c.values<uint32_t>(b.column[kKind]);
+  out.start_delta = c.values<int64_t>(b.column[kStartDelta]);
+  out.duration = c.values<uint64_t>(b.column[kDuration]);
+  out.correlation = c.values<uint64_t>(b.column[kCorrelation]);
+  out.device = c.values<uint32_t>(b.column[kDevice]);
+  out.stream = c.values<uint32_t>(b.column[kStream]);
+  out.graph = c.values<uint32_t>(b.column[kGraph]);
+  out.graph_node = c.values<uint64_t>(b.column[kGraphNode]);
+  out.kernel = c.values<uint32_t>(b.column[kKernel]);
+  out.grid_x = c.values<uint32_t>(b.column[kGridX]);
+  out.grid_y = c.values<uint32_t>(b.column[kGridY]);
+  out.grid_z = c.values<uint32_t>(b.column[kGridZ]);
+  out.block_x = c.values<uint32_t>(b.column[kBlockX]);
+  out.block_y = c.values<uint32_t>(b.column[kBlockY]);
+  out.block_z = c.values<uint32_t>(b.column[kBlockZ]);
+  out.shared_mem = c.values<uint32_t>(b.column[kSharedMem]);
+  out.registers = c.values<uint32_t>(b.column[kRegisters]);
+  out.bytes = c.values<uint64_t>(b.column[kBytes]);
+  out.copy_kind = c.values<uint32_t>(b.column[kCopyKind]);
+  out.src_kind = c.values<uint32_t>(b.column[kSrcKind]);
+  out.peer_device = c.values<uint32_t>(b.column[kPeerDevice]);
+  out.dst_kind = c.values<uint32_t>(b.column[kDstKind]);
+  out.detail = c.values<uint32_t>(b.column[kDetail]);
+  return out;
 }
 
 bool check_ranges(const Batch& b) {
@@ -195,34 +175,23 @@ bool check_ranges(const Batch& b) {
          (b.column[kOpId].size == 0 || b.column[kOpId].size == n);
 }
 
-void deliver_ranges(const FrameColumns& c, const Batch& b, RecordVisitor& visitor) {
+RangeBatch range_batch(const FrameColumns& c, const Batch& b) {
   using namespace ranges;
-  const Column<uint32_t> op(c, b, kOp), name(c, b, kName), domain(c, b, kDomain),
-      category(c, b, kCategory), color(c, b, kColor);
-  const Column<int64_t> time_delta(c, b, kTimeDelta);
-  const Column<uint64_t> range_id(c, b, kRangeId), payload(c, b, kPayload), seq(c, b, kSeq),
-      op_id(c, b, kOpId);
-  const auto tid = static_cast<uint32_t>(b.scalar[kTid]);
-  uint64_t time = b.scalar[kBaseNs];
-  // Made once: every field is written for every event (seq and op_id for
-  // all or none of the batch), so nothing of one event stays in the next.
-  RangeEvent e{};
-  e.kind = RecordKind::kRange;
-  e.tid = tid;
-  for (uint32_t i = 0; i < op.size; ++i) {
-    e.op = static_cast<RangeOp>(op[i]);
-    time += static_cast<uint64_t>(time_delta[i]);
-    e.time_ns = time;
-    e.name = name[i];
-    e.domain = domain[i];
-    e.category = category[i];
-    e.range_id = range_id[i];
-    e.color = color[i];
-    e.payload = payload[i];
-    if (seq.size != 0) e.seq = seq[i];
-    if (op_id.size != 0) e.op_id = op_id[i];
-    visitor.on_range(e);
-  }
+  RangeBatch out;
+  out.tid = static_cast<uint32_t>(b.scalar[kTid]);
+  out.base_ns = b.scalar[kBaseNs];
+  out.size = b.column[kOp].size;
+  out.op = c.values<uint32_t>(b.column[kOp]);
+  out.time_delta = c.values<int64_t>(b.column[kTimeDelta]);
+  out.name = c.values<uint32_t>(b.column[kName]);
+  out.domain = c.values<uint32_t>(b.column[kDomain]);
+  out.category = c.values<uint32_t>(b.column[kCategory]);
+  out.range_id = c.values<uint64_t>(b.column[kRangeId]);
+  out.color = c.values<uint32_t>(b.column[kColor]);
+  out.payload = c.values<uint64_t>(b.column[kPayload]);
+  out.seq = optional_column<uint64_t>(c, b, kSeq);
+  out.op_id = optional_column<uint64_t>(c, b, kOpId);
+  return out;
 }
 
 }  // namespace
@@ -264,15 +233,15 @@ bool deliver_frame(const pb::Frame& other, const FrameColumns& columns, RecordVi
       if (status.first_unknown_api == 0) status.first_unknown_api = unknown;
       continue;
     }
-    deliver_api_batch(columns, batch, visitor);
+    visitor.on_api_batch(api_batch(columns, batch));
     status.records += count;
   }
   for (const Batch& batch : columns.ranges) {
-    deliver_ranges(columns, batch, visitor);
+    visitor.on_range_batch(range_batch(columns, batch));
     status.range_events += batch.column[ranges::kOp].size;
   }
   for (const Batch& batch : columns.gpu) {
-    deliver_gpu_batch(columns, batch, visitor);
+    visitor.on_gpu_batch(gpu_batch(columns, batch));
     status.gpu_records += batch.column[gpu_activities::kKind].size;
   }
   for (const Batch& pairs : columns.external) {

@@ -12,6 +12,10 @@
 
 namespace gprof {
 
+struct ApiBatch;
+struct GpuBatch;
+struct RangeBatch;
+
 // What the reader saw of one file's integrity.
 struct ReadStatus {
   bool opened = false;    // false: error says why (missing, not a gprof file, newer)
@@ -43,6 +47,13 @@ class RecordVisitor {
   virtual void on_gpu(const GpuRecord& /*record*/) {}
   // `event.tid` is filled from the batch; `kind` is kRange.
   virtual void on_range(const RangeEvent& /*event*/) {}
+  // A frame's batches, one call each, in frame order (record_batches.h).
+  // By default each is split into the record calls above; a visitor that
+  // overrides one reads that kind's records from the columns instead,
+  // without a call per record.
+  virtual void on_api_batch(const ApiBatch& batch);
+  virtual void on_gpu_batch(const GpuBatch& batch);
+  virtual void on_range_batch(const RangeBatch& batch);
   // CUPTI correlation id -> the external id an API record carries (when gprof
   // could not subscribe to CUPTI).
   virtual void on_external_correlation(uint64_t /*correlation*/, uint64_t /*external_id*/) {}

@@ -1,12 +1,14 @@
 #include "tools/analysis/aggregate/ops_stream.h"
 
 #include <algorithm>
+#include <array>
 #include <exception>
 #include <map>
 #include <memory>
 #include <unordered_map>
 
 #include "formats/pipelined_reader.h"
+#include "formats/record_batches.h"
 #include "tools/analysis/aggregate/gpu_busy.h"
 #include "tools/analysis/aggregate/memory_ledger.h"
 #include "tools/analysis/aggregate/throughput_stream.h"
@@ -56,6 +58,21 @@ class IdLabels {
   std::unordered_map<uint64_t, uint32_t> sparse_;
 };
 
+// What a call's ApiId says, by raw id (a known one is below 256,
+// formats/record_batches.h): a lookup per call instead of two.
+struct ApiTraits {
+  const ApiInfo* info = nullptr;
+  bool memory = false;  // allocates or frees (memory_effect)
+};
+const std::array<ApiTraits, 256> kApiTraits = [] {
+  std::array<ApiTraits, 256> table{};
+  for (size_t id = 0; id < table.size(); ++id) {
+    table[id].info = api_info(static_cast<ApiId>(id));
+    table[id].memory = memory_effect(static_cast<ApiId>(id)).has_value();
+  }
+  return table;
+}();
+
 bool first_before(const CpuNode& a, const CpuNode& b) {
   if (a.thread != b.thread) return a.thread < b.thread;
   return walks_before(a, b);
@@ -83,9 +100,11 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
   }
   void on_header(const pb::FileHeader& header) override;
   void on_string(const pb::StringEntry& entry) override;
-  void on_api(const ApiRecord& record) override;
-  void on_range(const RangeEvent& event) override;
-  void on_gpu(const GpuRecord& record) override;
+  // A batch at a time (formats/record_batches.h): the thread is looked up
+  // once per batch, and no record costs a call through the visitor.
+  void on_api_batch(const ApiBatch& batch) override;
+  void on_range_batch(const RangeBatch& batch) override;
+  void on_gpu_batch(const GpuBatch& batch) override;
   void on_external_correlation(uint64_t /*correlation*/, uint64_t /*external_id*/) override {
     fail("external correlation ids");
   }
@@ -150,9 +169,15 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
   struct ThreadState {
     std::unique_ptr<ThreadStream> stream;
     std::vector<std::pair<uint32_t, std::vector<OpenPush>>> pushes;  // by domain
+    size_t last_domain = 0;  // where the last one asked for is: most often the next
     std::vector<OpenPush>& pushes_of(uint32_t domain) {
-      for (auto& [d, stack] : pushes)
-        if (d == domain) return stack;
+      if (last_domain < pushes.size() && pushes[last_domain].first == domain) [[likely]]
+        return pushes[last_domain].second;
+      return find_pushes(domain);
+    }
+    [[gnu::noinline]] std::vector<OpenPush>& find_pushes(uint32_t domain) {
+      for (last_domain = 0; last_domain < pushes.size(); ++last_domain)
+        if (pushes[last_domain].first == domain) return pushes[last_domain].second;
       return pushes.emplace_back(domain, std::vector<OpenPush>{}).second;
     }
   };
@@ -166,7 +191,6 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
     last_state_ = &t;
     return t;
   }
-  ThreadStream& thread(uint32_t tid) { return *state(tid).stream; }
   void grow(uint32_t label) {
     if (label >= label_rows_.size()) {
       label_rows_.resize(size_t{label} + 1);
@@ -189,11 +213,44 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
     auto it = kernels_.find(id);
     return it == kernels_.end() ? nullptr : &it->second;
   }
+  // The earliest start and latest end of a batch's records, added to
+  // info_ once per batch.
+  struct SeenSpan {
+    uint64_t first = UINT64_MAX;
+    uint64_t last = 0;
+    bool any = false;
+    void add(uint64_t start_ns, uint64_t end_ns) {
+      first = std::min(first, start_ns);
+      last = std::max(last, end_ns);
+      any = true;
+    }
+  };
+  void seen(const SeenSpan& span) {
+    if (span.any) seen(span.first, span.last);
+  }
+  // The cursor's record; why_ is empty. Inlined into the batch's loop.
+  void add_call(const ApiCursor& r, ThreadState& t, SeenSpan& span);
+  void add_range(const RangeCursor& e, ThreadState& t, SeenSpan& span);
+  void add_gpu(const GpuCursor& r, SeenSpan& span);
   uint32_t api_label(const ApiInfo& info, uint32_t group);
   uint32_t kernel_label(const std::string* kernel, uint32_t kernel_id, uint32_t group);
-  uint32_t gpu_label(const GpuRecord& r, const std::string* kernel);
-  RangeName* range_name(uint32_t name, uint32_t domain);
-  uint32_t range_label(RangeName& name, uint64_t seq, uint64_t op_id);
+  uint32_t gpu_label(const GpuCursor& r, const std::string* kernel);
+  // The row name of NVTX name `name` in `domain`, from the cache when it
+  // is there.
+  RangeName* range_name(uint32_t name, uint32_t domain) {
+    const uint64_t key = range_key(name, domain);
+    const NameSlot& slot = name_slots_[name_slot(key)];
+    if (slot.name != nullptr && slot.key == key) [[likely]]
+      return slot.name;
+    return find_range_name(name, domain);
+  }
+  RangeName* find_range_name(uint32_t name, uint32_t domain);
+  uint32_t range_label(RangeName& name, uint64_t seq, uint64_t op_id) {
+    if (!by_numbers_ && name.label != kNoLabel) [[likely]]
+      return name.label;
+    return make_range_label(name, seq, op_id);
+  }
+  uint32_t make_range_label(RangeName& name, uint64_t seq, uint64_t op_id);
   // WalkedEvents
   bool walked(const StreamEvent& e, const WalkVisit& v, NestingWalk& walk) override;
   void add_memory(const MemoryCall& call, MemorySpace space, int64_t bytes);
@@ -217,6 +274,9 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
 
   FileInfo& info_;
   const OpsOptions& options_;
+  // A range's row depends on its op's numbers, not on its name alone.
+  const bool by_numbers_ =
+      options_.group_by == GroupBy::kInputShape || options_.group_by == GroupBy::kSeq;
   const CpuTreeRules rules_;
   ThroughputStream throughput_;
   std::string why_;
@@ -235,6 +295,7 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
   uint32_t process_ = Interner::kEmpty;
 
   std::unordered_map<uint32_t, std::string> kernels_;
+  static constexpr uint32_t kIndexedNames = 1u << 20;
   std::vector<const std::string*> kernel_by_id_;             // kernels_' values, by small id
   std::unordered_map<uint64_t, std::string> strings_by_id_;  // other kinds, (kind << 32 | id)
   IdLabels api_labels_;                                      // ApiId -> label, without a group
@@ -242,20 +303,23 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
   IdLabels kernel_gpu_labels_;                               // kernel id -> GPU row label, no group
   std::unordered_map<uint64_t, uint32_t> gpu_labels_;        // gpu_row_name_key -> label, no group
   std::unordered_map<uint64_t, RangeName> range_names_;      // (domain << 32 | name)
-  // range_names_ by name id, without hashing (its elements stay where they
-  // are): the first domain seen with a name has it here; small ids only, as
-  // interned ids are.
+  // range_names_' recent answers, by a hash of their key: a frame names the
+  // same few ops over and over. (Interned ids carry tag bits: no vector by
+  // id.)
   struct NameSlot {
-    uint32_t domain = 0;
-    RangeName* name = nullptr;
+    uint64_t key = 0;
+    RangeName* name = nullptr;  // nullptr: empty
   };
-  static constexpr uint32_t kIndexedNames = 1u << 20;
-  std::vector<NameSlot> names_by_id_;
-  RangeName* index_name(uint32_t name, uint32_t domain, RangeName* found) {
-    if (name < kIndexedNames) {
-      if (name >= names_by_id_.size()) names_by_id_.resize(size_t{name} + 1);
-      if (names_by_id_[name].name == nullptr) names_by_id_[name] = NameSlot{domain, found};
-    }
+  static constexpr int kNameSlotBits = 12;
+  std::vector<NameSlot> name_slots_ = std::vector<NameSlot>(size_t{1} << kNameSlotBits);
+  static uint64_t range_key(uint32_t name, uint32_t domain) {
+    return static_cast<uint64_t>(domain) << 32 | name;
+  }
+  static size_t name_slot(uint64_t key) {
+    return static_cast<size_t>((key * 0x9E3779B97F4A7C15ull) >> (64 - kNameSlotBits));
+  }
+  RangeName* cache_name(uint64_t key, RangeName* found) {
+    name_slots_[name_slot(key)] = NameSlot{key, found};
     return found;
   }
 
@@ -318,68 +382,81 @@ uint32_t OpsStream::kernel_label(const std::string* kernel, uint32_t kernel_id, 
   return kernel_labels_.get(kernel ? kernel_id : 0, make);
 }
 
-uint32_t OpsStream::gpu_label(const GpuRecord& r, const std::string* kernel) {
+uint32_t OpsStream::gpu_label(const GpuCursor& c, const std::string* kernel) {
+  const GpuKind kind = c.kind();
   uint32_t group = Interner::kEmpty;
-  if (options_.group_by == GroupBy::kLaunchConfig && r.kind == GpuKind::kKernel)
-    group = strings_.id(launch_config_text(r.grid, r.block, r.shared_mem));
+  if (options_.group_by == GroupBy::kLaunchConfig && kind == GpuKind::kKernel)
+    group = strings_.id(launch_config_text(c.grid(), c.block(), c.shared_mem()));
   else if (by_file())
     group = process_;
-  const uint64_t name_key = gpu_row_name_key(r, kernel != nullptr);
   const auto make = [&] {
-    return label(RowLabel{RowKind::kGpu, strings_.id(gpu_row_name(r, kernel)), group, r.kind});
+    return label(
+        RowLabel{RowKind::kGpu, strings_.id(gpu_row_name(c.record(), kernel)), group, kind});
   };
   if (group != Interner::kEmpty) return make();
-  if (r.kind == GpuKind::kKernel) return kernel_gpu_labels_.get(kernel ? r.kernel : 0, make);
+  if (kind == GpuKind::kKernel) return kernel_gpu_labels_.get(kernel ? c.kernel() : 0, make);
+  const uint64_t name_key = gpu_row_name_key(c.record(), kernel != nullptr);
   auto it = gpu_labels_.find(name_key);
   if (it == gpu_labels_.end()) it = gpu_labels_.emplace(name_key, make()).first;
   return it->second;
 }
 
-void OpsStream::on_api(const ApiRecord& r) {
-  const ApiInfo* info = api_info(r.api);
-  if (info == nullptr || !why_.empty()) return;
+void OpsStream::on_api_batch(const ApiBatch& batch) {
+  if (!why_.empty() || batch.size == 0) return;
+  ThreadState& t = state(batch.tid);
+  SeenSpan span;
+  for (ApiCursor c(batch); c.next() && why_.empty();) add_call(c, t, span);
+  seen(span);
+}
+
+[[gnu::always_inline]] inline void OpsStream::add_call(const ApiCursor& c, ThreadState& t,
+                                                       SeenSpan& span) {
+  const uint32_t raw = static_cast<uint32_t>(c.api());
+  if (raw >= kApiTraits.size()) return;
+  const ApiTraits& traits = kApiTraits[raw];
+  const ApiInfo* info = traits.info;
+  if (info == nullptr) return;
   const bool launch = info->fields & kFieldLaunch;
-  const std::string* kernel = launch ? kernel_name(r.kernel) : nullptr;
-  seen(r.start_ns, r.end_ns);
+  const uint32_t kernel_id = launch ? c.kernel() : 0;
+  const std::string* kernel = launch ? kernel_name(kernel_id) : nullptr;
+  const uint64_t start_ns = c.start_ns();
+  const uint64_t end_ns = c.end_ns();
+  span.add(start_ns, end_ns);
   const uint32_t index = calls_++;
   uint32_t group = Interner::kEmpty;
   if (options_.group_by == GroupBy::kLaunchConfig && launch)
-    group = strings_.id(launch_config_text(r.grid, r.block, r.shared_mem));
+    group = strings_.id(launch_config_text(c.grid(), c.block(), c.shared_mem()));
   else if (by_file())
     group = process_;
   const uint32_t api = api_label(*info, group);
-  ledger_.add(r, index);
-  const bool memory = r.result == 0 && memory_effect(r.api).has_value();
+  const bool memory = traits.memory && c.result() == 0;
+  if (memory) ledger_.add(c.record(), index);
   if (launch) {
-    const uint32_t l = kernel_label(kernel, r.kernel, group);
+    const uint32_t l = kernel_label(kernel, kernel_id, group);
     if (launch_counts_.size() <= l) launch_counts_.resize(size_t{l} + 1, 0);
     if (launch_counts_[l]++ == 0) launch_order_.push_back(l);
   }
-  if (info->category == ApiCategory::kSync) throughput_.sync_call(r.start_ns, r.end_ns);
-  if (r.correlation != 0 && !slots_.add_call(r.correlation)) {
+  if (info->category == ApiCategory::kSync) throughput_.sync_call(start_ns, end_ns);
+  const uint64_t correlation = c.correlation();
+  if (correlation != 0 && !slots_.add_call(correlation)) {
     fail("a correlation id used twice, or by a call that came long after its GPU work");
     return;
   }
   StreamEvent e;
-  e.node.start_ns = r.start_ns;
-  e.node.end_ns = std::max(r.end_ns, r.start_ns);
-  e.node.thread = r.tid;
+  e.node.start_ns = start_ns;
+  e.node.end_ns = std::max(end_ns, start_ns);
+  e.node.thread = c.tid();
   e.node.id = index;
   e.node.label = api;
-  e.correlation = r.correlation;
+  e.correlation = correlation;
   e.memory = memory;
-  thread(r.tid).add(e, r.start_ns);
+  t.stream->add(e, start_ns);
 }
 
-OpsStream::RangeName* OpsStream::range_name(uint32_t name, uint32_t domain) {
-  const bool indexed = name < kIndexedNames;
-  if (indexed && name < names_by_id_.size()) {
-    const NameSlot& slot = names_by_id_[name];
-    if (slot.name != nullptr && slot.domain == domain) return slot.name;
-  }
-  const uint64_t key = static_cast<uint64_t>(domain) << 32 | name;
+OpsStream::RangeName* OpsStream::find_range_name(uint32_t name, uint32_t domain) {
+  const uint64_t key = range_key(name, domain);
   auto it = range_names_.find(key);
-  if (it != range_names_.end()) return index_name(name, domain, &it->second);
+  if (it != range_names_.end()) return cache_name(key, &it->second);
   const std::string* message = string_of(pb::StringEntry::NVTX, name);
   const std::string* domain_name = string_of(pb::StringEntry::DOMAIN, domain);
   // The in-memory path names ranges once the file has ended; a name that
@@ -393,13 +470,10 @@ OpsStream::RangeName* OpsStream::range_name(uint32_t name, uint32_t domain) {
   n.input_shapes = message ? std::string(torch_input_shapes(*message)) : std::string();
   n.id = strings_.id(n.row);
   n.step_pattern = throughput_.step_pattern(n.row);
-  return index_name(name, domain, &range_names_.emplace(key, std::move(n)).first->second);
+  return cache_name(key, &range_names_.emplace(key, std::move(n)).first->second);
 }
 
-uint32_t OpsStream::range_label(RangeName& name, uint64_t seq, uint64_t op_id) {
-  const bool by_numbers =
-      options_.group_by == GroupBy::kInputShape || options_.group_by == GroupBy::kSeq;
-  if (!by_numbers && name.label != kNoLabel) return name.label;
+uint32_t OpsStream::make_range_label(RangeName& name, uint64_t seq, uint64_t op_id) {
   uint32_t group = by_file() ? process_ : Interner::kEmpty;
   // torch keys an op by name and shapes; an op called without tensors has
   // "[]" there. Other ranges are no ops and have no shapes.
@@ -408,64 +482,73 @@ uint32_t OpsStream::range_label(RangeName& name, uint64_t seq, uint64_t op_id) {
     group = strings_.id(name.input_shapes.empty() ? "[]" : name.input_shapes);
   if (options_.group_by == GroupBy::kSeq && seq != 0) group = strings_.id(std::to_string(seq - 1));
   const uint32_t l = label(RowLabel{RowKind::kRange, name.id, group});
-  if (!by_numbers) name.label = l;
+  if (!by_numbers_) name.label = l;
   return l;
 }
 
-void OpsStream::on_range(const RangeEvent& e) {
-  if (!why_.empty()) return;
-  if (e.op == RangeOp::kNameThread || e.op == RangeOp::kNameCategory) {
-    if (e.op == RangeOp::kNameThread) thread_names_[static_cast<uint32_t>(e.range_id)] = e.name;
+void OpsStream::on_range_batch(const RangeBatch& batch) {
+  if (!why_.empty() || batch.size == 0) return;
+  ThreadState& t = state(batch.tid);
+  SeenSpan span;
+  for (RangeCursor c(batch); c.next() && why_.empty();) add_range(c, t, span);
+  seen(span);
+}
+
+[[gnu::always_inline]] inline void OpsStream::add_range(const RangeCursor& c, ThreadState& t,
+                                                        SeenSpan& span) {
+  const RangeOp op = c.op();
+  if (op == RangeOp::kNameThread || op == RangeOp::kNameCategory) {
+    if (op == RangeOp::kNameThread) thread_names_[static_cast<uint32_t>(c.range_id())] = c.name();
     return;  // categories name nothing the tables show
   }
-  ThreadState& t = state(e.tid);
-  seen(e.time_ns, e.time_ns);
+  const uint64_t time_ns = c.time_ns();
+  span.add(time_ns, time_ns);
   bool ok = true;
-  switch (e.op) {
+  switch (op) {
     case RangeOp::kPush: {
-      RangeName* name = range_name(e.name, e.domain);
+      const uint32_t domain = c.domain();
+      RangeName* name = range_name(c.name(), domain);
       if (name == nullptr) return;
       StreamEvent s;
-      s.node.start_ns = e.time_ns;
+      s.node.start_ns = time_ns;
       s.node.end_ns = kOpenEnd;
-      s.node.thread = e.tid;
+      s.node.thread = c.tid();
       s.node.id = range_seq_++;
       s.node.flags = kNodeRange;
-      s.node.label = range_label(*name, e.seq, e.op_id);
-      t.pushes_of(e.domain).push_back(
-          OpenPush{s.node.id, e.time_ns, s.node.label, name->step_pattern});
-      t.stream->add(s, e.time_ns);
+      s.node.label = range_label(*name, c.seq(), c.op_id());
+      t.pushes_of(domain).push_back(OpenPush{s.node.id, time_ns, s.node.label, name->step_pattern});
+      t.stream->add(s, time_ns);
       break;
     }
     case RangeOp::kPop: {
-      std::vector<OpenPush>& stack = t.pushes_of(e.domain);
+      std::vector<OpenPush>& stack = t.pushes_of(c.domain());
       if (stack.empty()) {
         ++counts_.unbalanced_pops;
-        t.stream->advance(e.time_ns);
+        t.stream->advance(time_ns);
         break;
       }
       const OpenPush push = stack.back();
       stack.pop_back();
-      const uint64_t end = std::max(e.time_ns, push.start_ns);
+      const uint64_t end = std::max(time_ns, push.start_ns);
       ++counts_.push_pop;
       throughput_.range(push.step_pattern, push.start_ns, end);
       ok = t.stream->set_end(push.id, end);
-      t.stream->advance(e.time_ns);
+      t.stream->advance(time_ns);
       break;
     }
     case RangeOp::kStart:
       ++range_seq_;  // the in-memory path numbers pushes, starts and marks together
-      start_end_.add(e);
-      t.stream->advance(e.time_ns);
+      start_end_.add(c.event());
+      t.stream->advance(time_ns);
       break;
     case RangeOp::kEnd:
-      start_end_.add(e);
-      t.stream->advance(e.time_ns);
+      start_end_.add(c.event());
+      t.stream->advance(time_ns);
       break;
     case RangeOp::kMark:
       ++range_seq_;
       ++counts_.marks;
-      t.stream->advance(e.time_ns);
+      t.stream->advance(time_ns);
       break;
     case RangeOp::kNameThread:
     case RangeOp::kNameCategory:
@@ -474,20 +557,28 @@ void OpsStream::on_range(const RangeEvent& e) {
   if (!ok) fail("ranges of a thread that cross");
 }
 
-void OpsStream::on_gpu(const GpuRecord& r) {
-  if (!why_.empty()) return;
+void OpsStream::on_gpu_batch(const GpuBatch& batch) {
+  SeenSpan span;
+  for (GpuCursor c(batch); c.next() && why_.empty();) add_gpu(c, span);
+  seen(span);
+}
+
+[[gnu::always_inline]] inline void OpsStream::add_gpu(const GpuCursor& c, SeenSpan& span) {
+  const uint64_t start_ns = c.start_ns();
+  const uint64_t end_ns = c.end_ns();
   // The shim drops records CUPTI could not time (profile.cc does the same).
-  if (r.start_ns == 0 && r.end_ns == 0) {
+  if (start_ns == 0 && end_ns == 0) {
     ++info_.gpu.no_timestamp;
     return;
   }
-  seen(r.start_ns, r.end_ns);
-  const bool work = r.kind != GpuKind::kSync;
-  const uint64_t duration = r.end_ns > r.start_ns ? r.end_ns - r.start_ns : 0;
-  info_.gpu.count(r.kind);
+  span.add(start_ns, end_ns);
+  const GpuKind kind = c.kind();
+  const bool work = kind != GpuKind::kSync;
+  const uint64_t duration = end_ns > start_ns ? end_ns - start_ns : 0;
+  info_.gpu.count(kind);
   ++info_.gpu.records;
   uint32_t context = WalkContexts::kNone;
-  switch (slots_.gpu(r.correlation, work ? duration : 0, context)) {
+  switch (slots_.gpu(c.correlation(), work ? duration : 0, context)) {
     case CallSlots::Gpu::kOpened:
       if (work)
         add_device_time(contexts_, context, duration,
@@ -501,19 +592,20 @@ void OpsStream::on_gpu(const GpuRecord& r) {
   }
   if (!work) return;
   const std::string* kernel = nullptr;
-  if (r.kind == GpuKind::kKernel) {
-    kernel = kernel_name(r.kernel);
-    if (kernel == nullptr && r.kernel != 0) {
+  if (kind == GpuKind::kKernel) {
+    const uint32_t kernel_id = c.kernel();
+    kernel = kernel_name(kernel_id);
+    if (kernel == nullptr && kernel_id != 0) {
       fail("a kernel name written after its kernel");
       return;
     }
   }
-  const uint32_t l = gpu_label(r, kernel);
+  const uint32_t l = gpu_label(c, kernel);
   if (work_totals_.size() <= l) work_totals_.resize(size_t{l} + 1);
   Totals& totals = work_totals_[l];
   if (totals.count++ == 0) work_order_.push_back(l);
   totals.duration_ns += duration;
-  throughput_.work(r.device, r.start_ns, r.end_ns);
+  throughput_.work(c.device(), start_ns, end_ns);
 }
 
 bool OpsStream::walked(const StreamEvent& e, const WalkVisit& v, NestingWalk& walk) {

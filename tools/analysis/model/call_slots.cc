@@ -38,19 +38,6 @@ void CallSlots::clear() {
   wrapped_ = false;
 }
 
-// CUPTI's ids are 32-bit and handed out in order: two ids of one file more
-// than half the space apart mean they wrapped (pairing.h unwraps them; the
-// stream leaves that to the in-memory path).
-void CallSlots::watch_wrap(uint64_t correlation) {
-  constexpr uint64_t kHalf = uint64_t{1} << 31;
-  if (correlation > largest_) {
-    if (largest_ != 0 && correlation - largest_ > kHalf) wrapped_ = true;
-    largest_ = correlation;
-  } else if (largest_ - correlation > kHalf) {
-    wrapped_ = true;
-  }
-}
-
 // A call not walked yet (its thread's last, waiting for the thread's next
 // event) keeps its place aside; a walked one is pushed out.
 void CallSlots::vacate(const Slot& slot) {
@@ -84,7 +71,7 @@ CallSlots::Slot* CallSlots::find(uint64_t correlation) {
   return it == unwalked_.end() ? nullptr : &it->second;
 }
 
-bool CallSlots::opened(uint64_t correlation, uint32_t context, uint64_t& gpu_ns) {
+bool CallSlots::opened_aside(uint64_t correlation, uint32_t context, uint64_t& gpu_ns) {
   Slot* found = find(correlation);
   if (found == nullptr) return false;
   if (found != &slots_[correlation & mask_]) {
@@ -105,12 +92,12 @@ bool CallSlots::opened(uint64_t correlation, uint32_t context, uint64_t& gpu_ns)
   return true;
 }
 
-CallSlots::Gpu CallSlots::gpu(uint64_t correlation, uint64_t ns, uint32_t& context) {
+// gpu() found no call in the id's slot (watch_wrap already done but for id 0).
+CallSlots::Gpu CallSlots::gpu_without_call(uint64_t correlation, uint64_t ns, uint32_t& context) {
   if (correlation == 0) {
     ++zero_id_records_;
     return Gpu::kWaiting;
   }
-  watch_wrap(correlation);
   if (Slot* slot = find(correlation)) {
     if (slot->opened) {
       context = slot->context;

@@ -56,7 +56,15 @@ class CallSlots {
   // false when it was pushed out of the table before (a conflict);
   // `gpu_ns` gets the work time that came before (waiting for the call, or
   // for its walk).
-  bool opened(uint64_t correlation, uint32_t context, uint64_t& gpu_ns);
+  bool opened(uint64_t correlation, uint32_t context, uint64_t& gpu_ns) {
+    Slot& slot = slots_[correlation & mask_];
+    if (slot.correlation != correlation) return opened_aside(correlation, context, gpu_ns);
+    gpu_ns = slot.gpu_ns;
+    slot.gpu_ns = 0;
+    slot.context = context;
+    slot.opened = true;
+    return true;
+  }
 
   enum class Gpu {
     kWaiting,   // its call has not been walked, or not read: time kept here
@@ -64,7 +72,18 @@ class CallSlots {
     kConflict,  // its call was pushed out of the table
   };
   // A GPU record (work: its duration counts; a sync record: ns = 0).
-  Gpu gpu(uint64_t correlation, uint64_t ns, uint32_t& context);
+  Gpu gpu(uint64_t correlation, uint64_t ns, uint32_t& context) {
+    if (correlation == 0) return gpu_without_call(correlation, ns, context);
+    watch_wrap(correlation);
+    Slot& slot = slots_[correlation & mask_];
+    if (slot.correlation != correlation) return gpu_without_call(correlation, ns, context);
+    if (slot.opened) {
+      context = slot.context;
+      return Gpu::kOpened;
+    }
+    slot.gpu_ns += ns;
+    return Gpu::kWaiting;
+  }
 
   // Records never paired: with id 0, pushed out of the waiting table, and
   // (once the file has ended) still waiting.
@@ -86,7 +105,22 @@ class CallSlots {
     uint64_t gpu_ns = 0;
     uint64_t records = 0;
   };
-  void watch_wrap(uint64_t correlation);
+  // CUPTI's ids are 32-bit and handed out in order: two ids of one file
+  // more than half the space apart mean they wrapped (pairing.h unwraps
+  // them; the stream leaves that to the in-memory path).
+  void watch_wrap(uint64_t correlation) {
+    constexpr uint64_t kHalf = uint64_t{1} << 31;
+    if (correlation > largest_) {
+      if (largest_ != 0 && correlation - largest_ > kHalf) wrapped_ = true;
+      largest_ = correlation;
+    } else if (largest_ - correlation > kHalf) {
+      wrapped_ = true;
+    }
+  }
+  // opened() and gpu() for a call not in its slot (aside, or none), and
+  // gpu() for id 0. The inline parts above answer nearly every record.
+  bool opened_aside(uint64_t correlation, uint32_t context, uint64_t& gpu_ns);
+  Gpu gpu_without_call(uint64_t correlation, uint64_t ns, uint32_t& context);
   Slot* find(uint64_t correlation);
   void vacate(const Slot& slot);
 

@@ -28,7 +28,7 @@ WalkVisit NestingWalk::visit(const CpuNode& n) {
   return out;
 }
 
-void NestingWalk::open(const CpuNode& n, WalkVisit& out) {
+[[gnu::always_inline]] inline void NestingWalk::open(const CpuNode& n, WalkVisit& out) {
   // Made in place: an Open is large, and one is made per event.
   Open& o = stack_.emplace_back();
   Open* parent = stack_.size() > 1 ? &stack_[stack_.size() - 2] : nullptr;
@@ -155,7 +155,7 @@ void NestingWalk::close_all() {
   while (!stack_.empty()) close_top();
 }
 
-void NestingWalk::close_top() {
+[[gnu::always_inline]] inline void NestingWalk::close_top() {
   // Popped at the end: `o` is read in place.
   const Open& o = stack_.back();
   const CpuNode& n = o.node;

@@ -4,22 +4,12 @@
 
 namespace gprof::analysis {
 
-void ThreadStream::Pending::add(const StreamEvent& event) {
-  if (!events.empty() && walks_before(event.node, events.back().node)) sorted = false;
-  events.push_back(event);
-}
-
 void ThreadStream::Pending::sort() {
   if (sorted) return;
   std::stable_sort(events.begin(), events.end(), [](const StreamEvent& a, const StreamEvent& b) {
     return walks_before(a.node, b.node);
   });
   sorted = true;
-}
-
-void ThreadStream::add(const StreamEvent& event, uint64_t event_ns) {
-  (event.node.flags & kNodeRange ? pushes_ : calls_).add(event);
-  advance(event_ns);
 }
 
 bool ThreadStream::release(bool all) {
@@ -46,16 +36,14 @@ bool ThreadStream::release(bool all) {
   return true;
 }
 
-bool ThreadStream::walk(const StreamEvent& event) {
+inline bool ThreadStream::walk(const StreamEvent& event) {
   const WalkVisit visit = walk_.visit(event.node);
   walked_any_ = true;
   last_walked_ = event.node;
   return walked_.walked(event, visit, walk_);
 }
 
-bool ThreadStream::set_end(uint32_t id, uint64_t end_ns) {
-  // Pops come in the reverse order of pushes: the range is most often the
-  // last one waiting.
+bool ThreadStream::set_end_aside(uint32_t id, uint64_t end_ns) {
   std::vector<StreamEvent>& pushes = pushes_.events;
   for (size_t i = pushes.size(); i-- > 0;) {
     CpuNode& n = pushes[i].node;

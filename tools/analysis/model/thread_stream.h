@@ -63,11 +63,29 @@ class ThreadStream {
 
   // An event of the current frame, queued at `event_ns` (a call's start, a
   // push's time).
-  void add(const StreamEvent& event, uint64_t event_ns);
+  void add(const StreamEvent& event, uint64_t event_ns) {
+    (event.node.flags & kNodeRange ? pushes_ : calls_).add(event);
+    advance(event_ns);
+  }
   // Another event of the thread that is no node (a pop, a start/end, a mark).
   void advance(uint64_t event_ns) { latest_ = std::max(latest_, event_ns); }
   // The pop of push `id`. False: it does not fit what was walked.
-  bool set_end(uint32_t id, uint64_t end_ns);
+  bool set_end(uint32_t id, uint64_t end_ns) {
+    // Pops come in the reverse order of pushes: the range is most often the
+    // last one waiting.
+    std::vector<StreamEvent>& pushes = pushes_.events;
+    if (!pushes.empty()) {
+      CpuNode& n = pushes.back().node;
+      if (n.id == id && n.end_ns == kOpenEnd) {
+        n.end_ns = std::max(end_ns, n.start_ns);
+        // Its place among pushes that start at the same time may change.
+        if (pushes.size() > 1 && pushes[pushes.size() - 2].node.start_ns == n.start_ns)
+          pushes_.sorted = false;
+        return true;
+      }
+    }
+    return set_end_aside(id, end_ns);
+  }
   // The frame has been read: walks what can be. False: out of order.
   bool end_frame() { return release(false); }
   // Walks what is left and closes everything; open ranges must have been
@@ -82,11 +100,16 @@ class ThreadStream {
   struct Pending {
     std::vector<StreamEvent> events;
     bool sorted = true;
-    void add(const StreamEvent& event);
+    void add(const StreamEvent& event) {
+      if (!events.empty() && walks_before(event.node, events.back().node)) sorted = false;
+      events.push_back(event);
+    }
     void sort();
   };
 
   bool release(bool all);
+  // set_end() for a range that is not the last one waiting.
+  bool set_end_aside(uint32_t id, uint64_t end_ns);
   bool walk(const StreamEvent& event);
 
   NestingWalk walk_;

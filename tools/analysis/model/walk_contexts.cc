@@ -1,14 +1,6 @@
 #include "tools/analysis/model/walk_contexts.h"
 
 namespace gprof::analysis {
-namespace {
-
-// 0 is "no target"; a target is its key and field, plus one.
-uint64_t code(const WalkTarget& t) {
-  return ((static_cast<uint64_t>(t.key) << 3) | static_cast<uint64_t>(t.field)) + 1;
-}
-
-}  // namespace
 
 WalkContexts::WalkContexts() {
   clear();
@@ -24,13 +16,9 @@ WalkContexts::Key WalkContexts::key_of(const Node& n) {
   return Key{n.parent, code(n.targets[0]), n.count > 1 ? code(n.targets[1]) : 0};
 }
 
-uint32_t WalkContexts::extend(uint32_t parent, const WalkTarget* targets, uint32_t count) {
-  if (count == 0) return parent;
+uint32_t WalkContexts::extend_slow(const Key& key, uint32_t parent, const WalkTarget* targets,
+                                   uint32_t count) {
   const uint8_t kept = static_cast<uint8_t>(count > 2 ? 2 : count);
-  // The key straight from the arguments: most calls end at the recent answers.
-  const Key key{parent, code(targets[0]), kept > 1 ? code(targets[1]) : 0};
-  Recent& recent = recent_[Hash{}(key) % kRecent];
-  if (recent.id != kNone && recent.key == key) return recent.id;
   auto it = index_.find(key);
   uint32_t id = 0;
   if (it != index_.end()) {
@@ -44,7 +32,7 @@ uint32_t WalkContexts::extend(uint32_t parent, const WalkTarget* targets, uint32
     nodes_.push_back(n);
     index_.emplace(key, id);
   }
-  recent = Recent{key, id};
+  recent_[Hash{}(key) % kRecent] = Recent{key, id};
   return id;
 }
 

@@ -39,7 +39,14 @@ class WalkContexts {
 
   WalkContexts();
   // `parent` plus up to two targets (`count` of them).
-  uint32_t extend(uint32_t parent, const WalkTarget* targets, uint32_t count);
+  // Inline: nearly every call is answered by the recent answers.
+  uint32_t extend(uint32_t parent, const WalkTarget* targets, uint32_t count) {
+    if (count == 0) return parent;
+    const Key key = key_of(parent, targets, count);
+    const Recent& recent = recent_[Hash{}(key) % kRecent];
+    if (recent.id != kNone && recent.key == key) return recent.id;
+    return extend_slow(key, parent, targets, count);
+  }
   // Calls fn(target) for every target of `context`.
   template <typename Fn>
   void for_each(uint32_t context, Fn&& fn) const {
@@ -75,6 +82,15 @@ class WalkContexts {
     }
   };
   static Key key_of(const Node& n);
+  // 0 is "no target"; a target is its key and field, plus one.
+  static uint64_t code(const WalkTarget& t) {
+    return ((static_cast<uint64_t>(t.key) << 3) | static_cast<uint64_t>(t.field)) + 1;
+  }
+  // The key of `parent` plus the first two of `count` (> 0) targets.
+  static Key key_of(uint32_t parent, const WalkTarget* targets, uint32_t count) {
+    return Key{parent, code(targets[0]), count > 1 ? code(targets[1]) : 0};
+  }
+  uint32_t extend_slow(const Key& key, uint32_t parent, const WalkTarget* targets, uint32_t count);
 
   std::unordered_map<Key, uint32_t, Hash> index_;
   std::vector<Node> nodes_;

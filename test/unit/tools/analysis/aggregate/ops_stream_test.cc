@@ -1,0 +1,133 @@
+// The report's stream, which reads a frame's batches whole
+// (formats/record_batches.h), against the in-memory path (GPROF_STREAM=0),
+// which takes the records one by one: the same rows with the same sums on a
+// file of mixed record kinds, NVTX names of two domains and more of them
+// than the stream's cache of names holds, an empty batch and a bad frame.
+#include "tools/analysis/aggregate/ops_stream.h"
+
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "test/unit/formats/sidecar_builder.h"
+#include "tools/analysis/aggregate/ops_files.h"
+
+namespace gprof::analysis {
+namespace {
+
+using namespace gprof::test;
+
+constexpr uint32_t kFirstNvtx = 1u << 28;  // as the shim numbers NVTX strings
+constexpr uint32_t kNames = 5000;          // more than the stream's name cache holds
+constexpr uint32_t kDomain = 5;
+
+std::string row_text(const Row& r) {
+  std::string out = r.name + " | " + r.group;
+  for (int64_t v :
+       {static_cast<int64_t>(r.kind), static_cast<int64_t>(r.gpu_kind),
+        static_cast<int64_t>(r.count), static_cast<int64_t>(r.self_cpu_ns),
+        static_cast<int64_t>(r.cpu_total_ns), static_cast<int64_t>(r.self_device_ns),
+        static_cast<int64_t>(r.device_total_ns), static_cast<int64_t>(r.issued_device_ns),
+        r.cpu_mem, r.self_cpu_mem, r.device_mem, r.self_device_mem})
+    out += " " + std::to_string(v);
+  return out;
+}
+
+// Pushes of every name, each around a launch or a copy, over a few frames;
+// GPU records a frame late.
+std::string mixed_file() {
+  SidecarBuilder b;
+  std::vector<std::pair<uint32_t, std::string>> names;
+  for (uint32_t i = 0; i < kNames; ++i)
+    names.emplace_back(kFirstNvtx + i, "op" + std::to_string(i % 4000));  // some rows shared
+  b.header(test_header())
+      .strings({{1, "kernel_a"}, {2, "kernel_b"}})
+      .named(pb::StringEntry::NVTX, names)
+      .named(pb::StringEntry::DOMAIN, {{kDomain, "mine"}});
+  uint64_t t = 1'000'000;
+  uint64_t correlation = 1;
+  std::vector<GpuRecord> late;
+  for (uint32_t frame = 0; frame < 4; ++frame) {
+    std::vector<ApiRecord> calls;
+    std::vector<RangeEvent> events;
+    for (uint32_t i = 0; i < 2 * kNames / 4; ++i, t += 100) {
+      const uint32_t n = (frame * 2 * kNames / 4 + i * 7919) % kNames;
+      RangeEvent push = make_range_event(RangeOp::kPush, t, kFirstNvtx + n);
+      push.domain = i % 3 == 0 ? kDomain : 0;  // a name in both domains
+      events.push_back(push);
+      ApiRecord call;
+      if (i % 5 == 0) {
+        call = make_call(ApiId::cudaMemcpyAsync, t + 10, 20);
+        call.bytes = 4096;
+        call.copy_kind = 1;
+        late.push_back(make_copy(1, 1, 2, 4096, t + 40, 30, correlation));
+      } else if (i % 11 == 0) {
+        call = make_call(ApiId::cudaMalloc, t + 10, 20);
+        call.bytes = 1u << 20;
+        call.address = 0x7f0000000000 + i * 4096;
+      } else {
+        call = make_call(ApiId::cudaLaunchKernel, t + 10, 20);
+        call.kernel = 1 + i % 2;
+        call.grid = {128, 1, 1};
+        call.block = {256, 1, 1};
+        late.push_back(make_kernel(1 + i % 2, t + 50, 40, correlation));
+      }
+      call.correlation = correlation++;
+      calls.push_back(call);
+      RangeEvent pop = make_range_event(RangeOp::kPop, t + 60);
+      pop.domain = push.domain;
+      events.push_back(pop);
+    }
+    b.drain({{7, calls}, {8, {}}}, {{7, events}});  // thread 8: an empty batch
+    if (frame == 1) {
+      // A bad frame: a batch whose columns do not fit is skipped whole.
+      pb::Frame bad;
+      pb::ApiCalls& batch = *bad.add_api_calls() =
+          encode_batch(9, {make_call(ApiId::cudaDeviceSynchronize, t, 5)});
+      batch.mutable_duration()->Clear();
+      b.frame(bad);
+    }
+    if (frame > 0) {
+      b.gpu(late);
+      late.clear();
+    }
+  }
+  b.gpu(late);
+  b.footer(pb::Footer{});
+  return write_temp_file("ops_stream_mixed.gprof", b.bytes());
+}
+
+std::vector<std::string> rows_of(const std::string& path, bool stream, size_t* in_memory) {
+  if (stream)
+    unsetenv("GPROF_STREAM");
+  else
+    setenv("GPROF_STREAM", "0", 1);
+  OpsFilesOptions options;
+  options.steps = std::vector<std::string>{};
+  options.jobs = 1;
+  OpsFiles files = aggregate_ops_files({path}, options);
+  unsetenv("GPROF_STREAM");
+  *in_memory = files.in_memory.size();
+  REQUIRE(files.files.size() == 1);
+  CHECK(files.files[0].status.bad_frames == 1);
+  std::vector<std::string> out;
+  for (const Row& r : files.rows.finish()) out.push_back(row_text(r));
+  return out;
+}
+
+TEST_CASE("the stream's batches give the in-memory rows", "[analysis][stream]") {
+  const std::string path = mixed_file();
+  size_t streamed_in_memory = 0, in_memory = 0;
+  const std::vector<std::string> streamed = rows_of(path, true, &streamed_in_memory);
+  const std::vector<std::string> reference = rows_of(path, false, &in_memory);
+  CHECK(streamed_in_memory == 0);  // the stream read it, not the fallback
+  // Ranges (4000 names, one of them in two domains' rows), API rows, kernels,
+  // memcpy.
+  CHECK(reference.size() > 4000);
+  CHECK(streamed == reference);
+}
+
+}  // namespace
+}  // namespace gprof::analysis
