@@ -125,6 +125,8 @@ int run(const TraceArgs& args) {
   std::string error;
   const unsigned jobs =
       args.jobs != 0 ? args.jobs : std::max(1u, std::thread::hardware_concurrency());
+  // The caller's thread sorts and merges; the others decode and encode.
+  options.helpers = jobs - 1;
   std::unique_ptr<trace::OutputFile> out = trace::OutputFile::open(args.output, error, jobs);
   if (!out) {
     fmt::print(stderr, "gpuprof: error: {}\n", error);

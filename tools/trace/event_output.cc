@@ -8,7 +8,7 @@ constexpr size_t kFlushBytes = 1 << 20;
 }  // namespace
 
 Buffer& EventOutput::begin_event() {
-  buffer_.append(std::string_view(events_ == 0 ? "\n" : ",\n"));
+  buffer_.append(std::string_view(events_ == 0 && !after_events_ ? "\n" : ",\n"));
   return buffer_;
 }
 
@@ -19,6 +19,18 @@ void EventOutput::end_event() {
 
 void EventOutput::raw(std::string_view text) {
   buffer_.append(text);
+}
+
+void EventOutput::encoded(std::string_view text, uint64_t events) {
+  events_ += events;
+  // A batch is large: straight to the sink, after what is buffered.
+  if (text.size() >= kFlushBytes / 2) {
+    flush();
+    if (ok_) ok_ = sink_.write(text);
+    return;
+  }
+  buffer_.append(text);
+  if (buffer_.size() >= kFlushBytes) flush();
 }
 
 bool EventOutput::flush() {

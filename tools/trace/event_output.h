@@ -12,13 +12,18 @@ namespace gprof::trace {
 
 class EventOutput {
  public:
-  explicit EventOutput(Sink& sink) : sink_(sink) {}
+  // `after_events`: the events go after others written elsewhere, each
+  // after a comma (a batch encoded for the document, parallel_json.h).
+  explicit EventOutput(Sink& sink, bool after_events = false)
+      : sink_(sink), after_events_(after_events) {}
 
   // The buffer to append one event's JSON object to, after its separator.
   Buffer& begin_event();
   void end_event();
   // Text outside the array (the document's head and tail).
   void raw(std::string_view text);
+  // `events` events' text, encoded by an EventOutput made with after_events.
+  void encoded(std::string_view text, uint64_t events);
   // Hands the buffer to the sink; false once the sink failed.
   bool flush();
 
@@ -28,6 +33,7 @@ class EventOutput {
   Sink& sink_;
   Buffer buffer_;
   uint64_t events_ = 0;
+  bool after_events_;
   bool ok_ = true;
 };
 

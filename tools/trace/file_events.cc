@@ -139,20 +139,28 @@ uint64_t string_key(int kind, uint32_t id) {
 
 // Each of the pairing's sorters keeps `bytes` before it spills.
 struct FileEvents::Join {
-  explicit Join(size_t bytes)
+  Join(size_t bytes, bool background)
       : bytes(bytes),
-        calls(records<CallKey>()),
-        gpu(records<GpuIn>()),
-        externals(records<External>()),
-        unpaired(records<Work>()),
-        paired(records<Work>()),
-        busy(records<Busy>()),
-        memory(records<Memory>()) {}
+        background(background),
+        calls(sorter<CallKey, ByCorrelation>()),
+        gpu(sorter<GpuIn, ByKey>()),
+        externals(sorter<External, ByCorrelation>()),
+        unpaired(sorter<Work, BySeq>()),
+        paired(sorter<Work, ByCall>()),
+        busy(sorter<Busy, ByDevice>()),
+        memory(sorter<Memory, ByStart>()) {}
   template <typename T>
   size_t records() const {
     return std::max<size_t>(bytes / sizeof(T), 1);
   }
+  template <typename T, typename Less>
+  SpillSorter<T, Less> sorter() const {
+    SpillSorter<T, Less> made(records<T>());
+    if (background) made.spill_in_background();
+    return made;
+  }
   size_t bytes;
+  bool background;
   SpillSorter<CallKey, ByCorrelation> calls;
   SpillSorter<GpuIn, ByKey> gpu;
   SpillSorter<External, ByCorrelation> externals;
@@ -162,14 +170,17 @@ struct FileEvents::Join {
   SpillSorter<Memory, ByStart> memory;
 };
 
-FileEvents::FileEvents(analysis::FileInfo& info, const EventCut& cut, size_t sort_memory)
+FileEvents::FileEvents(analysis::FileInfo& info, const EventCut& cut, size_t sort_memory,
+                       bool spill_in_background)
     : info_(info),
       ranges_(sort_memory, [this](const analysis::Range& r, uint64_t number,
                                   bool crossing) { add_range(r, number, crossing); }),
       waiting_(SpillSorter<Item, Earlier>::records_in(sort_memory)),
-      join_(std::make_unique<Join>(sort_memory)),
+      join_(std::make_unique<Join>(sort_memory, spill_in_background)),
       items_(SpillSorter<Item, Earlier>::records_in(sort_memory)),
-      cut_(cut, 0) {}
+      cut_(cut, 0) {
+  if (spill_in_background) items_.spill_in_background();
+}
 FileEvents::~FileEvents() = default;
 
 void FileEvents::on_devices(const google::protobuf::RepeatedPtrField<pb::Device>& devices) {
@@ -489,11 +500,11 @@ void FileEvents::pair_gpu() {
   const auto call_key = [](const CallKey& c) { return c.correlation; };
   using CallLookup = Lookup<decltype(j.calls), CallKey, decltype(call_key)>;
   // By the record's own correlation: what is left after the external ids.
-  SpillSorter<GpuIn, ByKey> own(j.records<GpuIn>());
+  SpillSorter<GpuIn, ByKey> own = j.sorter<GpuIn, ByKey>();
   SpillSorter<GpuIn, ByKey>* by_own = &j.gpu;
   if (j.externals.size() != 0) {
     by_own = &own;
-    SpillSorter<GpuIn, ByKey> mapped(j.records<GpuIn>());
+    SpillSorter<GpuIn, ByKey> mapped = j.sorter<GpuIn, ByKey>();
     {
       const auto ext_key = [](const External& e) { return e.correlation; };
       Lookup<decltype(j.externals), External, decltype(ext_key)> externals(j.externals, ext_key);
@@ -574,13 +585,13 @@ void FileEvents::unwrap_correlations(bool external_only) {
   Join& j = *join_;
   if (!external_only) {
     if (!CorrelationUnwrap::may_wrap(call_ids_.first, call_ids_.second)) return;
-    SpillSorter<CallKey, ByStart> by_start(j.records<CallKey>());
+    SpillSorter<CallKey, ByStart> by_start = j.sorter<CallKey, ByStart>();
     {
       auto cursor = j.calls.sorted();
       CallKey c;
       while (cursor.next(c)) by_start.add(c);
     }
-    SpillSorter<CallKey, ByCorrelation> calls(j.records<CallKey>());
+    SpillSorter<CallKey, ByCorrelation> calls = j.sorter<CallKey, ByCorrelation>();
     auto cursor = by_start.sorted();
     CallKey c;
     while (cursor.next(c)) {
@@ -593,13 +604,13 @@ void FileEvents::unwrap_correlations(bool external_only) {
     calls_unwrapped_ = true;
   } else {
     if (!CorrelationUnwrap::may_wrap(external_ids_.first, external_ids_.second)) return;
-    SpillSorter<External, ByPushed> by_pushed(j.records<External>());
+    SpillSorter<External, ByPushed> by_pushed = j.sorter<External, ByPushed>();
     {
       auto cursor = j.externals.sorted();
       External e;
       while (cursor.next(e)) by_pushed.add(e);
     }
-    SpillSorter<External, ByCorrelation> externals(j.records<External>());
+    SpillSorter<External, ByCorrelation> externals = j.sorter<External, ByCorrelation>();
     {
       const auto call_key = [](const CallKey& c) { return c.correlation; };
       Lookup<decltype(j.calls), CallKey, decltype(call_key)> calls(j.calls, call_key);
@@ -617,7 +628,7 @@ void FileEvents::unwrap_correlations(bool external_only) {
     j.externals = std::move(externals);
   }
   // The GPU records' ids, by when they started.
-  SpillSorter<GpuIn, ByKey> gpu(j.records<GpuIn>());
+  SpillSorter<GpuIn, ByKey> gpu = j.sorter<GpuIn, ByKey>();
   auto cursor = j.gpu.sorted();
   GpuIn g;
   while (cursor.next(g)) {

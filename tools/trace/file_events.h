@@ -54,7 +54,9 @@ inline constexpr size_t kDefaultSortMemory = size_t{4} << 20;
 class FileEvents : public RecordVisitor {
  public:
   // `cut`: what --range keeps needs the ranges' names as they pass.
-  FileEvents(analysis::FileInfo& info, const EventCut& cut, size_t sort_memory);
+  // `spill_in_background`: the sorters spill on threads of their own.
+  FileEvents(analysis::FileInfo& info, const EventCut& cut, size_t sort_memory,
+             bool spill_in_background = false);
   ~FileEvents() override;
 
   void on_header(const pb::FileHeader& header) override;

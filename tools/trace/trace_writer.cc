@@ -3,16 +3,19 @@
 #include <algorithm>
 #include <charconv>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <tuple>
 
+#include "formats/pipelined_reader.h"
 #include "formats/reader.h"
 #include "tools/analysis/render/cupti_status.h"
 #include "tools/trace/clock_alignment.h"
 #include "tools/trace/event_json.h"
 #include "tools/trace/file_events.h"
 #include "tools/trace/file_scan.h"
+#include "tools/trace/parallel_json.h"
 #include "tools/trace/process_names.h"
 #include "tools/trace/time_origin.h"
 
@@ -65,8 +68,9 @@ class TraceWriter {
 
   // Reads the file once and writes its events.
   void write_file(uint32_t file, analysis::FileInfo& info) {
-    FileEvents events(info, options_.cut, options_.sort_memory);
-    info.status = read_file(info.path, events);
+    FileEvents events(info, options_.cut, options_.sort_memory, options_.helpers != 0);
+    info.status = options_.helpers == 0 ? read_file(info.path, events)
+                                        : read_file_pipelined(info.path, events, options_.helpers);
     if (!info.status.opened) return;
     if (!clocks_) {  // one file: its own clock, from its first record
       clocks_ = plan_clocks({info.header ? &*info.header : nullptr});
@@ -78,11 +82,24 @@ class TraceWriter {
 
     events.finish(to_relative, options_.busy_bucket_ns);
     const std::vector<Place> places = place_tracks(header, info, events);
-    EventJson json(out_, events.strings(), places, to_relative, next_flow_, next_async_);
-    events.for_each_kept([&](const Item& e) {
-      json.write(e);
-      ++kept_;
-    });
+    const auto make_json = [&](EventOutput& out) {
+      return std::make_unique<EventJson>(out, events.strings(), places, to_relative, next_flow_,
+                                         next_async_);
+    };
+    if (options_.helpers == 0 || out_.events() == 0) {
+      const std::unique_ptr<EventJson> json = make_json(out_);
+      events.for_each_kept([&](const Item& e) {
+        json->write(e);
+        ++kept_;
+      });
+    } else {
+      ParallelJson json(out_, options_.helpers, make_json);
+      events.for_each_kept([&](const Item& e) {
+        json.write(e);
+        ++kept_;
+      });
+      json.finish();
+    }
     if (info.first_ns != 0 || info.last_ns != 0) {
       const int64_t first = static_cast<int64_t>(info.first_ns) + to_relative;
       const int64_t last = static_cast<int64_t>(info.last_ns) + to_relative;

@@ -22,6 +22,10 @@ struct TraceOptions {
   EventCut cut;
   uint64_t busy_bucket_ns = 1'000'000;
   size_t sort_memory = kDefaultSortMemory;  // bytes per file before sorting spills (file_events.h)
+  // Threads beside the caller's that decode the files' frames and encode
+  // the JSON (0: none, everything on the caller's thread). The bytes
+  // written do not depend on it.
+  unsigned helpers = 0;
 };
 
 struct TraceSummary {
