@@ -79,6 +79,15 @@ class TraceOfGeneratedFiles(unittest.TestCase):
             with opener(path, "rb") as f:
                 self.assertEqual(hashlib.sha256(f.read()).hexdigest(), TRACE_SHA256)
 
+    def test_same_bytes_at_any_jobs(self):
+        # Frames decoded, runs spilled and JSON encoded on helper threads: the bytes of one
+        # thread, however many (more than the cores too), with few or many sorting runs.
+        for env in (None, dict(os.environ, GPROF_TRACE_SORT_MEMORY=SPILLED)):
+            for jobs in ("1", "2", "5"):
+                path = self.trace(self.dir, f"j{jobs}.json", "--jobs", jobs, env=env)
+                with open(path, "rb") as f:
+                    self.assertEqual(hashlib.sha256(f.read()).hexdigest(), TRACE_SHA256, jobs)
+
     def test_sort_memory_that_is_not_a_size_is_a_usage_error(self):
         for bad in ("lots", "0", "12Q", "-5M"):
             done = subprocess.run([GPUPROF, "trace", "--quiet", "h-rank0.gprof", "-o", "bad.json"],

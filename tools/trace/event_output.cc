@@ -1,12 +1,6 @@
 #include "tools/trace/event_output.h"
 
 namespace gprof::trace {
-namespace {
-
-constexpr size_t kFlushBytes = 1 << 20;
-
-}  // namespace
-
 Buffer& EventOutput::begin_event() {
   buffer_.append(std::string_view(events_ == 0 && !after_events_ ? "\n" : ",\n"));
   return buffer_;
@@ -14,7 +8,7 @@ Buffer& EventOutput::begin_event() {
 
 void EventOutput::end_event() {
   ++events_;
-  if (buffer_.size() >= kFlushBytes) flush();
+  if (buffer_.size() >= flush_bytes_) flush();
 }
 
 void EventOutput::raw(std::string_view text) {

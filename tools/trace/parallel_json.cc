@@ -1,15 +1,20 @@
 #include "tools/trace/parallel_json.h"
 
+#include <algorithm>
+#include <exception>
+#include <utility>
+
 namespace gprof::trace {
 
-class ParallelJson::SlotSink : public Sink {
+namespace {
+
+// An encoder's output is taken from its buffer (EventOutput::hold): never flushed.
+class NoSink : public Sink {
  public:
-  bool write(std::string_view bytes) override {
-    slot->text.append(bytes);
-    return true;
-  }
-  Slot* slot = nullptr;
+  bool write(std::string_view /*bytes*/) override { return false; }
 };
+
+}  // namespace
 
 ParallelJson::ParallelJson(EventOutput& out, unsigned encoders, const MakeEncoder& make)
     : out_(out), slots_(std::max(1u, encoders) * kSlotsPerEncoder) {
@@ -60,6 +65,7 @@ void ParallelJson::write_oldest() {
     std::unique_lock lock(mutex_);
     done_.wait(lock, [&] { return slot.done; });
   }
+  if (slot.error) std::rethrow_exception(std::exchange(slot.error, nullptr));
   out_.encoded(std::string_view(slot.text.data(), slot.text.size()), slot.events);
   slot.text.clear();
   slot.items.clear();
@@ -73,9 +79,10 @@ void ParallelJson::finish() {
 }
 
 void ParallelJson::run(const MakeEncoder& make) {
-  SlotSink sink;
+  NoSink sink;
   // Every batch follows the document's first events: each event after a comma.
   EventOutput out(sink, true);
+  out.hold();
   const std::unique_ptr<EventJson> json = make(out);
   while (true) {
     size_t index;
@@ -87,13 +94,19 @@ void ParallelJson::run(const MakeEncoder& make) {
       todo_.pop_front();
     }
     Slot& slot = slots_[index];
-    sink.slot = &slot;
     const uint64_t before = out.events();
-    for (const Item& e : slot.items) json->write(e);
-    out.flush();
+    std::exception_ptr error;
+    try {
+      for (const Item& e : slot.items) json->write(e);
+    } catch (...) {  // out of memory: the caller's thread rethrows it
+      error = std::current_exception();
+    }
+    // The text changes hands: the slot's emptied buffer becomes the encoder's.
+    out.swap_buffer(slot.text);
     slot.events = out.events() - before;
     {
       std::lock_guard lock(mutex_);
+      slot.error = error;
       slot.done = true;
     }
     done_.notify_all();

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -52,10 +53,8 @@ class ParallelJson {
     Buffer text;
     uint64_t events = 0;
     bool done = false;
+    std::exception_ptr error;  // the encoder's
   };
-  // Collects an encoder's output into the slot it is working on.
-  class SlotSink;
-
   void submit();
   // Writes the oldest batch handed to the encoders, waiting for it.
   void write_oldest();

@@ -128,6 +128,12 @@ class SpillSorter {
     struct After {
       const Less* less;
       bool operator()(const Head& a, const Head& b) const {
+        // Most heads differ in their prefix: one comparison, not two.
+        if constexpr (HasPrefix<Less, T>) {
+          const auto pa = Less::prefix(*a.first);
+          const auto pb = Less::prefix(*b.first);
+          if (pa != pb) return pb < pa;
+        }
         if ((*less)(*b.first, *a.first)) return true;
         if ((*less)(*a.first, *b.first)) return false;
         return a.second > b.second;
@@ -232,14 +238,41 @@ class SpillSorter {
       std::vector<Key> keys(records.size());
       for (size_t i = 0; i < records.size(); ++i)
         keys[i] = Key{Less::prefix(records[i]), static_cast<uint32_t>(i)};
-      std::sort(keys.begin(), keys.end(), [this, &records](const Key& a, const Key& b) {
+      const auto before = [this, &records](const Key& a, const Key& b) {
         if (a.prefix != b.prefix) return a.prefix < b.prefix;
         const T& x = records[a.index];
         const T& y = records[b.index];
         if (less_(x, y)) return true;
         if (less_(y, x)) return false;
         return a.index < b.index;
-      });
+      };
+      // Records mostly come in order (a thread's calls, GPU work by
+      // correlation, a stream's work by time): the runs already in order
+      // are merged, which costs a pass per doubling of the runs instead of
+      // a full sort. Many short runs are sorted.
+      std::vector<size_t> bounds{0};
+      for (size_t i = 1; i < keys.size(); ++i)
+        if (before(keys[i], keys[i - 1])) bounds.push_back(i);
+      bounds.push_back(keys.size());
+      if (bounds.size() == 2) return;  // in order already
+      if (bounds.size() - 1 > keys.size() / kMergedRunLength) {
+        std::sort(keys.begin(), keys.end(), before);
+      } else {
+        std::vector<Key> merged(keys.size());
+        while (bounds.size() > 2) {
+          std::vector<size_t> next{0};
+          for (size_t r = 0; r + 1 < bounds.size(); r += 2) {
+            const size_t from = bounds[r];
+            const size_t middle = bounds[r + 1];
+            const size_t to = r + 2 < bounds.size() ? bounds[r + 2] : middle;
+            std::merge(keys.begin() + from, keys.begin() + middle, keys.begin() + middle,
+                       keys.begin() + to, merged.begin() + from, before);
+            next.push_back(to);
+          }
+          keys.swap(merged);
+          bounds.swap(next);
+        }
+      }
       // The permutation applied in place, cycle by cycle (each record moves
       // once), so that sorting needs no second buffer of records.
       constexpr uint32_t kDone = UINT32_MAX;
@@ -320,6 +353,8 @@ class SpillSorter {
   }
 
   static constexpr size_t kReserveMax = (size_t{256} << 20) / sizeof(T);
+  // Runs in order shorter than this on average are sorted, not merged.
+  static constexpr size_t kMergedRunLength = 16;
   size_t budget_;
   Less less_;
   std::vector<T> buffer_;

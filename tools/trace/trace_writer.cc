@@ -26,6 +26,11 @@ namespace {
 // numbers no Linux pid reaches (pid_max is at most 2^22).
 constexpr uint32_t kFirstSyntheticPid = 1u << 24;
 
+// JSON encoders beyond the merging thread: each takes about two thirds of
+// that thread's instructions per event, so a few keep up with it, and each
+// holds its batches in memory.
+constexpr unsigned kMaxEncoders = 3;
+
 struct FileEntry {
   std::string path;
   uint32_t pid = 0;
@@ -69,8 +74,10 @@ class TraceWriter {
   // Reads the file once and writes its events.
   void write_file(uint32_t file, analysis::FileInfo& info) {
     FileEvents events(info, options_.cut, options_.sort_memory, options_.helpers != 0);
+    // One decoder keeps ahead of the thread the records go to (decoding is a
+    // tenth of its work); more would only hold more frames in memory.
     info.status = options_.helpers == 0 ? read_file(info.path, events)
-                                        : read_file_pipelined(info.path, events, options_.helpers);
+                                        : read_file_pipelined(info.path, events, 1);
     if (!info.status.opened) return;
     if (!clocks_) {  // one file: its own clock, from its first record
       clocks_ = plan_clocks({info.header ? &*info.header : nullptr});
@@ -93,7 +100,7 @@ class TraceWriter {
         ++kept_;
       });
     } else {
-      ParallelJson json(out_, options_.helpers, make_json);
+      ParallelJson json(out_, std::min(options_.helpers, kMaxEncoders), make_json);
       events.for_each_kept([&](const Item& e) {
         json.write(e);
         ++kept_;

@@ -22,9 +22,9 @@ struct TraceOptions {
   EventCut cut;
   uint64_t busy_bucket_ns = 1'000'000;
   size_t sort_memory = kDefaultSortMemory;  // bytes per file before sorting spills (file_events.h)
-  // Threads beside the caller's that decode the files' frames and encode
-  // the JSON (0: none, everything on the caller's thread). The bytes
-  // written do not depend on it.
+  // Threads beside the caller's (0: none, everything on the caller's
+  // thread): one decodes the files' frames, each sorter spills on one, and
+  // up to three encode the JSON. The bytes written do not depend on it.
   unsigned helpers = 0;
 };
 

@@ -29,5 +29,28 @@ TEST_CASE("golden: gpuprof trace of a checked-in file", "[golden][trace]") {
   CHECK(out == expected.str());
 }
 
+// Decoding, spilling and JSON on helper threads (--jobs) write the same
+// bytes, with sorters that spill many runs too.
+TEST_CASE("golden: the trace's bytes do not depend on its helper threads", "[golden][trace]") {
+  const char* dir = std::getenv("GPROF_GOLDEN_DIR");
+  REQUIRE(dir != nullptr);
+  const std::string path = std::string(dir) + "/training.gprof";
+  for (const size_t sort_memory : {trace::kDefaultSortMemory, size_t{512}}) {
+    trace::TraceOptions options;
+    options.sort_memory = sort_memory;
+    trace::StringSink alone;
+    REQUIRE(trace::write_trace({path}, options, alone).written);
+    for (const unsigned helpers : {1u, 3u}) {
+      options.helpers = helpers;
+      trace::StringSink helped;
+      const trace::TraceSummary summary = trace::write_trace({path}, options, helped);
+      REQUIRE(summary.written);
+      INFO("helpers " << helpers << ", sort memory " << sort_memory);
+      CHECK(helped.text == alone.text);
+      CHECK(summary.events > 50);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace gprof::test
