@@ -128,12 +128,6 @@ class SpillSorter {
     struct After {
       const Less* less;
       bool operator()(const Head& a, const Head& b) const {
-        // Most heads differ in their prefix: one comparison, not two.
-        if constexpr (HasPrefix<Less, T>) {
-          const auto pa = Less::prefix(*a.first);
-          const auto pb = Less::prefix(*b.first);
-          if (pa != pb) return pb < pa;
-        }
         if ((*less)(*b.first, *a.first)) return true;
         if ((*less)(*a.first, *b.first)) return false;
         return a.second > b.second;
