@@ -250,7 +250,7 @@ class SpillSorter {
       bounds.push_back(keys.size());
       if (bounds.size() == 2) return;  // in order already
       if (bounds.size() - 1 > keys.size() / kMergedRunLength) {
-        std::sort(keys.begin(), keys.end(), before);
+        radix_sort(keys, before);
       } else {
         std::vector<Key> merged(keys.size());
         while (bounds.size() > 2) {
@@ -316,6 +316,45 @@ class SpillSorter {
   }
 
   // `buffer_` sorted and written as a run; emptied.
+  // Sorts `keys` (a prefix and an index each) as std::sort by `before`
+  // would: a stable radix sort on the bytes of the prefix that differ (a
+  // pass each; a buffer's times share their high bytes), then `before` on
+  // each run of equal prefixes (a call and its flow starts). About a third
+  // of the comparisons' instructions on the trace's events (callgrind).
+  template <typename Key, typename Before>
+  static void radix_sort(std::vector<Key>& keys, const Before& before) {
+    if (keys.size() < kRadixMin) {
+      std::sort(keys.begin(), keys.end(), before);
+      return;
+    }
+    uint64_t differ[2] = {0, 0};  // bits that are not the same in every prefix
+    for (const Key& k : keys) {
+      differ[0] |= k.prefix.first ^ keys[0].prefix.first;
+      differ[1] |= k.prefix.second ^ keys[0].prefix.second;
+    }
+    std::vector<Key> other(keys.size());
+    // Least significant first: the second integer's bytes, then the first's.
+    for (int word = 1; word >= 0; --word) {
+      for (int byte = 0; byte < 8; ++byte) {
+        const int shift = 8 * byte;
+        if ((differ[word] >> shift & 0xff) == 0) continue;
+        size_t count[257] = {};
+        for (const Key& k : keys)
+          ++count[((word == 0 ? k.prefix.first : k.prefix.second) >> shift & 0xff) + 1];
+        for (size_t i = 1; i < 257; ++i) count[i] += count[i - 1];
+        for (const Key& k : keys)
+          other[count[(word == 0 ? k.prefix.first : k.prefix.second) >> shift & 0xff]++] = k;
+        keys.swap(other);
+      }
+    }
+    for (size_t from = 0; from < keys.size();) {
+      size_t to = from + 1;
+      while (to < keys.size() && keys[to].prefix == keys[from].prefix) ++to;
+      if (to - from > 1) std::sort(keys.begin() + from, keys.begin() + to, before);
+      from = to;
+    }
+  }
+
   void write_run(std::vector<T>& records) {
     sort_buffer(records);
     if (!file_) file_ = std::make_unique<analysis::TempFile>("sorting");
@@ -349,6 +388,8 @@ class SpillSorter {
   static constexpr size_t kReserveMax = (size_t{256} << 20) / sizeof(T);
   // Runs in order shorter than this on average are sorted, not merged.
   static constexpr size_t kMergedRunLength = 16;
+  // Fewer keys than this are sorted by comparisons.
+  static constexpr size_t kRadixMin = 256;
   size_t budget_;
   Less less_;
   std::vector<T> buffer_;
