@@ -206,8 +206,8 @@ void add_trace_command(CLI::App& app, int& exit_status) {
           },
           ""));
   cmd->add_option("--jobs", args->jobs,
-                  "Threads compressing a .gz output (default: one per core); the bytes are the "
-                  "same whatever the number")
+                  "Threads that decode, sort, write the JSON and compress a .gz output "
+                  "(default: one per core); the bytes are the same whatever the number")
       ->type_name("N")
       ->check(CLI::Range(1u, 1024u));
   add_quiet_flag(*cmd, args->quiet);
