@@ -154,20 +154,20 @@ struct FileEvents::Join {
     return std::max<size_t>(bytes / sizeof(T), 1);
   }
   template <typename T, typename Less>
-  SpillSorter<T, Less> sorter() const {
-    SpillSorter<T, Less> made(records<T>());
+  analysis::SpillSorter<T, Less> sorter() const {
+    analysis::SpillSorter<T, Less> made(records<T>());
     if (background) made.spill_in_background();
     return made;
   }
   size_t bytes;
   bool background;
-  SpillSorter<CallKey, ByCorrelation> calls;
-  SpillSorter<GpuIn, ByKey> gpu;
-  SpillSorter<External, ByCorrelation> externals;
-  SpillSorter<Work, BySeq> unpaired;
-  SpillSorter<Work, ByCall> paired;
-  SpillSorter<Busy, ByDevice> busy;
-  SpillSorter<Memory, ByStart> memory;
+  analysis::SpillSorter<CallKey, ByCorrelation> calls;
+  analysis::SpillSorter<GpuIn, ByKey> gpu;
+  analysis::SpillSorter<External, ByCorrelation> externals;
+  analysis::SpillSorter<Work, BySeq> unpaired;
+  analysis::SpillSorter<Work, ByCall> paired;
+  analysis::SpillSorter<Busy, ByDevice> busy;
+  analysis::SpillSorter<Memory, ByStart> memory;
 };
 
 FileEvents::FileEvents(analysis::FileInfo& info, const EventCut& cut, size_t sort_memory,
@@ -175,9 +175,9 @@ FileEvents::FileEvents(analysis::FileInfo& info, const EventCut& cut, size_t sor
     : info_(info),
       ranges_(sort_memory, [this](const analysis::Range& r, uint64_t number,
                                   bool crossing) { add_range(r, number, crossing); }),
-      waiting_(SpillSorter<Item, Earlier>::records_in(sort_memory)),
+      waiting_(analysis::SpillSorter<Item, Earlier>::records_in(sort_memory)),
       join_(std::make_unique<Join>(sort_memory, spill_in_background)),
-      items_(SpillSorter<Item, Earlier>::records_in(sort_memory)),
+      items_(analysis::SpillSorter<Item, Earlier>::records_in(sort_memory)),
       cut_(cut, 0) {
   if (spill_in_background) items_.spill_in_background();
 }
@@ -373,7 +373,7 @@ void FileEvents::finish_ranges() {
       add(e);
     }
   }
-  waiting_ = SpillSorter<Item, Earlier>(1);  // its memory and temporary file go
+  waiting_ = analysis::SpillSorter<Item, Earlier>(1);  // its memory and temporary file go
 }
 
 bool FileEvents::has_thread_track(uint32_t tid) const {
@@ -500,11 +500,11 @@ void FileEvents::pair_gpu() {
   const auto call_key = [](const CallKey& c) { return c.correlation; };
   using CallLookup = Lookup<decltype(j.calls), CallKey, decltype(call_key)>;
   // By the record's own correlation: what is left after the external ids.
-  SpillSorter<GpuIn, ByKey> own = j.sorter<GpuIn, ByKey>();
-  SpillSorter<GpuIn, ByKey>* by_own = &j.gpu;
+  analysis::SpillSorter<GpuIn, ByKey> own = j.sorter<GpuIn, ByKey>();
+  analysis::SpillSorter<GpuIn, ByKey>* by_own = &j.gpu;
   if (j.externals.size() != 0) {
     by_own = &own;
-    SpillSorter<GpuIn, ByKey> mapped = j.sorter<GpuIn, ByKey>();
+    analysis::SpillSorter<GpuIn, ByKey> mapped = j.sorter<GpuIn, ByKey>();
     {
       const auto ext_key = [](const External& e) { return e.correlation; };
       Lookup<decltype(j.externals), External, decltype(ext_key)> externals(j.externals, ext_key);
@@ -585,13 +585,13 @@ void FileEvents::unwrap_correlations(bool external_only) {
   Join& j = *join_;
   if (!external_only) {
     if (!CorrelationUnwrap::may_wrap(call_ids_.first, call_ids_.second)) return;
-    SpillSorter<CallKey, ByStart> by_start = j.sorter<CallKey, ByStart>();
+    analysis::SpillSorter<CallKey, ByStart> by_start = j.sorter<CallKey, ByStart>();
     {
       auto cursor = j.calls.sorted();
       CallKey c;
       while (cursor.next(c)) by_start.add(c);
     }
-    SpillSorter<CallKey, ByCorrelation> calls = j.sorter<CallKey, ByCorrelation>();
+    analysis::SpillSorter<CallKey, ByCorrelation> calls = j.sorter<CallKey, ByCorrelation>();
     auto cursor = by_start.sorted();
     CallKey c;
     while (cursor.next(c)) {
@@ -604,13 +604,13 @@ void FileEvents::unwrap_correlations(bool external_only) {
     calls_unwrapped_ = true;
   } else {
     if (!CorrelationUnwrap::may_wrap(external_ids_.first, external_ids_.second)) return;
-    SpillSorter<External, ByPushed> by_pushed = j.sorter<External, ByPushed>();
+    analysis::SpillSorter<External, ByPushed> by_pushed = j.sorter<External, ByPushed>();
     {
       auto cursor = j.externals.sorted();
       External e;
       while (cursor.next(e)) by_pushed.add(e);
     }
-    SpillSorter<External, ByCorrelation> externals = j.sorter<External, ByCorrelation>();
+    analysis::SpillSorter<External, ByCorrelation> externals = j.sorter<External, ByCorrelation>();
     {
       const auto call_key = [](const CallKey& c) { return c.correlation; };
       Lookup<decltype(j.calls), CallKey, decltype(call_key)> calls(j.calls, call_key);
@@ -628,7 +628,7 @@ void FileEvents::unwrap_correlations(bool external_only) {
     j.externals = std::move(externals);
   }
   // The GPU records' ids, by when they started.
-  SpillSorter<GpuIn, ByKey> gpu = j.sorter<GpuIn, ByKey>();
+  analysis::SpillSorter<GpuIn, ByKey> gpu = j.sorter<GpuIn, ByKey>();
   auto cursor = j.gpu.sorted();
   GpuIn g;
   while (cursor.next(g)) {

@@ -22,10 +22,10 @@
 #include "tools/analysis/aggregate/memory_ledger.h"
 #include "tools/analysis/read/interner.h"
 #include "tools/analysis/read/profile.h"
+#include "tools/analysis/read/spill_sorter.h"
 #include "tools/trace/correlation_unwrap.h"
 #include "tools/trace/event_filter.h"
 #include "tools/trace/range_stream.h"
-#include "tools/trace/spill_sorter.h"
 #include "tools/trace/trace_item.h"
 
 namespace gprof::trace {
@@ -142,9 +142,9 @@ class FileEvents : public RecordVisitor {
   // thread's id in `track`. So do ranges whose message or domain was not
   // read yet when they closed (a damaged file's frames out of order): they
   // are named at the end, as when ranges were paired then.
-  SpillSorter<Item, Earlier> waiting_;
+  analysis::SpillSorter<Item, Earlier> waiting_;
   std::unique_ptr<Join> join_;
-  SpillSorter<Item, Earlier> items_;
+  analysis::SpillSorter<Item, Earlier> items_;
   FileCut cut_;
   std::vector<bool> kept_slices_;  // per track, once asked with a cut
   uint32_t calls_ = 0;

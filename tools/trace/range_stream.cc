@@ -12,8 +12,8 @@ constexpr size_t kPruneAt = 64;
 
 RangeStream::RangeStream(size_t sort_memory, Emit emit)
     : emit_(std::move(emit)),
-      starts_(SpillSorter<Start, ByIdTime>::records_in(sort_memory)),
-      ends_(SpillSorter<End, ByIdTime>::records_in(sort_memory)) {}
+      starts_(analysis::SpillSorter<Start, ByIdTime>::records_in(sort_memory)),
+      ends_(analysis::SpillSorter<End, ByIdTime>::records_in(sort_memory)) {}
 
 std::vector<RangeStream::Open>* RangeStream::Thread::stack(uint32_t domain, bool make) {
   for (auto& [d, s] : stacks)

@@ -28,7 +28,7 @@
 
 #include "formats/record.h"
 #include "tools/analysis/model/nvtx_ranges.h"
-#include "tools/trace/spill_sorter.h"
+#include "tools/analysis/read/spill_sorter.h"
 
 namespace gprof::trace {
 
@@ -116,8 +116,8 @@ class RangeStream {
   Emit emit_;
   std::unordered_map<uint32_t, Thread> threads_;
   std::pair<uint32_t, Thread*> last_thread_{0, nullptr};
-  SpillSorter<Start, ByIdTime> starts_;
-  SpillSorter<End, ByIdTime> ends_;
+  analysis::SpillSorter<Start, ByIdTime> starts_;
+  analysis::SpillSorter<End, ByIdTime> ends_;
   std::map<uint32_t, uint32_t> thread_names_;
   std::unordered_map<uint32_t, uint64_t> first_opened_;
   analysis::RangeCounts counts_;

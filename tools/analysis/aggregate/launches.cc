@@ -119,7 +119,7 @@ std::vector<LaunchRow> LaunchesVisitor::finish() {
   }
   keys_.clear();
   index_.clear();
-  values_ = trace::SpillSorter<Value, ByKeyValue>(kBudget);
+  values_ = analysis::SpillSorter<Value, ByKeyValue>(kBudget);
   return rows;
 }
 

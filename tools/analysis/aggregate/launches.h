@@ -17,7 +17,7 @@
 
 #include "tools/analysis/model/call_scope.h"
 #include "tools/analysis/read/profile.h"
-#include "tools/trace/spill_sorter.h"
+#include "tools/analysis/read/spill_sorter.h"
 
 namespace gprof::analysis {
 
@@ -98,7 +98,7 @@ class LaunchesVisitor : public ProfileVisitor {
   std::vector<Sample> pending_;
   std::vector<Key> keys_;
   std::map<std::string, uint32_t, std::less<>> index_;
-  trace::SpillSorter<Value, ByKeyValue> values_{kBudget};
+  analysis::SpillSorter<Value, ByKeyValue> values_{kBudget};
 };
 
 }  // namespace gprof::analysis

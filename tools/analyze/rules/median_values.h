@@ -1,6 +1,6 @@
 // The values whose median a rule reports (copy sizes, kernel times, launch
 // intervals): one per event of a file, so they are kept in an external sort
-// (tools/trace/spill_sorter.h) that spills to a temporary file beyond a few
+// (tools/analysis/read/spill_sorter.h) that spills to a temporary file beyond a few
 // MiB, and the median is read off the sorted stream.
 #pragma once
 
@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <functional>
 
-#include "tools/trace/spill_sorter.h"
+#include "tools/analysis/read/spill_sorter.h"
 
 namespace gprof::analyze {
 
@@ -22,7 +22,7 @@ class MedianValues {
 
  private:
   static constexpr size_t kBudget = (size_t{4} << 20) / sizeof(uint64_t);
-  trace::SpillSorter<uint64_t, std::less<uint64_t>> sorter_{kBudget};
+  analysis::SpillSorter<uint64_t, std::less<uint64_t>> sorter_{kBudget};
 };
 
 }  // namespace gprof::analyze

@@ -55,7 +55,7 @@ bool stream_issued_work(const std::string& path, unsigned decoders, analysis::Fi
     why = scan.why();
     return false;
   }
-  trace::SpillSorter<CallRecord, ByCorrelation> by_correlation(kCallBudget);
+  analysis::SpillSorter<CallRecord, ByCorrelation> by_correlation(kCallBudget);
   {
     auto calls = scan.calls.sorted();
     for (CallRecord c; calls.next(c);) by_correlation.add(c);

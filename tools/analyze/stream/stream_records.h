@@ -1,5 +1,5 @@
 // The records a file streamed for analysis goes through (streamed_analysis.h),
-// each kept in an external sort (tools/trace/spill_sorter.h) in the order
+// each kept in an external sort (tools/analysis/read/spill_sorter.h) in the order
 // the next step reads it: what the in-memory Timeline holds, a join at a time.
 #pragma once
 

@@ -18,13 +18,13 @@
 
 #include "formats/reader.h"
 #include "tools/analysis/read/profile.h"
+#include "tools/analysis/read/spill_sorter.h"
 #include "tools/analyze/stream/stream_records.h"
-#include "tools/trace/spill_sorter.h"
 
 namespace gprof::analyze::stream {
 
 template <typename T, typename Less>
-using Sorted = trace::SpillSorter<T, Less>;
+using Sorted = analysis::SpillSorter<T, Less>;
 
 class FileScan final : public RecordVisitor {
  public:

@@ -61,8 +61,8 @@ using Windows = std::vector<std::pair<uint64_t, uint64_t>>;
 
 // A sort read to its end gives back its memory and temporary file.
 template <typename T, typename Less>
-void release(trace::SpillSorter<T, Less>& sorter) {
-  sorter = trace::SpillSorter<T, Less>(1);
+void release(analysis::SpillSorter<T, Less>& sorter) {
+  sorter = analysis::SpillSorter<T, Less>(1);
 }
 
 // What gpu-idle's explanation needs of a call.
@@ -310,14 +310,14 @@ class FileJoin {
       }
     }
     std::sort(devices_.begin(), devices_.end());
-    trace::SpillSorter<FoundGap, ByGapStart> gaps(budget<FoundGap>());
+    analysis::SpillSorter<FoundGap, ByGapStart> gaps(budget<FoundGap>());
     find_gaps(extent, gaps);
     release(busy_);
     explain_gaps(gaps);
   }
 
   void find_gaps(const std::map<uint32_t, std::pair<uint64_t, uint64_t>>& extent,
-                 trace::SpillSorter<FoundGap, ByGapStart>& gaps) {
+                 analysis::SpillSorter<FoundGap, ByGapStart>& gaps) {
     GpuIdleTally& tally = tallies_.gpu_idle;
     auto busy = busy_.sorted();
     Busy b{};
@@ -336,7 +336,7 @@ class FileJoin {
     }
   }
 
-  void explain_gaps(trace::SpillSorter<FoundGap, ByGapStart>& gaps) {
+  void explain_gaps(analysis::SpillSorter<FoundGap, ByGapStart>& gaps) {
     GpuIdleTally& tally = tallies_.gpu_idle;
     auto gap_cursor = gaps.sorted();
     auto ranges = scan_.ranges_by_start.sorted();
@@ -370,13 +370,13 @@ class FileJoin {
   Tallies& tallies_;
   std::vector<size_t> step_pattern_;
   std::vector<bool> in_range_;
-  trace::SpillSorter<CallRecord, ByCorrelation> by_correlation_{budget<CallRecord>()};
-  trace::SpillSorter<CallSpan, SpanByStart> by_start_{budget<CallSpan>()};
-  trace::SpillSorter<PairedCall, ByThreadStart> by_thread_{budget<PairedCall>()};
-  trace::SpillSorter<GpuRecordRow, ByStart> work_{budget<GpuRecordRow>()};
-  trace::SpillSorter<GpuRecordRow, ByDeviceCallStart> questions_{budget<GpuRecordRow>()};
-  trace::SpillSorter<KernelEnd, ByDeviceEnd> kernel_ends_{budget<KernelEnd>()};
-  trace::SpillSorter<Busy, ByDeviceTime> busy_{budget<Busy>()};
+  analysis::SpillSorter<CallRecord, ByCorrelation> by_correlation_{budget<CallRecord>()};
+  analysis::SpillSorter<CallSpan, SpanByStart> by_start_{budget<CallSpan>()};
+  analysis::SpillSorter<PairedCall, ByThreadStart> by_thread_{budget<PairedCall>()};
+  analysis::SpillSorter<GpuRecordRow, ByStart> work_{budget<GpuRecordRow>()};
+  analysis::SpillSorter<GpuRecordRow, ByDeviceCallStart> questions_{budget<GpuRecordRow>()};
+  analysis::SpillSorter<KernelEnd, ByDeviceEnd> kernel_ends_{budget<KernelEnd>()};
+  analysis::SpillSorter<Busy, ByDeviceTime> busy_{budget<Busy>()};
   std::unordered_map<uint32_t, uint64_t> last_issue_;  // tid -> start of its last issuing call
   PairedCall owner_;                                   // the call pair() is pairing
   std::vector<uint32_t> devices_;

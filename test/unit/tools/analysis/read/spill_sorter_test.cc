@@ -7,9 +7,9 @@
 #include <utility>
 #include <vector>
 
-#include "tools/trace/spill_sorter.h"
+#include "tools/analysis/read/spill_sorter.h"
 
-namespace gprof::trace {
+namespace gprof::analysis {
 namespace {
 
 struct Rec {
@@ -27,11 +27,11 @@ struct ByKeyWithPrefix {
   bool operator()(const Rec& a, const Rec& b) const { return a.key < b.key; }
   static std::pair<uint64_t, uint64_t> prefix(const Rec& r) { return {r.key / 10, 0}; }
 };
-static_assert(HasPrefix<ByKeyWithPrefix, Rec>);
-static_assert(!HasPrefix<ByKey, Rec>);
+static_assert(analysis::HasPrefix<ByKeyWithPrefix, Rec>);
+static_assert(!analysis::HasPrefix<ByKey, Rec>);
 
 template <typename Less>
-std::vector<Rec> drain(SpillSorter<Rec, Less>& sorter) {
+std::vector<Rec> drain(analysis::SpillSorter<Rec, Less>& sorter) {
   std::vector<Rec> out;
   auto cursor = sorter.sorted();
   Rec r;
@@ -42,7 +42,7 @@ std::vector<Rec> drain(SpillSorter<Rec, Less>& sorter) {
 TEMPLATE_TEST_CASE("spill sorter: many runs merge stably, like std::stable_sort", "[trace]", ByKey,
                    ByKeyWithPrefix) {
   for (size_t budget : {size_t{1}, size_t{2}, size_t{7}, size_t{64}, size_t{100000}}) {
-    SpillSorter<Rec, TestType> sorter(budget);
+    analysis::SpillSorter<Rec, TestType> sorter(budget);
     std::mt19937 random(42);
     std::vector<Rec> expected;
     for (uint32_t i = 0; i < 5000; ++i) {
@@ -72,7 +72,7 @@ TEMPLATE_TEST_CASE("spill sorter: runs in order and background spills keep the o
   for (const bool background : {false, true}) {
     for (size_t budget : {size_t{1}, size_t{3}, size_t{64}, size_t{1000}, size_t{100000}}) {
       for (const int shape : {0, 1, 2}) {
-        SpillSorter<Rec, TestType> sorter(budget);
+        analysis::SpillSorter<Rec, TestType> sorter(budget);
         if (background) sorter.spill_in_background();
         std::mt19937 random(7);
         std::vector<Rec> expected;
@@ -105,10 +105,10 @@ TEMPLATE_TEST_CASE("spill sorter: runs in order and background spills keep the o
 }
 
 TEST_CASE("spill sorter: a sorter moved after background spills reads them all", "[trace]") {
-  SpillSorter<Rec, ByKey> sorter(16);
+  analysis::SpillSorter<Rec, ByKey> sorter(16);
   sorter.spill_in_background();
   for (uint32_t i = 0; i < 1000; ++i) sorter.add(Rec{1000 - i, i});
-  SpillSorter<Rec, ByKey> moved(std::move(sorter));
+  analysis::SpillSorter<Rec, ByKey> moved(std::move(sorter));
   const std::vector<Rec> got = drain(moved);
   REQUIRE(got.size() == 1000);
   CHECK(std::is_sorted(got.begin(), got.end(), ByKey()));
@@ -116,9 +116,9 @@ TEST_CASE("spill sorter: a sorter moved after background spills reads them all",
 }
 
 TEST_CASE("spill sorter: empty", "[trace]") {
-  SpillSorter<Rec, ByKey> sorter(4);
+  analysis::SpillSorter<Rec, ByKey> sorter(4);
   CHECK(drain(sorter).empty());
 }
 
 }  // namespace
-}  // namespace gprof::trace
+}  // namespace gprof::analysis

@@ -22,7 +22,7 @@
 
 static_assert(std::endian::native == std::endian::little, "spill_codec.h: a record's words");
 
-namespace gprof::trace {
+namespace gprof::analysis {
 
 template <typename T>
 class SpillCodec {
@@ -107,4 +107,4 @@ class SpillCodec {
   }();
 };
 
-}  // namespace gprof::trace
+}  // namespace gprof::analysis

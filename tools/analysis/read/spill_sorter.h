@@ -27,10 +27,10 @@
 #include <utility>
 #include <vector>
 
+#include "tools/analysis/read/spill_codec.h"
 #include "tools/analysis/read/temp_file.h"
-#include "tools/trace/spill_codec.h"
 
-namespace gprof::trace {
+namespace gprof::analysis {
 
 template <typename Less, typename T>
 concept HasPrefix = requires(const T& record) {
@@ -357,7 +357,7 @@ class SpillSorter {
 
   void write_run(std::vector<T>& records) {
     sort_buffer(records);
-    if (!file_) file_ = std::make_unique<analysis::TempFile>("sorting");
+    if (!file_) file_ = std::make_unique<TempFile>("sorting");
     // Encoded a block at a time: no second buffer the size of the run.
     constexpr size_t kChunk = size_t{256} << 10;
     if (encoded_.size() < kChunk + Codec::kMaxEncoded + Codec::kSlack)
@@ -405,11 +405,11 @@ class SpillSorter {
   size_t added_ = 0;
   uint64_t bytes_ = 0;  // of file_
   std::vector<char> encoded_;
-  std::unique_ptr<analysis::TempFile> file_;
+  std::unique_ptr<TempFile> file_;
   bool sealed_ = false;
   bool background_ = false;
   std::thread spiller_;
   std::exception_ptr error_;
 };
 
-}  // namespace gprof::trace
+}  // namespace gprof::analysis

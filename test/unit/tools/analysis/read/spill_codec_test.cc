@@ -8,20 +8,21 @@
 #include <random>
 #include <vector>
 
-#include "tools/trace/spill_codec.h"
+#include "tools/analysis/read/spill_codec.h"
 #include "tools/trace/trace_item.h"
 
-namespace gprof::trace {
+namespace gprof::analysis {
 namespace {
 
 template <typename T>
 std::vector<char> encode_all(const std::vector<T>& records) {
-  std::vector<char> out(records.size() * SpillCodec<T>::kMaxEncoded + SpillCodec<T>::kSlack);
+  std::vector<char> out(records.size() * analysis::SpillCodec<T>::kMaxEncoded +
+                        analysis::SpillCodec<T>::kSlack);
   T previous{};
   char* at = out.data();
   for (const T& r : records) {
-    char* end = SpillCodec<T>::encode(previous, r, at);
-    REQUIRE(static_cast<size_t>(end - at) <= SpillCodec<T>::kMaxEncoded);
+    char* end = analysis::SpillCodec<T>::encode(previous, r, at);
+    REQUIRE(static_cast<size_t>(end - at) <= analysis::SpillCodec<T>::kMaxEncoded);
     at = end;
     previous = r;
   }
@@ -33,11 +34,11 @@ template <typename T>
 void round_trip(const std::vector<T>& records) {
   std::vector<char> bytes = encode_all(records);
   const size_t size = bytes.size();
-  bytes.resize(size + SpillCodec<T>::kSlack);  // read past the end, not used
+  bytes.resize(size + analysis::SpillCodec<T>::kSlack);  // read past the end, not used
   T current{};
   const char* at = bytes.data();
   for (size_t i = 0; i < records.size(); ++i) {
-    at = SpillCodec<T>::decode(current, at);
+    at = analysis::SpillCodec<T>::decode(current, at);
     INFO("record " << i);
     REQUIRE(std::memcmp(&current, &records[i], sizeof(T)) == 0);
   }
@@ -78,10 +79,11 @@ TEST_CASE("spill codec: random records of any size come back byte for byte") {
   round_trip(odd);
   round_trip(words);
   round_trip(std::vector<Odd>(3, Odd{}));  // all zero: a header each
-  CHECK(encode_all(std::vector<Odd>(3, Odd{})).size() == 3 * SpillCodec<Odd>::kHeader);
+  CHECK(encode_all(std::vector<Odd>(3, Odd{})).size() == 3 * analysis::SpillCodec<Odd>::kHeader);
 }
 
 TEST_CASE("spill codec: a sorted run of trace items takes a fraction of its size") {
+  using namespace trace;  // its events: the records spilled most
   std::vector<Item> items;
   for (uint64_t i = 0; i < 1000; ++i) {
     Item e{};
@@ -99,4 +101,4 @@ TEST_CASE("spill codec: a sorted run of trace items takes a fraction of its size
 }
 
 }  // namespace
-}  // namespace gprof::trace
+}  // namespace gprof::analysis
