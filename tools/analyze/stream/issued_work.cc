@@ -49,7 +49,7 @@ bool stream_issued_work(const std::string& path, unsigned decoders, analysis::Fi
   info = analysis::FileInfo{};
   info.path = path;
   std::vector<std::string> names;
-  FileScan scan(info, names);
+  FileScan scan(info, names, /*ranges=*/false);
   info.status = decoders > 0 ? read_file_pipelined(path, scan, decoders) : read_file(path, scan);
   if (!scan.finish()) {
     why = scan.why();

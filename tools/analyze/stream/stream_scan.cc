@@ -23,7 +23,7 @@ constexpr size_t budget() {
 
 }  // namespace
 
-FileScan::FileScan(analysis::FileInfo& info, std::vector<std::string>& gpu_names)
+FileScan::FileScan(analysis::FileInfo& info, std::vector<std::string>& gpu_names, bool ranges)
     : calls(budget<CallRecord>()),
       ranges_by_thread(budget<RangeRecord>()),
       ranges_by_start(budget<RangeRecord>()),
@@ -31,7 +31,8 @@ FileScan::FileScan(analysis::FileInfo& info, std::vector<std::string>& gpu_names
       info_(info),
       gpu_names_(gpu_names),
       starts_(budget<StartEvent>()),
-      ends_(budget<EndEvent>()) {}
+      ends_(budget<EndEvent>()),
+      keep_ranges_(ranges) {}
 
 void FileScan::on_header(const pb::FileHeader& header) {
   info_.header = header;
@@ -97,6 +98,7 @@ uint32_t FileScan::name_key(uint32_t name, uint32_t domain) {
 }
 
 void FileScan::emit(const RangeRecord& range) {
+  if (!keep_ranges_) return;
   ranges_by_thread.add(range);
   ranges_by_start.add(range);
 }

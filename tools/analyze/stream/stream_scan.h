@@ -28,7 +28,10 @@ using Sorted = analysis::SpillSorter<T, Less>;
 
 class FileScan final : public RecordVisitor {
  public:
-  FileScan(analysis::FileInfo& info, std::vector<std::string>& gpu_names);
+  // `ranges`: keep the paired ranges (ranges_by_thread, ranges_by_start)
+  // for the findings' joins; without, ranges are paired and counted only,
+  // as FileInfo says them (report's launches and memory views).
+  FileScan(analysis::FileInfo& info, std::vector<std::string>& gpu_names, bool ranges = true);
 
   void on_header(const pb::FileHeader& header) override;
   void on_string(const pb::StringEntry& entry) override;
@@ -88,6 +91,7 @@ class FileScan final : public RecordVisitor {
   uint32_t calls_seen_ = 0;
   bool seen_any_ = false;
   std::string why_;
+  bool keep_ranges_;
 };
 
 }  // namespace gprof::analyze::stream
