@@ -20,14 +20,7 @@ constexpr ThresholdSpec kThresholds[] = {
 
 std::optional<Finding> run(const RuleContext& context) {
   SmallMemcpyTally tally(context.thresholds);
-  for (const Timeline& timeline : context.files) {
-    tally.begin_file();
-    for (const Work& w : timeline.work) {
-      const Call* call = w.call == kNone ? nullptr : &timeline.calls[w.call];
-      const CallPlace place = call ? place_of(timeline, *call) : CallPlace{};
-      tally.add(timeline, WorkEvent{w, call, call ? &place : nullptr, timeline.in_scope(w)});
-    }
-  }
+  tally_work(context, tally);
   return tally.finish(context);
 }
 

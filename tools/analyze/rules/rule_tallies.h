@@ -90,6 +90,20 @@ struct WorkEvent {
   bool in_scope;
 };
 
+// The in-memory path of a tally that takes WorkEvents: every file's work
+// in Timeline::work's order, as the stream feeds it (streamed_file.cc).
+template <typename Tally>
+void tally_work(const RuleContext& context, Tally& tally) {
+  for (const Timeline& timeline : context.files) {
+    tally.begin_file();
+    for (const Work& w : timeline.work) {
+      const Call* call = w.call == kNone ? nullptr : &timeline.calls[w.call];
+      const CallPlace place = call ? place_of(timeline, *call) : CallPlace{};
+      tally.add(timeline, WorkEvent{w, call, call ? &place : nullptr, timeline.in_scope(w)});
+    }
+  }
+}
+
 class PageableMemcpyTally {
  public:
   void begin_file() { last_call_ = kNone; }
