@@ -54,14 +54,7 @@ void RangeStream::add(const RangeEvent& e) {
   switch (e.op) {
     case RangeOp::kPush: {
       opened(e.tid);
-      Open o{};
-      o.range.start_ns = e.time_ns;
-      o.range.tid = e.tid;
-      o.range.name = e.name;
-      o.range.domain = e.domain;
-      o.range.seq = e.seq;
-      o.range.op_id = e.op_id;
-      o.number = next_++;
+      const Open o{analysis::range_opened_by(e), next_++};
       Thread& t = thread(e.tid);
       t.stack(e.domain, true)->push_back(o);
       ++t.open;
@@ -77,20 +70,11 @@ void RangeStream::add(const RangeEvent& e) {
     case RangeOp::kEnd:
       ends_.add(End{e.range_id, e.time_ns, e.tid});
       break;
-    case RangeOp::kMark: {
+    case RangeOp::kMark:
       opened(e.tid);
-      analysis::Range r;
-      r.start_ns = r.end_ns = e.time_ns;
-      r.tid = r.end_tid = e.tid;
-      r.name = e.name;
-      r.domain = e.domain;
-      r.seq = e.seq;
-      r.op_id = e.op_id;
-      r.kind = analysis::RangeKind::kMark;
       ++counts_.marks;
-      emit_(r, next_++, false);
+      emit_(analysis::range_opened_by(e), next_++, false);
       break;
-    }
     case RangeOp::kNameThread:
       thread_names_[static_cast<uint32_t>(e.range_id)] = e.name;
       break;

@@ -17,17 +17,9 @@ RangeCounts& RangeCounts::operator+=(const RangeCounts& other) {
 
 void RangePairing::add(const RangeEvent& e) {
   switch (e.op) {
-    case RangeOp::kPush: {
-      Range r;
-      r.start_ns = e.time_ns;
-      r.tid = e.tid;
-      r.name = e.name;
-      r.domain = e.domain;
-      r.seq = e.seq;
-      r.op_id = e.op_id;
-      stacks_[{e.tid, e.domain}].push_back(Opened{r, seq_++});
+    case RangeOp::kPush:
+      stacks_[{e.tid, e.domain}].push_back(Opened{range_opened_by(e), seq_++});
       break;
-    }
     case RangeOp::kPop: {
       auto it = stacks_.find({e.tid, e.domain});
       if (it == stacks_.end() || it->second.empty()) {
@@ -49,18 +41,9 @@ void RangePairing::add(const RangeEvent& e) {
     case RangeOp::kEnd:
       ends_.push_back(End{e.range_id, e.time_ns, e.tid});
       break;
-    case RangeOp::kMark: {
-      Range r;
-      r.start_ns = r.end_ns = e.time_ns;
-      r.tid = r.end_tid = e.tid;
-      r.name = e.name;
-      r.domain = e.domain;
-      r.seq = e.seq;
-      r.op_id = e.op_id;
-      r.kind = RangeKind::kMark;
-      done_.push_back(Opened{r, seq_++});
+    case RangeOp::kMark:
+      done_.push_back(Opened{range_opened_by(e), seq_++});
       break;
-    }
     case RangeOp::kNameThread:
       thread_names_[static_cast<uint32_t>(e.range_id)] = e.name;
       break;

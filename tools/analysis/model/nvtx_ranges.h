@@ -40,6 +40,24 @@ struct Range {
   bool open_at_exit = false;
 };
 
+// A range as the push or mark `e` opens it: its start, thread, name,
+// domain and torch numbers (a mark also ends there).
+inline Range range_opened_by(const RangeEvent& e) {
+  Range r;
+  r.start_ns = e.time_ns;
+  r.tid = e.tid;
+  r.name = e.name;
+  r.domain = e.domain;
+  r.seq = e.seq;
+  r.op_id = e.op_id;
+  if (e.op == RangeOp::kMark) {
+    r.end_ns = e.time_ns;
+    r.end_tid = e.tid;
+    r.kind = RangeKind::kMark;
+  }
+  return r;
+}
+
 // What a file's NVTX events amounted to.
 struct RangeCounts {
   uint64_t push_pop = 0;  // ranges, open-at-exit ones included
