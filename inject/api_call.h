@@ -6,12 +6,12 @@
 
 #include "inject/cuda_api.h"
 
-#include "collector/cupti_session.h"
-#include "collector/process_state.h"
-#include "collector/queue_records.h"
-#include "collector/recorder.h"
-#include "collector/thread_state.h"
-#include "collector/timestamp.h"
+#include "collector/gpu/cupti_session.h"
+#include "collector/process/process_state.h"
+#include "collector/process/recorder.h"
+#include "collector/queues/queue_records.h"
+#include "collector/queues/thread_state.h"
+#include "collector/queues/timestamp.h"
 #include "formats/api_ids.h"
 #include "formats/record.h"
 

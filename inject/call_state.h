@@ -5,4 +5,4 @@
 // that a hook resolves one TLS address for it and for its queue.
 #pragma once
 
-#include "collector/thread_state.h"
+#include "collector/queues/thread_state.h"

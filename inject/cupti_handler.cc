@@ -6,10 +6,10 @@
 
 #include <type_traits>
 
-#include "collector/capture_window.h"
-#include "collector/loss_counters.h"
-#include "collector/recorder.h"
-#include "collector/timestamp.h"
+#include "collector/process/capture_window.h"
+#include "collector/process/recorder.h"
+#include "collector/queues/loss_counters.h"
+#include "collector/queues/timestamp.h"
 #include "inject/api_call.h"
 #include "inject/call_state.h"
 
@@ -328,7 +328,7 @@ void CUPTIAPI on_cupti_callback(void*, CUpti_CallbackDomain domain, CUpti_Callba
   if (domain != CUPTI_CB_DOMAIN_RUNTIME_API && domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
   const auto* cb = static_cast<const CUpti_CallbackData*>(data);
   ThreadState& state = this_thread();
-  // gprof's own driver queries (collector/driver_probe.h) are not the program's.
+  // gprof's own driver queries (collector/gpu/driver_probe.h) are not the program's.
   if (state.is_writer) return;
   // Capture windows follow cudaProfilerStart/Stop made through a static
   // runtime too (the interposed hooks handle the others; both are idempotent).

@@ -5,7 +5,7 @@
 
 #include <cupti.h>
 
-#include "collector/cupti_session.h"
+#include "collector/gpu/cupti_session.h"
 
 namespace gprof::inject {
 

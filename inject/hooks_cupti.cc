@@ -5,14 +5,14 @@
 // interposes these five (exported as name@@libcupti.so.13 and
 // name@libcupti.so.12, the real library's version nodes), tells the CUPTI
 // session before and after, and forwards to the real function. gprof's own
-// calls go through the library handle (collector/cupti_library.h) and never
+// calls go through the library handle (collector/gpu/cupti_library.h) and never
 // come here. Rare calls, not a hot path: no lock, no allocation, no logging.
 #include <cupti.h>
 #include <dlfcn.h>
 
 #include <atomic>
 
-#include "collector/cupti_session.h"
+#include "collector/gpu/cupti_session.h"
 
 namespace {
 

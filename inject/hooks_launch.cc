@@ -1,6 +1,6 @@
 // Kernel launches: the runtime API, the CUDA 13 compiler path
 // (__cudaGetKernel + __cudaLaunchKernel) and graph launches.
-#include "collector/static_tls.h"
+#include "collector/queues/static_tls.h"
 #include "inject/api_call.h"
 #include "inject/cuda_api.h"
 #include "inject/hook_name.h"

@@ -1,5 +1,5 @@
 // cudaProfilerStart/Stop: recorded as calls; capture windows build on them.
-#include "collector/capture_window.h"
+#include "collector/process/capture_window.h"
 #include "inject/api_call.h"
 #include "inject/cuda_api.h"
 #include "inject/hook_name.h"

@@ -1,6 +1,6 @@
 // Kernel names: registration of host stubs by nvcc-generated constructors,
 // and the CUDA 13 stub → cudaKernel_t mapping. Not recorded as calls.
-#include "collector/recorder.h"
+#include "collector/process/recorder.h"
 #include "inject/api_call.h"
 #include "inject/cuda_api.h"
 #include "inject/hook_name.h"

@@ -1,11 +1,11 @@
 // InitializeInjection: the CUDA driver calls it at cuInit when
 // CUDA_INJECTION64_PATH names this library (the preload constructor sets it
 // when unset). This is where CUPTI is set up, once, with CUDA initializing.
-#include "collector/capture_window.h"
-#include "collector/cupti_session.h"
-#include "collector/late_attach.h"
-#include "collector/process_state.h"
-#include "collector/recorder.h"
+#include "collector/gpu/cupti_session.h"
+#include "collector/gpu/late_attach.h"
+#include "collector/process/capture_window.h"
+#include "collector/process/process_state.h"
+#include "collector/process/recorder.h"
 #include "inject/cupti_handler.h"
 
 namespace gprof::inject {
@@ -19,7 +19,7 @@ void start_cupti_session(const char* attach) {
   start_cupti(setup);
 }
 
-// CUDA was initialized before our constructor (collector/late_attach.h): the
+// CUDA was initialized before our constructor (collector/gpu/late_attach.h): the
 // writer calls this once it finds CUDA running without us.
 void attach_late() {
   if (recording_enabled()) start_cupti_session("late");

@@ -10,15 +10,15 @@
 #include <cstring>
 #include <cwchar>
 
-#include "collector/capture_window.h"
-#include "collector/loss_counters.h"
-#include "collector/process_state.h"
-#include "collector/queue_records.h"
-#include "collector/recorder.h"
-#include "collector/static_tls.h"
-#include "collector/thread_state.h"
-#include "collector/timestamp.h"
-#include "collector/torch_message.h"
+#include "collector/names/torch_message.h"
+#include "collector/process/capture_window.h"
+#include "collector/process/process_state.h"
+#include "collector/process/recorder.h"
+#include "collector/queues/loss_counters.h"
+#include "collector/queues/queue_records.h"
+#include "collector/queues/static_tls.h"
+#include "collector/queues/thread_state.h"
+#include "collector/queues/timestamp.h"
 
 namespace gprof::inject {
 namespace {

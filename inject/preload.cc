@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collector/capture_window.h"
-#include "collector/late_attach.h"
-#include "collector/log.h"
-#include "collector/process_state.h"
-#include "collector/recorder.h"
+#include "collector/gpu/late_attach.h"
+#include "collector/process/capture_window.h"
+#include "collector/process/log.h"
+#include "collector/process/process_state.h"
+#include "collector/process/recorder.h"
 
 namespace gprof::inject {
 void attach_late();         // injection.cc

@@ -12,7 +12,7 @@
 
 #include <cstring>
 
-#include "collector/clock.h"
+#include "collector/queues/clock.h"
 
 namespace gprof::inject {
 namespace {

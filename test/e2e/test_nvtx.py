@@ -367,7 +367,7 @@ class DlopenedByNvtx(E2ETestCase):
     """libgprof.so loaded by NVTX (NVTX_INJECTION64_PATH) rather than preloaded. Its TLS block is
     then in static TLS only if the loader had room; with glibc's optional static TLS turned off
     (glibc.rtld.optional_static_tls=0, glibc manual "Dynamic Linking Tunables") it is dynamic, and
-    the hooks must take their general path (collector/static_tls.h): the same ranges either way."""
+    the hooks must take their general path (collector/queues/static_tls.h): the same ranges either way."""
 
     def run_dlopened(self, tunables):
         env = {"NVTX_INJECTION64_PATH": LIBGPROF,

@@ -1,8 +1,8 @@
 // capture_floor: the least a profiler can add to one intercepted call on this machine, the floor
 // scripts/bench compares the shim with (issue 12): two timestamp reads and one record stored in
 // place into a per-thread buffer, nothing else. The record is the size of the shim's compact call
-// record (collector/queue_records.h, QCall: 56 bytes); the buffer is 64 KiB, the shim's chunk,
-// reused, so the figure is the cache-resident floor.
+// record (collector/queues/queue_records.h, QCall: 56 bytes); the buffer is 64 KiB, the shim's
+// chunk, reused, so the figure is the cache-resident floor.
 //
 // Usage: capture_floor [BATCHES]   (batches of 1000 records, 200 by default)
 // Prints the median ns per record over batches, with the TSC (rdtsc) and with clock_gettime.

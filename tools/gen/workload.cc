@@ -161,7 +161,7 @@ enum : uint32_t {
 };
 
 // An op as PyTorch's emit_nvtx names it; the shim interns the text without
-// ", seq = N, op_id = M" and keeps the numbers (collector/torch_message.h).
+// ", seq = N, op_id = M" and keeps the numbers (collector/names/torch_message.h).
 struct OpSpec {
   const char* name;   // "aten::linear, sizes = [[32, 1024], [4096, 1024], [4096]]"
   const char* child;  // the op it calls, named without seq, or nullptr
@@ -298,7 +298,7 @@ class Generator {
   std::vector<std::unique_ptr<Thread>> threads_;
   std::vector<std::unique_ptr<GpuActivitiesEncoder>> completed_;  // full buffers
   std::unordered_map<std::string, uint32_t> nvtx_ids_;
-  uint32_t next_nvtx_ = 1u << 28;  // as collector/string_table.h numbers them
+  uint32_t next_nvtx_ = 1u << 28;  // as collector/names/string_table.h numbers them
   uint32_t kernel_ids_[kKernelCount] = {};
   uint32_t gpu_kernel_ids_[kKernelCount] = {};
   uint32_t next_kernel_ = 1, next_gpu_kernel_ = 1u << 24;

@@ -41,7 +41,7 @@ namespace {
 constexpr const char* kDefaultPattern = "gprof-%p.gprof";
 constexpr size_t kSummaryRows = 10;
 constexpr size_t kSummaryFindings = 3;
-// The shim's limits (collector/config.cc): longer values are ignored there.
+// The shim's limits (collector/process/config.cc): longer values are ignored there.
 constexpr size_t kMaxCaptureName = 127;
 constexpr uint64_t kMaxSteps = 100'000'000;
 constexpr uint64_t kMaxSeconds = 1'000'000'000;
@@ -58,7 +58,7 @@ struct RecordOptions {
   std::vector<std::string> command;
 };
 
-// The shim's GPROF_CAPTURE grammar (collector/config.cc, parse_capture).
+// The shim's GPROF_CAPTURE grammar (collector/process/config.cc, parse_capture).
 std::string check_capture(const std::string& value) {
   if (value == "all" || value == "cudaProfilerApi" || value == "cudaprofilerapi") return {};
   if (value.starts_with("nvtx:")) {
@@ -75,7 +75,7 @@ std::string check_capture(const std::string& value) {
       value);
 }
 
-// Seconds as the shim reads them (collector/config.cc, parse_seconds_as_ms):
+// Seconds as the shim reads them (collector/process/config.cc, parse_seconds_as_ms):
 // digits, optionally a fraction; no sign, no exponent.
 std::string check_seconds(const std::string& value) {
   const size_t dot = value.find('.');

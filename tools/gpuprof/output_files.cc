@@ -11,10 +11,10 @@
 namespace gprof::cli {
 namespace {
 
-// collector/config.h's Config::kMaxPattern, less its NUL: a longer pattern is
+// collector/process/config.h's Config::kMaxPattern, less its NUL: a longer pattern is
 // ignored by the shim.
 constexpr size_t kMaxPattern = 511;
-// collector/output_path.cc's limit on a %q{VAR} name.
+// collector/output/output_path.cc's limit on a %q{VAR} name.
 constexpr size_t kMaxVariable = 255;
 
 // One '/'-separated part of a pattern, as a regular expression, and whether it
@@ -48,7 +48,7 @@ Component parse_component(std::string_view text) {
       case 'p':
         c.regex += "[0-9]+";
         break;
-      case 't':  // collector/process_info.cc: strftime "%Y%m%dT%H%M%S"
+      case 't':  // collector/output/process_info.cc: strftime "%Y%m%dT%H%M%S"
         c.regex += "[0-9]{8}T[0-9]{6}";
         break;
       case 'q':

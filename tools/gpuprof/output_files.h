@@ -1,5 +1,5 @@
 // The files a recorded run left behind. The shim names each process's file by
-// expanding GPROF_OUTPUT (collector/output_path.h) with values only that
+// expanding GPROF_OUTPUT (collector/output/output_path.h) with values only that
 // process knows (its pid, its rank, its start time), so `gpuprof record`
 // finds them by matching the pattern with every directive as a wildcard, and
 // keeps the files that appeared or changed while the command ran.
@@ -15,7 +15,7 @@ namespace gprof::cli {
 
 // Why the shim would refuse `pattern` (it would then warn and write
 // gprof-%p.gprof instead), or "" when it is fine: the same grammar as
-// collector/output_path.cc (%p %h %r %t %q{VAR} %%), a bounded length, and a
+// collector/output/output_path.cc (%p %h %r %t %q{VAR} %%), a bounded length, and a
 // file name at the end.
 std::string check_output_pattern(std::string_view pattern);
 

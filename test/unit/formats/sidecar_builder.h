@@ -39,7 +39,7 @@ class SidecarBuilder {
   // NVTX events of thread `tid`, written with the in-process encoder.
   SidecarBuilder& ranges(uint32_t tid, const std::vector<RangeEvent>& events);
   // Threads' calls and NVTX events in one frame, batches in the order given,
-  // as the shim's writer drains the threads' queues (collector/writer.cc): a
+  // as the shim's writer drains the threads' queues (collector/output/writer.cc): a
   // thread's calls and events of a drain share a frame, which the streaming
   // report (tools/analysis/aggregate/ops_stream.h) relies on.
   SidecarBuilder& drain(const std::vector<std::pair<uint32_t, std::vector<ApiRecord>>>& calls,

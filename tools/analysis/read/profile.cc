@@ -253,7 +253,7 @@ void GpuCounts::count(GpuKind kind) {
   }
 }
 
-// The shim names its window in the header (collector/writer.cc).
+// The shim names its window in the header (collector/output/writer.cc).
 bool has_capture_window(const pb::FileHeader& header) {
   for (const pb::ConfigEntry& e : header.config()) {
     if (e.key() == "capture" && e.value() != "all") return true;

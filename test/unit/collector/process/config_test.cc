@@ -1,0 +1,106 @@
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <map>
+#include <string>
+
+#include "collector/process/config.h"
+
+namespace {
+
+std::map<std::string, std::string> g_env;
+
+char* fake_getenv(const char* name) {
+  auto it = g_env.find(name);
+  return it == g_env.end() ? nullptr : it->second.data();
+}
+
+}  // namespace
+
+using namespace gprof;
+
+TEST_CASE("defaults when nothing is set") {
+  g_env.clear();
+  Config c = load_config(fake_getenv);
+  CHECK(c.enabled);
+  CHECK(std::string(c.output_pattern) == "gprof-%p.gprof");
+  CHECK(c.max_memory == (256u << 20));
+  CHECK(c.on_full == OnFull::kWait);
+  CHECK(c.max_wait_ms == 10000);
+  CHECK(c.tsc);
+  CHECK(c.file_mode == 0600);
+  CHECK(c.fork_policy == ForkPolicy::kFollow);
+}
+
+TEST_CASE("valid values are taken") {
+  g_env = {{"GPROF_OUTPUT", "/tmp/run-%r.gprof"},
+           {"GPROF_MAX_MEMORY", "64M"},
+           {"GPROF_ON_FULL", "Drop"},
+           {"GPROF_MAX_WAIT_MS", "250"},
+           {"GPROF_TSC", "0"},
+           {"GPROF_ENABLED", "off"},
+           {"GPROF_FILE_MODE", "0644"},
+           {"GPROF_FORK", "stop"},
+           {"GPROF_LOG_LEVEL", "error"}};
+  Config c = load_config(fake_getenv);
+  CHECK(std::string(c.output_pattern) == "/tmp/run-%r.gprof");
+  CHECK(c.max_memory == (64u << 20));
+  CHECK(c.on_full == OnFull::kDrop);
+  CHECK(c.max_wait_ms == 250);
+  CHECK_FALSE(c.tsc);
+  CHECK_FALSE(c.enabled);
+  CHECK(c.file_mode == 0644);
+  CHECK(c.fork_policy == ForkPolicy::kStop);
+  CHECK(c.log_level == LogLevel::kError);
+}
+
+TEST_CASE("bad values fall back to the defaults") {
+  g_env = {{"GPROF_MAX_MEMORY", "512K"}, {"GPROF_ON_FULL", "block"},  {"GPROF_ENABLED", "maybe"},
+           {"GPROF_MAX_WAIT_MS", "0"},   {"GPROF_FILE_MODE", "0777"}, {"GPROF_FORK", "sideways"},
+           {"GPROF_OUTPUT", ""},         {"GPROF_LOG_LEVEL", "off"}};
+  Config c = load_config(fake_getenv);
+  CHECK(c.max_memory == (256u << 20));  // below the 1M floor
+  CHECK(c.on_full == OnFull::kWait);
+  CHECK(c.max_wait_ms == 10000);
+  CHECK(c.enabled);
+  CHECK(c.file_mode == 0600);
+  CHECK(c.fork_policy == ForkPolicy::kFollow);
+  CHECK(std::string(c.output_pattern) == "gprof-%p.gprof");
+}
+
+TEST_CASE("size parsing") {
+  CHECK(parse_size("4096") == 4096u);
+  CHECK(parse_size("1m") == (1u << 20));
+  CHECK(parse_size(" 2G ") == (2ull << 30));
+  CHECK_FALSE(parse_size("0"));
+  CHECK_FALSE(parse_size("12Q"));
+  CHECK_FALSE(parse_size(""));
+  CHECK_FALSE(parse_size("99999999999999999999"));
+}
+
+TEST_CASE("capture windows: GPROF_CAPTURE forms") {
+  Config c;
+  REQUIRE(parse_capture("cudaProfilerApi", c));
+  CHECK(c.capture_mode == CaptureMode::kProfilerApi);
+  REQUIRE(parse_capture("nvtx:forward", c));
+  CHECK(c.capture_mode == CaptureMode::kNvtx);
+  CHECK(std::string(c.capture_name) == "forward");
+  CHECK(std::string(c.capture_domain).empty());
+  REQUIRE(parse_capture("nvtx:ProfilerStep*@PyTorch", c));
+  CHECK(std::string(c.capture_name) == "ProfilerStep*");
+  CHECK(std::string(c.capture_domain) == "PyTorch");
+  REQUIRE(parse_capture("all", c));
+  CHECK(c.capture_mode == CaptureMode::kAll);
+  CHECK_FALSE(parse_capture("nvtx:", c));
+  CHECK_FALSE(parse_capture("sometimes", c));
+  CHECK_FALSE(parse_capture("nvtx:" + std::string(200, 'x'), c));
+}
+
+TEST_CASE("capture windows: seconds") {
+  CHECK(parse_seconds_as_ms("10") == 10000u);
+  CHECK(parse_seconds_as_ms("0.5") == 500u);
+  CHECK(parse_seconds_as_ms("1.2345") == 1234u);
+  CHECK_FALSE(parse_seconds_as_ms(""));
+  CHECK_FALSE(parse_seconds_as_ms("-1"));
+  CHECK_FALSE(parse_seconds_as_ms("5s"));
+}
