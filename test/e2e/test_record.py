@@ -1,4 +1,4 @@
-"""`gpuprof record -- CMD ARGS...` (tools/gpuprof/cmd_record.cc): it sets up the preload, runs the
+"""`gpuprof record -- CMD ARGS...` (tools/gpuprof/record/cmd_record.cc): it sets up the preload, runs the
 command as a shell would (PATH lookup, exit status, signals), and then lists the files the run
 wrote and prints the top rows of their report on stderr. The programs run on the fakes."""
 

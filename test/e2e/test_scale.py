@@ -308,7 +308,7 @@ class Memory(unittest.TestCase):
             # whatever the records; this one leaves 2x for noise.
             bound = 128 * 2**20
             self.assertLess(peak, bound, f"{peak / 2**20:.0f} MB for {records} records")
-            # The launches and memory views stream too (tools/gpuprof/view_streams.h): the
+            # The launches and memory views stream too (tools/gpuprof/report/view_streams.h): the
             # launches' exact medians from an external sort. In memory they took ~50 bytes
             # a record (152 MB at 2M records); streamed, 64 MB at 2M and 59 MB at 10M.
             for view in ("launches", "memory"):

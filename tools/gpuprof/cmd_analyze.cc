@@ -13,11 +13,11 @@
 #include "tools/analyze/load.h"
 #include "tools/analyze/render/render.h"
 #include "tools/analyze/rules/rules.h"
+#include "tools/gpuprof/cli/diagnostics.h"
+#include "tools/gpuprof/cli/input_paths.h"
+#include "tools/gpuprof/cli/progress.h"
+#include "tools/gpuprof/cli/suggest.h"
 #include "tools/gpuprof/commands.h"
-#include "tools/gpuprof/diagnostics.h"
-#include "tools/gpuprof/input_paths.h"
-#include "tools/gpuprof/progress.h"
-#include "tools/gpuprof/suggest.h"
 
 namespace gprof::cli {
 namespace {

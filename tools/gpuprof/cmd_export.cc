@@ -12,10 +12,10 @@
 #include "tools/export/database_file.h"
 #include "tools/export/database_writer.h"
 #include "tools/export/sqlite_db.h"
+#include "tools/gpuprof/cli/diagnostics.h"
+#include "tools/gpuprof/cli/input_paths.h"
+#include "tools/gpuprof/cli/progress.h"
 #include "tools/gpuprof/commands.h"
-#include "tools/gpuprof/diagnostics.h"
-#include "tools/gpuprof/input_paths.h"
-#include "tools/gpuprof/progress.h"
 
 namespace gprof::cli {
 namespace {

@@ -17,10 +17,10 @@
 
 #include "tools/analysis/render/duration.h"
 #include "tools/analysis/render/format.h"
+#include "tools/gpuprof/cli/diagnostics.h"
+#include "tools/gpuprof/cli/input_paths.h"
+#include "tools/gpuprof/cli/progress.h"
 #include "tools/gpuprof/commands.h"
-#include "tools/gpuprof/diagnostics.h"
-#include "tools/gpuprof/input_paths.h"
-#include "tools/gpuprof/progress.h"
 #include "tools/trace/output_file.h"
 #include "tools/trace/time_window.h"
 #include "tools/trace/trace_writer.h"

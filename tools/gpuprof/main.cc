@@ -6,9 +6,9 @@
 #include <cstdio>
 #include <exception>
 
+#include "tools/gpuprof/cli/diagnostics.h"
+#include "tools/gpuprof/cli/parse_errors.h"
 #include "tools/gpuprof/commands.h"
-#include "tools/gpuprof/diagnostics.h"
-#include "tools/gpuprof/parse_errors.h"
 
 int main(int argc, char** argv) {
   // A frame libprotobuf cannot parse (a string that is not UTF-8, a field cut

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "tools/diff/comparison.h"
-#include "tools/diff/run_rows.h"
+#include "tools/diff/compare/comparison.h"
+#include "tools/diff/runs/run_rows.h"
 
 namespace gprof::test {
 

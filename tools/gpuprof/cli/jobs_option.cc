@@ -1,0 +1,17 @@
+#include "tools/gpuprof/cli/jobs_option.h"
+
+#include "tools/gpuprof/cli/whole_number.h"
+
+namespace gprof::cli {
+
+void add_jobs_option(CLI::App& cmd, unsigned& jobs) {
+  cmd.add_option("-j,--jobs", jobs,
+                 "Read up to N files at once, each on its own thread (0: one per hardware "
+                 "thread); the output is the same for any N. Each file read at once holds its "
+                 "records in memory")
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(whole_number(0));
+}
+
+}  // namespace gprof::cli

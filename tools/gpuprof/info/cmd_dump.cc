@@ -1,0 +1,156 @@
+// gpuprof dump FILE...: the records as JSON Lines, for scripts and tests
+// that need them rather than a table. API records by default (so existing
+// consumers see what they always saw); --records gpu|ranges|all adds GPU
+// records and NVTX ranges, which come after the API records of their file
+// (they are paired at its end): ranges and marks first, then GPU records.
+// Ranges of PyTorch ops carry "seq" (torch's sequence_nr) and "op_id" when
+// the message had them.
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tools/analysis/read/gpu_names.h"
+#include "tools/analysis/read/profile.h"
+#include "tools/gpuprof/cli/diagnostics.h"
+#include "tools/gpuprof/cli/input_paths.h"
+#include "tools/gpuprof/cli/progress.h"
+#include "tools/gpuprof/commands.h"
+
+namespace gprof::cli {
+namespace {
+
+struct DumpOptions {
+  std::vector<std::string> files;
+  std::string records = "api";
+  bool quiet = false;
+};
+
+void print_line(const nlohmann::json& j) {
+  std::string line = j.dump();
+  line += '\n';
+  std::fwrite(line.data(), 1, line.size(), stdout);
+}
+
+class DumpVisitor : public analysis::ProfileVisitor {
+ public:
+  DumpVisitor(bool api, bool gpu, bool ranges) : api_(api), gpu_(gpu), ranges_(ranges) {}
+
+  void on_api(const analysis::ApiCall& call) override {
+    if (!api_) return;
+    const ApiRecord& r = call.record;
+    nlohmann::json j = {
+        {"type", "api"},           {"file", call.file},         {"tid", r.tid},
+        {"api", call.info.symbol}, {"name", call.info.display}, {"start_ns", r.start_ns},
+        {"end_ns", r.end_ns},      {"result", r.result},        {"correlation", r.correlation},
+    };
+    const uint32_t fields = call.info.fields;
+    if (fields & kFieldLaunch) {
+      j["kernel"] = call.kernel ? nlohmann::json(*call.kernel) : nlohmann::json(nullptr);
+      j["grid"] = {r.grid.x, r.grid.y, r.grid.z};
+      j["block"] = {r.block.x, r.block.y, r.block.z};
+      j["shared_mem"] = r.shared_mem;
+    }
+    if (fields & kFieldStream) j["stream"] = r.stream;
+    if (fields & kFieldBytes) j["bytes"] = r.bytes;
+    if (fields & kFieldAddress) j["address"] = r.address;
+    if (fields & kFieldCopyKind) j["copy_kind"] = r.copy_kind;
+    if (r.runtime) j["runtime"] = "libcudart.so." + std::to_string(r.runtime);
+    print_line(j);
+  }
+
+  // A paired range (nvtx_ranges.h) with its row name; a mark has start = end.
+  void on_range(const analysis::RangeSpan& span) override {
+    if (!ranges_) return;
+    const analysis::Range& r = span.range;
+    const char* kind = r.kind == analysis::RangeKind::kPushPop    ? "push_pop"
+                       : r.kind == analysis::RangeKind::kStartEnd ? "start_end"
+                                                                  : "mark";
+    nlohmann::json j = {
+        {"type", "range"},   {"file", span.file},      {"kind", kind},
+        {"name", span.name}, {"start_ns", r.start_ns}, {"end_ns", r.end_ns},
+        {"tid", r.tid},      {"end_tid", r.end_tid},   {"open_at_exit", r.open_at_exit}};
+    // PyTorch emit_nvtx numbers, when the message had them: torch's own
+    // sequence_nr (stored + 1 so that 0 can mean none).
+    if (r.seq != 0) j["seq"] = r.seq - 1;
+    if (r.op_id != 0) j["op_id"] = r.op_id;
+    if (!span.input_shapes.empty()) j["input_shapes"] = span.input_shapes;
+    print_line(j);
+  }
+
+  // Every GpuRecord field, whatever the kind, plus the row name and, when
+  // paired, the correlation of the API call that issued it.
+  void on_gpu(const analysis::GpuActivity& activity) override {
+    if (!gpu_) return;
+    const GpuRecord& r = *activity.record;
+    nlohmann::json j = {
+        {"type", "gpu"},
+        {"file", activity.file},
+        {"kind", analysis::gpu_kind_name(r.kind)},
+        {"name", *activity.name},
+        {"start_ns", r.start_ns},
+        {"end_ns", r.end_ns},
+        {"correlation", r.correlation},
+        {"bytes", r.bytes},
+        {"graph", r.graph},
+        {"graph_node", r.graph_node},
+        {"kernel", activity.kernel ? nlohmann::json(*activity.kernel) : nlohmann::json(nullptr)},
+        {"device", r.device},
+        {"stream", r.stream},
+        {"grid", {r.grid.x, r.grid.y, r.grid.z}},
+        {"block", {r.block.x, r.block.y, r.block.z}},
+        {"shared_mem", r.shared_mem},
+        {"registers", r.registers},
+        {"copy_kind", r.copy_kind},
+        {"src_kind", r.src_kind},
+        {"dst_kind", r.dst_kind},
+        {"peer_device", r.peer_device},
+        {"detail", r.detail},
+    };
+    // The call's id as recorded: pairing unwraps CUPTI's 32-bit ids, and an
+    // unwrapped id keeps the recorded one in its low 32 bits.
+    if (activity.call != nullptr) {
+      const uint64_t id = activity.call->correlation;
+      j["api_correlation"] = id >> 32 != 0 ? id & 0xFFFFFFFFu : id;
+    }
+    print_line(j);
+  }
+
+ private:
+  bool api_;
+  bool gpu_;
+  bool ranges_;
+};
+
+}  // namespace
+
+void add_dump_command(CLI::App& app, int& exit_status) {
+  auto options = std::make_shared<DumpOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "dump", "Print the recorded records as JSON Lines (one object per record, in file order)");
+  cmd->add_option("files", options->files, "Sidecar files and directories of them")
+      ->required()
+      ->type_name("FILE");
+  cmd->add_option("--records", options->records,
+                  "Which records: api (CPU-side calls), gpu (CUPTI activities), ranges (NVTX "
+                  "ranges and marks, paired), all")
+      ->type_name("WHICH")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"api", "gpu", "ranges", "all"}));
+  add_quiet_flag(*cmd, options->quiet);
+  cmd->footer("Exit status: 0 every file was read; 1 some file could not be read; 2 bad usage.");
+  cmd->callback([options, &exit_status] {
+    const std::string& which = options->records;
+    DumpVisitor visitor(which == "api" || which == "all", which == "gpu" || which == "all",
+                        which == "ranges" || which == "all");
+    const Inputs inputs = expand_inputs(options->files);
+    const bool found = report_input_errors(inputs.errors);
+    ProgressScope progress(inputs.files, 1, options->quiet, true);
+    std::vector<analysis::FileInfo> infos = analysis::load_files(inputs.files, visitor);
+    exit_status = check_files(infos) && found ? kExitOk : kExitFileError;
+  });
+}
+
+}  // namespace gprof::cli

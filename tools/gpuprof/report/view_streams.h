@@ -1,0 +1,30 @@
+// report's launches and memory views over a stream of each file's GPU work
+// and the calls that issued it (analyze/stream/issued_work.h), so that their
+// memory follows the rows and not the run; files the stream cannot take are
+// read in memory, with a note, as the key-averages views do.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "tools/analysis/aggregate/launches.h"
+#include "tools/analysis/aggregate/transfers.h"
+#include "tools/analysis/read/profile.h"
+#include "tools/gpuprof/report/report_options.h"
+
+namespace gprof::cli {
+
+// Whether the views may stream: not with --range (its scope is the loader's,
+// CallScope), nor with GPROF_STREAM=0.
+bool views_may_stream(const ReportOptions& options);
+
+// Reads `path` into the view, or nullopt (`why` says why) when it must be
+// read in memory; what the progress display counted is then taken back.
+std::optional<analysis::FileInfo> stream_view_file(const std::string& path, unsigned decoders,
+                                                   analysis::LaunchesVisitor& view,
+                                                   std::string& why);
+std::optional<analysis::FileInfo> stream_view_file(const std::string& path, unsigned decoders,
+                                                   analysis::TransfersVisitor& view,
+                                                   std::string& why);
+
+}  // namespace gprof::cli
