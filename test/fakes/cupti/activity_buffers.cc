@@ -1,6 +1,7 @@
 #include "activity_buffers.h"
 
 #include <algorithm>
+#include <condition_variable>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -34,6 +35,13 @@ struct State {
   std::map<std::thread::id, Buffer> thread_current;  // per_thread: each thread's
   std::vector<Buffer> spare;  // requested by a thread that then found a current buffer
   std::vector<Buffer> held;   // out_of_order: completed, delivered at the next flush
+  // Shared buffers (not per_thread) are one buffer for the process: one request for it at a time.
+  // Threads that find it missing while another thread asks wait for that buffer rather than ask
+  // for one each, so that six threads starting at once still cost one request.
+  // A record made by the asking thread itself (from inside the request callback) does not wait.
+  bool requesting = false;
+  std::thread::id requester;
+  std::condition_variable request_done;
   uint64_t produced = 0;
   size_t dropped = 0;
 };
@@ -198,12 +206,26 @@ void AddRecord(const void* record, size_t size) {
       ++state.dropped;
       break;
     }
+    if (!state.per_thread && state.requesting && state.requester != std::this_thread::get_id()) {
+      state.request_done.wait(lock);
+      continue;
+    }
     const CUpti_BuffersCallbackRequestFunc request = state.request;
+    const bool shared_request = !state.per_thread;
+    if (shared_request && !state.requesting) {
+      state.requesting = true;
+      state.requester = std::this_thread::get_id();
+    }
     lock.unlock();
     Complete(&done);
     Buffer fresh = Request(request);
     asked = true;
     lock.lock();
+    if (shared_request && state.requester == std::this_thread::get_id()) {
+      state.requesting = false;
+      state.requester = std::thread::id();
+      state.request_done.notify_all();
+    }
     if (reinterpret_cast<uintptr_t>(fresh.data) % ACTIVITY_RECORD_ALIGNMENT != 0) {
       done.push_back(fresh);  // unusable: records must be aligned
       fresh = Buffer{};
