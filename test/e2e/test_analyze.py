@@ -126,14 +126,19 @@ class RecordAndDiff(AnalyzeCase):
         name, rule, _, env = CASES[4]  # gpu-idle
         good = self.record_program(name, env, efficient=True)
         bad = self.record_program(name, env)
-        text = gpuprof("diff", good, bad, check=False)
-        self.assertIn("New findings, only in NEW (gpuprof analyze):", text.stdout)
-        self.assertIn(f"] {rule}: ", text.stdout)
-        doc = json.loads(gpuprof("diff", "--format", "json", good, bad, check=False).stdout)
-        self.assertIn(rule, [f["rule"] for f in doc["new_findings"]])
-        # The other way round, nothing is new.
-        back = json.loads(gpuprof("diff", "--format", "json", bad, good, check=False).stdout)
-        self.assertEqual(back["new_findings"], [])
+        # --jobs 2 reads the two sides' findings at once (cmd_diff.cc), --jobs 1 one after the
+        # other: the same findings, on the same side.
+        for jobs in ("1", "2"):
+            text = gpuprof("diff", "--jobs", jobs, good, bad, check=False)
+            self.assertIn("New findings, only in NEW (gpuprof analyze):", text.stdout)
+            self.assertIn(f"] {rule}: ", text.stdout)
+            doc = json.loads(gpuprof("diff", "--jobs", jobs, "--format", "json", good, bad,
+                                     check=False).stdout)
+            self.assertIn(rule, [f["rule"] for f in doc["new_findings"]])
+            # The other way round, nothing is new.
+            back = json.loads(gpuprof("diff", "--jobs", jobs, "--format", "json", bad, good,
+                                      check=False).stdout)
+            self.assertEqual(back["new_findings"], [])
 
 
 if __name__ == "__main__":

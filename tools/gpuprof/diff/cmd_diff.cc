@@ -6,13 +6,16 @@
 #include <malloc.h>
 
 #include <cstdio>
+#include <exception>
 #include <fstream>
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "tools/analysis/aggregate/group_by.h"
+#include "tools/analysis/read/parallel_files.h"
 #include "tools/analysis/render/duration.h"
 #include "tools/analyze/load.h"
 #include "tools/diff/compare/comparison.h"
@@ -192,26 +195,52 @@ int compare_and_write(const DiffArgs& args, bool& compared, std::string& reason)
       sidecars.insert(sidecars.end(), run.begin(), run.end());
   // Findings too when both sides are sidecar files (a JSON report holds no
   // timeline): a second pass over each side's files (analyze_files: a
-  // stream), after its rows, so that both stay in bounded memory.
+  // stream), after the rows, so that both stay in bounded memory.
   const bool analyzed = !args.no_findings && all_sidecars(base_args) && all_sidecars(new_args);
   ProgressScope progress(sidecars, analyzed ? 2 : 1, args.quiet);
   InMemoryNotes notes;
+  std::optional<LoadedSide> base = load_side(base_args, args.group_by, rows, nullptr, notes);
+  std::optional<LoadedSide> now = load_side(new_args, args.group_by, rows, nullptr, notes);
+  // The findings' pass is one stream per side, most of diff's time; the two
+  // sides share nothing, so with --jobs 2 or more they run at once. Their
+  // notes are printed afterwards, base first, as a serial run prints them.
   const auto findings = [&](const std::vector<std::string>& side) {
-    // The rows' reading threads leave what they freed in their malloc
-    // arenas; given back first, the two passes' peaks do not add up.
-    malloc_trim(0);
     std::vector<std::string> files;
     for (const std::vector<std::string>& run : expand_run_list(side).runs)
       files.insert(files.end(), run.begin(), run.end());
-    analyze::AnalyzedFiles found =
-        analyze::analyze_files_with_defaults(files, analyze::Scope{args.ranges, {}});
-    print_in_memory_notes(found.in_memory, &notes);
-    return std::move(found.analysis);
+    return analyze::analyze_files_with_defaults(files, analyze::Scope{args.ranges, {}});
   };
-  std::optional<LoadedSide> base = load_side(base_args, args.group_by, rows, nullptr, notes);
-  const analyze::Analysis before = analyzed && base ? findings(base_args) : analyze::Analysis{};
-  std::optional<LoadedSide> now = load_side(new_args, args.group_by, rows, nullptr, notes);
-  const analyze::Analysis after = analyzed && now ? findings(new_args) : analyze::Analysis{};
+  analyze::AnalyzedFiles before;
+  analyze::AnalyzedFiles after;
+  if (analyzed && (base || now)) {
+    // The rows' reading threads leave what they freed in their malloc
+    // arenas; given back first, the passes' peaks do not add up.
+    malloc_trim(0);
+    const unsigned jobs = args.jobs != 0 ? args.jobs : analysis::default_jobs();
+    if (base && now && jobs >= 2) {
+      // Both joined before either's exception goes on (a joinable thread's
+      // destructor would end the process).
+      std::exception_ptr failed[2];
+      const auto side = [&findings](const std::vector<std::string>& side_args,
+                                    analyze::AnalyzedFiles& out, std::exception_ptr& error) {
+        try {
+          out = findings(side_args);
+        } catch (...) {
+          error = std::current_exception();
+        }
+      };
+      std::thread other([&] { side(new_args, after, failed[1]); });
+      side(base_args, before, failed[0]);
+      other.join();
+      for (const std::exception_ptr& error : failed)
+        if (error) std::rethrow_exception(error);
+    } else {
+      if (base) before = findings(base_args);
+      if (now) after = findings(new_args);
+    }
+    print_in_memory_notes(before.in_memory, &notes);
+    print_in_memory_notes(after.in_memory, &notes);
+  }
   progress.finish();
   if (!base || !now) return kExitBadInput;
   if (const std::optional<std::string> error = unlike_runs(*base, *now)) {
@@ -233,7 +262,7 @@ int compare_and_write(const DiffArgs& args, bool& compared, std::string& reason)
   }
   diff::Comparison comparison = diff::compare(std::move(base->info), std::move(now->info),
                                               base->runs, now->runs, std::move(options));
-  if (analyzed) comparison.new_findings = new_findings(before, after);
+  if (analyzed) comparison.new_findings = new_findings(before.analysis, after.analysis);
   compared = true;
 
   fmt::print("{}", render(comparison, args.format, args.name_width));
