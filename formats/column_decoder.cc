@@ -1,9 +1,5 @@
 #include "formats/column_decoder.h"
 
-#if defined(__x86_64__)
-#include <immintrin.h>
-#endif
-
 #include "formats/wire_decoder.h"
 
 namespace gprof {
@@ -76,28 +72,20 @@ bool decode_batch(const uint8_t* p, const uint8_t* end, FieldTable fields, Batch
 }
 
 #if defined(__x86_64__)
-// BMI2's pext gathers the 7-bit groups of a varint in one instruction where
-// InWord takes a dozen; a frame has a few multi-byte varints per record.
-// Compiled for BMI2 alone and called only where the CPU has a fast one.
-struct Pext {
-  __attribute__((target("bmi2"))) uint64_t operator()(uint64_t word, uint64_t stops) const {
-    return _pext_u64(word, (stops ^ (stops - 1)) & 0x7F7F7F7F7F7F7F7Full);
-  }
-};
-
-// flatten: everything decode_batch calls is inlined here, in BMI2 code, so
-// that Pext is inlined too.
-__attribute__((target("bmi2"), flatten)) bool decode_batch_bmi2(const uint8_t* p,
-                                                                const uint8_t* end,
-                                                                FieldTable fields, Batch& batch,
-                                                                FrameColumns& out) {
-  return decode_batch<Pext>(p, end, fields, batch, out);
+// flatten: everything decode_batch calls is inlined here, in BMI code, so
+// that wire::Pext is inlined too.
+__attribute__((target("bmi,bmi2"), flatten)) bool decode_batch_bmi2(const uint8_t* p,
+                                                                    const uint8_t* end,
+                                                                    FieldTable fields, Batch& batch,
+                                                                    FrameColumns& out) {
+  return decode_batch<wire::Pext>(p, end, fields, batch, out);
 }
 
 // AMD before Zen 3 (family 17h) runs pext in microcode, slower than InWord.
 bool fast_pext() {
   __builtin_cpu_init();
-  return __builtin_cpu_supports("bmi2") && !__builtin_cpu_is("amdfam17h");
+  return __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") &&
+         !__builtin_cpu_is("amdfam17h");
 }
 #endif
 

@@ -13,6 +13,12 @@
 #include <cstdint>
 #include <cstring>
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#elif defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace gprof::wire {
 
 inline constexpr uint32_t kVarint = 0;
@@ -95,7 +101,80 @@ inline const uint8_t* skip_value(const uint8_t* p, const uint8_t* end, uint32_t 
 // How libprotobuf turns a varint into a field's value (wire_format_lite.h):
 // 32-bit fields keep the low 32 bits; sint32/sint64 undo the zig-zag mapping.
 // eight() does the same for eight one-byte varints at once (values below
-// 128), in vector registers (GCC vector extensions; SSE2 on any x86-64).
+// 128), in vector registers: SSE2 (any x86-64) widens the bytes with unpacks,
+// since GCC turns a conversion of an 8-byte vector into a byte-by-byte loop;
+// elsewhere GCC's vector extensions.
+#if defined(__SSE2__)
+namespace sse2 {
+// The word's eight bytes, zero-extended to 16 bits.
+inline __m128i widen16(uint64_t word) {
+  return _mm_unpacklo_epi8(_mm_cvtsi64_si128(static_cast<long long>(word)), _mm_setzero_si128());
+}
+// Zig-zag of one-byte values, in bytes: 2n -> n, 2n+1 -> -n-1 (SSE2 shifts
+// 16-bit lanes only: the bit shifted in from the next byte is masked off).
+inline __m128i unzigzag8(uint64_t word) {
+  const __m128i b = _mm_cvtsi64_si128(static_cast<long long>(word));
+  const __m128i half = _mm_and_si128(_mm_srli_epi16(b, 1), _mm_set1_epi8(0x7F));
+  return _mm_xor_si128(half, _mm_sub_epi8(_mm_setzero_si128(), _mm_and_si128(b, _mm_set1_epi8(1))));
+}
+inline void store(void* out, __m128i v) {
+  _mm_storeu_si128(static_cast<__m128i*>(out), v);
+}
+}  // namespace sse2
+
+struct AsUint32 {
+  uint32_t operator()(uint64_t v) const { return static_cast<uint32_t>(v); }
+  void eight(uint64_t word, uint32_t* out) const {
+    const __m128i h = sse2::widen16(word);
+    sse2::store(out, _mm_unpacklo_epi16(h, _mm_setzero_si128()));
+    sse2::store(out + 4, _mm_unpackhi_epi16(h, _mm_setzero_si128()));
+  }
+};
+struct AsSint32 {
+  int32_t operator()(uint64_t v) const {
+    const auto n = static_cast<uint32_t>(v);
+    return static_cast<int32_t>((n >> 1) ^ (0u - (n & 1)));
+  }
+  void eight(uint64_t word, int32_t* out) const {
+    const __m128i v = sse2::unzigzag8(word);
+    const __m128i sign = _mm_cmpgt_epi8(_mm_setzero_si128(), v);  // 0xFF where negative
+    const __m128i h = _mm_unpacklo_epi8(v, sign);
+    const __m128i sign16 = _mm_unpacklo_epi8(sign, sign);
+    sse2::store(out, _mm_unpacklo_epi16(h, sign16));
+    sse2::store(out + 4, _mm_unpackhi_epi16(h, sign16));
+  }
+};
+struct AsUint64 {
+  uint64_t operator()(uint64_t v) const { return v; }
+  void eight(uint64_t word, uint64_t* out) const {
+    const __m128i z = _mm_setzero_si128();
+    const __m128i h = sse2::widen16(word);
+    const __m128i lo = _mm_unpacklo_epi16(h, z);
+    const __m128i hi = _mm_unpackhi_epi16(h, z);
+    sse2::store(out, _mm_unpacklo_epi32(lo, z));
+    sse2::store(out + 2, _mm_unpackhi_epi32(lo, z));
+    sse2::store(out + 4, _mm_unpacklo_epi32(hi, z));
+    sse2::store(out + 6, _mm_unpackhi_epi32(hi, z));
+  }
+};
+struct AsSint64 {
+  int64_t operator()(uint64_t v) const { return static_cast<int64_t>((v >> 1) ^ (0 - (v & 1))); }
+  void eight(uint64_t word, int64_t* out) const {
+    const __m128i v = sse2::unzigzag8(word);
+    const __m128i sign = _mm_cmpgt_epi8(_mm_setzero_si128(), v);
+    const __m128i h = _mm_unpacklo_epi8(v, sign);
+    const __m128i sign16 = _mm_unpacklo_epi8(sign, sign);
+    const __m128i lo = _mm_unpacklo_epi16(h, sign16);
+    const __m128i hi = _mm_unpackhi_epi16(h, sign16);
+    const __m128i sign_lo = _mm_unpacklo_epi16(sign16, sign16);
+    const __m128i sign_hi = _mm_unpackhi_epi16(sign16, sign16);
+    sse2::store(out, _mm_unpacklo_epi32(lo, sign_lo));
+    sse2::store(out + 2, _mm_unpackhi_epi32(lo, sign_lo));
+    sse2::store(out + 4, _mm_unpacklo_epi32(hi, sign_hi));
+    sse2::store(out + 6, _mm_unpackhi_epi32(hi, sign_hi));
+  }
+};
+#else
 using Bytes8 = uint8_t __attribute__((vector_size(8)));
 using Signed8 = int8_t __attribute__((vector_size(8)));
 using Uint32x8 = uint32_t __attribute__((vector_size(32)));
@@ -146,23 +225,44 @@ struct AsSint64 {
     store8(__builtin_convertvector(unzigzag8(word), Int64x8), out);
   }
 };
+#endif
 
-// The value of the varint that starts `word` (8 bytes, little-endian) when it
-// ends within them: its 7-bit groups, put side by side without a loop.
-// `stops` is ~word & kHighBits, nonzero.
+// The varints that end in `word` (8 bytes, little-endian), one at a time:
+// `stops` (~word & kHighBits, nonzero) has the top bit of each one's last
+// byte; `done` holds every bit of the varints taken so far (0 at first).
+// Takes the varint whose last byte is the lowest stop, returns its value
+// and adds its bits to `done`. Both ways below use the same masks and no
+// loop over the bytes.
+//
+// InWord: its 7-bit groups, put side by side with shifts and masks.
 struct InWord {
-  uint64_t operator()(uint64_t word, uint64_t stops) const;
+  uint64_t operator()(uint64_t word, uint64_t stops, uint64_t& done) const;
 };
-inline uint64_t varint_in_word(uint64_t word, uint64_t stops) {
-  return InWord{}(word, stops);
-}
-inline uint64_t InWord::operator()(uint64_t word, uint64_t stops) const {
+inline uint64_t InWord::operator()(uint64_t word, uint64_t stops, uint64_t& done) const {
   const uint64_t through_stop = stops ^ (stops - 1);  // every bit up to the last byte's top bit
-  uint64_t x = word & through_stop & 0x7F7F7F7F7F7F7F7Full;
+  const uint64_t mine = through_stop ^ done;          // this varint's bytes
+  done = through_stop;
+  uint64_t x = (word & mine & 0x7F7F7F7F7F7F7F7Full) >> __builtin_ctzll(mine);
   x = ((x & 0x7F007F007F007F00ull) >> 1) | (x & 0x007F007F007F007Full);  // 14 bits per 16
   x = ((x & 0x3FFF00003FFF0000ull) >> 2) | (x & 0x00003FFF00003FFFull);  // 28 bits per 32
   return ((x & 0x0FFFFFFF00000000ull) >> 4) | (x & 0x000000000FFFFFFFull);
 }
+#if defined(__x86_64__)
+// Pext: BMI2's pext gathers the 7-bit groups in one instruction where InWord
+// takes a dozen, and BMI1's blsmsk gives the mask, without shifting the word
+// to each varint. Compiled for BMI1 and BMI2 alone: call it only where the
+// CPU has them (column_decoder.cc), from code compiled for them too, so that
+// it is inlined.
+struct Pext {
+  __attribute__((target("bmi,bmi2"))) uint64_t operator()(uint64_t word, uint64_t stops,
+                                                          uint64_t& done) const {
+    const uint64_t through_stop = stops ^ (stops - 1);
+    const uint64_t mine = through_stop ^ done;
+    done = through_stop;
+    return _pext_u64(word, mine & 0x7F7F7F7F7F7F7F7Full);
+  }
+};
+#endif
 
 // The packed varints of [p, end) into `out`, which has room for end - p
 // values (each takes at least a byte). Returns how many, or -1 when one is
@@ -174,8 +274,7 @@ inline uint64_t InWord::operator()(uint64_t word, uint64_t stops) const {
 // dimensions and flags). Byte by byte only for varints longer than 8 bytes
 // and for the last bytes of a column.
 //
-// `assemble` is InWord, or the same with an instruction of the CPU's
-// (column_decoder.cc).
+// `assemble` is InWord or Pext (above).
 template <typename T, typename Convert, typename Assemble = InWord>
 long decode_packed(const uint8_t* p, const uint8_t* end, T* out, Convert convert,
                    Assemble assemble = {}) {
@@ -198,13 +297,14 @@ long decode_packed(const uint8_t* p, const uint8_t* end, T* out, Convert convert
       *o++ = convert(value);
       continue;
     }
-    int shift = 0;  // bit where the next varint of the word starts
+    uint64_t done = 0;
     do {
-      *o++ = convert(assemble(word >> shift, stops >> shift));
-      shift = __builtin_ctzll(stops) + 1;
+      *o++ = convert(assemble(word, stops, done));
       stops &= stops - 1;
     } while (stops != 0);
-    p += shift >> 3;
+    // Past the last varint that ended in the word: `done`'s top bit is the
+    // top bit of its last byte (63 ^ clz is one bsr).
+    p += ((63 ^ __builtin_clzll(done)) >> 3) + 1;
   }
   while (p < end) {
     uint64_t value = 0;

@@ -413,6 +413,74 @@ TEST_CASE("column decoder: each column type converts as libprotobuf does", "[dec
   CHECK(s32[7] == -64);
 }
 
+#if defined(__x86_64__)
+// The reader takes the Pext way where the CPU has BMI2 (column_decoder.cc):
+// it must read what InWord reads, varints of every width at every place in
+// a word, each column type too.
+template <typename T, typename Convert>
+void check_pext(Rng& rng, Convert convert) {
+  for (int round = 0; round < 2000; ++round) {
+    ByteBuffer bytes;
+    std::vector<T> want(rng() % 50);
+    for (T& value : want) {
+      const uint64_t raw = rng() % 2 == 0 ? any_width(rng) : rng() % 128;
+      put_varint(bytes, raw);
+      value = convert(raw);
+    }
+    std::vector<T> in_word(bytes.size() + 1), pext(bytes.size() + 1);
+    const uint8_t* end = bytes.data() + bytes.size();
+    const long n = wire::decode_packed(bytes.data(), end, in_word.data(), convert, wire::InWord{});
+    REQUIRE(wire::decode_packed(bytes.data(), end, pext.data(), convert, wire::Pext{}) == n);
+    REQUIRE(n == static_cast<long>(want.size()));
+    in_word.resize(want.size());
+    pext.resize(want.size());
+    REQUIRE(in_word == want);
+    REQUIRE(pext == want);
+  }
+}
+
+TEST_CASE("column decoder: BMI2's pext reads what InWord reads", "[decoder]") {
+  __builtin_cpu_init();
+  if (!__builtin_cpu_supports("bmi") || !__builtin_cpu_supports("bmi2")) {
+    WARN("this CPU has no BMI2: the Pext way is not used here");
+    return;
+  }
+  Rng rng(11);
+  check_pext<uint32_t>(rng, wire::AsUint32{});
+  check_pext<int32_t>(rng, wire::AsSint32{});
+  check_pext<uint64_t>(rng, wire::AsUint64{});
+  check_pext<int64_t>(rng, wire::AsSint64{});
+}
+#endif
+
+// eight() widens eight one-byte values at once: each type's, against
+// operator() on every byte value in every lane.
+TEST_CASE("column decoder: eight one-byte values convert as one does", "[decoder]") {
+  for (uint64_t first = 0; first < 128; first += 8) {
+    for (int rotate = 0; rotate < 8; ++rotate) {
+      uint64_t word = 0;
+      for (int lane = 0; lane < 8; ++lane)
+        word |= ((first + static_cast<uint64_t>((lane + rotate) % 8)) & 0x7F) << (8 * lane);
+      uint32_t u32[8];
+      int32_t s32[8];
+      uint64_t u64[8];
+      int64_t s64[8];
+      wire::AsUint32{}.eight(word, u32);
+      wire::AsSint32{}.eight(word, s32);
+      wire::AsUint64{}.eight(word, u64);
+      wire::AsSint64{}.eight(word, s64);
+      for (int lane = 0; lane < 8; ++lane) {
+        const uint64_t byte = word >> (8 * lane) & 0xFF;
+        INFO("byte " << byte << " in lane " << lane);
+        CHECK(u32[lane] == wire::AsUint32{}(byte));
+        CHECK(s32[lane] == wire::AsSint32{}(byte));
+        CHECK(u64[lane] == wire::AsUint64{}(byte));
+        CHECK(s64[lane] == wire::AsSint64{}(byte));
+      }
+    }
+  }
+}
+
 TEST_CASE("column decoder: frames of gprof's encoders take the column path", "[decoder]") {
   Rng rng(1);
   FrameDecoder columns, protobuf;
