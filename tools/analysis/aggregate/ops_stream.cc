@@ -85,6 +85,7 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
         options_(options),
         rules_{false, options.top_level_only},
         throughput_(std::move(step_patterns)) {
+    by_key_ = &label_rows_;  // row() below
     process_ = strings_.id("-");
   }
 

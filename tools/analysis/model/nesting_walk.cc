@@ -30,14 +30,8 @@ WalkVisit NestingWalk::visit(const CpuNode& n) {
 
 [[gnu::always_inline]] inline void NestingWalk::open(const CpuNode& n, WalkVisit& out) {
   // Made in place: an Open is large, and one is made per event.
-  Open& o = stack_.emplace_back();
+  Open& o = stack_.emplace_back(n);
   Open* parent = stack_.size() > 1 ? &stack_[stack_.size() - 2] : nullptr;
-  o.node = n;
-  o.self_device_ns = o.device_total_ns = n.own_device_ns;
-  if (n.flags & kNodeHostMemory)
-    o.self_host_mem = o.host_mem = n.own_mem;
-  else
-    o.self_device_mem = o.device_mem = n.own_mem;
   const bool in_range = (n.flags & (kNodeScopeRoot | kNodeInWindow)) ||
                         (parent != nullptr && (parent->result & kResultInRange));
   const bool under_range =
@@ -53,7 +47,7 @@ WalkVisit NestingWalk::visit(const CpuNode& n) {
     if (o.key >= open_per_key_.size()) open_per_key_.resize(size_t{o.key} + 1, 0);
     o.counts_totals = open_per_key_[o.key] == 0;
     ++open_per_key_[o.key];
-    ++rows_.row(o.key).count;
+    ++rows_.row_of(o.key).count;
   }
   if (contexts_ != nullptr) {
     if (is_range(n)) {
@@ -161,7 +155,7 @@ void NestingWalk::close_all() {
   const CpuNode& n = o.node;
   const uint64_t duration = n.end_ns - n.start_ns;
   if (o.kept) {
-    Row& row = rows_.row(o.key);
+    Row& row = rows_.row_of(o.key);
     row.self_cpu_ns += o.children_ns < duration ? duration - o.children_ns : 0;
     // As torch appends a kernel to the op that launched it and never to
     // the runtime event, an API call's GPU work is its range's CUDA time;
@@ -207,7 +201,7 @@ void NestingWalk::detached(const CpuNode& n, WalkVisit& out) {
   out.result = static_cast<uint8_t>((in_range ? kResultInRange : 0) | (kept ? kResultKept : 0));
   if (!kept) return;
   const uint64_t duration = n.end_ns - n.start_ns;
-  Row& row = rows_.row(rows_.key_of(n));
+  Row& row = rows_.row_of(rows_.key_of(n));
   ++row.count;
   row.self_cpu_ns += duration;
   row.cpu_total_ns += duration;

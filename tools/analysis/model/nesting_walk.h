@@ -33,6 +33,13 @@ class WalkRows {
   virtual ~WalkRows() = default;
   virtual uint32_t key_of(const CpuNode& node) = 0;
   virtual Row& row(uint32_t key) = 0;
+  // row(key), read straight from the vector when the rows are one (the
+  // stream's): the walk asks twice per event.
+  Row& row_of(uint32_t key) { return by_key_ != nullptr ? (*by_key_)[key] : row(key); }
+
+ protected:
+  // Set by an owner whose row(key) is (*by_key_)[key], whatever the key.
+  std::vector<Row>* by_key_ = nullptr;
 };
 
 // What visit() learned of an event.
@@ -74,6 +81,16 @@ class NestingWalk {
 
  private:
   struct Open {
+    // Made in place from its event, once per event: each member is written
+    // once.
+    explicit Open(const CpuNode& n)
+        : node(n),
+          self_device_ns(n.own_device_ns),
+          device_total_ns(n.own_device_ns),
+          self_device_mem(n.flags & kNodeHostMemory ? 0 : n.own_mem),
+          device_mem(self_device_mem),
+          self_host_mem(n.flags & kNodeHostMemory ? n.own_mem : 0),
+          host_mem(self_host_mem) {}
     CpuNode node;
     uint64_t children_ns = 0;
     uint64_t self_device_ns = 0;
