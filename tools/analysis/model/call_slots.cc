@@ -51,11 +51,13 @@ void CallSlots::vacate(const Slot& slot) {
 bool CallSlots::add_call(uint64_t correlation) {
   watch_wrap(correlation);
   Slot& slot = slots_[correlation & mask_];
-  if (slot.correlation == correlation || unwalked_.contains(correlation))
+  // The tables aside are most often empty: no hashing then.
+  if (slot.correlation == correlation || (!unwalked_.empty() && unwalked_.contains(correlation)))
     return false;  // two calls, one id
   if (pushed_out_.test(correlation) || given_up_.test(correlation)) return false;
   vacate(slot);
   slot = Slot{correlation, 0, WalkContexts::kNone, false};
+  if (waiting_.empty()) return true;
   auto it = waiting_.find(correlation);
   if (it != waiting_.end()) {
     slot.gpu_ns = it->second.gpu_ns;

@@ -31,7 +31,9 @@ WalkVisit NestingWalk::visit(const CpuNode& n) {
 [[gnu::always_inline]] inline void NestingWalk::open(const CpuNode& n, WalkVisit& out) {
   // Made in place: an Open is large, and one is made per event.
   Open& o = stack_.emplace_back(n);
-  Open* parent = stack_.size() > 1 ? &stack_[stack_.size() - 2] : nullptr;
+  // Pointers, not indices: an Open's size is no power of two, and a size()
+  // divides by it.
+  Open* parent = &o != stack_.data() ? &o - 1 : nullptr;
   const bool in_range = (n.flags & (kNodeScopeRoot | kNodeInWindow)) ||
                         (parent != nullptr && (parent->result & kResultInRange));
   const bool under_range =
@@ -151,7 +153,7 @@ void NestingWalk::close_all() {
 
 [[gnu::always_inline]] inline void NestingWalk::close_top() {
   // Popped at the end: `o` is read in place.
-  const Open& o = stack_.back();
+  Open& o = stack_.back();
   const CpuNode& n = o.node;
   const uint64_t duration = n.end_ns - n.start_ns;
   if (o.kept) {
@@ -175,11 +177,11 @@ void NestingWalk::close_all() {
     }
     --open_per_key_[o.key];
   }
-  if (stack_.size() == 1) {
+  if (&o == stack_.data()) {
     stack_.pop_back();
     return;
   }
-  Open& parent = stack_[stack_.size() - 2];
+  Open& parent = *(&o - 1);
   parent.any_child = true;
   parent.max_child_start = std::max(parent.max_child_start, n.start_ns);
   parent.max_child_end = std::max(parent.max_child_end, n.end_ns);

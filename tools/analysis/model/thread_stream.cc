@@ -19,6 +19,7 @@ bool ThreadStream::release(bool all) {
   std::vector<StreamEvent>& pushes = pushes_.events;
   size_t c = 0;
   size_t p = 0;
+  const StreamEvent* last = nullptr;
   for (;;) {
     const bool have_call = c < calls.size();
     const bool have_push = p < pushes.size();
@@ -27,9 +28,17 @@ bool ThreadStream::release(bool all) {
         have_push && (!have_call || walks_before(pushes[p].node, calls[c].node));
     const StreamEvent& next = push_first ? pushes[p] : calls[c];
     if (!all && next.node.start_ns >= latest_) break;
-    if (walked_any_ && !walks_before(last_walked_, next.node)) return false;
+    // The merge of two sorted lists gives each event after the one before
+    // it: only the first of a release can come before what an earlier one
+    // walked (and then it is the smallest of those that do).
+    if (last == nullptr && walked_any_ && !walks_before(last_walked_, next.node)) return false;
     if (!walk(next)) return false;
+    last = &next;
     ++(push_first ? p : c);
+  }
+  if (last != nullptr) {
+    walked_any_ = true;
+    last_walked_ = last->node;
   }
   calls.erase(calls.begin(), calls.begin() + static_cast<std::ptrdiff_t>(c));
   pushes.erase(pushes.begin(), pushes.begin() + static_cast<std::ptrdiff_t>(p));
@@ -38,8 +47,6 @@ bool ThreadStream::release(bool all) {
 
 inline bool ThreadStream::walk(const StreamEvent& event) {
   const WalkVisit visit = walk_.visit(event.node);
-  walked_any_ = true;
-  last_walked_ = event.node;
   return walked_.walked(event, visit, walk_);
 }
 
