@@ -9,6 +9,7 @@
 // 3.21's (parse_context.h: VarintParse, ReadPackedVarint, ReadTag, ReadSize).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -227,39 +228,78 @@ struct AsSint64 {
 };
 #endif
 
-// The varints that end in `word` (8 bytes, little-endian), one at a time:
-// `stops` (~word & kHighBits, nonzero) has the top bit of each one's last
-// byte; `done` holds every bit of the varints taken so far (0 at first).
-// Takes the varint whose last byte is the lowest stop, returns its value
-// and adds its bits to `done`. Both ways below use the same masks and no
-// loop over the bytes.
+inline constexpr uint64_t kHighBits = 0x8080808080808080ull;
+inline constexpr uint64_t kLowBits = 0x7F7F7F7F7F7F7F7Full;
+
+// take(word, stops, o, convert): the varints that end in `word` (8 bytes,
+// little-endian) into o[0], o[1], ... (o moves past them), and the bytes
+// they took. `stops` (~word & kHighBits, nonzero) has the top bit of each
+// one's last byte. Two ways, neither with a loop over the bytes.
 //
-// InWord: its 7-bit groups, put side by side with shifts and masks.
+// InWord: a varint at a time, its 7-bit groups put side by side with
+// shifts and masks.
 struct InWord {
-  uint64_t operator()(uint64_t word, uint64_t stops, uint64_t& done) const;
+  template <typename T, typename Convert>
+  size_t take(uint64_t word, uint64_t stops, T*& o, Convert convert) const {
+    uint64_t done = 0;  // every bit of the varints taken so far
+    do {
+      const uint64_t through_stop = stops ^ (stops - 1);  // up to this one's last byte's top bit
+      const uint64_t mine = through_stop ^ done;          // this varint's bytes
+      done = through_stop;
+      uint64_t x = (word & mine & kLowBits) >> __builtin_ctzll(mine);
+      x = ((x & 0x7F007F007F007F00ull) >> 1) | (x & 0x007F007F007F007Full);  // 14 bits per 16
+      x = ((x & 0x3FFF00003FFF0000ull) >> 2) | (x & 0x00003FFF00003FFFull);  // 28 bits per 32
+      *o++ = convert(((x & 0x0FFFFFFF00000000ull) >> 4) | (x & 0x000000000FFFFFFFull));
+      stops &= stops - 1;
+    } while (stops != 0);
+    // `done`'s top bit is the top bit of the last varint's last byte
+    // (63 ^ clz is one bsr).
+    return ((63 ^ static_cast<size_t>(__builtin_clzll(done))) >> 3) + 1;
+  }
 };
-inline uint64_t InWord::operator()(uint64_t word, uint64_t stops, uint64_t& done) const {
-  const uint64_t through_stop = stops ^ (stops - 1);  // every bit up to the last byte's top bit
-  const uint64_t mine = through_stop ^ done;          // this varint's bytes
-  done = through_stop;
-  uint64_t x = (word & mine & 0x7F7F7F7F7F7F7F7Full) >> __builtin_ctzll(mine);
-  x = ((x & 0x7F007F007F007F00ull) >> 1) | (x & 0x007F007F007F007Full);  // 14 bits per 16
-  x = ((x & 0x3FFF00003FFF0000ull) >> 2) | (x & 0x00003FFF00003FFFull);  // 28 bits per 32
-  return ((x & 0x0FFFFFFF00000000ull) >> 4) | (x & 0x000000000FFFFFFFull);
-}
+
 #if defined(__x86_64__)
-// Pext: BMI2's pext gathers the 7-bit groups in one instruction where InWord
-// takes a dozen, and BMI1's blsmsk gives the mask, without shifting the word
-// to each varint. Compiled for BMI1 and BMI2 alone: call it only where the
-// CPU has them (column_decoder.cc), from code compiled for them too, so that
-// it is inlined.
+// The varints that can end in a word, by which of its bytes end one (bit k:
+// byte k): how many, the bytes they take, and the 7-bit groups of each, in
+// the order pext wants them. 256 × 72 bytes.
+struct WordVarints {
+  uint64_t groups[8];
+  uint8_t count;
+  uint8_t bytes;
+};
+inline constexpr auto kWordVarints = [] {
+  std::array<WordVarints, 256> table{};
+  for (unsigned ends = 0; ends < 256; ++ends) {
+    WordVarints& w = table[ends];
+    unsigned first = 0;  // the next varint's first byte
+    for (unsigned byte = 0; byte < 8; ++byte) {
+      if ((ends >> byte & 1) == 0) continue;
+      uint64_t groups = 0;
+      for (unsigned b = first; b <= byte; ++b) groups |= uint64_t{0x7F} << (8 * b);
+      w.groups[w.count++] = groups;
+      first = byte + 1;
+      w.bytes = static_cast<uint8_t>(first);
+    }
+  }
+  return table;
+}();
+
+// Pext: BMI2's pext gathers a varint's 7-bit groups in one instruction where
+// InWord takes a dozen, with masks from kWordVarints. Compiled for BMI2:
+// call it only where the CPU has it (column_decoder.cc), from code compiled
+// for it too, so that it is inlined.
 struct Pext {
-  __attribute__((target("bmi,bmi2"))) uint64_t operator()(uint64_t word, uint64_t stops,
-                                                          uint64_t& done) const {
-    const uint64_t through_stop = stops ^ (stops - 1);
-    const uint64_t mine = through_stop ^ done;
-    done = through_stop;
-    return _pext_u64(word, mine & 0x7F7F7F7F7F7F7F7Full);
+  template <typename T, typename Convert>
+  __attribute__((target("bmi2"))) size_t take(uint64_t word, uint64_t stops, T*& o,
+                                              Convert convert) const {
+    const WordVarints& w = kWordVarints[_pext_u64(stops, kHighBits)];
+    // Two without a loop, whether the word ends one or two (o has room for
+    // eight: see decode_packed); the rest in a loop.
+    o[0] = convert(_pext_u64(word, w.groups[0]));
+    o[1] = convert(_pext_u64(word, w.groups[1]));
+    for (unsigned i = 2; i < w.count; ++i) o[i] = convert(_pext_u64(word, w.groups[i]));
+    o += w.count;
+    return w.bytes;
   }
 };
 #endif
@@ -278,7 +318,6 @@ struct Pext {
 template <typename T, typename Convert, typename Assemble = InWord>
 long decode_packed(const uint8_t* p, const uint8_t* end, T* out, Convert convert,
                    Assemble assemble = {}) {
-  constexpr uint64_t kHighBits = 0x8080808080808080ull;
   T* o = out;
   while (end - p >= 8) {
     uint64_t word;
@@ -297,14 +336,7 @@ long decode_packed(const uint8_t* p, const uint8_t* end, T* out, Convert convert
       *o++ = convert(value);
       continue;
     }
-    uint64_t done = 0;
-    do {
-      *o++ = convert(assemble(word, stops, done));
-      stops &= stops - 1;
-    } while (stops != 0);
-    // Past the last varint that ended in the word: `done`'s top bit is the
-    // top bit of its last byte (63 ^ clz is one bsr).
-    p += ((63 ^ __builtin_clzll(done)) >> 3) + 1;
+    p += assemble.take(word, stops, o, convert);
   }
   while (p < end) {
     uint64_t value = 0;
