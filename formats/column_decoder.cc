@@ -74,17 +74,16 @@ bool decode_batch(const uint8_t* p, const uint8_t* end, FieldTable fields, Batch
 #if defined(__x86_64__)
 // flatten: everything decode_batch calls is inlined here, in BMI code, so
 // that wire::Pext is inlined too.
-__attribute__((target("bmi2"), flatten)) bool decode_batch_bmi2(const uint8_t* p,
-                                                                const uint8_t* end,
-                                                                FieldTable fields, Batch& batch,
-                                                                FrameColumns& out) {
+__attribute__((target("bmi2,popcnt"), flatten)) bool decode_batch_bmi2(
+    const uint8_t* p, const uint8_t* end, FieldTable fields, Batch& batch, FrameColumns& out) {
   return decode_batch<wire::Pext>(p, end, fields, batch, out);
 }
 
 // AMD before Zen 3 (family 17h) runs pext in microcode, slower than InWord.
 bool fast_pext() {
   __builtin_cpu_init();
-  return __builtin_cpu_supports("bmi2") && !__builtin_cpu_is("amdfam17h");
+  return __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt") &&
+         !__builtin_cpu_is("amdfam17h");
 }
 #endif
 

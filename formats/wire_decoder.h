@@ -259,47 +259,47 @@ struct InWord {
 };
 
 #if defined(__x86_64__)
-// The varints that can end in a word, by which of its bytes end one (bit k:
-// byte k): how many, the bytes they take, and the 7-bit groups of each, in
-// the order pext wants them. 256 × 72 bytes.
-struct WordVarints {
-  uint64_t groups[8];
-  uint8_t count;
-  uint8_t bytes;
+// The 7-bit groups of each varint that ends in a word, by which of its bytes
+// end one (bit k: byte k), in the order pext wants them: 256 × 64 bytes.
+struct WordGroups {
+  alignas(64) uint64_t of[8];
 };
-inline constexpr auto kWordVarints = [] {
-  std::array<WordVarints, 256> table{};
+inline constexpr auto kWordGroups = [] {
+  std::array<WordGroups, 256> table{};
   for (unsigned ends = 0; ends < 256; ++ends) {
-    WordVarints& w = table[ends];
     unsigned first = 0;  // the next varint's first byte
+    unsigned count = 0;
     for (unsigned byte = 0; byte < 8; ++byte) {
       if ((ends >> byte & 1) == 0) continue;
       uint64_t groups = 0;
       for (unsigned b = first; b <= byte; ++b) groups |= uint64_t{0x7F} << (8 * b);
-      w.groups[w.count++] = groups;
+      table[ends].of[count++] = groups;
       first = byte + 1;
-      w.bytes = static_cast<uint8_t>(first);
     }
   }
   return table;
 }();
 
 // Pext: BMI2's pext gathers a varint's 7-bit groups in one instruction where
-// InWord takes a dozen, with masks from kWordVarints. Compiled for BMI2:
-// call it only where the CPU has it (column_decoder.cc), from code compiled
-// for it too, so that it is inlined.
+// InWord takes a dozen, with masks from kWordGroups. How many and the bytes
+// they take come from `stops` itself (popcnt, bsr), not from the table: the
+// next word's load waits on them. Compiled for BMI2 and POPCNT: call it only
+// where the CPU has them (column_decoder.cc), from code compiled for them
+// too, so that it is inlined.
 struct Pext {
   template <typename T, typename Convert>
-  __attribute__((target("bmi2"))) size_t take(uint64_t word, uint64_t stops, T*& o,
-                                              Convert convert) const {
-    const WordVarints& w = kWordVarints[_pext_u64(stops, kHighBits)];
+  __attribute__((target("bmi2,popcnt"))) size_t take(uint64_t word, uint64_t stops, T*& o,
+                                                     Convert convert) const {
+    const uint64_t* groups = kWordGroups[_pext_u64(stops, kHighBits)].of;
+    const auto count = static_cast<unsigned>(__builtin_popcountll(stops));
     // Two without a loop, whether the word ends one or two (o has room for
     // eight: see decode_packed); the rest in a loop.
-    o[0] = convert(_pext_u64(word, w.groups[0]));
-    o[1] = convert(_pext_u64(word, w.groups[1]));
-    for (unsigned i = 2; i < w.count; ++i) o[i] = convert(_pext_u64(word, w.groups[i]));
-    o += w.count;
-    return w.bytes;
+    o[0] = convert(_pext_u64(word, groups[0]));
+    o[1] = convert(_pext_u64(word, groups[1]));
+    for (unsigned i = 2; i < count; ++i) o[i] = convert(_pext_u64(word, groups[i]));
+    o += count;
+    // Past the last one's last byte (63 ^ clz is one bsr).
+    return ((63 ^ static_cast<size_t>(__builtin_clzll(stops))) >> 3) + 1;
   }
 };
 #endif
