@@ -12,7 +12,6 @@
 #pragma once
 
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
 
 #include "tools/analysis/aggregate/row.h"
@@ -92,7 +91,23 @@ class WalkContexts {
   }
   uint32_t extend_slow(const Key& key, uint32_t parent, const WalkTarget* targets, uint32_t count);
 
-  std::unordered_map<Key, uint32_t, Hash> index_;
+  // The index of every context by key: open addressing (linear probing, a
+  // power-of-two size, at most half full) of ids, each with bits of its
+  // key's hash, so that a question reads one slot and, but for a rare
+  // collision, only the node it asks for: a run with a row per step makes
+  // new stacks all along, and the index of a long run is larger than the
+  // caches. id kNone: an empty slot (the empty context is never looked up).
+  struct IndexSlot {
+    uint32_t id = kNone;
+    uint32_t check = 0;  // the hash's bits above those that place it
+  };
+  static uint64_t index_hash(const Key& key) { return Hash{}(key)*0x9E3779B97F4A7C15ull; }
+  IndexSlot& index_place(const Key& key, uint64_t hash);  // where `key` is, or would go
+  void index_add(const Key& key, uint32_t id);
+  void index_reset(size_t count);  // empty, with room for `count`
+
+  std::vector<IndexSlot> index_;
+  size_t index_count_ = 0;
   std::vector<Node> nodes_;
   // The index's recent answers, by hash: a launch loop asks the same few
   // questions over and over.
