@@ -292,11 +292,13 @@ struct Pext {
                                                      Convert convert) const {
     const uint64_t* groups = kWordGroups[_pext_u64(stops, kHighBits)].of;
     const auto count = static_cast<unsigned>(__builtin_popcountll(stops));
-    // Two without a loop, whether the word ends one or two (o has room for
+    // Four without a loop, whether the word ends one or four (o has room for
     // eight: see decode_packed); the rest in a loop.
     o[0] = convert(_pext_u64(word, groups[0]));
     o[1] = convert(_pext_u64(word, groups[1]));
-    for (unsigned i = 2; i < count; ++i) o[i] = convert(_pext_u64(word, groups[i]));
+    o[2] = convert(_pext_u64(word, groups[2]));
+    o[3] = convert(_pext_u64(word, groups[3]));
+    for (unsigned i = 4; i < count; ++i) o[i] = convert(_pext_u64(word, groups[i]));
     o += count;
     // Past the last one's last byte (63 ^ clz is one bsr).
     return ((63 ^ static_cast<size_t>(__builtin_clzll(stops))) >> 3) + 1;
