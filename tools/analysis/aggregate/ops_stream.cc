@@ -443,15 +443,15 @@ void OpsStream::on_api_batch(const ApiBatch& batch) {
     fail("a correlation id used twice, or by a call that came long after its GPU work");
     return;
   }
-  StreamEvent e;
-  e.node.start_ns = start_ns;
-  e.node.end_ns = std::max(end_ns, start_ns);
-  e.node.thread = c.tid();
-  e.node.id = index;
-  e.node.label = api;
-  e.correlation = correlation;
-  e.memory = memory;
-  t.stream->add(e, start_ns);
+  t.stream->add_made(false, start_ns, [&](StreamEvent& e) {
+    e.node.start_ns = start_ns;
+    e.node.end_ns = std::max(end_ns, start_ns);
+    e.node.thread = c.tid();
+    e.node.id = index;
+    e.node.label = api;
+    e.correlation = correlation;
+    e.memory = memory;
+  });
 }
 
 OpsStream::RangeName* OpsStream::find_range_name(uint32_t name, uint32_t domain) {
@@ -510,15 +510,17 @@ void OpsStream::on_range_batch(const RangeBatch& batch) {
       const uint32_t domain = c.domain();
       RangeName* name = range_name(c.name(), domain);
       if (name == nullptr) return;
-      StreamEvent s;
-      s.node.start_ns = time_ns;
-      s.node.end_ns = kOpenEnd;
-      s.node.thread = c.tid();
-      s.node.id = range_seq_++;
-      s.node.flags = kNodeRange;
-      s.node.label = range_label(*name, c.seq(), c.op_id());
-      t.pushes_of(domain).push_back(OpenPush{s.node.id, time_ns, s.node.label, name->step_pattern});
-      t.stream->add(s, time_ns);
+      const uint32_t id = range_seq_++;
+      const uint32_t label = range_label(*name, c.seq(), c.op_id());
+      t.pushes_of(domain).push_back(OpenPush{id, time_ns, label, name->step_pattern});
+      t.stream->add_made(true, time_ns, [&](StreamEvent& s) {
+        s.node.start_ns = time_ns;
+        s.node.end_ns = kOpenEnd;
+        s.node.thread = c.tid();
+        s.node.id = id;
+        s.node.flags = kNodeRange;
+        s.node.label = label;
+      });
       break;
     }
     case RangeOp::kPop: {

@@ -67,6 +67,16 @@ class ThreadStream {
     (event.node.flags & kNodeRange ? pushes_ : calls_).add(event);
     advance(event_ns);
   }
+  // The same, made in place by fill(StreamEvent&) (given a value-initialized
+  // one): the batch loops' way, where an event written field by field and
+  // then copied whole stalls on the copy's wide loads.
+  template <typename Fill>
+  void add_made(bool range, uint64_t event_ns, Fill&& fill) {
+    Pending& pending = range ? pushes_ : calls_;
+    fill(pending.events.emplace_back());
+    pending.added();
+    advance(event_ns);
+  }
   // Another event of the thread that is no node (a pop, a start/end, a mark).
   void advance(uint64_t event_ns) { latest_ = std::max(latest_, event_ns); }
   // The pop of push `id`. False: it does not fit what was walked.
@@ -103,6 +113,11 @@ class ThreadStream {
     void add(const StreamEvent& event) {
       if (!events.empty() && walks_before(event.node, events.back().node)) sorted = false;
       events.push_back(event);
+    }
+    // The last event was put in place.
+    void added() {
+      const size_t n = events.size();
+      if (n > 1 && walks_before(events[n - 1].node, events[n - 2].node)) sorted = false;
     }
     void sort();
   };
