@@ -774,12 +774,16 @@ bool Session::try_resume(uint64_t now_ns, GpuSink& sink) {
 }
 
 void Session::check_takeover(uint64_t now_ns, GpuSink& sink) {
-  if (closed_.load(std::memory_order_acquire)) return;
+  // Closed (the process exits): a stop the writer has not handled yet, such
+  // as a cuptiFinalize just before exit, is still recorded; nothing that
+  // calls into CUPTI or the other tool (a resume, its clock) runs any more.
+  const bool closed = closed_.load(std::memory_order_acquire);
   const uint32_t flags = foreign_.load(std::memory_order_acquire);
   if (flags == 0) return;
   constexpr uint32_t kStops = kForeignBuffers | kForeignDisabled | kForeignFinalized;
   if (!gap_open_) {
     if ((flags & kStops) == 0) {
+      if (closed) return;
       if (flags & kForeignClock) {
         // Only its clock: gprof's records keep coming, on that clock from now.
         drain_now(sink);
@@ -810,7 +814,7 @@ void Session::check_takeover(uint64_t now_ns, GpuSink& sink) {
     }
   }
   gap_flags_ = flags;
-  try_resume(now_ns, sink);
+  if (!closed) try_resume(now_ns, sink);
 }
 
 void Session::flush_at_exit() {
