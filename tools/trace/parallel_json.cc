@@ -42,40 +42,47 @@ void ParallelJson::submit() {
   const size_t index = submitted_ % slots_.size();
   {
     std::lock_guard lock(mutex_);
-    slots_[index].done = false;
     todo_.push_back(index);
   }
   work_.notify_one();
   ++submitted_;
-  // The next slot must be free before it is filled; batches already
-  // encoded go out as soon as they are, so that the output keeps flowing.
-  if (submitted_ - written_ == slots_.size()) write_oldest();
-  while (written_ < submitted_) {
-    {
-      std::lock_guard lock(mutex_);
-      if (!slots_[written_ % slots_.size()].done) break;
-    }
-    write_oldest();
-  }
+  // The next slot must be free (its batch written) before it is filled.
+  if (submitted_ >= slots_.size()) wait_written(submitted_ + 1 - slots_.size());
 }
 
-void ParallelJson::write_oldest() {
-  Slot& slot = slots_[written_ % slots_.size()];
-  {
-    std::unique_lock lock(mutex_);
-    done_.wait(lock, [&] { return slot.done; });
-  }
-  if (slot.error) std::rethrow_exception(std::exchange(slot.error, nullptr));
-  out_.encoded(std::string_view(slot.text.data(), slot.text.size()), slot.events);
-  slot.text.clear();
-  slot.items.clear();
-  slot.events = 0;
-  ++written_;
+void ParallelJson::wait_written(size_t batches) {
+  std::unique_lock lock(mutex_);
+  done_.wait(lock, [&] { return written_ >= batches || error_; });
+  if (error_) std::rethrow_exception(error_);
 }
 
 void ParallelJson::finish() {
   if (!slots_[submitted_ % slots_.size()].items.empty()) submit();
-  while (written_ < submitted_) write_oldest();
+  wait_written(submitted_);
+}
+
+void ParallelJson::write_ready(std::unique_lock<std::mutex>& lock) {
+  if (writing_) return;  // that encoder writes this batch too once it is next
+  writing_ = true;
+  while (!error_ && slots_[written_ % slots_.size()].done) {
+    Slot& slot = slots_[written_ % slots_.size()];
+    lock.unlock();
+    std::exception_ptr error;
+    try {
+      out_.encoded(std::string_view(slot.text.data(), slot.text.size()), slot.events);
+    } catch (...) {  // out of memory
+      error = std::current_exception();
+    }
+    slot.text.clear();
+    slot.items.clear();
+    slot.events = 0;
+    lock.lock();
+    if (error) error_ = error;
+    slot.done = false;  // free: a later batch's slot is done only once encoded
+    ++written_;
+    done_.notify_all();
+  }
+  writing_ = false;
 }
 
 void ParallelJson::run(const MakeEncoder& make) {
@@ -104,12 +111,11 @@ void ParallelJson::run(const MakeEncoder& make) {
     // The text changes hands: the slot's emptied buffer becomes the encoder's.
     out.swap_buffer(slot.text);
     slot.events = out.events() - before;
-    {
-      std::lock_guard lock(mutex_);
-      slot.error = error;
-      slot.done = true;
-    }
-    done_.notify_all();
+    std::unique_lock lock(mutex_);
+    if (error && !error_) error_ = error;
+    slot.done = true;
+    write_ready(lock);
+    if (error_) done_.notify_all();
   }
 }
 

@@ -4,7 +4,10 @@
 // output in the order the events came, so the bytes are those one thread
 // would write, whatever the number of encoders. Sorting and merging the
 // events stays on the caller's thread; the JSON, about a quarter of the
-// trace's instructions, overlaps it.
+// trace's instructions, overlaps it. The text goes to the output from the
+// encoders' threads too (one at a time, in order): handing it to the sink
+// copies it (into the writer thread's queue, or the gzip chunks), which
+// was a fifth of the caller's instructions when the caller did it.
 //
 // Memory: kSlotsPerEncoder batches per encoder in flight, each its events
 // (kBatch Items) and their text.
@@ -53,20 +56,25 @@ class ParallelJson {
     Buffer text;
     uint64_t events = 0;
     bool done = false;
-    std::exception_ptr error;  // the encoder's
   };
   void submit();
-  // Writes the oldest batch handed to the encoders, waiting for it.
-  void write_oldest();
+  // Waits until `batches` batches went to out_; rethrows an encoder's error.
+  void wait_written(size_t batches);
+  // Called with the lock held by an encoder whose batch is done: unless
+  // another encoder is at it, writes the done batches that are next in
+  // order to out_ (outside the lock).
+  void write_ready(std::unique_lock<std::mutex>& lock);
   void run(const MakeEncoder& make);
 
   EventOutput& out_;
   std::vector<Slot> slots_;
-  size_t submitted_ = 0;  // batches handed to the encoders, all time
-  size_t written_ = 0;    // of those, batches whose text went to out_
+  size_t submitted_ = 0;  // batches handed to the encoders, all time (the caller's)
   std::mutex mutex_;
+  size_t written_ = 0;            // batches whose text went to out_
+  bool writing_ = false;          // an encoder is writing to out_
+  std::exception_ptr error_;      // the first encoder's or output's; nothing written after it
   std::condition_variable work_;  // a batch to encode, or stopping
-  std::condition_variable done_;  // a batch was encoded
+  std::condition_variable done_;  // a batch was written (or failed)
   std::deque<size_t> todo_;       // slots to encode, oldest first
   bool stopping_ = false;
   std::vector<std::thread> threads_;
