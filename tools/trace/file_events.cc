@@ -178,7 +178,8 @@ FileEvents::FileEvents(analysis::FileInfo& info, const EventCut& cut, size_t sor
       waiting_(analysis::SpillSorter<Item, Earlier>::records_in(sort_memory)),
       join_(std::make_unique<Join>(sort_memory, spill_in_background)),
       items_(analysis::SpillSorter<Item, Earlier>::records_in(sort_memory)),
-      cut_(cut, 0) {
+      cut_(cut, 0),
+      helpers_(spill_in_background) {
   if (spill_in_background) items_.spill_in_background();
 }
 FileEvents::~FileEvents() = default;

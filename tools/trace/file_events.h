@@ -22,6 +22,7 @@
 #include "tools/analysis/aggregate/memory_ledger.h"
 #include "tools/analysis/read/interner.h"
 #include "tools/analysis/read/profile.h"
+#include "tools/analysis/read/spill_merge.h"
 #include "tools/analysis/read/spill_sorter.h"
 #include "tools/trace/correlation_unwrap.h"
 #include "tools/trace/event_filter.h"
@@ -77,18 +78,15 @@ class FileEvents : public RecordVisitor {
   // flow end is handed out right after it (sub 1), not stored.
   template <typename F>
   void for_each_kept(F&& f) {
-    auto cursor = items_.sorted();
-    Item item;
-    while (cursor.next(item)) {
-      if (!cut_.keep(item)) continue;
-      if (calls_unwrapped_ && item.kind == EventKind::kCall && item.sub == 0 &&
-          item.call.correlation != 0)
-        item.call.correlation = unwrap_.at(item.call.correlation, item.start_ns);
-      f(item);
-      if (item.kind == EventKind::kGpu && item.has_call && cut_.call_kept(call_span(item))) {
-        item.sub = 1;
-        f(item);
-      }
+    // With helper threads, a file that spilled has its runs merged on two
+    // (spill_merge.h): the merge was a quarter of this thread's work.
+    items_.seal();
+    if (helpers_ && items_.file_runs() != 0) {
+      analysis::SpillMerge<Item, Earlier> merged(items_, kMergeLanes);
+      for_each_kept_of(merged, f);
+    } else {
+      auto cursor = items_.sorted();
+      for_each_kept_of(cursor, f);
     }
   }
 
@@ -102,6 +100,23 @@ class FileEvents : public RecordVisitor {
   uint64_t range_count() const { return ranges_.opened(); }
 
  private:
+  static constexpr unsigned kMergeLanes = 2;
+  template <typename Source, typename F>
+  void for_each_kept_of(Source& source, F& f) {
+    Item item;
+    while (source.next(item)) {
+      if (!cut_.keep(item)) continue;
+      if (calls_unwrapped_ && item.kind == EventKind::kCall && item.sub == 0 &&
+          item.call.correlation != 0)
+        item.call.correlation = unwrap_.at(item.call.correlation, item.start_ns);
+      f(item);
+      if (item.kind == EventKind::kGpu && item.has_call && cut_.call_kept(call_span(item))) {
+        item.sub = 1;
+        f(item);
+      }
+    }
+  }
+
   struct Join;
   uint32_t track(bool gpu, uint32_t device, uint32_t tid);
   void add(const Item& item);
@@ -147,6 +162,7 @@ class FileEvents : public RecordVisitor {
   analysis::SpillSorter<Item, Earlier> items_;
   FileCut cut_;
   std::vector<bool> kept_slices_;  // per track, once asked with a cut
+  bool helpers_;                   // spill_in_background: helper threads may merge too
   uint32_t calls_ = 0;
   uint64_t gpu_seq_ = 0;
   uint64_t gpu_count_ = 0;

@@ -134,20 +134,27 @@ class SpillSorter {
       }
     };
 
-    Cursor(const SpillSorter& sorter) : sorter_(sorter), after_{&sorter.less_} {
-      sources_.resize(sorter.runs_.size() + 1);
+    // Runs [first, end) of the file, and the records in memory with
+    // `memory`, their read buffers sharing `read_budget` bytes.
+    Cursor(const SpillSorter& sorter, size_t first, size_t end, bool memory, size_t read_budget)
+        : sorter_(sorter), after_{&sorter.less_} {
+      sources_.resize(end - first + (memory ? 1 : 0));
       // The read buffers share a fixed budget, so that memory does not grow
       // with the number of runs (smaller reads when there are many).
-      block_ = std::clamp<size_t>(kReadBudget / sources_.size(), 2 * Codec::kMaxEncoded, kBlock);
-      for (size_t i = 0; i < sorter.runs_.size(); ++i) {
+      block_ = std::clamp<size_t>(read_budget / std::max<size_t>(sources_.size(), 1),
+                                  2 * Codec::kMaxEncoded, kBlock);
+      for (size_t i = first; i < end; ++i) {
         const Run& run = sorter.runs_[i];
-        sources_[i].offset = run.offset;
-        sources_[i].bytes_left = run.bytes;
-        sources_[i].left = run.records;
+        Source& s = sources_[i - first];
+        s.offset = run.offset;
+        s.bytes_left = run.bytes;
+        s.left = run.records;
       }
-      Source& memory = sources_.back();
-      memory.memory = sorter.buffer_.data();
-      memory.left = sorter.buffer_.size();
+      if (memory) {
+        Source& in_memory = sources_.back();
+        in_memory.memory = sorter.buffer_.data();
+        in_memory.left = sorter.buffer_.size();
+      }
       for (size_t i = 0; i < sources_.size(); ++i)
         if (refill(sources_[i])) heap_.push_back({sources_[i].at, i});
       std::make_heap(heap_.begin(), heap_.end(), after_);
@@ -201,8 +208,7 @@ class SpillSorter {
       return true;
     }
 
-    static constexpr size_t kBlock = size_t{64} << 10;      // bytes
-    static constexpr size_t kReadBudget = size_t{4} << 20;  // bytes, all runs together
+    static constexpr size_t kBlock = size_t{64} << 10;  // bytes
     size_t block_ = kBlock;
     const SpillSorter& sorter_;
     std::vector<Source> sources_;
@@ -212,14 +218,31 @@ class SpillSorter {
 
   // Sorts what is left in memory; no add() afterwards.
   Cursor sorted() {
-    if (!sealed_) {
-      wait_for_spill();
-      spare_ = std::vector<T>();
-      sort_buffer(buffer_);
-      sealed_ = true;
-    }
-    return Cursor(*this);
+    seal();
+    return Cursor(*this, 0, runs_.size(), true, kReadBudget);
   }
+
+  // Sorts what is left in memory, as sorted() does, without a cursor.
+  void seal() {
+    if (sealed_) return;
+    wait_for_spill();
+    spare_ = std::vector<T>();
+    sort_buffer(buffer_);
+    sealed_ = true;
+  }
+
+  // Part of sorted(), for merging parts on several threads
+  // (spill_merge.h): the runs [first, end) of those in the file, and the
+  // records kept in memory (a run after them) with `memory`; their read
+  // buffers share `read_budget` bytes. Cursors read the file with pread:
+  // several may read at once, each on one thread.
+  Cursor sorted_part(size_t first, size_t end, bool memory, size_t read_budget) {
+    seal();
+    return Cursor(*this, first, std::min(end, runs_.size()), memory, read_budget);
+  }
+  // The runs in the file, once sealed (sorted()).
+  size_t file_runs() const { return runs_.size(); }
+  static constexpr size_t kReadBudget = size_t{4} << 20;  // bytes, a cursor's runs together
 
  private:
   // Stably, as std::stable_sort would.
