@@ -255,11 +255,14 @@ const std::string* FileEvents::kernel_name(uint32_t id) const {
 }
 
 uint32_t FileEvents::demangled(uint32_t kernel) {
+  // Launches of one kernel come in runs: no lookup.
+  if (kernel == last_kernel_.first && kernel != 0) return last_kernel_.second;
   const std::string* name = kernel_name(kernel);
   if (name == nullptr) return kNoIndex;
   auto it = demangled_.find(kernel);
   if (it == demangled_.end())
     it = demangled_.emplace(kernel, strings_.id(analysis::demangle(*name))).first;
+  last_kernel_ = {kernel, it->second};
   return it->second;
 }
 
@@ -410,20 +413,27 @@ void FileEvents::name_late_range(Item& e) {
 }
 
 void FileEvents::add_range(const analysis::Range& r, uint64_t number, bool crossing) {
-  const bool late = (r.name != 0 && string_of(pb::StringEntry::NVTX, r.name) == nullptr) ||
-                    (r.domain != 0 && string_of(pb::StringEntry::DOMAIN, r.domain) == nullptr);
-  const std::pair<uint32_t, uint32_t> names =
-      late ? std::pair(r.name, kLateName) : range_name(r.domain, r.name);
-  auto domain = domains_.find(r.domain);
+  // One lookup for a (domain, message) whose strings were read: they stay.
+  const uint64_t key = static_cast<uint64_t>(r.domain) << 32 | r.name;
+  auto named = named_ranges_.find(key);
+  bool late = false;
+  if (named == named_ranges_.end()) {
+    late = (r.name != 0 && string_of(pb::StringEntry::NVTX, r.name) == nullptr) ||
+           (r.domain != 0 && string_of(pb::StringEntry::DOMAIN, r.domain) == nullptr);
+    if (!late) {
+      const auto [name, shapes] = range_name(r.domain, r.name);
+      auto domain = domains_.find(r.domain);
+      named = named_ranges_
+                  .emplace(key, RangeNames{name, shapes,
+                                           domain == domains_.end() ? analysis::Interner::kEmpty
+                                                                    : domain->second})
+                  .first;
+    }
+  }
+  const RangeNames names = late ? RangeNames{r.name, kLateName, r.domain} : named->second;
   Item e{};
   e.ref = number;
-  e.range = RangePart{
-      r.seq,
-      r.op_id,
-      names.first,
-      late ? r.domain : (domain == domains_.end() ? analysis::Interner::kEmpty : domain->second),
-      names.second,
-      r.open_at_exit};
+  e.range = RangePart{r.seq, r.op_id, names.name, names.domain, names.shapes, r.open_at_exit};
   const uint64_t dur = r.end_ns - r.start_ns;
   // A push/pop range that crosses another of its thread cannot be a slice
   // of that thread's track (slices nest there): it becomes an async slice,
@@ -449,7 +459,7 @@ void FileEvents::add_range(const analysis::Range& r, uint64_t number, bool cross
       e.dur_ns = dur;
       e.kind = EventKind::kRange;
       put(e);
-      if (!late) cut_.add_range(strings_.text(names.first), {r.start_ns, r.end_ns});
+      if (!late) cut_.add_range(strings_.text(names.name), {r.start_ns, r.end_ns});
       break;
     case analysis::RangeKind::kStartEnd:
       e.start_ns = r.start_ns;
@@ -459,7 +469,7 @@ void FileEvents::add_range(const analysis::Range& r, uint64_t number, bool cross
       e.start_ns = r.end_ns;
       e.kind = EventKind::kAsyncEnd;
       put(e);
-      if (!late) cut_.add_range(strings_.text(names.first), {r.start_ns, r.end_ns});
+      if (!late) cut_.add_range(strings_.text(names.name), {r.start_ns, r.end_ns});
       break;
     case analysis::RangeKind::kMark:
       e.start_ns = r.start_ns;

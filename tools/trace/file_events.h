@@ -146,10 +146,16 @@ class FileEvents : public RecordVisitor {
   std::unordered_map<uint32_t, std::string> kernels_;  // file's id -> mangled
   std::unordered_map<uint64_t, std::string> texts_;    // other kinds, by (kind, id)
   std::unordered_map<uint32_t, uint32_t> demangled_;   // file's kernel id -> strings id
+  std::pair<uint32_t, uint32_t> last_kernel_{0, 0};    // the last found in demangled_
   std::unordered_map<uint64_t, uint32_t> row_names_;   // gpu_names key -> strings id
   std::unordered_map<uint32_t, uint32_t> domains_;     // file's id -> strings id
   // (domain, message) -> the row name's id and the input shapes' id
   std::unordered_map<uint64_t, std::pair<uint32_t, uint32_t>> range_names_;
+  // (domain, message) whose strings were read -> what a range item holds
+  struct RangeNames {
+    uint32_t name, shapes, domain;  // strings ids
+  };
+  std::unordered_map<uint64_t, RangeNames> named_ranges_;
   RangeStream ranges_;
   // Ranges of threads without a track yet: tracks are numbered as before
   // ranges streamed (threads with calls by their first call, then the
