@@ -111,7 +111,7 @@ struct ByDevice {
 template <typename Sorter, typename T, typename Key>
 class Lookup {
  public:
-  Lookup(Sorter& sorter, Key key) : cursor_(sorter.sorted()), key_(key) {
+  Lookup(Sorter& sorter, Key key, unsigned lanes) : cursor_(sorter, lanes), key_(key) {
     valid_ = cursor_.next(current_);
   }
   const T* find(uint64_t value) {
@@ -120,7 +120,7 @@ class Lookup {
   }
 
  private:
-  typename Sorter::Cursor cursor_;
+  analysis::SortedRecords<T, typename Sorter::Order> cursor_;
   Key key_;
   T current_;
   bool valid_;
@@ -518,8 +518,9 @@ void FileEvents::pair_gpu() {
     analysis::SpillSorter<GpuIn, ByKey> mapped = j.sorter<GpuIn, ByKey>();
     {
       const auto ext_key = [](const External& e) { return e.correlation; };
-      Lookup<decltype(j.externals), External, decltype(ext_key)> externals(j.externals, ext_key);
-      auto cursor = j.gpu.sorted();
+      Lookup<decltype(j.externals), External, decltype(ext_key)> externals(j.externals, ext_key,
+                                                                           lanes());
+      analysis::SortedRecords<GpuIn, ByKey> cursor(j.gpu, lanes());
       GpuIn g;
       while (cursor.next(g)) {
         const External* e = g.key == 0 ? nullptr : externals.find(g.key);
@@ -533,8 +534,8 @@ void FileEvents::pair_gpu() {
         }
       }
     }
-    CallLookup calls(j.calls, call_key);
-    auto cursor = mapped.sorted();
+    CallLookup calls(j.calls, call_key, lanes());
+    analysis::SortedRecords<GpuIn, ByKey> cursor(mapped, lanes());
     GpuIn g;
     while (cursor.next(g)) {
       const CallKey* call = g.key == 0 ? nullptr : calls.find(g.key);
@@ -547,8 +548,8 @@ void FileEvents::pair_gpu() {
     }
   }
   {
-    CallLookup calls(j.calls, call_key);
-    auto cursor = by_own->sorted();
+    CallLookup calls(j.calls, call_key, lanes());
+    analysis::SortedRecords<GpuIn, ByKey> cursor(*by_own, lanes());
     GpuIn g;
     while (cursor.next(g)) handed_out(g, g.key == 0 || external_only ? nullptr : calls.find(g.key));
   }
@@ -559,7 +560,7 @@ void FileEvents::pair_gpu() {
     Work w;
     while (cursor.next(w)) number_gpu(w.record, nullptr);
   }
-  auto cursor = j.paired.sorted();
+  analysis::SortedRecords<Work, ByCall> cursor(j.paired, lanes());
   Work w;
   uint64_t last_call = 0;
   uint32_t sub = 0;
@@ -624,7 +625,7 @@ void FileEvents::unwrap_correlations(bool external_only) {
     analysis::SpillSorter<External, ByCorrelation> externals = j.sorter<External, ByCorrelation>();
     {
       const auto call_key = [](const CallKey& c) { return c.correlation; };
-      Lookup<decltype(j.calls), CallKey, decltype(call_key)> calls(j.calls, call_key);
+      Lookup<decltype(j.calls), CallKey, decltype(call_key)> calls(j.calls, call_key, lanes());
       auto cursor = by_pushed.sorted();
       External e;
       while (cursor.next(e)) {
@@ -712,7 +713,7 @@ void FileEvents::add_memory_counters() {
 }
 
 void FileEvents::add_busy_counters(int64_t to_relative, uint64_t bucket_ns) {
-  auto cursor = join_->busy.sorted();
+  analysis::SortedRecords<Busy, ByDevice> cursor(join_->busy, lanes());
   Busy b;
   std::optional<DeviceBusy> device;
   uint32_t current = 0;

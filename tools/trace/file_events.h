@@ -80,14 +80,8 @@ class FileEvents : public RecordVisitor {
   void for_each_kept(F&& f) {
     // With helper threads, a file that spilled has its runs merged on two
     // (spill_merge.h): the merge was a quarter of this thread's work.
-    items_.seal();
-    if (helpers_ && items_.file_runs() != 0) {
-      analysis::SpillMerge<Item, Earlier> merged(items_, kMergeLanes);
-      for_each_kept_of(merged, f);
-    } else {
-      auto cursor = items_.sorted();
-      for_each_kept_of(cursor, f);
-    }
+    analysis::SortedRecords<Item, Earlier> sorted(items_, lanes());
+    for_each_kept_of(sorted, f);
   }
 
   const std::vector<Track>& tracks() const { return tracks_; }
@@ -100,7 +94,8 @@ class FileEvents : public RecordVisitor {
   uint64_t range_count() const { return ranges_.opened(); }
 
  private:
-  static constexpr unsigned kMergeLanes = 2;
+  // How many threads merge a sorter's runs (spill_merge.h).
+  unsigned lanes() const { return helpers_ ? 2 : 1; }
   template <typename Source, typename F>
   void for_each_kept_of(Source& source, F& f) {
     Item item;

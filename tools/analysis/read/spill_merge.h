@@ -157,4 +157,26 @@ class SpillMerge {
   std::vector<std::unique_ptr<Lane>> lanes_;
 };
 
+// A sealed sorter's records in order: through a SpillMerge with more than
+// one lane when the sorter spilled, else through its own cursor.
+template <typename T, typename Less>
+class SortedRecords {
+ public:
+  SortedRecords(SpillSorter<T, Less>& sorter, unsigned lanes) {
+    sorter.seal();
+    if (lanes > 1 && sorter.file_runs() != 0)
+      merge_ = std::make_unique<SpillMerge<T, Less>>(sorter, lanes);
+    else
+      cursor_ = std::make_unique<Cursor>(sorter.sorted());
+  }
+  bool next(T& out) { return merge_ ? merge_->next(out) : cursor_->next(out); }
+
+ private:
+  using Cursor = typename SpillSorter<T, Less>::Cursor;
+  // Pointers, not optionals: GCC 12 sees the optionals' payloads as maybe
+  // uninitialized.
+  std::unique_ptr<Cursor> cursor_;
+  std::unique_ptr<SpillMerge<T, Less>> merge_;
+};
+
 }  // namespace gprof::analysis

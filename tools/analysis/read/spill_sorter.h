@@ -42,6 +42,8 @@ class SpillSorter {
   static_assert(std::is_trivially_copyable_v<T>);
 
  public:
+  using Order = Less;
+
   explicit SpillSorter(size_t budget_records = (size_t{8} << 20) / sizeof(T), Less less = Less())
       : budget_(std::max<size_t>(budget_records, 1)), less_(less) {}
   ~SpillSorter() { wait_for_spill(std::nothrow); }
