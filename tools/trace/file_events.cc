@@ -218,8 +218,12 @@ uint32_t FileEvents::track(bool gpu, uint32_t device, uint32_t tid) {
   const uint64_t key = uint64_t{gpu} << 63 | uint64_t{device} << 32 | tid;
   // Runs of records of one thread or stream are the rule: no hash lookup.
   if (key == last_track_.first && !tracks_.empty()) return last_track_.second;
-  auto [it, added] = track_index_.emplace(key, static_cast<uint32_t>(tracks_.size()));
-  if (added) tracks_.push_back(Track{gpu, device, tid, false});
+  // find before emplace: emplace makes (allocates) a node even for a key it has.
+  auto it = track_index_.find(key);
+  if (it == track_index_.end()) {
+    it = track_index_.emplace(key, static_cast<uint32_t>(tracks_.size())).first;
+    tracks_.push_back(Track{gpu, device, tid, false});
+  }
   last_track_ = {key, it->second};
   return it->second;
 }
@@ -269,11 +273,16 @@ uint32_t FileEvents::demangled(uint32_t kernel) {
 // Names are shared by all records of a kind and kernel (or memory kinds),
 // so that a million launches of one kernel are named once.
 uint32_t FileEvents::row_name(const GpuRecord& r) {
-  const std::string* kernel = r.kind == GpuKind::kKernel ? kernel_name(r.kernel) : nullptr;
+  // A kernel whose name was found keeps it: runs of one kernel skip both lookups.
+  const bool kernel_kind = r.kind == GpuKind::kKernel;
+  if (kernel_kind && r.kernel == last_row_kernel_.first && r.kernel != 0)
+    return last_row_kernel_.second;
+  const std::string* kernel = kernel_kind ? kernel_name(r.kernel) : nullptr;
   const uint64_t key = analysis::gpu_row_name_key(r, kernel != nullptr);
   auto it = row_names_.find(key);
   if (it == row_names_.end())
     it = row_names_.emplace(key, strings_.id(analysis::gpu_row_name(r, kernel))).first;
+  if (kernel != nullptr) last_row_kernel_ = {r.kernel, it->second};
   return it->second;
 }
 

@@ -137,13 +137,14 @@ class FileEvents : public RecordVisitor {
   analysis::Interner strings_;
   std::vector<Track> tracks_;
   std::unordered_map<uint64_t, uint32_t> track_index_;
-  std::pair<uint64_t, uint32_t> last_track_{0, 0};     // the last key asked for, its track
-  std::unordered_map<uint32_t, std::string> kernels_;  // file's id -> mangled
-  std::unordered_map<uint64_t, std::string> texts_;    // other kinds, by (kind, id)
-  std::unordered_map<uint32_t, uint32_t> demangled_;   // file's kernel id -> strings id
-  std::pair<uint32_t, uint32_t> last_kernel_{0, 0};    // the last found in demangled_
-  std::unordered_map<uint64_t, uint32_t> row_names_;   // gpu_names key -> strings id
-  std::unordered_map<uint32_t, uint32_t> domains_;     // file's id -> strings id
+  std::pair<uint64_t, uint32_t> last_track_{0, 0};       // the last key asked for, its track
+  std::unordered_map<uint32_t, std::string> kernels_;    // file's id -> mangled
+  std::unordered_map<uint64_t, std::string> texts_;      // other kinds, by (kind, id)
+  std::unordered_map<uint32_t, uint32_t> demangled_;     // file's kernel id -> strings id
+  std::pair<uint32_t, uint32_t> last_kernel_{0, 0};      // the last found in demangled_
+  std::unordered_map<uint64_t, uint32_t> row_names_;     // gpu_names key -> strings id
+  std::pair<uint32_t, uint32_t> last_row_kernel_{0, 0};  // a named kernel's id, its row name
+  std::unordered_map<uint32_t, uint32_t> domains_;       // file's id -> strings id
   // (domain, message) -> the row name's id and the input shapes' id
   std::unordered_map<uint64_t, std::pair<uint32_t, uint32_t>> range_names_;
   // (domain, message) whose strings were read -> what a range item holds

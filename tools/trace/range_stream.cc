@@ -47,7 +47,10 @@ RangeStream::Thread& RangeStream::thread(uint32_t tid) {
 }
 
 void RangeStream::opened(uint32_t tid) {
+  // Runs of one thread's ranges: no lookup (try_emplace hashes each time).
+  if (last_opened_ == tid && !first_opened_.empty()) return;
   first_opened_.try_emplace(tid, next_);
+  last_opened_ = tid;
 }
 
 void RangeStream::add(const RangeEvent& e) {

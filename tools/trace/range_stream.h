@@ -120,6 +120,7 @@ class RangeStream {
   analysis::SpillSorter<End, ByIdTime> ends_;
   std::map<uint32_t, uint32_t> thread_names_;
   std::unordered_map<uint32_t, uint64_t> first_opened_;
+  uint32_t last_opened_ = 0;  // a thread in first_opened_, when it is not empty
   analysis::RangeCounts counts_;
   uint64_t next_ = 0;
 };
