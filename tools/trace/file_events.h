@@ -98,16 +98,21 @@ class FileEvents : public RecordVisitor {
   unsigned lanes() const { return helpers_ ? 2 : 1; }
   template <typename Source, typename F>
   void for_each_kept_of(Source& source, F& f) {
-    Item item;
-    while (source.next(item)) {
-      if (!cut_.keep(item)) continue;
-      if (calls_unwrapped_ && item.kind == EventKind::kCall && item.sub == 0 &&
-          item.call.correlation != 0)
+    // Handed out in place; copied only when changed.
+    while (const Item* at = source.next()) {
+      if (!cut_.keep(*at)) continue;
+      if (calls_unwrapped_ && at->kind == EventKind::kCall && at->sub == 0 &&
+          at->call.correlation != 0) {
+        Item item = *at;
         item.call.correlation = unwrap_.at(item.call.correlation, item.start_ns);
-      f(item);
-      if (item.kind == EventKind::kGpu && item.has_call && cut_.call_kept(call_span(item))) {
-        item.sub = 1;
-        f(item);
+        f(static_cast<const Item&>(item));
+        continue;
+      }
+      f(*at);
+      if (at->kind == EventKind::kGpu && at->has_call && cut_.call_kept(call_span(*at))) {
+        Item flow_end = *at;
+        flow_end.sub = 1;
+        f(static_cast<const Item&>(flow_end));
       }
     }
   }

@@ -45,7 +45,10 @@ class SpillMerge {
       lanes_.push_back(std::make_unique<Lane>(
           sorter.sorted_part(first, end, i + 1 == n, SpillSorter<T, Less>::kReadBudget / n)));
     }
-    for (auto& lane : lanes_) lane->thread = std::thread([l = lane.get()] { l->run(); });
+    for (auto& lane : lanes_) {
+      lane_list_.push_back(lane.get());
+      lane->thread = std::thread([l = lane.get()] { l->run(); });
+    }
   }
   ~SpillMerge() {
     for (auto& lane : lanes_) {
@@ -61,16 +64,23 @@ class SpillMerge {
   SpillMerge& operator=(const SpillMerge&) = delete;
 
   bool next(T& out) {
+    const T* at = next();
+    if (at == nullptr) return false;
+    out = *at;
+    return true;
+  }
+  // The next record, in place (valid until the next call); nullptr at the end.
+  const T* next() {
     Lane* best = nullptr;
-    for (auto& lane : lanes_) {
+    for (Lane* lane : lane_list_) {
       if (!lane->has_current()) continue;
       // Strictly less: a tie stays with the lower lane (earlier runs).
-      if (best == nullptr || less_(lane->current(), best->current())) best = lane.get();
+      if (best == nullptr || less_(lane->current(), best->current())) best = lane;
     }
-    if (best == nullptr) return false;
-    out = best->current();
+    if (best == nullptr) return nullptr;
+    const T* at = &best->current();
     best->advance();
-    return true;
+    return at;
   }
 
  private:
@@ -117,8 +127,8 @@ class SpillMerge {
 
     // The caller's side: whether the lane has a record to give, waiting
     // for its next batch when the one in hand is used up.
-    bool has_current() {
-      if (at < in_hand.size()) return true;
+    bool has_current() { return at < in_hand.size() || next_batch(); }
+    bool next_batch() {
       if (done) return false;
       std::unique_lock lock(mutex);
       if (in_hand.capacity() != 0) free.push_back(std::move(in_hand));
@@ -155,6 +165,7 @@ class SpillMerge {
 
   Less less_;
   std::vector<std::unique_ptr<Lane>> lanes_;
+  std::vector<Lane*> lane_list_;  // the same, one load less per look
 };
 
 // A sealed sorter's records in order: through a SpillMerge with more than
@@ -170,6 +181,11 @@ class SortedRecords {
       cursor_ = std::make_unique<Cursor>(sorter.sorted());
   }
   bool next(T& out) { return merge_ ? merge_->next(out) : cursor_->next(out); }
+  // The next record, in place (valid until the next call); nullptr at the end.
+  const T* next() {
+    if (merge_) return merge_->next();
+    return cursor_->next(record_) ? &record_ : nullptr;
+  }
 
  private:
   using Cursor = typename SpillSorter<T, Less>::Cursor;
@@ -177,6 +193,7 @@ class SortedRecords {
   // uninitialized.
   std::unique_ptr<Cursor> cursor_;
   std::unique_ptr<SpillMerge<T, Less>> merge_;
+  T record_;  // the cursor's last
 };
 
 }  // namespace gprof::analysis
