@@ -13,17 +13,19 @@
 
 #include "formats/reader.h"
 #include "tools/gpuprof/cli/input_paths.h"
+#include "tools/gpuprof/cli/recent_rate.h"
 
 namespace gprof::cli {
 
 using Clock = std::chrono::steady_clock;
 
 // Drawn from the reading thread after a frame, at most every 100 ms: no
-// thread of its own, so nothing is drawn once reading is over.
+// thread of its own, so nothing is drawn once reading is over. The rate and
+// the ETA are the last few seconds' (recent_rate.h).
 class ProgressDisplay final : public ReadProgress {
  public:
   ProgressDisplay(uint64_t total, Clock::duration delay)
-      : total_(total), delay_(delay), start_(Clock::now()) {}
+      : total_(total), delay_(delay), start_(Clock::now()), rate_(start_, kWindow) {}
 
   void advanced(uint64_t bytes, uint64_t records) override {
     const uint64_t done = done_.fetch_add(bytes, std::memory_order_relaxed) + bytes;
@@ -42,10 +44,11 @@ class ProgressDisplay final : public ReadProgress {
   }
 
   void retract(uint64_t bytes, uint64_t records) override {
-    done_.fetch_sub(bytes, std::memory_order_relaxed);
-    records_.fetch_sub(records, std::memory_order_relaxed);
+    const uint64_t done = done_.fetch_sub(bytes, std::memory_order_relaxed) - bytes;
+    const uint64_t read = records_.fetch_sub(records, std::memory_order_relaxed) - records;
     std::lock_guard lock(mutex_);
     finished_ = false;  // the file is read again: there is more to show
+    rate_.restart(Clock::now(), done, read);
   }
 
   void finish() {
@@ -61,9 +64,9 @@ class ProgressDisplay final : public ReadProgress {
 
  private:
   void draw(Clock::time_point now, uint64_t done, uint64_t records) {
-    const double seconds = std::chrono::duration<double>(now - start_).count();
-    const double rate = seconds > 0 ? static_cast<double>(records) / seconds : 0;
-    const double byte_rate = seconds > 0 ? static_cast<double>(done) / seconds : 0;
+    const RecentRate::Rates recent = rate_.add(now, done, records);
+    const double rate = recent.records_per_s;
+    const double byte_rate = recent.bytes_per_s;
     std::string eta = "?";
     if (byte_rate > 0) {
       const auto left = static_cast<uint64_t>(static_cast<double>(total_ - done) / byte_rate + 0.5);
@@ -100,6 +103,8 @@ class ProgressDisplay final : public ReadProgress {
     return fmt::format("{:.0f}", n);
   }
 
+  static constexpr Clock::duration kWindow = std::chrono::seconds(3);
+
   const uint64_t total_;
   const Clock::duration delay_;
   const Clock::time_point start_;
@@ -109,6 +114,7 @@ class ProgressDisplay final : public ReadProgress {
   Clock::time_point last_draw_{};
   size_t width_ = 0;  // of the line on screen; 0: none
   bool finished_ = false;
+  RecentRate rate_;  // under mutex_
 };
 
 namespace {
