@@ -6,12 +6,11 @@
 #include <malloc.h>
 
 #include <cstdio>
-#include <exception>
 #include <fstream>
+#include <future>
 #include <memory>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "tools/analysis/aggregate/group_by.h"
@@ -218,22 +217,12 @@ int compare_and_write(const DiffArgs& args, bool& compared, std::string& reason)
     malloc_trim(0);
     const unsigned jobs = args.jobs != 0 ? args.jobs : analysis::default_jobs();
     if (base && now && jobs >= 2) {
-      // Both joined before either's exception goes on (a joinable thread's
-      // destructor would end the process).
-      std::exception_ptr failed[2];
-      const auto side = [&findings](const std::vector<std::string>& side_args,
-                                    analyze::AnalyzedFiles& out, std::exception_ptr& error) {
-        try {
-          out = findings(side_args);
-        } catch (...) {
-          error = std::current_exception();
-        }
-      };
-      std::thread other([&] { side(new_args, after, failed[1]); });
-      side(base_args, before, failed[0]);
-      other.join();
-      for (const std::exception_ptr& error : failed)
-        if (error) std::rethrow_exception(error);
+      // A future of std::async waits for its thread when destroyed: an
+      // exception on this side leaves only once the other side has ended.
+      std::future<analyze::AnalyzedFiles> other =
+          std::async(std::launch::async, findings, std::cref(new_args));
+      before = findings(base_args);
+      after = other.get();
     } else {
       if (base) before = findings(base_args);
       if (now) after = findings(new_args);
