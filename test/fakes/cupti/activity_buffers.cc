@@ -39,8 +39,7 @@ struct State {
   // Threads that find it missing while another thread asks wait for that buffer rather than ask
   // for one each, so that six threads starting at once still cost one request.
   // A record made by the asking thread itself (from inside the request callback) does not wait.
-  bool requesting = false;
-  std::thread::id requester;
+  std::thread::id requester;  // the thread asking now; none: id()
   std::condition_variable request_done;
   uint64_t produced = 0;
   size_t dropped = 0;
@@ -206,23 +205,20 @@ void AddRecord(const void* record, size_t size) {
       ++state.dropped;
       break;
     }
-    if (!state.per_thread && state.requesting && state.requester != std::this_thread::get_id()) {
+    const std::thread::id me = std::this_thread::get_id();
+    if (!state.per_thread && state.requester != std::thread::id() && state.requester != me) {
       state.request_done.wait(lock);
       continue;
     }
     const CUpti_BuffersCallbackRequestFunc request = state.request;
     const bool shared_request = !state.per_thread;
-    if (shared_request && !state.requesting) {
-      state.requesting = true;
-      state.requester = std::this_thread::get_id();
-    }
+    if (shared_request && state.requester == std::thread::id()) state.requester = me;
     lock.unlock();
     Complete(&done);
     Buffer fresh = Request(request);
     asked = true;
     lock.lock();
-    if (shared_request && state.requester == std::this_thread::get_id()) {
-      state.requesting = false;
+    if (shared_request && state.requester == me) {
       state.requester = std::thread::id();
       state.request_done.notify_all();
     }
