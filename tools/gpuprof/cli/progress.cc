@@ -65,16 +65,15 @@ class ProgressDisplay final : public ReadProgress {
  private:
   void draw(Clock::time_point now, uint64_t done, uint64_t records) {
     const RecentRate::Rates recent = rate_.add(now, done, records);
-    const double rate = recent.records_per_s;
-    const double byte_rate = recent.bytes_per_s;
     std::string eta = "?";
-    if (byte_rate > 0) {
-      const auto left = static_cast<uint64_t>(static_cast<double>(total_ - done) / byte_rate + 0.5);
+    if (recent.bytes_per_s > 0) {
+      const auto left =
+          static_cast<uint64_t>(static_cast<double>(total_ - done) / recent.bytes_per_s + 0.5);
       eta = left >= 60 ? fmt::format("{}:{:02}", left / 60, left % 60) : fmt::format("{}s", left);
     }
     std::string line =
         fmt::format("gpuprof: read {} of {} ({}%), {} records/s, ETA {}", bytes_text(done),
-                    bytes_text(total_), done * 100 / total_, count_text(rate), eta);
+                    bytes_text(total_), done * 100 / total_, count_text(recent.records_per_s), eta);
     // Overwrites a longer line before it.
     const size_t width = line.size();
     if (width < width_) line.append(width_ - width, ' ');
