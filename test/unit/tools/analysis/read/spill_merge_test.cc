@@ -5,19 +5,16 @@
 #include <random>
 #include <vector>
 
+#include "test/unit/tools/analysis/read/spill_records.h"
 #include "tools/analysis/read/spill_merge.h"
 #include "tools/analysis/read/spill_sorter.h"
 
 namespace gprof::analysis {
 namespace {
 
-struct Rec {
-  uint32_t key;
-  uint32_t order;  // when it was added
-};
-struct ByKey {
-  bool operator()(const Rec& a, const Rec& b) const { return a.key < b.key; }
-};
+using spill_test::ByKey;
+using spill_test::drain;
+using spill_test::Rec;
 
 std::vector<Rec> filled(SpillSorter<Rec, ByKey>& sorter, size_t n) {
   std::mt19937 random(7);
@@ -37,12 +34,7 @@ TEST_CASE("spill merge: lanes give the cursor's order, ties by run", "[trace]") 
       CAPTURE(budget, lanes);
       SpillSorter<Rec, ByKey> sorter(budget);
       filled(sorter, 10000);
-      std::vector<Rec> expected;
-      {
-        auto cursor = sorter.sorted();
-        Rec r;
-        while (cursor.next(r)) expected.push_back(r);
-      }
+      const std::vector<Rec> expected = drain(sorter);
       std::vector<Rec> merged;
       {
         SpillMerge<Rec, ByKey> merge(sorter, lanes);

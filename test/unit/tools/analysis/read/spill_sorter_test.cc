@@ -7,18 +7,15 @@
 #include <utility>
 #include <vector>
 
+#include "test/unit/tools/analysis/read/spill_records.h"
 #include "tools/analysis/read/spill_sorter.h"
 
 namespace gprof::analysis {
 namespace {
 
-struct Rec {
-  uint32_t key;
-  uint32_t order;  // when it was added
-};
-struct ByKey {
-  bool operator()(const Rec& a, const Rec& b) const { return a.key < b.key; }
-};
+using spill_test::ByKey;
+using spill_test::drain;
+using spill_test::Rec;
 
 // The same order, sorted through prefix keys that tie more often than the
 // order does (spill_sorter.h): ties go to the full comparison, then to the
@@ -29,15 +26,6 @@ struct ByKeyWithPrefix {
 };
 static_assert(analysis::HasPrefix<ByKeyWithPrefix, Rec>);
 static_assert(!analysis::HasPrefix<ByKey, Rec>);
-
-template <typename Less>
-std::vector<Rec> drain(analysis::SpillSorter<Rec, Less>& sorter) {
-  std::vector<Rec> out;
-  auto cursor = sorter.sorted();
-  Rec r;
-  while (cursor.next(r)) out.push_back(r);
-  return out;
-}
 
 TEMPLATE_TEST_CASE("spill sorter: many runs merge stably, like std::stable_sort", "[trace]", ByKey,
                    ByKeyWithPrefix) {
