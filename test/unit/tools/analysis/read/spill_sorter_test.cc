@@ -24,11 +24,25 @@ struct ByKeyWithPrefix {
   bool operator()(const Rec& a, const Rec& b) const { return a.key < b.key; }
   static std::pair<uint64_t, uint64_t> prefix(const Rec& r) { return {r.key / 10, 0}; }
 };
+// Both integers of the prefix carry the order, packed with the index into
+// one 64-bit key (spill_sorter.h's packed_order).
+struct ByKeyTwoWords {
+  bool operator()(const Rec& a, const Rec& b) const { return a.key < b.key; }
+  static std::pair<uint64_t, uint64_t> prefix(const Rec& r) { return {r.key / 100, r.key / 10}; }
+};
+// Prefixes whose spans do not fit in 64 bits with the index: sorted as
+// (prefix, index) keys instead (keyed_order).
+struct ByKeyWide {
+  bool operator()(const Rec& a, const Rec& b) const { return a.key < b.key; }
+  static std::pair<uint64_t, uint64_t> prefix(const Rec& r) {
+    return {uint64_t{r.key / 10} << 40, uint64_t{r.key / 10} << 30};
+  }
+};
 static_assert(analysis::HasPrefix<ByKeyWithPrefix, Rec>);
 static_assert(!analysis::HasPrefix<ByKey, Rec>);
 
 TEMPLATE_TEST_CASE("spill sorter: many runs merge stably, like std::stable_sort", "[trace]", ByKey,
-                   ByKeyWithPrefix) {
+                   ByKeyWithPrefix, ByKeyTwoWords, ByKeyWide) {
   for (size_t budget : {size_t{1}, size_t{2}, size_t{7}, size_t{64}, size_t{100000}}) {
     analysis::SpillSorter<Rec, TestType> sorter(budget);
     std::mt19937 random(42);
@@ -56,7 +70,7 @@ TEMPLATE_TEST_CASE("spill sorter: many runs merge stably, like std::stable_sort"
 // are merged, not sorted (spill_sorter.h); spills on a thread of their own
 // write the same runs. Either way: std::stable_sort's order.
 TEMPLATE_TEST_CASE("spill sorter: runs in order and background spills keep the order", "[trace]",
-                   ByKey, ByKeyWithPrefix) {
+                   ByKey, ByKeyWithPrefix, ByKeyTwoWords, ByKeyWide) {
   for (const bool background : {false, true}) {
     for (size_t budget : {size_t{1}, size_t{3}, size_t{64}, size_t{1000}, size_t{100000}}) {
       for (const int shape : {0, 1, 2}) {
