@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <future>
 #include <map>
 #include <memory>
 #include <optional>
@@ -71,23 +72,31 @@ class TraceWriter {
         widen_origin(static_cast<int64_t>(*starts[i].first_ns) + clocks_->shift[i]);
   }
 
-  // Reads the file once and writes its events.
-  void write_file(uint32_t file, analysis::FileInfo& info) {
-    FileEvents events(info, options_.cut, options_.sort_memory, options_.helpers != 0);
+  // Reads the file once and pairs its records: everything its events need
+  // before they are written (nullptr: it could not be opened). With several
+  // files this only reads what plan() settled, so the next file can be read
+  // while one is written (write_trace).
+  std::unique_ptr<FileEvents> read_file_events(uint32_t file, analysis::FileInfo& info) {
+    auto events = std::make_unique<FileEvents>(info, options_.cut, options_.sort_memory,
+                                               options_.helpers != 0);
     // One decoder keeps ahead of the thread the records go to (decoding is a
     // tenth of its work); more would only hold more frames in memory.
-    info.status = options_.helpers == 0 ? read_file(info.path, events)
-                                        : read_file_pipelined(info.path, events, 1);
-    if (!info.status.opened) return;
+    info.status = options_.helpers == 0 ? read_file(info.path, *events)
+                                        : read_file_pipelined(info.path, *events, 1);
+    if (!info.status.opened) return nullptr;
     if (!clocks_) {  // one file: its own clock, from its first record
       clocks_ = plan_clocks({info.header ? &*info.header : nullptr});
       if (info.first_ns != 0 || info.last_ns != 0)
         widen_origin(static_cast<int64_t>(info.first_ns));
     }
-    const pb::FileHeader header = info.header.value_or(pb::FileHeader());
-    const int64_t to_relative = clocks_->shift.at(file) - origin_.value_or(0);
+    events->finish(relative_shift(file), options_.busy_bucket_ns);
+    return events;
+  }
 
-    events.finish(to_relative, options_.busy_bucket_ns);
+  // Writes the events of a file read by read_file_events.
+  void write_file(uint32_t file, analysis::FileInfo& info, FileEvents& events) {
+    const pb::FileHeader header = info.header.value_or(pb::FileHeader());
+    const int64_t to_relative = relative_shift(file);
     const std::vector<Place> places = place_tracks(header, info, events);
     const auto make_json = [&](EventOutput& out) {
       return std::make_unique<EventJson>(out, events.strings(), places, to_relative, next_flow_,
@@ -120,6 +129,11 @@ class TraceWriter {
                                command_line(header), analysis::cupti_gap_lines(info),
                                info.gpu.unpaired, info.gpu.outside_window});
     if (info.header && !wall_offset_) wall_offset_ = header.clock().offset_to_wall_ns();
+  }
+
+  // What turns the file's times into the trace's.
+  int64_t relative_shift(uint32_t file) const {
+    return clocks_->shift.at(file) - origin_.value_or(0);
   }
 
   const std::vector<std::string>& warnings() const { return warnings_; }
@@ -285,9 +299,28 @@ TraceSummary write_trace(const std::vector<std::string>& paths, const TraceOptio
   output.raw("{\"traceEvents\":[");
   TraceSummary summary;
   summary.files.resize(paths.size());
-  for (size_t i = 0; i < paths.size(); ++i) {
-    summary.files[i].path = paths[i];
-    writer.write_file(static_cast<uint32_t>(i), summary.files[i]);
+  for (size_t i = 0; i < paths.size(); ++i) summary.files[i].path = paths[i];
+  const auto read = [&](size_t i) {
+    return writer.read_file_events(static_cast<uint32_t>(i), summary.files[i]);
+  };
+  if (paths.size() > 1 && options.helpers != 0) {
+    // Each file is read while the one before it is written: reading is
+    // mostly one thread's work, writing mostly the encoders' and the
+    // compressors', and a file's events are written only once it has been
+    // read to its end (its GPU work is paired then). plan() fixed the
+    // clocks, so reading needs nothing from the files before. Two files'
+    // events are held at once. The future's destructor waits for a read in
+    // flight when writing fails.
+    std::future<std::unique_ptr<FileEvents>> next = std::async(std::launch::async, read, 0);
+    for (size_t i = 0; i < paths.size(); ++i) {
+      const std::unique_ptr<FileEvents> events = next.get();
+      if (i + 1 < paths.size()) next = std::async(std::launch::async, read, i + 1);
+      if (events) writer.write_file(static_cast<uint32_t>(i), summary.files[i], *events);
+    }
+  } else {
+    for (size_t i = 0; i < paths.size(); ++i)
+      if (const std::unique_ptr<FileEvents> events = read(i))
+        writer.write_file(static_cast<uint32_t>(i), summary.files[i], *events);
   }
   writer.write_tail();
   summary.written = output.flush();
