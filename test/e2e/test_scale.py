@@ -230,6 +230,28 @@ class Progress(unittest.TestCase):
             if args[0] != "trace":
                 self.assertTrue(out, args)
 
+    def test_trace_shows_its_writing(self):
+        # Once every byte is read, trace's writing of the events (more than half of a
+        # large trace's time) has a line of its own, up to all of them.
+        trace = os.path.join(self.dir, "w.json")
+        for args in (["trace", self.path, "-o", trace],
+                     ["trace", "--jobs", "2", self.path, self.path, "-o", trace + ".gz"]):
+            status, out, term = run_on_terminal(args, self.env())
+            self.assertEqual(status, 0, term)
+            self.assertRegex(term, r"\rgpuprof: read ", args)
+            lines = re.findall(r"\rgpuprof: wrote ([0-9.]+[KM]?) of ([0-9.]+[KM]?) events "
+                               r"\((\d+)%\), [0-9.]+[KM]? events/s, ETA \S+", term)
+            self.assertTrue(lines, term)
+            # Each file's events join the total as its writing starts: the last total is
+            # all of them (the summary's count, rounded as the line shows it).
+            written = int(re.search(r"\((\d+) events from", term).group(1))
+            shown = float(lines[-1][1].rstrip("KM")) * {"K": 1e3, "M": 1e6}.get(
+                lines[-1][1][-1], 1)
+            self.assertAlmostEqual(shown / written, 1, delta=0.01, msg=lines[-1])
+            percents = [int(p) for _, _, p in lines]
+            self.assertEqual(percents, sorted(percents), term)
+            self.assertRegex(term, r"\r +\r", args)
+
     def test_not_in_a_pipe(self):
         for args in (["report", self.path], ["info", self.path]):
             done = subprocess.run([GPUPROF, *args], capture_output=True, text=True,

@@ -135,7 +135,7 @@ int run(const TraceArgs& args) {
   trace::TraceSummary summary;
   // Several files are read twice: their clocks and origin first.
   ProgressScope progress(inputs.files, inputs.files.size() > 1 ? 2 : 1, args.quiet,
-                         args.output == "-");
+                         args.output == "-", "events");
   try {
     summary = trace::write_trace(inputs.files, options, *out);
   } catch (const std::exception& e) {  // the external sort's temporary file (spill_sorter.h)

@@ -670,6 +670,7 @@ void FileEvents::number_gpu(const GpuRecord& r, const CallKey* call) {
   e.kind = EventKind::kGpu;
   e.has_call = call != nullptr;
   if (call != nullptr) {
+    ++flow_ends_;
     e.other_start = call->start_ns;
     e.other_end = call->end_ns;
   }

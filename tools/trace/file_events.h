@@ -16,6 +16,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "formats/reader.h"
@@ -24,6 +25,7 @@
 #include "tools/analysis/read/profile.h"
 #include "tools/analysis/read/spill_merge.h"
 #include "tools/analysis/read/spill_sorter.h"
+#include "tools/analysis/read/work_progress.h"
 #include "tools/trace/correlation_unwrap.h"
 #include "tools/trace/event_filter.h"
 #include "tools/trace/range_stream.h"
@@ -75,14 +77,18 @@ class FileEvents : public RecordVisitor {
   void finish(int64_t to_relative, uint64_t busy_bucket_ns);
 
   // The kept events in trace order, after finish(). A paired GPU slice's
-  // flow end is handed out right after it (sub 1), not stored.
+  // flow end is handed out right after it (sub 1), not stored. `progress`
+  // (may be null) is told of the events handed out or cut, up to
+  // event_count().
   template <typename F>
-  void for_each_kept(F&& f) {
+  void for_each_kept(F&& f, analysis::WorkProgress* progress = nullptr) {
     // With helper threads, a file that spilled has its runs merged on two
     // (spill_merge.h): the merge was a quarter of this thread's work.
     analysis::SortedRecords<Item, Earlier> sorted(items_, lanes());
-    for_each_kept_of(sorted, f);
+    for_each_kept_of(sorted, f, progress);
   }
+  // Events before the cut, after finish(): for_each_kept's progress total.
+  uint64_t event_count() const { return items_.size() + flow_ends_; }
 
   const std::vector<Track>& tracks() const { return tracks_; }
   // Whether the track keeps more than counters after the cut. With a cut,
@@ -97,9 +103,14 @@ class FileEvents : public RecordVisitor {
   // How many threads merge a sorter's runs (spill_merge.h).
   unsigned lanes() const { return helpers_ ? 2 : 1; }
   template <typename Source, typename F>
-  void for_each_kept_of(Source& source, F& f) {
+  void for_each_kept_of(Source& source, F& f, analysis::WorkProgress* progress) {
+    uint64_t handed = 0;  // events not told to `progress` yet
     // Handed out in place; copied only when changed.
     while (const Item* at = source.next()) {
+      if (progress != nullptr) {
+        handed += at->kind == EventKind::kGpu && at->has_call ? 2 : 1;  // and its flow end
+        if (handed >= analysis::kWorkStep) progress->done(std::exchange(handed, 0));
+      }
       if (!cut_.keep(*at)) continue;
       if (calls_unwrapped_ && at->kind == EventKind::kCall && at->sub == 0 &&
           at->call.correlation != 0) {
@@ -115,6 +126,7 @@ class FileEvents : public RecordVisitor {
         f(static_cast<const Item&>(flow_end));
       }
     }
+    if (progress != nullptr && handed != 0) progress->done(handed);
   }
 
   struct Join;
@@ -173,6 +185,7 @@ class FileEvents : public RecordVisitor {
   uint32_t calls_ = 0;
   uint64_t gpu_seq_ = 0;
   uint64_t gpu_count_ = 0;
+  uint64_t flow_ends_ = 0;  // GPU work with its call: each has a flow end
   uint64_t counters_ = 0;
   uint64_t externals_ = 0;
   bool seen_any_ = false;

@@ -11,6 +11,7 @@
 
 #include "formats/pipelined_reader.h"
 #include "formats/reader.h"
+#include "tools/analysis/read/work_progress.h"
 #include "tools/analysis/render/cupti_status.h"
 #include "tools/trace/clock_alignment.h"
 #include "tools/trace/event_json.h"
@@ -102,18 +103,24 @@ class TraceWriter {
       return std::make_unique<EventJson>(out, events.strings(), places, to_relative, next_flow_,
                                          next_async_);
     };
+    analysis::WorkProgress* progress = analysis::work_progress();
+    if (progress != nullptr) progress->planned(events.event_count());
     if (options_.helpers == 0 || out_.events() == 0) {
       const std::unique_ptr<EventJson> json = make_json(out_);
-      events.for_each_kept([&](const Item& e) {
-        json->write(e);
-        ++kept_;
-      });
+      events.for_each_kept(
+          [&](const Item& e) {
+            json->write(e);
+            ++kept_;
+          },
+          progress);
     } else {
       ParallelJson json(out_, std::min(options_.helpers, kMaxEncoders), make_json);
-      events.for_each_kept([&](const Item& e) {
-        json.write(e);
-        ++kept_;
-      });
+      events.for_each_kept(
+          [&](const Item& e) {
+            json.write(e);
+            ++kept_;
+          },
+          progress);
       json.finish();
     }
     if (info.first_ns != 0 || info.last_ns != 0) {

@@ -10,8 +10,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <string>
+#include <utility>
 
 #include "formats/reader.h"
+#include "tools/analysis/read/work_progress.h"
 #include "tools/gpuprof/cli/input_paths.h"
 #include "tools/gpuprof/cli/recent_rate.h"
 
@@ -20,41 +23,70 @@ namespace gprof::cli {
 using Clock = std::chrono::steady_clock;
 
 // Drawn from the reading thread after a frame, at most every 100 ms: no
-// thread of its own, so nothing is drawn once reading is over. The rate and
-// the ETA are the last few seconds' (recent_rate.h).
-class ProgressDisplay final : public ReadProgress {
+// thread of its own. Once every byte is read, the work after reading that a
+// command reports (work_progress.h: trace's events) is drawn the same way
+// from its thread; otherwise nothing is drawn then. The rates and the ETAs
+// are the last few seconds' (recent_rate.h).
+class ProgressDisplay final : public ReadProgress, public analysis::WorkProgress {
  public:
-  ProgressDisplay(uint64_t total, Clock::duration delay)
-      : total_(total), delay_(delay), start_(Clock::now()), rate_(start_, kWindow) {}
+  // `work`: the noun of the units of the work after reading ("events").
+  ProgressDisplay(uint64_t total, Clock::duration delay, std::string work)
+      : total_(total),
+        delay_(delay),
+        start_(Clock::now()),
+        work_(std::move(work)),
+        rate_(start_, kWindow),
+        work_rate_(start_, kWindow) {}
 
   void advanced(uint64_t bytes, uint64_t records) override {
     const uint64_t done = done_.fetch_add(bytes, std::memory_order_relaxed) + bytes;
     const uint64_t read = records_.fetch_add(records, std::memory_order_relaxed) + records;
     if (done >= total_) {
-      finish();
+      std::lock_guard lock(mutex_);
+      erase_locked();
+      read_all_ = true;
       return;
     }
     const Clock::time_point now = Clock::now();
     if (now - start_ < delay_) return;
     std::unique_lock lock(mutex_, std::try_to_lock);
-    if (!lock.owns_lock() || finished_) return;
+    if (!lock.owns_lock() || read_all_ || closed_) return;
     if (width_ != 0 && now - last_draw_ < std::chrono::milliseconds(100)) return;
     last_draw_ = now;
     draw(now, done, read);
+  }
+
+  void planned(uint64_t units) override { work_total_.fetch_add(units, std::memory_order_relaxed); }
+
+  void done(uint64_t units) override {
+    const uint64_t done = work_done_.fetch_add(units, std::memory_order_relaxed) + units;
+    const Clock::time_point now = Clock::now();
+    if (now - start_ < delay_) return;
+    std::unique_lock lock(mutex_, std::try_to_lock);
+    // While files are still read (the next file of a trace), the reading shows.
+    if (!lock.owns_lock() || !read_all_ || closed_) return;
+    if (width_ != 0 && now - last_draw_ < std::chrono::milliseconds(100)) return;
+    if (!work_drawn_) {  // the rate from here, not from the start of reading
+      work_rate_.restart(now, done - units, done - units);
+      work_drawn_ = true;
+      return;
+    }
+    last_draw_ = now;
+    draw_work(now, done, work_total_.load(std::memory_order_relaxed));
   }
 
   void retract(uint64_t bytes, uint64_t records) override {
     const uint64_t done = done_.fetch_sub(bytes, std::memory_order_relaxed) - bytes;
     const uint64_t read = records_.fetch_sub(records, std::memory_order_relaxed) - records;
     std::lock_guard lock(mutex_);
-    finished_ = false;  // the file is read again: there is more to show
+    read_all_ = false;  // the file is read again: there is more to show
     rate_.restart(Clock::now(), done, read);
   }
 
   void finish() {
     std::lock_guard lock(mutex_);
     erase_locked();
-    finished_ = true;
+    closed_ = true;
   }
 
   void erase() {
@@ -66,14 +98,27 @@ class ProgressDisplay final : public ReadProgress {
   void draw(Clock::time_point now, uint64_t done, uint64_t records) {
     const RecentRate::Rates recent = rate_.add(now, done, records);
     std::string eta = "?";
-    if (recent.bytes_per_s > 0) {
-      const auto left =
-          static_cast<uint64_t>(static_cast<double>(total_ - done) / recent.bytes_per_s + 0.5);
-      eta = left >= 60 ? fmt::format("{}:{:02}", left / 60, left % 60) : fmt::format("{}s", left);
-    }
-    std::string line =
-        fmt::format("gpuprof: read {} of {} ({}%), {} records/s, ETA {}", bytes_text(done),
-                    bytes_text(total_), done * 100 / total_, count_text(recent.records_per_s), eta);
+    if (recent.bytes_per_s > 0)
+      eta = eta_text(static_cast<double>(total_ - done) / recent.bytes_per_s);
+    show(fmt::format("gpuprof: read {} of {} ({}%), {} records/s, ETA {}", bytes_text(done),
+                     bytes_text(total_), done * 100 / total_, count_text(recent.records_per_s),
+                     eta));
+  }
+
+  void draw_work(Clock::time_point now, uint64_t done, uint64_t total) {
+    const RecentRate::Rates recent = work_rate_.add(now, done, done);
+    total = std::max(total, done);
+    std::string eta = "?";
+    if (recent.records_per_s > 0)
+      eta = eta_text(static_cast<double>(total - done) / recent.records_per_s);
+    show(fmt::format("gpuprof: wrote {} of {} {} ({}%), {} {}/s, ETA {}",
+                     count_text(static_cast<double>(done)), count_text(static_cast<double>(total)),
+                     work_, total == 0 ? 100 : done * 100 / total, count_text(recent.records_per_s),
+                     work_, eta));
+  }
+
+  // `line` in place of the one on screen.
+  void show(std::string line) {
     // Overwrites a longer line before it.
     const size_t width = line.size();
     if (width < width_) line.append(width_ - width, ' ');
@@ -96,6 +141,11 @@ class ProgressDisplay final : public ReadProgress {
     return fmt::format("{:.0f} KB", b / 1024.0);
   }
 
+  static std::string eta_text(double seconds) {
+    const auto left = static_cast<uint64_t>(seconds + 0.5);
+    return left >= 60 ? fmt::format("{}:{:02}", left / 60, left % 60) : fmt::format("{}s", left);
+  }
+
   static std::string count_text(double n) {
     if (n >= 1e6) return fmt::format("{:.1f}M", n / 1e6);
     if (n >= 1e3) return fmt::format("{:.0f}K", n / 1e3);
@@ -109,11 +159,17 @@ class ProgressDisplay final : public ReadProgress {
   const Clock::time_point start_;
   std::atomic<uint64_t> done_{0};
   std::atomic<uint64_t> records_{0};
+  const std::string work_;
+  std::atomic<uint64_t> work_total_{0};
+  std::atomic<uint64_t> work_done_{0};
   std::mutex mutex_;
   Clock::time_point last_draw_{};
-  size_t width_ = 0;  // of the line on screen; 0: none
-  bool finished_ = false;
-  RecentRate rate_;  // under mutex_
+  size_t width_ = 0;         // of the line on screen; 0: none
+  bool read_all_ = false;    // every byte read: the work after reading shows
+  bool closed_ = false;      // the scope ended: nothing more
+  bool work_drawn_ = false;  // work_rate_ started
+  RecentRate rate_;          // under mutex_
+  RecentRate work_rate_;     // under mutex_
 };
 
 namespace {
@@ -135,7 +191,7 @@ Clock::duration progress_delay() {
 }  // namespace
 
 ProgressScope::ProgressScope(const std::vector<std::string>& files, int passes, bool quiet,
-                             bool streams_stdout) {
+                             bool streams_stdout, std::string_view work) {
   if (quiet || !isatty(STDERR_FILENO)) return;
   if (streams_stdout && isatty(STDOUT_FILENO)) return;
   uint64_t total = 0;
@@ -146,8 +202,9 @@ ProgressScope::ProgressScope(const std::vector<std::string>& files, int passes, 
       total += static_cast<uint64_t>(st.st_size) * static_cast<uint64_t>(passes);
   }
   if (total == 0) return;
-  display_ = std::make_unique<ProgressDisplay>(total, progress_delay());
+  display_ = std::make_unique<ProgressDisplay>(total, progress_delay(), std::string(work));
   set_read_progress(display_.get());
+  if (!work.empty()) analysis::set_work_progress(display_.get());
   g_current.store(display_.get());
 }
 
@@ -158,6 +215,7 @@ ProgressScope::~ProgressScope() {
 void ProgressScope::finish() {
   if (!display_) return;
   set_read_progress(nullptr);
+  analysis::set_work_progress(nullptr);
   g_current.store(nullptr);
   display_->finish();
 }

@@ -11,6 +11,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gprof::cli {
@@ -23,8 +24,10 @@ class ProgressScope {
   // reads several files twice: once for their clocks, once for the events).
   // `streams_stdout`: the command prints while it reads (dump, trace -o -):
   // no progress when stdout is a terminal too, where the two would mix.
+  // `work`: the noun of what the command tells of its work after reading
+  // (analysis::WorkProgress; trace: "events"); empty: nothing is shown then.
   ProgressScope(const std::vector<std::string>& files, int passes, bool quiet,
-                bool streams_stdout = false);
+                bool streams_stdout = false, std::string_view work = {});
   ~ProgressScope();
   ProgressScope(const ProgressScope&) = delete;
   ProgressScope& operator=(const ProgressScope&) = delete;
