@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <tuple>
+#include <utility>
 
 #include "tools/analyze/timeline/timeline.h"
 
@@ -26,6 +27,12 @@ struct PairedCall {
   bool has_first = false;
   Work first;  // the first GPU record it issued, in Timeline::work's order
 };
+
+// Each order's prefix(): its first two keys as integers, which let the
+// sorter sort packed keys instead of the records (spill_sorter.h): for
+// records of 32 bytes and more. Smaller ones are sorted as they are, which
+// needs less memory than the keys (20 bytes a record while sorting).
+using Prefix = std::pair<uint64_t, uint64_t>;
 
 // A push/pop or start/end range (not marks).
 struct RangeRecord {
@@ -76,6 +83,8 @@ struct ByThreadStart {
   bool operator()(const PairedCall& a, const PairedCall& b) const {
     return (*this)(a.call, b.call);
   }
+  static Prefix prefix(const CallRecord& c) { return {c.call.tid, c.call.start_ns}; }
+  static Prefix prefix(const PairedCall& p) { return prefix(p.call); }
 };
 // Calls by correlation, of equal ids the one that started first (CallPairing).
 struct ByCorrelation {
@@ -87,6 +96,8 @@ struct ByCorrelation {
     return std::tie(a.correlation, a.work.start_ns, a.seq) <
            std::tie(b.correlation, b.work.start_ns, b.seq);
   }
+  static Prefix prefix(const CallRecord& c) { return {c.correlation, c.call.start_ns}; }
+  static Prefix prefix(const GpuScan& g) { return {g.correlation, g.work.start_ns}; }
 };
 struct ByStart {
   bool operator()(const CallRecord& a, const CallRecord& b) const {
@@ -98,6 +109,9 @@ struct ByStart {
   bool operator()(const GpuRecordRow& a, const GpuRecordRow& b) const {
     return std::tie(a.work.start_ns, a.seq) < std::tie(b.work.start_ns, b.seq);
   }
+  static Prefix prefix(const CallRecord& c) { return {c.call.start_ns, c.index}; }
+  static Prefix prefix(const RangeRecord& r) { return {r.start_ns, r.seq}; }
+  static Prefix prefix(const GpuRecordRow& g) { return {g.work.start_ns, g.seq}; }
 };
 // A thread's ranges as place_calls sweeps them: by start, longer first.
 struct RangeNesting {
@@ -107,6 +121,7 @@ struct RangeNesting {
     if (a.end_ns != b.end_ns) return a.end_ns > b.end_ns;
     return a.seq < b.seq;
   }
+  static Prefix prefix(const RangeRecord& r) { return {r.tid, r.start_ns}; }
 };
 struct ById {
   bool operator()(const StartEvent& a, const StartEvent& b) const {
@@ -116,6 +131,7 @@ struct ById {
   bool operator()(const EndEvent& a, const EndEvent& b) const {
     return std::tie(a.id, a.time_ns) < std::tie(b.id, b.time_ns);
   }
+  static Prefix prefix(const StartEvent& s) { return {s.id, s.time_ns}; }
 };
 
 }  // namespace gprof::analyze::stream

@@ -44,6 +44,7 @@ struct ByDeviceCallStart {
     return std::tie(a.work.device, a.call.start_ns, a.seq) <
            std::tie(b.work.device, b.call.start_ns, b.seq);
   }
+  static Prefix prefix(const GpuRecordRow& g) { return {g.work.device, g.call.start_ns}; }
 };
 struct FoundGap {
   uint64_t start_ns;
@@ -55,6 +56,7 @@ struct ByGapStart {
   bool operator()(const FoundGap& a, const FoundGap& b) const {
     return std::tie(a.start_ns, a.order) < std::tie(b.start_ns, b.order);
   }
+  static Prefix prefix(const FoundGap& g) { return {g.start_ns, g.order}; }
 };
 
 using Windows = std::vector<std::pair<uint64_t, uint64_t>>;
