@@ -290,14 +290,14 @@ class SpillSorter {
     }
   }
 
-  // The prefixes and the index packed into one integer, when the spans of
-  // the prefixes in this buffer and the index fit in 64 bits (a buffer's
-  // tracks, times or ids span a few bits each): (first - min) above
-  // (second - min) above the index. Integers in order are the records in
-  // Less's order up to equal prefixes, which are then sorted by Less; the
-  // index makes it stable. About a third of the instructions of sorting the
-  // prefixes and indices (24 bytes a key) and fewer bytes moved per pass.
-  // False when they do not fit.
+  // The prefixes and the index packed into one integer, as the spans of
+  // the prefixes in this buffer and the index need (a buffer's tracks, times
+  // or ids span a few bits each): (first - min) above (second - min) above
+  // the index. Integers in order are the records in Less's order up to equal
+  // prefixes, which are then sorted by Less; the index makes it stable.
+  // About a third of the instructions of sorting the prefixes and indices
+  // (24 bytes a key) and fewer bytes moved per pass. False when the first's
+  // span and the index alone do not fit in 64 bits.
   bool packed_order(const std::vector<T>& records, std::vector<uint32_t>& order) {
     const size_t n = records.size();
     auto [low_first, low_second] = Less::prefix(records[0]);
@@ -311,9 +311,14 @@ class SpillSorter {
       high_second = std::max(high_second, second);
     }
     const int index_bits = std::bit_width(n - 1);
-    const int second_bits = std::bit_width(high_second - low_second);
+    int second_bits = std::bit_width(high_second - low_second);
     const int first_bits = std::bit_width(high_first - low_first);
-    if (index_bits + second_bits + first_bits > 64) return false;
+    // Too wide: the second's low bits are left out, and records whose keys
+    // then tie are put in order by Less (a buffer of ranges by start can
+    // hold one that started long before the others).
+    const int dropped = std::max(0, index_bits + second_bits + first_bits - 64);
+    if (dropped > second_bits) return false;
+    second_bits -= dropped;
     const int second_shift = index_bits;
     const int first_shift = index_bits + second_bits;  // < 64 unless first_bits is 0
     const auto shifted = [](uint64_t value, int shift) { return shift >= 64 ? 0 : value << shift; };
@@ -321,8 +326,8 @@ class SpillSorter {
     bool in_order = true;
     for (size_t i = 0; i < n; ++i) {
       const auto [first, second] = Less::prefix(records[i]);
-      keys[i] =
-          shifted(first - low_first, first_shift) | shifted(second - low_second, second_shift) | i;
+      keys[i] = shifted(first - low_first, first_shift) |
+                shifted((second - low_second) >> dropped, second_shift) | i;
       // Equal prefixes are in order if Less says so (a call, then its flows).
       if (i > 0 && in_order) {
         const uint64_t a = keys[i - 1] >> index_bits;
