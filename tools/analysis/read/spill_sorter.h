@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <cstring>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <thread>
@@ -279,7 +280,11 @@ class SpillSorter {
   // empty). A run is written through the order (write_run), so that its
   // records, ~128 bytes each, are not moved at all.
   bool sorted_order(std::vector<T>& records, std::vector<uint32_t>& order) {
-    if constexpr (HasPrefix<Less, T>) {
+    if constexpr (std::is_same_v<T, uint64_t> && std::is_same_v<Less, std::less<uint64_t>>) {
+      // Plain values (medians): sorted where they are, by their bytes.
+      radix_sort(records, 0);
+      return false;
+    } else if constexpr (HasPrefix<Less, T>) {
       if (records.size() < 2) return false;
       if (packed_order(records, order)) return !order.empty();
       keyed_order(records, order);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdint>
+#include <functional>
 #include <random>
 #include <utility>
 #include <vector>
@@ -122,6 +123,28 @@ TEST_CASE("spill sorter: a sorter moved after background spills reads them all",
   REQUIRE(got.size() == 1000);
   CHECK(std::is_sorted(got.begin(), got.end(), ByKey()));
   CHECK(got.front().key == 1);
+}
+
+// Plain values in std::less order (the medians) are radix-sorted where they
+// are: values of every width, spilled or not, come out as std::sort's.
+TEST_CASE("spill sorter: plain values", "[trace]") {
+  for (size_t budget : {size_t{1}, size_t{100}, size_t{1000}, size_t{100000}}) {
+    analysis::SpillSorter<uint64_t, std::less<uint64_t>> sorter(budget);
+    std::mt19937_64 random(5);
+    std::vector<uint64_t> expected;
+    for (int i = 0; i < 20000; ++i) {
+      const uint64_t v = random() >> (random() % 64);  // 0 to 64 bits wide
+      sorter.add(v);
+      expected.push_back(v);
+    }
+    std::sort(expected.begin(), expected.end());
+    std::vector<uint64_t> got;
+    auto cursor = sorter.sorted();
+    uint64_t v;
+    while (cursor.next(v)) got.push_back(v);
+    INFO("budget " << budget);
+    CHECK(got == expected);
+  }
 }
 
 TEST_CASE("spill sorter: empty", "[trace]") {
