@@ -6,9 +6,11 @@
 // When everything fits in one buffer no file is written. Equal records come out in the order
 // they were added (each run is sorted stably; the merge breaks ties by run).
 // A Less with a `prefix(record)` (a pair of integers that orders records as
-// Less does, or ties) has its runs sorted as small keys that point at the
-// records, which are then copied once: records of the trace are ~170 bytes,
-// and moving them through a merge sort cost more than comparing them.
+// Less does, or ties) has its runs sorted as 64-bit keys that hold the
+// prefix and the record's index (packed_order), and a run is encoded by
+// reading its records in that order, never moving them: the trace's records
+// are 128 bytes, and moving them through a merge sort cost more than
+// comparing them. Plain uint64_t values in std::less order are radix-sorted.
 // With spill_in_background(), a full buffer is sorted and written on a
 // thread of its own while the next one fills (one spill at a time, so the
 // runs and the file are the same; twice the buffer's memory): the spills
@@ -505,8 +507,7 @@ class SpillSorter {
 
   // `records` sorted and written as a run; emptied.
   void write_run(std::vector<T>& records) {
-    std::vector<uint32_t>& order = order_;
-    const bool reordered = sorted_order(records, order);
+    const bool reordered = sorted_order(records, order_);
     if (!file_) file_ = std::make_unique<TempFile>("sorting");
     // Encoded a block at a time: no second buffer the size of the run.
     constexpr size_t kChunk = size_t{256} << 10;
@@ -517,7 +518,7 @@ class SpillSorter {
     const T* previous = &kZero;
     char* at = encoded_.data();
     for (size_t k = 0; k < records.size(); ++k) {
-      const T& record = records[reordered ? order[k] : k];
+      const T& record = records[reordered ? order_[k] : k];
       at = Codec::encode(*previous, record, at);
       previous = &record;
       if (static_cast<size_t>(at - encoded_.data()) >= kChunk) {
