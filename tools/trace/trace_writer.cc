@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <filesystem>
 #include <future>
 #include <map>
 #include <memory>
@@ -104,7 +105,7 @@ class TraceWriter {
                                          next_async_);
     };
     analysis::WorkProgress* progress = analysis::work_progress();
-    if (progress != nullptr) progress->planned(events.event_count());
+    if (progress != nullptr) progress->total(planned_events(file, events.event_count()));
     if (options_.helpers == 0 || out_.events() == 0) {
       const std::unique_ptr<EventJson> json = make_json(out_);
       events.for_each_kept(
@@ -136,6 +137,24 @@ class TraceWriter {
                                command_line(header), analysis::cupti_gap_lines(info),
                                info.gpu.unpaired, info.gpu.outside_window});
     if (info.header && !wall_offset_) wall_offset_ = header.clock().offset_to_wall_ns();
+  }
+
+  // The files' sizes, for the progress's estimate of the events still to come.
+  void set_file_bytes(std::vector<uint64_t> bytes) { file_bytes_ = std::move(bytes); }
+
+  // The events of the trace so far as known once `file`'s `events` are: the
+  // files written and this one exactly, the later ones in proportion to
+  // their sizes.
+  uint64_t planned_events(uint32_t file, uint64_t events) {
+    known_events_ += events;
+    uint64_t known_bytes = 0;
+    uint64_t later_bytes = 0;
+    for (size_t i = 0; i < file_bytes_.size(); ++i)
+      (i <= file ? known_bytes : later_bytes) += file_bytes_[i];
+    if (known_bytes == 0) return known_events_;
+    return known_events_ + static_cast<uint64_t>(static_cast<double>(later_bytes) *
+                                                 static_cast<double>(known_events_) /
+                                                 static_cast<double>(known_bytes));
   }
 
   // What turns the file's times into the trace's.
@@ -288,6 +307,8 @@ class TraceWriter {
   uint32_t places_pid_ = 0;
   uint64_t next_flow_ = 1;
   uint64_t next_async_ = 1;
+  std::vector<uint64_t> file_bytes_;  // each input's size (0: unknown)
+  uint64_t known_events_ = 0;         // of the files whose writing started
   std::vector<FileEntry> files_;
   std::vector<std::string> warnings_;
   uint64_t kept_ = 0;
@@ -307,6 +328,13 @@ TraceSummary write_trace(const std::vector<std::string>& paths, const TraceOptio
   TraceSummary summary;
   summary.files.resize(paths.size());
   for (size_t i = 0; i < paths.size(); ++i) summary.files[i].path = paths[i];
+  std::vector<uint64_t> bytes;
+  for (const std::string& path : paths) {
+    std::error_code error;
+    const auto size = std::filesystem::file_size(path, error);
+    bytes.push_back(error ? 0 : static_cast<uint64_t>(size));
+  }
+  writer.set_file_bytes(std::move(bytes));
   const auto read = [&](size_t i) {
     return writer.read_file_events(static_cast<uint32_t>(i), summary.files[i]);
   };

@@ -12,8 +12,10 @@ namespace gprof::analysis {
 class WorkProgress {
  public:
   virtual ~WorkProgress() = default;
-  // `units` more to do (each file adds its own when its work starts).
-  virtual void planned(uint64_t units) = 0;
+  // What the work comes to, as far as the command knows it: a later call
+  // replaces it (a trace of several files learns each file's events as its
+  // writing starts, and estimates the rest from their sizes).
+  virtual void total(uint64_t units) = 0;
   // `units` more done. Called from the working thread, a few times a second
   // at most worth drawing (kWorkStep units at a time).
   virtual void done(uint64_t units) = 0;

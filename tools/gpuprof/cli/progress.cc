@@ -56,7 +56,7 @@ class ProgressDisplay final : public ReadProgress, public analysis::WorkProgress
     draw(now, done, read);
   }
 
-  void planned(uint64_t units) override { work_total_.fetch_add(units, std::memory_order_relaxed); }
+  void total(uint64_t units) override { work_total_.store(units, std::memory_order_relaxed); }
 
   void done(uint64_t units) override {
     const uint64_t done = work_done_.fetch_add(units, std::memory_order_relaxed) + units;
