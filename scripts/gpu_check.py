@@ -209,13 +209,19 @@ elif sys.argv[1] == "torch":
         for _ in range(steps):
             step()
         torch.cuda.synchronize()
-    kernels, ops = {}, {}
-    for e in prof.key_averages():
+    kernels, ops, cpu_keys = {}, {}, set()
+    averages = prof.key_averages()
+    for e in averages:
+        if e.device_type != torch.autograd.DeviceType.CUDA:
+            cpu_keys.add(e.key)
+    for e in averages:
         self_cuda = (e.self_device_time_total if hasattr(e, "self_device_time_total")
                      else e.self_cuda_time_total)
         if e.key.startswith("aten::"):
             ops[e.key] = [e.count, self_cuda]
-        if e.device_type == torch.autograd.DeviceType.CUDA:
+        # gpu_user_annotation rows (Optimizer.step#SGD.step) are CUDA-side copies of CPU ranges:
+        # ranges, not kernels.
+        if e.device_type == torch.autograd.DeviceType.CUDA and e.key not in cpu_keys:
             kernels[e.key] = [e.count, e.self_device_time_total if hasattr(e, "self_device_time_total") else e.self_cuda_time_total]
     json.dump(kernels, open(sys.argv[4], "w"))
     json.dump(ops, open(sys.argv[4] + ".ops", "w"))
@@ -236,6 +242,9 @@ def check_torch(checks, gprof, work, warmup=5, steps=20):
     ref_path = os.path.join(work, "torch_kernels.json")
     run([sys.executable, script, "torch", str(warmup), str(steps), ref_path], timeout=600)
     reference = json.load(open(ref_path))
+    # A second torch.profiler run: the spread between the two bounds what two runs can agree on.
+    run([sys.executable, script, "torch", str(warmup), str(steps), ref_path + ".2"], timeout=600)
+    check_torch_profiler_inside_gprof(checks, gprof, work, script, warmup, steps, reference)
     proc, files = gprof.profile([sys.executable, script, "gprof", str(warmup), str(steps)], work, "torch")
     checks.add("torch: exit code under gprof", 0, proc.returncode, proc.returncode == 0)
     if not files:
@@ -263,6 +272,42 @@ def check_torch(checks, gprof, work, warmup=5, steps=20):
         rel = abs(avg_mine - avg_theirs) / avg_theirs
         checks.add(label + " avg time", f"{avg_theirs:.2f} us", f"{avg_mine:.2f} us ({rel*100:.1f}%)",
                    rel <= 0.05)
+
+
+def check_torch_profiler_inside_gprof(checks, gprof, work, script, warmup, steps, reference):
+    """Issue 29 item 3: torch.profiler started in a program that gprof records keeps its GPU
+    events (gprof gives CUPTI's subscriber up), and gprof records the interval it lost."""
+    out = os.path.join(work, "torch_inside.json")
+    proc, files = gprof.profile([sys.executable, script, "torch", str(warmup), str(steps), out],
+                                work, "torch_inside")
+    checks.add("torch.profiler inside gprof: exit code", 0, proc.returncode, proc.returncode == 0)
+    if proc.returncode != 0 or not os.path.exists(out):
+        return
+    theirs = json.load(open(out))
+    want = sum(c for c, _ in reference.values())
+    got = sum(c for c, _ in theirs.values())
+    checks.add("torch.profiler inside gprof: its kernels (key_averages)", want, got, got == want)
+    told = "asked for CUPTI's subscriber" in proc.stderr
+    checks.add("torch.profiler inside gprof: gprof says it gave CUPTI up", "yes",
+               "yes" if told else "no", told)
+    if files:
+        info = gprof.info(files)
+        gaps = [l.strip() for l in info.splitlines() if "Taken over:" in l]
+        checks.add("torch.profiler inside gprof: interval recorded", ">= 1",
+                   len(gaps), len(gaps) >= 1)
+        for g in gaps:
+            print("gpu-check: " + g)
+
+
+def noise_bound(work, name):
+    """The relative spread of one op's Self CUDA between two torch.profiler runs."""
+    try:
+        a = json.load(open(os.path.join(work, "torch_kernels.json.ops")))
+        b = json.load(open(os.path.join(work, "torch_kernels.json.2.ops")))
+        x, y = a[name][1], b[name][1]
+        return abs(x - y) / max(x, y) if max(x, y) > 0 else 0.0
+    except (OSError, KeyError, ValueError):
+        return 0.0
 
 
 def parse_table(text):
@@ -306,14 +351,99 @@ def check_torch_nvtx(checks, gprof, work, steps=20):
             continue
         mine = ours.get(name, 0.0)
         rel = abs(mine - self_us) / self_us
-        checks.add(f"torch emit_nvtx: {name} Self CUDA", f"{self_us:.1f} us",
-                   f"{mine:.1f} us ({rel * 100:.1f}%)", rel <= 0.02)
+        # Two separate runs: allowed 2%, or three times the spread between two torch.profiler
+        # runs of the same op measured in this call, whichever is more.
+        bound = max(0.02, 3 * noise_bound(work, name))
+        checks.add(f"torch emit_nvtx: {name} Self CUDA", f"{self_us:.1f} us (±{bound*100:.1f}%)",
+                   f"{mine:.1f} us ({rel * 100:.1f}%)", rel <= bound)
+
+
+def median_time(cmd, env, reps):
+    import time
+    times = []
+    for _ in range(reps):
+        t0 = time.monotonic()
+        subprocess.run(cmd, env=env, capture_output=True, timeout=600)
+        times.append(time.monotonic() - t0)
+    return statistics.median(times)
+
+
+def overhead_ladder(gprof, programs, work, launches=200000, reps=3):
+    """Issue 30's ladder on an empty-kernel burst: plain, the shim without CUPTI, the shim with
+    CUPTI; ns added per launch against plain, runs interleaved. The probe's launch_cost cases
+    (scripts/gpu_probe.py) give the CUPTI floors: callbacks only, each activity setup."""
+    base = dict(os.environ)
+    base["LD_LIBRARY_PATH"] = gprof.library_path + ":" + base.get("LD_LIBRARY_PATH", "")
+    base.pop("CUDA_INJECTION64_PATH", None)
+    shim = dict(base, LD_PRELOAD=gprof.lib, GPROF_OUTPUT=os.path.join(work, "ladder-%p.gprof"))
+    rows = [("plain", base), ("gprof, GPROF_CUPTI=0", dict(shim, GPROF_CUPTI="0")),
+            ("gprof", shim)]
+    cmd = [programs["launch_loop"], str(launches)]
+    results = {name: [] for name, _ in rows}
+    for _ in range(reps):
+        for name, env in rows:
+            results[name].append(median_time(cmd, env, 1))
+    plain = statistics.median(results["plain"])
+    print(f"\noverhead ladder: launch_loop {launches} (empty kernels), median of {reps}, interleaved")
+    for name, _ in rows:
+        t = statistics.median(results[name])
+        print(f"  {name:<24} {t:8.3f} s   {(t - plain) / launches * 1e9:+8.0f} ns/launch")
+
+
+ANALYZE_CASES = [("analyze_pageable_memcpy", "pageable-memcpy"),
+                 ("analyze_small_memcpy", "small-memcpy"),
+                 ("analyze_excessive_sync", "excessive-sync"),
+                 ("analyze_launch_bound", "launch-bound"),
+                 ("analyze_gpu_idle", "gpu-idle"),
+                 ("analyze_dtoh_sync", "memcpy-dtoh-sync")]
+
+
+def check_analyze(checks, gprof, work):
+    """Each analyze rule fires on its program on a real GPU, and none on the efficient version."""
+    cc = nvcc()
+    src = os.path.join(ROOT, "test", "programs")
+    for name, rule in ANALYZE_CASES:
+        exe = os.path.join(work, name)
+        run([cc, "-O2", "-cudart", "shared", "-o", exe, os.path.join(src, name + ".cu")])
+        fired = {}
+        for variant, extra in (("bad", []), ("efficient", ["--efficient"])):
+            tag = f"{name}-{variant}"
+            proc, files = gprof.profile([exe, *extra], work, tag)
+            if proc.returncode != 0 or not files:
+                fired[variant] = None
+                continue
+            doc = json.loads(run([gprof.cli, "analyze", "--format", "json", *files],
+                                 check=False).stdout or "{}")
+            fired[variant] = sorted(f["rule"] for f in doc.get("findings", []))
+        checks.add(f"analyze: {name} fires {rule}", rule, fired["bad"],
+                   fired["bad"] is not None and rule in fired["bad"])
+        checks.add(f"analyze: {name} --efficient fires nothing", [], fired["efficient"],
+                   fired["efficient"] == [])
+
+
+def run_probe(probe_dir, gprof, out_dir):
+    probe = os.path.join(probe_dir, "cupti_probe")
+    if not os.path.exists(probe):
+        print(f"gpu-check: no {probe}; the probe is skipped")
+        return
+    cmd = [sys.executable, os.path.join(ROOT, "scripts", "gpu_probe.py"), "--probe", probe,
+           "--library-path", gprof.library_path, "-o", os.path.join(out_dir, "probe.json")]
+    call_log = os.path.join(probe_dir, "libcupti_call_log.so")
+    if os.path.exists(call_log):
+        cmd += ["--call-log", call_log, "--gprof-lib", gprof.lib]
+    completed = run(cmd, check=False, timeout=400)
+    print(f"gpu-check: probe exit {completed.returncode}, answers in {out_dir}/probe.json")
 
 
 def main():
     parser = argparse.ArgumentParser(description="gprof checks on a real GPU")
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--keep", action="store_true", help="keep the work directory")
+    parser.add_argument("--out", help="copy the recordings and the probe's answers here")
+    parser.add_argument("--probe-dir", help="where cupti_probe and libcupti_call_log.so are "
+                        "(scripts/gpu-probe; default: the build's test/programs)")
+    parser.add_argument("--quick", action="store_true",
+                        help="skip the overhead ladder, the analyze programs and the probe")
     parser.add_argument("--fake", action="store_true",
                         help="dry run of this script on test/fakes (no GPU needed; what CI runs)")
     args = parser.parse_args()
@@ -344,6 +474,19 @@ def main():
         else:
             check_torch(checks, gprof, work)
             check_torch_nvtx(checks, gprof, work)
+            if not args.quick:
+                check_analyze(checks, gprof, work)
+                programs["launch_loop"] = os.path.join(work, "launch_loop")
+                run([nvcc(), "-O2", "-cudart", "shared", "-o", programs["launch_loop"],
+                     os.path.join(ROOT, "test", "programs", "launch_loop.cu")])
+                overhead_ladder(gprof, programs, work)
+                run_probe(args.probe_dir or os.path.join(args.build, "test", "programs"), gprof,
+                          args.out or work)
+        if args.out:
+            os.makedirs(args.out, exist_ok=True)
+            for f in sorted(os.listdir(work)):
+                if f.endswith(".gprof") and not f.startswith("ladder-"):
+                    shutil.copy(os.path.join(work, f), args.out)
         for f in sorted(os.listdir(work)):
             if f.startswith("vector_add_static") and f.endswith(".gprof"):
                 print(gprof.info([os.path.join(work, f)]))

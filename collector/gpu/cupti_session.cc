@@ -67,6 +67,11 @@ class Session final : public GpuSource {
 
  private:
   enum class Subscription { kOwned, kTaken, kFailed };
+  // Another tool's cuptiSubscribe (any thread): gprof gives its subscriber up.
+  void yield_subscriber();
+  // Writer thread: tells what a yield changed, and subscribes again once the
+  // other tool unsubscribed.
+  void check_subscriber();
   void cpu_only(const char* format, const char* detail);
   bool align_clock(bool register_callback);
   bool sample_offset(CUpti_TimestampCallbackFunc clock, int64_t& offset, uint64_t& uncertainty);
@@ -105,6 +110,14 @@ class Session final : public GpuSource {
   std::atomic<uint64_t> flush_count_{0};
   std::atomic<uint64_t> gave_up_in_flush_{0};
   CUpti_SubscriberHandle subscriber_ = nullptr;
+  CuptiSetup setup_;  // the callbacks to enable again after a yield
+  // The subscriber given up to another tool (DESIGN.md §2.9): set by
+  // yield_subscriber on that tool's thread, cleared by the writer when it
+  // subscribes again. yielding_ makes the hand-over one thread's at a time.
+  std::atomic<bool> yielding_{false};
+  std::atomic<bool> yielded_{false};
+  std::atomic<bool> yield_told_{false};
+  std::atomic<bool> foreign_unsubscribed_{false};
   int64_t offset_ns_ = 0;  // CUPTI - recording clock
   uint64_t last_poll_ns_ = 0;
   std::atomic<bool> closed_{false};
@@ -128,13 +141,24 @@ class Session final : public GpuSource {
   uint32_t gpu_kinds_enabled_ = 0;  // bit i: kGpuKinds[i] was enabled at start
   TakeoverWatchdog watchdog_;       // writer thread
   uint32_t gap_flags_ = 0;
-  CuptiState running_state_ = CuptiState::kSubscribed;  // what a resume goes back to
-  uint64_t gpu_read_ = 0;                               // GPU records parsed, writer thread
+  // What a resume goes back to; a yield changes it on another tool's thread.
+  std::atomic<CuptiState> running_state_{CuptiState::kSubscribed};
+  uint64_t gpu_read_ = 0;  // GPU records parsed, writer thread
   char why_[512] = {};
   char other_subscriber_[CUPTI_OLD_SUBSCRIBER_NAME_MIN_LEN + 1] = {};
 };
 
 constinit std::atomic<bool> g_started{false};
+// What gprof's interposed CUPTI entry points saw other tools do before the
+// session started (inject/hooks_cupti.cc): the only evidence of another tool
+// that holds on the real library. cuptiActivityFlushAll's answer is not:
+// cupti_activity.h documents CUPTI_ERROR_INVALID_OPERATION before any buffer
+// callbacks are registered, the fake answered so, and on real GPUs CUPTI
+// 13.0.1 answered CUPTI_SUCCESS (H200, driver 580.159.04, and H100, same
+// driver, 2026-11-27: test/fakes/observed/), which turned every real run
+// CPU-only. A cuptiFinalize forgets both, as CUPTI does.
+constinit std::atomic<bool> g_foreign_buffers{false};
+constinit std::atomic<bool> g_foreign_subscriber{false};
 alignas(Session) unsigned char g_session_storage[sizeof(Session)];
 Session* g_session = nullptr;
 
@@ -277,13 +301,13 @@ void Session::start(const CuptiSetup& setup) {
     return cpu_only("%s", why_);
   }
   // Whether another tool is there, before anything process-wide is touched
-  // (the clock): its subscriber, or its activity buffers (FlushAll fails
-  // with INVALID_OPERATION exactly when no buffer callbacks exist yet).
+  // (the clock): its subscriber (cuptiSubscribe's answer, the same on the
+  // real library: test/fakes/observed/), and what gprof's hooks saw it do.
+  setup_ = setup;
   const Subscription subscription = subscribe(setup);
   if (subscription == Subscription::kFailed) return cpu_only("%s", why_);
-  const bool other_buffers = lib_.ActivityFlushAll(0) == CUPTI_SUCCESS;
   const char* other = other_subscriber_[0] ? other_subscriber_ : "another tool";
-  if (other_buffers) {
+  if (g_foreign_buffers.load(std::memory_order_acquire)) {
     // The activity API is process-wide before CUPTI 13.2: registering our
     // buffers would take them from the tool that uses them.
     snprintf(why_, sizeof why_,
@@ -325,7 +349,7 @@ void Session::start(const CuptiSetup& setup) {
 
   running_state_ = subscription == Subscription::kOwned ? CuptiState::kSubscribed
                                                         : CuptiState::kExternalCorrelation;
-  status().set_state(running_state_);
+  status().set_state(running_state_.load());
   status().publish();
   if (subscription == Subscription::kTaken) {
     process_state().external_correlation.store(true, std::memory_order_release);
@@ -639,6 +663,7 @@ int gpu_kind_index(CUpti_ActivityKind kind) {
 
 void Session::foreign_before(ForeignCall call, CUpti_TimestampCallbackFunc clock) {
   if (!active_.load(std::memory_order_acquire) || closed_.load(std::memory_order_acquire)) return;
+  if (call == ForeignCall::kSubscribe) return yield_subscriber();
   foreign_seq_.fetch_add(1, std::memory_order_acq_rel);
   if (call == ForeignCall::kRegisterCallbacks || call == ForeignCall::kTimestampCallback ||
       call == ForeignCall::kFinalize) {
@@ -654,6 +679,14 @@ void Session::foreign_before(ForeignCall call, CUpti_TimestampCallbackFunc clock
 
 void Session::foreign_after(ForeignCall call, CUptiResult result, CUpti_ActivityKind kind) {
   if (!active_.load(std::memory_order_acquire) || closed_.load(std::memory_order_acquire)) return;
+  if (call == ForeignCall::kSubscribe) return;
+  if (call == ForeignCall::kUnsubscribe) {
+    if (result == CUPTI_SUCCESS && yielded_.load(std::memory_order_acquire)) {
+      foreign_unsubscribed_.store(true, std::memory_order_release);
+      if (sem_t* wake = process_state().writer_wake.load(std::memory_order_acquire)) sem_post(wake);
+    }
+    return;
+  }
   const uint64_t now = clock_ns();
   foreign_last_ns_.store(now, std::memory_order_release);
   if (result != CUPTI_SUCCESS) return;
@@ -671,6 +704,9 @@ void Session::foreign_after(ForeignCall call, CUptiResult result, CUpti_Activity
     case ForeignCall::kEnable:
       if (kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL || kind == CUPTI_ACTIVITY_KIND_KERNEL)
         bits = kForeignKernels;
+      break;
+    case ForeignCall::kSubscribe:
+    case ForeignCall::kUnsubscribe:
       break;
     case ForeignCall::kDisable:
       if (const int i = gpu_kind_index(kind); i >= 0) {
@@ -764,7 +800,7 @@ bool Session::try_resume(uint64_t now_ns, GpuSink& sink) {
                ? " (on its clock, offset sampled)"
                : "");
   status().close_gap(clock_ns(), gpu_read_, how);
-  status().set_state(running_state_);
+  status().set_state(running_state_.load());
   status().publish();
   gap_open_ = false;
   applying_.store(false, std::memory_order_seq_cst);
@@ -773,7 +809,77 @@ bool Session::try_resume(uint64_t now_ns, GpuSink& sink) {
   return true;
 }
 
+// ---- Another tool asks for the subscriber (DESIGN.md §2.9) ------------------
+//
+// torch.profiler's kineto subscribes before it sets up activity collection
+// (libkineto/src/CuptiCallbackApi.cpp initCallbackApi, cuptiSubscribe; then
+// cuptiEnableCallback(RESOURCE, CONTEXT_DESTROY_STARTING)), and only one
+// subscriber is allowed (observed: CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_-
+// SUPPORTED to a second cuptiSubscribe; test/fakes/observed/). Refused, it
+// prints "CUPTI initialization failed - CUDA profiler activities will be
+// missing" and the user's profiler gets no GPU event (seen with torch 2.11
+// under gprof). The user asked for that tool: gprof gives the slot up. Its
+// GPU records keep coming, paired with the calls it interposes through
+// external correlation ids, as when a tool held the slot from the start; the
+// calls only callbacks see (a static runtime, the driver API) are not seen
+// until the other tool unsubscribes (kineto never does: observed, torch 2.11,
+// it makes no cuptiUnsubscribe or cuptiFinalize in a process's life), and its
+// activity takeover is recorded as any other (check_takeover).
+
+void Session::yield_subscriber() {
+  if (running_state_.load(std::memory_order_acquire) != CuptiState::kSubscribed) return;
+  if (yielding_.exchange(true, std::memory_order_acq_rel)) return;
+  if (subscriber_ != nullptr) {
+    // Pairing by pushed ids first: the kinds that carry them, then the
+    // hooks, so that the first call that pushes an id has its records.
+    running_state_.store(CuptiState::kExternalCorrelation, std::memory_order_release);
+    if (kinds_on_.load() && !gap_open_.load())
+      for (const ActivityKind& k : kExternalKinds) lib_.ActivityEnable(k.kind);
+    process_state().external_correlation.store(true, std::memory_order_release);
+    refresh_fast_launch();
+    lib_.Unsubscribe(subscriber_);
+    subscriber_ = nullptr;
+    yielded_.store(true, std::memory_order_release);
+    if (sem_t* wake = process_state().writer_wake.load(std::memory_order_acquire)) sem_post(wake);
+  }
+  yielding_.store(false, std::memory_order_release);
+}
+
+void Session::check_subscriber() {
+  if (!yielded_.load(std::memory_order_acquire)) return;
+  if (!yield_told_.exchange(true, std::memory_order_acq_rel)) {
+    status().set_reason(
+        "CUPTI's subscriber given up to another tool that asked for it (torch.profiler?); "
+        "calls paired through external correlation ids since, calls through a static runtime "
+        "or the driver API not seen");
+    if (!gap_open_) status().set_state(CuptiState::kExternalCorrelation);
+    status().publish();
+    GPROF_WARN(
+        "another tool asked for CUPTI's subscriber (torch.profiler?): gprof gave it up; GPU "
+        "activity is paired through external correlation ids from now on, and calls made "
+        "through a static runtime or the driver API are not seen until that tool unsubscribes");
+  }
+  if (!foreign_unsubscribed_.load(std::memory_order_acquire) || gap_open_ ||
+      closed_.load(std::memory_order_acquire))
+    return;
+  foreign_unsubscribed_.store(false, std::memory_order_release);
+  other_subscriber_[0] = '\0';
+  if (subscribe(setup_) != Subscription::kOwned) return;  // someone else has it now
+  process_state().external_correlation.store(false, std::memory_order_release);
+  refresh_fast_launch();
+  running_state_.store(CuptiState::kSubscribed, std::memory_order_release);
+  if (kinds_on_.load())
+    for (const ActivityKind& k : kExternalKinds) lib_.ActivityDisable(k.kind);
+  yielded_.store(false, std::memory_order_release);
+  yield_told_.store(false, std::memory_order_release);
+  status().set_reason("%s", "");
+  status().set_state(CuptiState::kSubscribed);
+  status().publish();
+  GPROF_INFO("CUPTI: the other tool unsubscribed; gprof's subscriber is back");
+}
+
 void Session::check_takeover(uint64_t now_ns, GpuSink& sink) {
+  check_subscriber();
   // Closed (the process exits): a stop the writer has not handled yet, such
   // as a cuptiFinalize just before exit, is still recorded; nothing that
   // calls into CUPTI or the other tool (a resume, its clock) runs any more.
@@ -862,6 +968,18 @@ void foreign_cupti_before(ForeignCall call, CUpti_TimestampCallbackFunc clock) {
 }
 
 void foreign_cupti_after(ForeignCall call, CUptiResult result, CUpti_ActivityKind kind) {
+  if (result == CUPTI_SUCCESS) {
+    if (call == ForeignCall::kRegisterCallbacks)
+      g_foreign_buffers.store(true, std::memory_order_release);
+    if (call == ForeignCall::kSubscribe)
+      g_foreign_subscriber.store(true, std::memory_order_release);
+    if (call == ForeignCall::kUnsubscribe)
+      g_foreign_subscriber.store(false, std::memory_order_release);
+    if (call == ForeignCall::kFinalize) {
+      g_foreign_buffers.store(false, std::memory_order_release);
+      g_foreign_subscriber.store(false, std::memory_order_release);
+    }
+  }
   if (g_session && process_state().gpu_source.load(std::memory_order_acquire) == g_session)
     g_session->foreign_after(call, result, kind);
 }

@@ -39,6 +39,8 @@ enum class ForeignCall {
   kEnable,             // cuptiActivityEnable
   kDisable,            // cuptiActivityDisable
   kFinalize,           // cuptiFinalize
+  kSubscribe,          // cuptiSubscribe, cuptiSubscribe_v2
+  kUnsubscribe,        // cuptiUnsubscribe
 };
 void foreign_cupti_before(ForeignCall call, CUpti_TimestampCallbackFunc clock = nullptr);
 void foreign_cupti_after(ForeignCall call, CUptiResult result,

@@ -312,7 +312,8 @@ class Symbols(unittest.TestCase):
             expected |= {(name, "libcudart.so.12"), (name, "libcudart.so.13")}
         # another tool's CUPTI takeover is seen through these (inject/hooks_cupti.cc)
         for name in ("cuptiActivityRegisterCallbacks", "cuptiActivityRegisterTimestampCallback",
-                     "cuptiActivityEnable", "cuptiActivityDisable", "cuptiFinalize"):
+                     "cuptiActivityEnable", "cuptiActivityDisable", "cuptiFinalize",
+                     "cuptiSubscribe", "cuptiSubscribe_v2", "cuptiUnsubscribe"):
             expected |= {(name, "libcupti.so.12"), (name, "libcupti.so.13")}
         for row in rows:
             if row[6] != "runtime":

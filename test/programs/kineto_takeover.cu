@@ -55,6 +55,8 @@ struct Api {
   decltype(&cuptiGetVersion) GetVersion = cuptiGetVersion;
   decltype(&cuptiGetResultString) GetResultString = cuptiGetResultString;
   decltype(&cuptiSubscribe) Subscribe = cuptiSubscribe;
+  decltype(&cuptiUnsubscribe) Unsubscribe = cuptiUnsubscribe;
+  decltype(&cuptiEnableCallback) EnableCallback = cuptiEnableCallback;
   decltype(&cuptiActivityRegisterTimestampCallback) RegisterTimestampCallback =
       cuptiActivityRegisterTimestampCallback;
   decltype(&cuptiActivityRegisterCallbacks) RegisterCallbacks = cuptiActivityRegisterCallbacks;
@@ -90,6 +92,8 @@ void UsePrivateHandle() {
   Bind(handle, "cuptiGetVersion", g_api.GetVersion);
   Bind(handle, "cuptiGetResultString", g_api.GetResultString);
   Bind(handle, "cuptiSubscribe", g_api.Subscribe);
+  Bind(handle, "cuptiUnsubscribe", g_api.Unsubscribe);
+  Bind(handle, "cuptiEnableCallback", g_api.EnableCallback);
   Bind(handle, "cuptiActivityRegisterTimestampCallback", g_api.RegisterTimestampCallback);
   Bind(handle, "cuptiActivityRegisterCallbacks", g_api.RegisterCallbacks);
   Bind(handle, "cuptiActivityEnable", g_api.Enable);
@@ -152,11 +156,18 @@ void CUPTIAPI BufferCompleted(CUcontext, uint32_t, uint8_t* buffer, size_t, size
   std::free(buffer);
 }
 
-// The kinds of a default torch.profiler CUDA session (CuptiActivityApi::enableCuptiActivities:
-// GPU_MEMCPY, GPU_MEMSET, CONCURRENT_KERNEL, EXTERNAL_CORRELATION, CUDA_RUNTIME).
-constexpr CUpti_ActivityKind kKinds[] = {
-    CUPTI_ACTIVITY_KIND_MEMCPY, CUPTI_ACTIVITY_KIND_MEMSET, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
-    CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION, CUPTI_ACTIVITY_KIND_RUNTIME};
+// The kinds of a default torch.profiler CUDA session, in the order torch 2.11's kineto enables
+// and later disables them (observed through test/programs/cupti_call_log.cc: NVIDIA H100,
+// driver 580.159.04, CUPTI 13.0.1, torch 2.11.0+cu130, 2026-11-27; test/fakes/observed/;
+// CuptiActivityApi::enableCuptiActivities): MEMCPY, MEMSET, CONCURRENT_KERNEL,
+// EXTERNAL_CORRELATION, RUNTIME, DRIVER, OVERHEAD.
+constexpr CUpti_ActivityKind kKinds[] = {CUPTI_ACTIVITY_KIND_MEMCPY,
+                                         CUPTI_ACTIVITY_KIND_MEMSET,
+                                         CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
+                                         CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION,
+                                         CUPTI_ACTIVITY_KIND_RUNTIME,
+                                         CUPTI_ACTIVITY_KIND_DRIVER,
+                                         CUPTI_ACTIVITY_KIND_OVERHEAD};
 
 // CuptiActivityProfiler::enableGpuTracing.
 void KinetoStart() {
@@ -171,14 +182,14 @@ void KinetoStart() {
   for (const CUpti_ActivityKind kind : kKinds) Cupti(g_api.Enable(kind), "cuptiActivityEnable");
 }
 
-// CuptiActivityProfiler::synchronizeGpuDevice (cudaDeviceSynchronize + flushActivities:
-// cuptiActivityFlushAll(0)), disableGpuTracing (CuptiActivityApi::disableCuptiActivities:
-// cuptiActivityDisable per kind), then processGpuActivities -> CuptiActivityApi::activityBuffers
+// The program's own synchronize (torch.cuda.synchronize() before the profiler's with-block
+// ends), then disableGpuTracing (CuptiActivityApi::disableCuptiActivities: cuptiActivityDisable
+// per kind), then processGpuActivities -> CuptiActivityApi::activityBuffers
 // (cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), then the per-thread attribute set
-// back to 0).
+// back to 0). Observed with torch 2.11 in that order, with no cuptiActivityFlushAll(0) before the
+// disables (the call log in test/fakes/observed/).
 void KinetoStop() {
   Check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
-  Cupti(g_api.FlushAll(0), "cuptiActivityFlushAll");
   for (const CUpti_ActivityKind kind : kKinds) Cupti(g_api.Disable(kind), "cuptiActivityDisable");
   Cupti(g_api.FlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), "cuptiActivityFlushAll");
   uint8_t value = 0;
@@ -211,7 +222,7 @@ int Arg(int argc, char** argv, int& i) {
 
 int main(int argc, char** argv) {
   int before = 4, during = 3, after = 5, pause_ms = 1000;
-  bool finalize = false, private_handle = false;
+  bool finalize = false, private_handle = false, subscribe = false;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--before") == 0) {
       before = Arg(argc, argv, i);
@@ -225,10 +236,12 @@ int main(int argc, char** argv) {
       finalize = true;
     } else if (std::strcmp(argv[i], "--private-handle") == 0) {
       private_handle = true;
+    } else if (std::strcmp(argv[i], "--subscribe") == 0) {
+      subscribe = true;
     } else {
       std::fprintf(stderr,
                    "usage: kineto_takeover [--before B] [--during D] [--after A] [--pause-ms P] "
-                   "[--finalize] [--private-handle]\n");
+                   "[--finalize] [--private-handle] [--subscribe]\n");
       return 2;
     }
   }
@@ -247,15 +260,40 @@ int main(int argc, char** argv) {
     g_api.GetResultString(r, &text);
     std::printf("second client: cuptiSubscribe: %s\n", text ? text : "?");
   }
-  KinetoStart();
+  CUpti_SubscriberHandle own = nullptr;
+  bool gpu_tracing = true;
+  if (subscribe) {
+    // torch 2.11's kineto at its first profiler use (libkineto_init -> setupCuptiInitCallback ->
+    // CuptiCallbackApi::initCallbackApi, CuptiCallbackApi.cpp:164-176 at kineto a2651fa6):
+    // cuptiSubscribe(&subscriber_, callback_switchboard, nullptr), then
+    // cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE, 2) (init.cpp:103-111; kineto's
+    // RESOURCE_CONTEXT_CREATED is 2, which CUPTI reads as CONTEXT_DESTROY_STARTING). Refused, it
+    // logs "CUPTI initialization failed - CUDA profiler activities will be missing" and builds a
+    // CPU-only profiler (init.cpp:114-122, 159): no activity call at all. The same calls, in the
+    // same order, were observed through test/programs/cupti_call_log.cc with torch 2.11.
+    const CUptiResult r = g_api.Subscribe(&own, NoCallbacks, nullptr);
+    if (r == CUPTI_SUCCESS) {
+      Cupti(g_api.EnableCallback(1, own, CUPTI_CB_DOMAIN_RESOURCE, 2), "cuptiEnableCallback");
+    } else {
+      const char* text = nullptr;
+      g_api.GetResultString(r, &text);
+      std::printf(
+          "second client: CUPTI initialization failed (%s) - CUDA profiler activities "
+          "will be missing\n",
+          text ? text : "?");
+      gpu_tracing = false;
+    }
+  }
+  if (gpu_tracing) KinetoStart();
   Launches(data, during, true);
-  KinetoStop();
+  if (gpu_tracing) KinetoStop();
   timespec pause{pause_ms / 1000, static_cast<long>(pause_ms % 1000) * 1000000L};
   nanosleep(&pause, nullptr);
   Launches(data, after, false);
   if (finalize) {
-    // CuptiCallbackApi.cpp: with TEARDOWN_CUPTI=1, cuptiUnsubscribe of its own subscriber (it has
-    // none here: gprof holds the slot) and cuptiFinalize.
+    // CuptiCallbackApi.cpp:94-104: with TEARDOWN_CUPTI=1, cuptiUnsubscribe of its own subscriber
+    // (when it has one) and cuptiFinalize.
+    if (own != nullptr) Cupti(g_api.Unsubscribe(own), "cuptiUnsubscribe");
     Cupti(g_api.Finalize(), "cuptiFinalize");
     Launches(data, after, false);
   }

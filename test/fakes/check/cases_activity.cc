@@ -44,13 +44,14 @@ void ActivityCase() {
   uint32_t version = 0;
   CHECK_EQ(cuptiGetVersion(&version), CUPTI_SUCCESS);
   CHECK_EQ(version, static_cast<uint32_t>(CUPTI_API_VERSION));
-  // Nobody registered buffers yet: how a profiler learns it may own them.
-  CHECK_EQ(cuptiActivityFlushAll(0), CUPTI_ERROR_INVALID_OPERATION);
+  // Nobody registered buffers yet, and the answer is still success (observed with CUPTI 13.0.1,
+  // where cupti_activity.h documents INVALID_OPERATION): it tells a profiler nothing.
+  CHECK_EQ(cuptiActivityFlushAll(0), CUPTI_SUCCESS);
   const int64_t before_ts = MonotonicNs();
   uint64_t timestamp = 0;
   CHECK_EQ(cuptiGetTimestamp(&timestamp), CUPTI_SUCCESS);
-  CHECK(timestamp >= before_ts + kDefaultClockOffsetNs);
-  CHECK(timestamp <= MonotonicNs() + kDefaultClockOffsetNs);
+  CHECK(static_cast<int64_t>(timestamp) >= before_ts + DefaultClockOffsetNs());
+  CHECK(static_cast<int64_t>(timestamp) <= MonotonicNs() + DefaultClockOffsetNs() + 2'000'000);
 
   CHECK_EQ(RegisterBuffers(), CUPTI_SUCCESS);
   for (const CUpti_ActivityKind kind : kAllKinds)
@@ -109,9 +110,10 @@ void ActivityCase() {
     CHECK_EQ(k.contextId, 1u);
     CHECK(k.streamId != 0);
     CHECK_EQ(k.launchType, static_cast<uint8_t>(CUPTI_ACTIVITY_LAUNCH_TYPE_REGULAR));
-    // On CUPTI's default clock: CLOCK_MONOTONIC + 5000 s.
-    CHECK(k.start >= start_ns + kDefaultClockOffsetNs);
-    CHECK(k.end <= end_ns + kDefaultClockOffsetNs);
+    // On CUPTI's default clock: CLOCK_REALTIME.
+    CHECK(static_cast<int64_t>(k.start) >= static_cast<int64_t>(start_ns) + DefaultClockOffsetNs());
+    CHECK(static_cast<int64_t>(k.end) <=
+          static_cast<int64_t>(end_ns) + DefaultClockOffsetNs() + 2'000'000);
     kernel_stream = k.streamId;
   }
 
@@ -124,10 +126,9 @@ void ActivityCase() {
     CHECK_EQ(c.dstKind, static_cast<uint8_t>(CUPTI_ACTIVITY_MEMORY_KIND_DEVICE));
     CHECK_EQ(c.bytes, static_cast<uint64_t>(kBytes));
     CHECK_EQ(c.end - c.start, CopyNs(kBytes));
-    // cupti_activity.h: the driver call's id (the cuMemcpy the runtime made, the next id) and
-    // the runtime call's.
-    CHECK_EQ(c.correlationId, memcpy_id + 1);
-    CHECK_EQ(c.runtimeCorrelationId, memcpy_id);
+    // Observed with CUPTI 13.0.1 (not as cupti_activity.h says): the runtime call's id, and 0.
+    CHECK_EQ(c.correlationId, memcpy_id);
+    CHECK_EQ(c.runtimeCorrelationId, 0u);
   }
 
   const std::vector<Record> sets = OfKind(records, CUPTI_ACTIVITY_KIND_MEMSET);

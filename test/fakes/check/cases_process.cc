@@ -94,10 +94,11 @@ void FinalizeCase() {
   int device = -1;
   CHECK_EQ(cudaGetDevice(&device), cudaSuccess);
   CHECK_EQ(cuptiFinalize(), CUPTI_SUCCESS);
-  // The pending record came back; then everything is as at the start.
-  CHECK_EQ(OfKind(TakeRecords(), CUPTI_ACTIVITY_KIND_RUNTIME).size(), 1u);
+  // The pending record did not come back (observed with CUPTI 13.0.1: cuptiFinalize completes
+  // no buffer); then everything is as at the start.
+  CHECK_EQ(OfKind(TakeRecords(), CUPTI_ACTIVITY_KIND_RUNTIME).size(), 0u);
   CHECK_EQ(BadCompletions(), 0u);
-  CHECK_EQ(cuptiActivityFlushAll(0), CUPTI_ERROR_INVALID_OPERATION);
+  CHECK_EQ(cuptiActivityFlushAll(0), CUPTI_SUCCESS);
   CHECK_EQ(
       cuptiActivityRegisterTimestampCallback([] { return static_cast<uint64_t>(MonotonicNs()); }),
       CUPTI_SUCCESS);

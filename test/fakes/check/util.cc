@@ -4,6 +4,14 @@
 
 namespace fake_check {
 
+int64_t DefaultClockOffsetNs() {
+  timespec real{}, mono{};
+  clock_gettime(CLOCK_REALTIME, &real);
+  clock_gettime(CLOCK_MONOTONIC, &mono);
+  return (static_cast<int64_t>(real.tv_sec) - mono.tv_sec) * 1'000'000'000 +
+         (real.tv_nsec - mono.tv_nsec) - 1'000'000;
+}
+
 int64_t MonotonicNs() {
   timespec ts{};
   clock_gettime(CLOCK_MONOTONIC, &ts);

@@ -10,8 +10,10 @@
 namespace fake_check {
 
 int64_t MonotonicNs();
-// CUPTI's default clock offset (GPROF_FAKE_CUPTI_CLOCK_OFFSET_NS unset).
-constexpr uint64_t kDefaultClockOffsetNs = 5'000'000'000'000ull;
+// CUPTI's default clock offset (GPROF_FAKE_CUPTI_CLOCK_OFFSET_NS unset): CLOCK_REALTIME -
+// CLOCK_MONOTONIC, as observed (test/fakes/cupti/config.cc), less a millisecond for the
+// moments at which the fake and this process sample the two clocks.
+int64_t DefaultClockOffsetNs();
 // GPROF_FAKE_KERNEL_NS and the copy cost at the default bandwidth (test/fakes/README.md).
 constexpr uint64_t kKernelNs = 20'000;
 uint64_t CopyNs(uint64_t bytes);

@@ -42,7 +42,7 @@ bool PerThreadBuffersRequested();
 // cuptiActivityGetNumDroppedRecords: the records dropped since the last call.
 size_t TakeDroppedRecords();
 
-// cuptiFinalize: hands every buffer back (completed or with no valid bytes) and forgets the
+// cuptiFinalize: forgets every buffer without completing one (observed on a GPU) and forgets the
 // client's callbacks.
 void FinalizeBuffers();
 

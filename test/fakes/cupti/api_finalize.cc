@@ -1,6 +1,6 @@
 // cuptiFinalize: CUPTI detaches from the process. Everything the client set up is undone, so that
 // a later session starts as the first did: no subscriber, no kinds, the default clock, no
-// buffers (the fake hands back every buffer it holds first).
+// buffers (none is handed back: as observed with CUPTI 13.0.1, activity_buffers.cc).
 #include "activity_buffers.h"
 #include "activity_kinds.h"
 #include "cupti_abi.h"

@@ -1,5 +1,7 @@
 #include "config.h"
 
+#include <ctime>
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -97,8 +99,21 @@ int64_t ReadOffset(int64_t fallback) {
   return value;
 }
 
+// Without a timestamp callback, CUPTI 13.0.1's clock read about 1.8e18 ns where CLOCK_MONOTONIC
+// read seconds since boot: nanoseconds since the Unix epoch (observed: NVIDIA H100, driver
+// 580.159.04, 2026-11-27; cuptiGetTimestamp in test/fakes/observed/). The fake's default clock
+// is CLOCK_REALTIME, so that a profiler that forgets to convert is visibly wrong, as on a GPU.
+int64_t RealtimeOffsetNs() {
+  timespec real{}, mono{};
+  clock_gettime(CLOCK_REALTIME, &real);
+  clock_gettime(CLOCK_MONOTONIC, &mono);
+  return (static_cast<int64_t>(real.tv_sec) - mono.tv_sec) * 1'000'000'000 +
+         (real.tv_nsec - mono.tv_nsec);
+}
+
 Config ReadConfig() {
   Config config;
+  config.clock_offset_ns = RealtimeOffsetNs();
   if (const char* modes = std::getenv("GPROF_FAKE_CUPTI"); modes != nullptr) {
     ReadModes(modes, &config);
   }

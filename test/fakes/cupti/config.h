@@ -22,7 +22,7 @@ struct Config {
   uint32_t version = 0;
   // CUPTI's clock without a timestamp callback: CLOCK_MONOTONIC + this (5000 s by default), so
   // that a profiler that forgets to convert is visibly wrong.
-  int64_t clock_offset_ns = 5'000'000'000'000;
+  int64_t clock_offset_ns = 0;  // CUPTI's clock - CLOCK_MONOTONIC (config.cc)
 };
 
 // Parsed on first use. Unknown or malformed words are ignored, each with one line on stderr.

@@ -128,11 +128,15 @@ CUpti_ActivityMemcpy6 MemcpyRecord(const GprofFakeGpuOp& op) {
   record.deviceId = op.device;
   record.contextId = ContextIdOf(op.device);
   record.streamId = op.stream_id;
-  // cupti_activity.h, CUpti_ActivityMemcpy6: correlationId is "identical to the correlation ID in
-  // the driver API activity record that launched the memory copy", runtimeCorrelationId to the
-  // one "in the runtime API activity record" (0 here for a copy made through the driver API).
-  record.correlationId = op.correlation_id;
-  record.runtimeCorrelationId = RuntimeIdOf(op);
+  // cupti_activity.h, CUpti_ActivityMemcpy6, says correlationId is "identical to the correlation
+  // ID in the driver API activity record that launched the memory copy" and runtimeCorrelationId
+  // the runtime API record's. Observed instead (NVIDIA H100 and H200, driver 580.159.04, CUPTI
+  // 13.0.1, 2026-11-27; test/fakes/observed/): a runtime copy's record carries the runtime call's
+  // id as correlationId (the id its callbacks had) and runtimeCorrelationId 0. A copy made
+  // through the driver API carries that call's id (our assumption: not observed yet).
+  const uint32_t runtime_id = RuntimeIdOf(op);
+  record.correlationId = runtime_id != 0 ? runtime_id : op.correlation_id;
+  record.runtimeCorrelationId = 0;
   record.graphNodeId = op.graph_node_id;
   record.graphId = op.graph_id;
   record.channelType = CUPTI_CHANNEL_TYPE_ASYNC_MEMCPY;

@@ -74,9 +74,14 @@ CUptiResult Subscribe(CUpti_SubscriberHandle* subscriber, CUpti_CallbackFunc cal
   auto* created = new CUpti_Subscriber_st;
   created->callback = callback;
   created->userdata = userdata;
+  // The holder's name as cuptiSubscribe_v2 reports it to the next caller: "CUPTI for NAME", and
+  // for a subscriber that gave none (cuptiSubscribe) "CUPTI for <not provided>" (observed:
+  // NVIDIA H100, driver 580.159.04, CUPTI 13.0.1, 2026-11-27; test/fakes/observed/).
   created->name = "CUPTI for ";
   if (params != nullptr && params->subscriberName != nullptr) {
     created->name += std::string(params->subscriberName).substr(0, CUPTI_SUBSCRIBER_NAME_MAX_LEN);
+  } else {
+    created->name += "<not provided>";
   }
   g_current.store(created, std::memory_order_release);
   *subscriber = created;
