@@ -29,109 +29,69 @@ void* find_real(const char* name, const char* version, const char* soname) {
   return nullptr;
 }
 
-template <typename Fn>
-Fn real(std::atomic<void*>& cache, const char* name, const char* version, const char* soname) {
+// What the session is told of one call: before it (a hand-off flush, the
+// other tool's clock) when `before`, and after it, with its result.
+struct Tell {
+  gprof::ForeignCall call;
+  bool before = false;
+  CUpti_TimestampCallbackFunc clock = nullptr;
+  CUpti_ActivityKind kind = CUPTI_ACTIVITY_KIND_INVALID;
+};
+
+// Calls the real `name` (found once, cached in `cache`) with `args`, telling
+// the session around it.
+template <typename Fn, typename... Args>
+CUptiResult forward(std::atomic<void*>& cache, const char* name, const char* version,
+                    const char* soname, Tell tell, Args... args) {
   void* f = cache.load(std::memory_order_acquire);
   if (f == nullptr) {
     f = find_real(name, version, soname);
-    if (f != nullptr) cache.store(f, std::memory_order_release);
+    if (f == nullptr) return CUPTI_ERROR_NOT_INITIALIZED;
+    cache.store(f, std::memory_order_release);
   }
-  return reinterpret_cast<Fn>(f);
+  if (tell.before) gprof::foreign_cupti_before(tell.call, tell.clock);
+  const CUptiResult r = reinterpret_cast<Fn>(f)(args...);
+  gprof::foreign_cupti_after(tell.call, r, tell.kind);
+  return r;
 }
 
 }  // namespace
 
-// One definition per CUPTI major; MAJOR_VERSION is the symver string.
-#define GPROF_CUPTI_HOOKS(MAJOR, SYMVER, SONAME)                                                  \
-  namespace {                                                                                     \
-  std::atomic<void*> g_register##MAJOR{nullptr}, g_timestamp##MAJOR{nullptr},                     \
-      g_enable##MAJOR{nullptr}, g_disable##MAJOR{nullptr}, g_finalize##MAJOR{nullptr},            \
-      g_subscribe##MAJOR{nullptr}, g_unsubscribe##MAJOR{nullptr}, g_subscribe_v2##MAJOR{nullptr}; \
-  }                                                                                               \
-  extern "C"                                                                                      \
-      __attribute__((visibility("default"), symver("cuptiActivityRegisterCallbacks" SYMVER)))     \
-      CUptiResult gprof_cupti##MAJOR##_register(CUpti_BuffersCallbackRequestFunc requested,       \
-                                                CUpti_BuffersCallbackCompleteFunc completed) {    \
-    auto fn = real<decltype(&cuptiActivityRegisterCallbacks)>(                                    \
-        g_register##MAJOR, "cuptiActivityRegisterCallbacks", "libcupti.so." #MAJOR, SONAME);      \
-    if (fn == nullptr) return CUPTI_ERROR_NOT_INITIALIZED;                                        \
-    gprof::foreign_cupti_before(gprof::ForeignCall::kRegisterCallbacks);                          \
-    const CUptiResult r = fn(requested, completed);                                               \
-    gprof::foreign_cupti_after(gprof::ForeignCall::kRegisterCallbacks, r);                        \
-    return r;                                                                                     \
-  }                                                                                               \
-  extern "C" __attribute__((visibility("default"),                                                \
-                            symver("cuptiActivityRegisterTimestampCallback" SYMVER)))             \
-  CUptiResult gprof_cupti##MAJOR##_timestamp(CUpti_TimestampCallbackFunc clock) {                 \
-    auto fn = real<decltype(&cuptiActivityRegisterTimestampCallback)>(                            \
-        g_timestamp##MAJOR, "cuptiActivityRegisterTimestampCallback", "libcupti.so." #MAJOR,      \
-        SONAME);                                                                                  \
-    if (fn == nullptr) return CUPTI_ERROR_NOT_INITIALIZED;                                        \
-    gprof::foreign_cupti_before(gprof::ForeignCall::kTimestampCallback, clock);                   \
-    const CUptiResult r = fn(clock);                                                              \
-    gprof::foreign_cupti_after(gprof::ForeignCall::kTimestampCallback, r);                        \
-    return r;                                                                                     \
-  }                                                                                               \
-  extern "C" __attribute__((visibility("default"), symver("cuptiActivityEnable" SYMVER)))         \
-  CUptiResult gprof_cupti##MAJOR##_enable(CUpti_ActivityKind kind) {                              \
-    auto fn = real<decltype(&cuptiActivityEnable)>(g_enable##MAJOR, "cuptiActivityEnable",        \
-                                                   "libcupti.so." #MAJOR, SONAME);                \
-    if (fn == nullptr) return CUPTI_ERROR_NOT_INITIALIZED;                                        \
-    const CUptiResult r = fn(kind);                                                               \
-    gprof::foreign_cupti_after(gprof::ForeignCall::kEnable, r, kind);                             \
-    return r;                                                                                     \
-  }                                                                                               \
-  extern "C" __attribute__((visibility("default"), symver("cuptiActivityDisable" SYMVER)))        \
-  CUptiResult gprof_cupti##MAJOR##_disable(CUpti_ActivityKind kind) {                             \
-    auto fn = real<decltype(&cuptiActivityDisable)>(g_disable##MAJOR, "cuptiActivityDisable",     \
-                                                    "libcupti.so." #MAJOR, SONAME);               \
-    if (fn == nullptr) return CUPTI_ERROR_NOT_INITIALIZED;                                        \
-    const CUptiResult r = fn(kind);                                                               \
-    gprof::foreign_cupti_after(gprof::ForeignCall::kDisable, r, kind);                            \
-    return r;                                                                                     \
-  }                                                                                               \
-  extern "C" __attribute__((visibility("default"), symver("cuptiFinalize" SYMVER)))               \
-  CUptiResult gprof_cupti##MAJOR##_finalize() {                                                   \
-    auto fn = real<decltype(&cuptiFinalize)>(g_finalize##MAJOR, "cuptiFinalize",                  \
-                                             "libcupti.so." #MAJOR, SONAME);                      \
-    if (fn == nullptr) return CUPTI_ERROR_NOT_INITIALIZED;                                        \
-    gprof::foreign_cupti_before(gprof::ForeignCall::kFinalize);                                   \
-    const CUptiResult r = fn();                                                                   \
-    gprof::foreign_cupti_after(gprof::ForeignCall::kFinalize, r);                                 \
-    return r;                                                                                     \
-  }                                                                                               \
-  extern "C" __attribute__((visibility("default"), symver("cuptiSubscribe" SYMVER)))              \
-  CUptiResult gprof_cupti##MAJOR##_subscribe(CUpti_SubscriberHandle* subscriber,                  \
-                                             CUpti_CallbackFunc callback, void* userdata) {       \
-    auto fn = real<decltype(&cuptiSubscribe)>(g_subscribe##MAJOR, "cuptiSubscribe",               \
-                                              "libcupti.so." #MAJOR, SONAME);                     \
-    if (fn == nullptr) return CUPTI_ERROR_NOT_INITIALIZED;                                        \
-    gprof::foreign_cupti_before(gprof::ForeignCall::kSubscribe);                                  \
-    const CUptiResult r = fn(subscriber, callback, userdata);                                     \
-    gprof::foreign_cupti_after(gprof::ForeignCall::kSubscribe, r);                                \
-    return r;                                                                                     \
-  }                                                                                               \
-  extern "C" __attribute__((visibility("default"), symver("cuptiUnsubscribe" SYMVER)))            \
-  CUptiResult gprof_cupti##MAJOR##_unsubscribe(CUpti_SubscriberHandle subscriber) {               \
-    auto fn = real<decltype(&cuptiUnsubscribe)>(g_unsubscribe##MAJOR, "cuptiUnsubscribe",         \
-                                                "libcupti.so." #MAJOR, SONAME);                   \
-    if (fn == nullptr) return CUPTI_ERROR_NOT_INITIALIZED;                                        \
-    const CUptiResult r = fn(subscriber);                                                         \
-    gprof::foreign_cupti_after(gprof::ForeignCall::kUnsubscribe, r);                              \
-    return r;                                                                                     \
-  }                                                                                               \
-  extern "C" __attribute__((visibility("default"), symver("cuptiSubscribe_v2" SYMVER)))           \
-  CUptiResult gprof_cupti##MAJOR##_subscribe_v2(CUpti_SubscriberHandle* subscriber,               \
-                                                CUpti_CallbackFunc callback, void* userdata,      \
-                                                CUpti_SubscriberParams* params) {                 \
-    auto fn = real<decltype(&cuptiSubscribe_v2)>(g_subscribe_v2##MAJOR, "cuptiSubscribe_v2",      \
-                                                 "libcupti.so." #MAJOR, SONAME);                  \
-    if (fn == nullptr) return CUPTI_ERROR_NOT_INITIALIZED;                                        \
-    gprof::foreign_cupti_before(gprof::ForeignCall::kSubscribe);                                  \
-    const CUptiResult r = fn(subscriber, callback, userdata, params);                             \
-    gprof::foreign_cupti_after(gprof::ForeignCall::kSubscribe, r);                                \
-    return r;                                                                                     \
+// One exported definition per entry point and CUPTI major (SYMVER: the
+// version string); its cache of the real function is its own.
+#define GPROF_CUPTI_HOOK(MAJOR, SYMVER, SONAME, NAME, PARAMS, TELL, ...)         \
+  extern "C" __attribute__((visibility("default"), symver(#NAME SYMVER)))        \
+  CUptiResult gprof_cupti##MAJOR##_##NAME PARAMS {                               \
+    constinit static std::atomic<void*> cache{nullptr};                          \
+    return forward<decltype(&NAME)>(cache, #NAME, "libcupti.so." #MAJOR, SONAME, \
+                                    TELL __VA_OPT__(, ) __VA_ARGS__);            \
   }
+
+#define GPROF_CUPTI_HOOKS(MAJOR, SYMVER, SONAME)                                                 \
+  GPROF_CUPTI_HOOK(                                                                              \
+      MAJOR, SYMVER, SONAME, cuptiActivityRegisterCallbacks,                                     \
+      (CUpti_BuffersCallbackRequestFunc requested, CUpti_BuffersCallbackCompleteFunc completed), \
+      (Tell{gprof::ForeignCall::kRegisterCallbacks, true}), requested, completed)                \
+  GPROF_CUPTI_HOOK(MAJOR, SYMVER, SONAME, cuptiActivityRegisterTimestampCallback,                \
+                   (CUpti_TimestampCallbackFunc clock),                                          \
+                   (Tell{gprof::ForeignCall::kTimestampCallback, true, clock}), clock)           \
+  GPROF_CUPTI_HOOK(MAJOR, SYMVER, SONAME, cuptiActivityEnable, (CUpti_ActivityKind kind),        \
+                   (Tell{gprof::ForeignCall::kEnable, false, nullptr, kind}), kind)              \
+  GPROF_CUPTI_HOOK(MAJOR, SYMVER, SONAME, cuptiActivityDisable, (CUpti_ActivityKind kind),       \
+                   (Tell{gprof::ForeignCall::kDisable, false, nullptr, kind}), kind)             \
+  GPROF_CUPTI_HOOK(MAJOR, SYMVER, SONAME, cuptiFinalize, (),                                     \
+                   (Tell{gprof::ForeignCall::kFinalize, true}))                                  \
+  GPROF_CUPTI_HOOK(                                                                              \
+      MAJOR, SYMVER, SONAME, cuptiSubscribe,                                                     \
+      (CUpti_SubscriberHandle * subscriber, CUpti_CallbackFunc callback, void* userdata),        \
+      (Tell{gprof::ForeignCall::kSubscribe, true}), subscriber, callback, userdata)              \
+  GPROF_CUPTI_HOOK(MAJOR, SYMVER, SONAME, cuptiSubscribe_v2,                                     \
+                   (CUpti_SubscriberHandle * subscriber, CUpti_CallbackFunc callback,            \
+                    void* userdata, CUpti_SubscriberParams* params),                             \
+                   (Tell{gprof::ForeignCall::kSubscribe, true}), subscriber, callback, userdata, \
+                   params)                                                                       \
+  GPROF_CUPTI_HOOK(MAJOR, SYMVER, SONAME, cuptiUnsubscribe, (CUpti_SubscriberHandle subscriber), \
+                   (Tell{gprof::ForeignCall::kUnsubscribe}), subscriber)
 
 GPROF_CUPTI_HOOKS(13, "@@libcupti.so.13", "libcupti.so.13")
 GPROF_CUPTI_HOOKS(12, "@libcupti.so.12", "libcupti.so.12")
