@@ -76,11 +76,11 @@ class Session final : public GpuSource {
   bool align_clock(bool register_callback);
   bool sample_offset(CUpti_TimestampCallbackFunc clock, int64_t& offset, uint64_t& uncertainty);
   // Writer thread, every pass: notices a takeover and resumes after it.
-  void check_takeover(uint64_t now_ns, GpuSink& sink);
+  void check_takeover(GpuSink& sink);
   void open_gap(uint32_t flags, GpuSink& sink);
   // Parses what is completed now; counted in the next drain()'s return.
   void drain_now(GpuSink& sink) { delivered_in_poll_ += drain(sink); }
-  bool try_resume(uint64_t now_ns, GpuSink& sink);
+  bool try_resume(GpuSink& sink);
   // Writer thread: opens an interval when the watchdog finds the records gone.
   void check_watchdog(uint64_t now_ns, GpuSink& sink);
   // Any thread: brings the kinds in line with the capture window.
@@ -113,8 +113,7 @@ class Session final : public GpuSource {
   CuptiSetup setup_;  // the callbacks to enable again after a yield
   // The subscriber given up to another tool (DESIGN.md §2.9): set by
   // yield_subscriber on that tool's thread, cleared by the writer when it
-  // subscribes again. yielding_ makes the hand-over one thread's at a time.
-  std::atomic<bool> yielding_{false};
+  // subscribes again.
   std::atomic<bool> yielded_{false};
   std::atomic<bool> yield_told_{false};
   std::atomic<bool> foreign_unsubscribed_{false};
@@ -126,7 +125,7 @@ class Session final : public GpuSource {
   // on the other tool's thread, read and cleared by the writer.
   std::atomic<bool> active_{false};       // gprof's buffers and kinds are set up
   std::atomic<uint32_t> foreign_{0};      // kForeign* bits since the last resume
-  std::atomic<uint64_t> foreign_seq_{0};  // one more per call of the other tool
+  std::atomic<uint64_t> foreign_seq_{0};  // changes at each call of the other tool (and its end)
   std::atomic<uint64_t> foreign_last_ns_{0};
   std::atomic<uint64_t> foreign_start_ns_{0};  // its first call since the last resume
   std::atomic<uint32_t> disabled_{0};          // bit i: kGpuKinds[i] disabled by it
@@ -149,16 +148,16 @@ class Session final : public GpuSource {
 };
 
 constinit std::atomic<bool> g_started{false};
-// What gprof's interposed CUPTI entry points saw other tools do before the
-// session started (inject/hooks_cupti.cc): the only evidence of another tool
-// that holds on the real library. cuptiActivityFlushAll's answer is not:
+// Whether gprof's interposed CUPTI entry points (inject/hooks_cupti.cc) saw
+// another tool register activity buffers before the session started: with
+// cuptiSubscribe's answer, the only evidence of another tool that holds on
+// the real library. cuptiActivityFlushAll's answer is not:
 // cupti_activity.h documents CUPTI_ERROR_INVALID_OPERATION before any buffer
 // callbacks are registered, the fake answered so, and on real GPUs CUPTI
 // 13.0.1 answered CUPTI_SUCCESS (H200, driver 580.159.04, and H100, same
 // driver, 2026-11-27: test/fakes/observed/), which turned every real run
-// CPU-only. A cuptiFinalize forgets both, as CUPTI does.
+// CPU-only. A cuptiFinalize forgets the buffers, as CUPTI does.
 constinit std::atomic<bool> g_foreign_buffers{false};
-constinit std::atomic<bool> g_foreign_subscriber{false};
 alignas(Session) unsigned char g_session_storage[sizeof(Session)];
 Session* g_session = nullptr;
 
@@ -500,7 +499,7 @@ bool Session::call_into_cuda(GpuSink& sink, void (*call)(void*), void* context) 
 }
 
 void Session::poll(uint64_t now_ns, GpuSink& sink) {
-  check_takeover(now_ns, sink);
+  check_takeover(sink);
   // The window itself, not only what it told: two threads changing it at
   // once may have told this session in the wrong order.
   window_open_.store(capture_window_open(), std::memory_order_seq_cst);
@@ -689,6 +688,7 @@ void Session::foreign_after(ForeignCall call, CUptiResult result, CUpti_Activity
   }
   const uint64_t now = clock_ns();
   foreign_last_ns_.store(now, std::memory_order_release);
+  foreign_seq_.fetch_add(1, std::memory_order_acq_rel);
   if (result != CUPTI_SUCCESS) return;
   uint32_t bits = 0;
   switch (call) {
@@ -753,12 +753,20 @@ void Session::open_gap(uint32_t flags, GpuSink& sink) {
   GPROF_WARN("%s: gprof's GPU records stop here; the interval is recorded in the file", reason);
 }
 
-bool Session::try_resume(uint64_t now_ns, GpuSink& sink) {
+bool Session::try_resume(GpuSink& sink) {
+  // The other tool's calls counted first: one made after this, while the
+  // resume is under way, calls it off below; one made before is in the flags
+  // and the time of its last call.
+  const uint64_t seq = foreign_seq_.load(std::memory_order_acquire);
   const uint32_t flags = foreign_.load(std::memory_order_acquire);
   if (flags & (kForeignFinalized | kForeignKernels | kForeignUnseen)) return false;
-  if (now_ns - foreign_last_ns_.load(std::memory_order_acquire) < kResumeQuietNs) return false;
+  // The time now, not the pass's: the other tool may have called after the
+  // pass began, and an older time less a newer call wrapped into "quiet for
+  // ages" (seen on an H100: gprof took torch.profiler's buffers back 0.2 ms
+  // into its session, between its cuptiActivityRegisterCallbacks and its
+  // cuptiActivityEnable(CONCURRENT_KERNEL)).
+  if (clock_ns() < foreign_last_ns_.load(std::memory_order_acquire) + kResumeQuietNs) return false;
   // Its stop is over, and its buffers too (below). Back: buffers, then kinds.
-  const uint64_t seq = foreign_seq_.load(std::memory_order_acquire);
   if (!call_into_cuda(
           sink, [](void* self) { static_cast<Session*>(self)->lib_.ActivityFlushAll(0); }, this))
     return false;
@@ -827,22 +835,21 @@ bool Session::try_resume(uint64_t now_ns, GpuSink& sink) {
 // activity takeover is recorded as any other (check_takeover).
 
 void Session::yield_subscriber() {
-  if (running_state_.load(std::memory_order_acquire) != CuptiState::kSubscribed) return;
-  if (yielding_.exchange(true, std::memory_order_acq_rel)) return;
-  if (subscriber_ != nullptr) {
-    // Pairing by pushed ids first: the kinds that carry them, then the
-    // hooks, so that the first call that pushes an id has its records.
-    running_state_.store(CuptiState::kExternalCorrelation, std::memory_order_release);
-    if (kinds_on_.load() && !gap_open_.load())
-      for (const ActivityKind& k : kExternalKinds) lib_.ActivityEnable(k.kind);
-    process_state().external_correlation.store(true, std::memory_order_release);
-    refresh_fast_launch();
-    lib_.Unsubscribe(subscriber_);
-    subscriber_ = nullptr;
-    yielded_.store(true, std::memory_order_release);
-    if (sem_t* wake = process_state().writer_wake.load(std::memory_order_acquire)) sem_post(wake);
-  }
-  yielding_.store(false, std::memory_order_release);
+  // Once per hand-over, by whichever thread moves the state first.
+  CuptiState subscribed = CuptiState::kSubscribed;
+  if (!running_state_.compare_exchange_strong(subscribed, CuptiState::kExternalCorrelation,
+                                              std::memory_order_acq_rel))
+    return;
+  // Pairing by pushed ids first: the kinds that carry them, then the hooks,
+  // so that the first call that pushes an id has its records.
+  if (kinds_on_.load() && !gap_open_.load())
+    for (const ActivityKind& k : kExternalKinds) lib_.ActivityEnable(k.kind);
+  process_state().external_correlation.store(true, std::memory_order_release);
+  refresh_fast_launch();
+  lib_.Unsubscribe(subscriber_);
+  subscriber_ = nullptr;
+  yielded_.store(true, std::memory_order_release);
+  if (sem_t* wake = process_state().writer_wake.load(std::memory_order_acquire)) sem_post(wake);
 }
 
 void Session::check_subscriber() {
@@ -878,7 +885,7 @@ void Session::check_subscriber() {
   GPROF_INFO("CUPTI: the other tool unsubscribed; gprof's subscriber is back");
 }
 
-void Session::check_takeover(uint64_t now_ns, GpuSink& sink) {
+void Session::check_takeover(GpuSink& sink) {
   check_subscriber();
   // Closed (the process exits): a stop the writer has not handled yet, such
   // as a cuptiFinalize just before exit, is still recorded; nothing that
@@ -920,7 +927,7 @@ void Session::check_takeover(uint64_t now_ns, GpuSink& sink) {
     }
   }
   gap_flags_ = flags;
-  if (!closed) try_resume(now_ns, sink);
+  if (!closed) try_resume(sink);
 }
 
 void Session::flush_at_exit() {
@@ -968,18 +975,9 @@ void foreign_cupti_before(ForeignCall call, CUpti_TimestampCallbackFunc clock) {
 }
 
 void foreign_cupti_after(ForeignCall call, CUptiResult result, CUpti_ActivityKind kind) {
-  if (result == CUPTI_SUCCESS) {
-    if (call == ForeignCall::kRegisterCallbacks)
-      g_foreign_buffers.store(true, std::memory_order_release);
-    if (call == ForeignCall::kSubscribe)
-      g_foreign_subscriber.store(true, std::memory_order_release);
-    if (call == ForeignCall::kUnsubscribe)
-      g_foreign_subscriber.store(false, std::memory_order_release);
-    if (call == ForeignCall::kFinalize) {
-      g_foreign_buffers.store(false, std::memory_order_release);
-      g_foreign_subscriber.store(false, std::memory_order_release);
-    }
-  }
+  if (result == CUPTI_SUCCESS &&
+      (call == ForeignCall::kRegisterCallbacks || call == ForeignCall::kFinalize))
+    g_foreign_buffers.store(call == ForeignCall::kRegisterCallbacks, std::memory_order_release);
   if (g_session && process_state().gpu_source.load(std::memory_order_acquire) == g_session)
     g_session->foreign_after(call, result, kind);
 }
