@@ -242,6 +242,7 @@ void encode_devices(ByteBuffer& frame, const DeviceFields* devices, size_t count
     put_uint64(body, 5, d.sm_count);
     put_uint64(body, 6, d.total_memory);
     put_string(body, 7, d.pci_bus_id);
+    if (d.driver_version > 0) put_uint64(body, 8, static_cast<uint64_t>(d.driver_version));
     put_message(frame, kFrameDevices, body);
   }
 }

@@ -211,6 +211,7 @@ struct DeviceFields {
   uint32_t sm_count = 0;
   uint64_t total_memory = 0;
   std::string_view pci_bus_id;
+  int32_t driver_version = 0;
 };
 // Frame.devices: one entry per device.
 void encode_devices(ByteBuffer& frame, const DeviceFields* devices, size_t count);

@@ -19,6 +19,7 @@ struct Driver {
   int (*device_get_attribute)(int*, int, int) = nullptr;
   int (*device_total_mem)(size_t*, int) = nullptr;  // cuDeviceTotalMem_v2
   int (*device_get_pci_bus_id)(char*, int, int) = nullptr;
+  int (*driver_get_version)(int*) = nullptr;
 
   Driver() {
     handle = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
@@ -29,6 +30,7 @@ struct Driver {
     find(device_get_attribute, "cuDeviceGetAttribute");
     find(device_total_mem, "cuDeviceTotalMem_v2");
     find(device_get_pci_bus_id, "cuDeviceGetPCIBusId");
+    find(driver_get_version, "cuDriverGetVersion");
   }
   ~Driver() {
     if (handle) dlclose(handle);  // RTLD_NOLOAD took a reference
@@ -92,6 +94,13 @@ size_t query_devices(DeviceInfo* out, size_t max) {
     printable(d.pci_bus_id, sizeof d.pci_bus_id);
   }
   return n;
+}
+
+int32_t driver_version() {
+  Driver driver;
+  int version = 0;
+  if (!driver.driver_get_version || driver.driver_get_version(&version) != 0) return 0;
+  return version;
 }
 
 }  // namespace gprof

@@ -26,4 +26,8 @@ struct DeviceInfo {
 // Fills up to `max` devices; returns how many (0 when CUDA does not run).
 size_t query_devices(DeviceInfo* out, size_t max);
 
+// cuDriverGetVersion (12080 for 12.8), which needs no cuInit; 0 while
+// libcuda.so.1 is not loaded.
+int32_t driver_version();
+
 }  // namespace gprof

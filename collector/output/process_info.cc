@@ -1,5 +1,6 @@
 #include "collector/output/process_info.h"
 
+#include "collector/gpu/driver_probe.h"
 #include "collector/output/start_time.h"
 #include "collector/process/process_state.h"
 
@@ -51,6 +52,7 @@ void collect_process_info(ProcessInfo& info) {
     int version = 0;
     if (get(&version) == 0) info.cuda_runtime_version = version;
   }
+  info.cuda_driver_version = driver_version();
 }
 
 }  // namespace gprof

@@ -18,6 +18,7 @@ struct ProcessInfo {
   const char* argv[kMaxArgs] = {};
   size_t argc = 0;
   int32_t cuda_runtime_version = 0;
+  int32_t cuda_driver_version = 0;  // 0 until libcuda.so.1 is loaded
 };
 
 // Fills `info` for the calling process.

@@ -226,12 +226,19 @@ void Writer::write_header() {
   h.argv = info.argv;
   h.argc = info.argc;
   h.exe = info.exe;
-  h.start_clock_ns = clock_ns();
+  // When gprof was loaded, not when the writer got to this: a program that
+  // ends soon after a long cuInit (a static runtime, whose first record comes
+  // after it) had a header 176 us before its footer and 134 ms of records
+  // before it (H200, 2026-11-27).
+  const uint64_t now = clock_ns();
+  const uint64_t loaded = process_state().start_pair.ns;
+  h.start_clock_ns = loaded != 0 && loaded <= now ? loaded : now;
   h.clock_offset_to_wall_ns = clock_offset_to_wall_ns();
   h.start_wall_ns =
       static_cast<uint64_t>(static_cast<int64_t>(h.start_clock_ns) + h.clock_offset_to_wall_ns);
   h.clock_name = kClockName;
   h.cuda_runtime_version = info.cuda_runtime_version;
+  h.cuda_driver_version = info.cuda_driver_version;
   if (const char* rank = rank_from_environment(secure_getenv)) h.rank = rank;
   h.gprof_version = GPROF_VERSION;
   h.config = entries;
@@ -749,6 +756,8 @@ void Writer::poll_devices(uint64_t now_ns, bool final) {
   const size_t n = query.n;
   const DeviceInfo* found = query.found;
   if (n == 0) return;
+  // Again here: the header may have been written before libcuda was loaded.
+  const int32_t driver = driver_version();
   DeviceFields fields[64];
   for (size_t i = 0; i < n; ++i) {
     fields[i].ordinal = found[i].ordinal;
@@ -758,6 +767,7 @@ void Writer::poll_devices(uint64_t now_ns, bool final) {
     fields[i].sm_count = found[i].sm_count;
     fields[i].total_memory = found[i].total_memory;
     fields[i].pci_bus_id = found[i].pci_bus_id;
+    fields[i].driver_version = driver;
   }
   frame_.clear();
   encode_devices(frame_, fields, n);

@@ -6,6 +6,7 @@ The fake device's durations are exact: a kernel takes GPROF_FAKE_KERNEL_NS (20 u
 copy or set of B bytes 2000 + ceil(B / 10) ns (test/fakes/README.md)."""
 
 import collections
+import datetime
 import json
 import os
 import re
@@ -243,6 +244,23 @@ class CallsOnlyCuptiSees(CuptiCase):
         frees = [r for r in api if r["name"] == "cudaFree"]
         self.assertEqual({r["address"] for r in allocs}, {r["address"] for r in frees})
         self.assertTrue(all(r["bytes"] > 0 for r in allocs))
+
+    def test_header_says_driver_and_starts_before_the_records(self):
+        # Seen on an H200 (issue 29 item 5): every file said `CUDA driver: none`, and a
+        # static-cudart program's header started after all its records (written by the writer
+        # thread, which starts at the first record). The driver answers cuDriverGetVersion; the
+        # header's start is when gprof was loaded.
+        run = self.profile([program("hidden_runtime"), "--iterations", "2"],
+                           env={"GPROF_FAKE_DRIVER_VERSION": "12080"})
+        self.assertEqual(run.returncode, 0, run.stderr)
+        info = self.info(run.files[0])
+        self.assertIn("CUDA driver:      12.8 (12080)", info)
+        offset = re.search(r"wall time = clock \+ ([0-9.]+) s", info).group(1)
+        start = re.search(r"Start time:\s+(\S+)Z", info).group(1)
+        wall = datetime.datetime.fromisoformat(start).replace(tzinfo=datetime.timezone.utc)
+        start_clock_us = round(wall.timestamp() * 1e6) - round(float(offset) * 1e6)
+        first_call_us = min(r["start_ns"] for r in dump(run.files[0])) // 1000
+        self.assertLessEqual(start_clock_us, first_call_us + 1)
 
     def test_driver_api_launches(self):
         run = self.profile([program("driver_launch"), "--launches", "5"])

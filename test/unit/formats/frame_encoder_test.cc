@@ -475,6 +475,7 @@ TEST_CASE("devices parse with libprotobuf to the encoded values") {
   devices[0].sm_count = 132;
   devices[0].total_memory = 85'031'714'816ull;
   devices[0].pci_bus_id = "0000:19:00.0";
+  devices[0].driver_version = 13000;
   devices[1].ordinal = 7;  // the others unknown: zero and empty
   ByteBuffer frame;
   encode_devices(frame, devices, 2);
@@ -489,7 +490,9 @@ TEST_CASE("devices parse with libprotobuf to the encoded values") {
   CHECK(d.sm_count() == 132);
   CHECK(d.total_memory() == 85'031'714'816ull);
   CHECK(d.pci_bus_id() == "0000:19:00.0");
+  CHECK(d.driver_version() == 13000);
   CHECK(parsed.devices(1).ordinal() == 7);
+  CHECK(parsed.devices(1).driver_version() == 0);
   CHECK(parsed.devices(1).name().empty());
   CHECK(parsed.devices(1).total_memory() == 0);
 }

@@ -317,6 +317,7 @@ void merge_devices(pb::FileHeader& header,
     for (pb::Device& known : *header.mutable_devices())
       if (known.ordinal() == device.ordinal()) slot = &known;
     *(slot ? slot : header.add_devices()) = device;
+    if (header.cuda_driver_version() == 0) header.set_cuda_driver_version(device.driver_version());
   }
 }
 
