@@ -53,13 +53,12 @@ bool CuptiStatus::open_gap(uint64_t start_ns, const char* reason, uint64_t gpu_r
     return false;
   }
   Gap& gap = gaps_[gap_count_++];
+  gap = Gap{};
   snprintf(gap.reason, sizeof gap.reason, "%s", reason);
-  gap.fields = CuptiGapFields{};
-  gap.fields.start_ns = start_ns;
-  gap.fields.reason = gap.reason;
-  gap.fields.gpu_records_before = gpu_records;
-  gap.fields.gpu_records_at_end = gpu_records;
-  gap.fields.clock_replaced = clock_replaced;
+  gap.start_ns = start_ns;
+  gap.gpu_records_before = gpu_records;
+  gap.gpu_records_at_end = gpu_records;
+  gap.clock_replaced = clock_replaced;
   gap_open_ = true;
   return true;
 }
@@ -67,8 +66,8 @@ bool CuptiStatus::open_gap(uint64_t start_ns, const char* reason, uint64_t gpu_r
 void CuptiStatus::close_gap(uint64_t end_ns, uint64_t gpu_records, const char* how) {
   if (!gap_open_ || gap_count_ == 0) return;
   Gap& gap = gaps_[gap_count_ - 1];
-  gap.fields.end_ns = end_ns;
-  gap.fields.gpu_records_at_end = gpu_records;
+  gap.end_ns = end_ns;
+  gap.gpu_records_at_end = gpu_records;
   const size_t used = strlen(gap.reason);
   snprintf(gap.reason + used, sizeof gap.reason - used, "; %s", how);
   gap_open_ = end_ns == 0;
@@ -106,11 +105,19 @@ bool CuptiStatus::encode_if_changed(ByteBuffer& frame, uint32_t& seen) const {
   f.activity_kinds = kinds_;
   f.activity_kind_count = kind_count_;
   f.injection = injection_;
-  f.attach = attach_;
+  f.attach = attach_ ? attach_ : "";
   f.buffer_bytes = buffer_bytes_;
   f.buffer_count = buffer_count_;
   CuptiGapFields gaps[kMaxGaps];
-  for (size_t i = 0; i < gap_count_; ++i) gaps[i] = gaps_[i].fields;
+  for (size_t i = 0; i < gap_count_; ++i) {
+    const Gap& g = gaps_[i];
+    gaps[i].start_ns = g.start_ns;
+    gaps[i].end_ns = g.end_ns;
+    gaps[i].reason = g.reason;
+    gaps[i].gpu_records_before = g.gpu_records_before;
+    gaps[i].gpu_records_at_end = g.gpu_records_at_end;
+    gaps[i].clock_replaced = g.clock_replaced;
+  }
   f.gaps = gaps;
   f.gap_count = gap_count_;
   f.gaps_not_kept = gaps_not_kept_;

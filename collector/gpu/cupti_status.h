@@ -59,9 +59,13 @@ class CuptiStatus {
   char library_[512] = {};
   char reason_[512] = {};
   char injection_[512] = {};
-  const char* attach_ = "";
+  const char* attach_ = nullptr;  // no pointer defaults: ProcessState stays in .bss
   struct Gap {
-    CuptiGapFields fields;
+    uint64_t start_ns;
+    uint64_t end_ns;
+    uint64_t gpu_records_before;
+    uint64_t gpu_records_at_end;
+    bool clock_replaced;
     char reason[256];
   };
   Gap gaps_[kMaxGaps] = {};

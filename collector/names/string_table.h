@@ -82,7 +82,7 @@ class StringTable {
   struct Entry {
     std::atomic<const char*> text{nullptr};
     uint32_t size = 0;
-    StringClass cls = StringClass::kNvtx;
+    StringClass cls{};  // zero bytes (not a class): the table lives in .bss
     uint8_t flags = 0;
   };
   static constexpr uint32_t kSlots = kMaxStrings * 2;

@@ -9,7 +9,7 @@ void ChunkPool::configure(size_t max_bytes) {
   chunks -= chunks % kChunksPerMapping;
   if (chunks < kChunksPerMapping) chunks = kChunksPerMapping;
   if (chunks > kMaxChunks) chunks = kMaxChunks;
-  max_chunks_ = static_cast<uint32_t>(chunks);
+  extra_chunks_ = static_cast<uint32_t>(chunks - kChunksPerMapping);
 }
 
 Chunk* ChunkPool::take() {
@@ -59,7 +59,7 @@ bool ChunkPool::grow() {
   uint32_t first = mapped_.load(std::memory_order_relaxed);
   growing_.fetch_add(1, std::memory_order_acq_rel);
   do {
-    if (first + kChunksPerMapping > max_chunks_) {
+    if (first + kChunksPerMapping > max_chunks()) {
       growing_.fetch_sub(1, std::memory_order_acq_rel);
       return false;
     }

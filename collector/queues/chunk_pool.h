@@ -56,8 +56,8 @@ class ChunkPool {
   size_t mapped_bytes() const {
     return static_cast<size_t>(mapped_.load(std::memory_order_relaxed)) * kChunkBytes;
   }
-  size_t max_bytes() const { return static_cast<size_t>(max_chunks_) * kChunkBytes; }
-  bool at_cap() const { return mapped_.load(std::memory_order_relaxed) >= max_chunks_; }
+  size_t max_bytes() const { return static_cast<size_t>(max_chunks()) * kChunkBytes; }
+  bool at_cap() const { return mapped_.load(std::memory_order_relaxed) >= max_chunks(); }
 
   // In a fork child: the parent's chunks are forgotten (never freed, never
   // locked), the cap starts over.
@@ -72,7 +72,10 @@ class ChunkPool {
   std::atomic<uint32_t> free_count_{0};
   std::atomic<uint32_t> mapped_{0};
   std::atomic<uint32_t> growing_{0};
-  uint32_t max_chunks_ = kChunksPerMapping;
+  // Chunks allowed beyond the first mapping: stored so that zero bytes are
+  // the default, and the pool (in ProcessState) stays in .bss.
+  uint32_t extra_chunks_ = 0;
+  uint32_t max_chunks() const { return kChunksPerMapping + extra_chunks_; }
   Chunk* directory_[kMaxChunks] = {};
 };
 

@@ -323,6 +323,21 @@ class Symbols(unittest.TestCase):
                 expected.add((row[2], "libcudart.so.12"))
         self.assertEqual(exported_symbols(), expected)
 
+    def test_initialized_data_stays_small(self):
+        # Every process maps the library: one non-zero default in ProcessState's tables once moved
+        # its 38 MB from .bss (zero pages, mapped when first touched) into .data, a 42 MB file
+        # (issue 30). Relocated pointers count as non-zero too (a `const char* = ""` member).
+        sections = subprocess.run(["readelf", "-S", "-W", LIBGPROF], capture_output=True,
+                                  text=True, check=True).stdout
+        sizes = {}
+        for line in sections.splitlines():
+            fields = line.replace("[ ", "[").split()
+            if len(fields) > 5 and fields[1].startswith("."):
+                sizes[fields[1]] = int(fields[5], 16)
+        self.assertIn(".data", sizes)
+        self.assertLess(sizes[".data"], 64 << 10, sizes)
+        self.assertGreater(sizes.get(".bss", 0), 16 << 20, sizes)
+
 
 if __name__ == "__main__":
     unittest.main()
