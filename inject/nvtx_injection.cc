@@ -10,7 +10,7 @@
 #include <cstring>
 #include <cwchar>
 
-#include "collector/names/torch_message.h"
+#include "collector/names/readonly_text.h"
 #include "collector/process/capture_window.h"
 #include "collector/process/process_state.h"
 #include "collector/process/recorder.h"
@@ -28,46 +28,52 @@ std::atomic<uint64_t> g_next_range_id{1};
 // that its end is dropped too: no half of a range is kept.
 constexpr uint64_t kDroppedRange = 1ull << 63;
 
-// A name as the hot path has it: an id, or the text itself when the string
-// table cannot hold it (then `id` is kInlineName).
+// A name as the hot path has it: an id, or the text itself (then `id` is
+// kInlineName), which the writer interns.
 struct Name {
   uint32_t id = 0;
-  const char* text = nullptr;
-  uint32_t size = 0;
-  uint64_t seq = 0;  // emit_nvtx: sequence_nr + 1
-  uint64_t op_id = 0;
+  InlineText text;
 };
+
+Name as_text(const char* text, size_t size, bool programs_own) {
+  Name n;
+  n.id = kInlineName;
+  n.text.text = text;
+  n.text.size = static_cast<uint32_t>(size < kMaxInlineText ? size : kMaxInlineText);
+  n.text.address = programs_own ? reinterpret_cast<uintptr_t>(text) : 0;
+  return n;
+}
 
 Name intern_bytes(const char* text, size_t size, StringClass cls) {
   Name n;
   n.id = string_table().intern(text, size, cls);
-  if (n.id == kInlineName) {
-    n.text = text;
-    n.size = static_cast<uint32_t>(size < kMaxInlineText ? size : kMaxInlineText);
-  }
+  if (n.id == kInlineName) n = as_text(text, size, false);
   return n;
 }
 
-// `scratch` holds an emit_nvtx message's stable part; it must outlive the Name.
-Name intern(const char* text, StringClass cls, char (&scratch)[kMaxInlineText]) {
+// A message is found by its address once seen there (StringTable::cached: a
+// literal's address alone, any other text compared with the stored copy). A
+// literal (read-only, so its text is fixed) is interned here the first time,
+// once. Any other text goes to the writer as text: emit_nvtx names every op
+// call uniquely ("aten::addmm, seq = 1234, op_id = 5678"), and hashing,
+// splitting and interning that here cost the program's thread ~800 times a
+// step; the writer does it, and remembers the address of a text that may
+// repeat (a Python string). Domains and categories are interned here: the
+// program gets ids.
+Name intern(const char* text, StringClass cls, [[maybe_unused]] char (&scratch)[kMaxInlineText]) {
   if (!text) return {};
-  StringTable& table = string_table();
-  if (cls == StringClass::kNvtx) {
-    Name hit;
-    hit.id = table.cached(text);
-    if (hit.id) return hit;
-  }
   const size_t size = strnlen(text, kMaxInlineText);
-  TorchMessage m;
-  if (cls == StringClass::kNvtx && split_torch_message(text, size, scratch, m)) {
-    Name n = intern_bytes(scratch, m.size, cls);
-    n.seq = m.seq;
-    n.op_id = m.op_id;
+  if (cls != StringClass::kNvtx) return intern_bytes(text, size, cls);
+  StringTable& table = string_table();
+  Name hit;
+  hit.id = table.cached(text);
+  if (hit.id) return hit;
+  if (size < kMaxInlineText && in_scanned_readonly_segment(text, size + 1)) {
+    Name n = intern_bytes(text, size, cls);
+    table.remember(text, size, n.id, true);
     return n;
   }
-  Name n = intern_bytes(text, size, cls);
-  if (cls == StringClass::kNvtx && size < kMaxInlineText) table.remember(text, size, n.id);
-  return n;
+  return as_text(text, size, true);
 }
 
 // UTF-8 of a wide string, into a bounded buffer on the stack (no allocation).
@@ -92,6 +98,7 @@ Name intern(const wchar_t* text, StringClass cls, char (&out)[kMaxInlineText]) {
       out[n++] = static_cast<char>(0x80 | (c & 0x3F));
     }
   }
+  if (cls == StringClass::kNvtx) return as_text(out, n, false);
   return intern_bytes(out, n, cls);
 }
 
@@ -130,8 +137,6 @@ bool emit(RangeOp op, const Name& name, uint32_t domain, const nvtxEventAttribut
   e.time_ns = timestamp();
   e.op = op;
   e.name = name.id;
-  e.seq = name.seq;
-  e.op_id = name.op_id;
   e.domain = domain;
   e.range_id = range_id;
   if (a) {
@@ -154,25 +159,14 @@ bool emit(RangeOp op, const Name& name, uint32_t domain, const nvtxEventAttribut
         break;
     }
   }
-  return submit_range(e, name.text, name.size, must_keep);
+  return submit_range(e, name.text, must_keep);
 }
 
 // The hot pair: a push without attributes is a 16-byte record (32 with
 // emit_nvtx numbers), a pop 16 bytes.
 bool record_push(ThreadState& t, const Name& name) {
-  if (name.text) return emit(RangeOp::kPush, name, 0, nullptr, 0);
   const uint64_t now = timestamp();
-  if (name.seq | name.op_id) {
-    QTorchPush* q = reserve<QTorchPush>(t);
-    if (!q) return false;
-    q->type = QueueType::kTorchPush;
-    q->name = name.id;
-    q->time = now;
-    q->seq = name.seq;
-    q->op_id = name.op_id;
-    commit(t, sizeof(QTorchPush));
-    return true;
-  }
+  if (name.text.text) return submit_text_push(name.text, now);
   QPush* q = reserve<QPush>(t);
   if (!q) return false;
   q->type = QueueType::kPush;
@@ -184,8 +178,11 @@ bool record_push(ThreadState& t, const Name& name) {
 
 int push(const Name& name, uint32_t domain, const nvtxEventAttributes_t* a) {
   ThreadState& t = this_thread();
-  uint8_t flags = name.text ? string_table().classify(name.text, name.size, StringClass::kNvtx)
-                            : string_table().flags(name.id);
+  // A name sent as text is classified here only when a window depends on it.
+  uint8_t flags = !name.text.text ? string_table().flags(name.id)
+                  : capture_follows_names()
+                      ? string_table().classify(name.text.text, name.text.size, StringClass::kNvtx)
+                      : 0;
   if ((flags & kStringCapture) && capture_domain() != 0 && domain != capture_domain())
     flags = static_cast<uint8_t>(flags & ~kStringCapture);
   if (flags) capture_range_entered(flags);  // before the event: the window opens on it
@@ -442,6 +439,8 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjectionNvtx2(
   // 0 tells NVTX to leave its calls as no-ops: disabled, AT_SECURE, another process.
   if (!gprof::recording_enabled() || get_export_table == nullptr) return 0;
   if (gprof::capture_needs_timer()) gprof::start_writer_once();
+  // The objects loaded now, for the literals a thread interns itself.
+  gprof::in_readonly_segment(nullptr, 0);
   const auto* callbacks =
       static_cast<const NvtxExportTableCallbacks*>(get_export_table(NVTX_ETID_CALLBACKS));
   if (callbacks == nullptr || callbacks->GetModuleFunctionTable == nullptr) return 0;

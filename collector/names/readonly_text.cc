@@ -96,4 +96,18 @@ bool in_readonly_segment(const void* text, size_t size) {
   return found;
 }
 
+bool in_scanned_readonly_segment(const void* text, size_t size) {
+  if (!g_dlclose_hooked.load(std::memory_order_acquire)) return false;
+  if (g_busy.test_and_set(std::memory_order_acquire)) return false;
+  const Segments& s = g_segments;
+  bool found = false;
+  if (s.scanned) {
+    const uintptr_t begin = reinterpret_cast<uintptr_t>(text);
+    const Segment* g = segment_before(s, begin);
+    found = g && begin + size <= g->end;
+  }
+  g_busy.clear(std::memory_order_release);
+  return found;
+}
+
 }  // namespace gprof

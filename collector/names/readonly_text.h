@@ -16,6 +16,15 @@ namespace gprof {
 // when unsure (another thread rescanning, too many segments).
 bool in_readonly_segment(const void* text, size_t size);
 
+// The same question against the objects found at the last scan, without
+// asking the loader (whose list is behind its lock): for a recording thread.
+// An object loaded since counts as writable until the next scan (any
+// in_readonly_segment call); an unloaded one is never asked about, since the
+// text passed is the program's, alive during the call, and dlclose clears
+// every address trusted before (StringTable::forget_readonly). False while
+// another thread rescans.
+bool in_scanned_readonly_segment(const void* text, size_t size);
+
 // Whether the program's dlclose reaches gprof's hook; set once at start.
 void set_dlclose_hooked(bool hooked);
 

@@ -111,11 +111,15 @@ StringClass StringTable::string_class(uint32_t id) const {
 }
 
 void StringTable::remember(const char* text, size_t size, uint32_t id) {
+  // The NUL too: a read-only text is trusted to end where it ended.
+  remember(text, size, id, text != nullptr && in_readonly_segment(text, size + 1));
+}
+
+void StringTable::remember(const char* text, size_t, uint32_t id, bool readonly) {
   const uint64_t key = reinterpret_cast<uintptr_t>(text);
   if (key == 0 || id < kFirstId || id - kFirstId >= kMaxStrings || key >= kReadOnlyTag) return;
   if (entries_[id - kFirstId].flags) return;
-  // The NUL too: a read-only text is trusted to end where it ended.
-  const uint64_t tag = in_readonly_segment(text, size + 1) ? key | kReadOnlyTag : key;
+  const uint64_t tag = readonly ? key | kReadOnlyTag : key;
   cache_[cache_index(key)].store((tag << 16) | (id - kFirstId), std::memory_order_release);
 }
 

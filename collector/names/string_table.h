@@ -60,6 +60,8 @@ class StringTable {
   }
   // Slow path, after intern() gave `text` (size bytes) its id.
   void remember(const char* text, size_t size, uint32_t id);
+  // The same, told whether the text is read-only.
+  void remember(const char* text, size_t size, uint32_t id, bool readonly);
   // dlclose: read-only text may be unmapped; those pointers are compared again.
   void forget_readonly();
   // The flags of a text that has no id.

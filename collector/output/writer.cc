@@ -15,6 +15,8 @@
 
 #include "collector/gpu/driver_probe.h"
 #include "collector/gpu/late_attach.h"
+#include "collector/names/readonly_text.h"
+#include "collector/names/torch_message.h"
 #include "collector/output/output_file.h"
 #include "collector/output/output_path.h"
 #include "collector/output/process_info.h"
@@ -367,20 +369,22 @@ uint32_t Writer::decode(ThreadQueue& q, const char* at) {
       calls_.add(r);
       return sizeof l;
     }
-    case QueueType::kPush:
-    case QueueType::kTorchPush: {
-      const bool torch = static_cast<QueueType>(*at) == QueueType::kTorchPush;
-      QTorchPush p{};
-      std::memcpy(&p, at, torch ? sizeof(QTorchPush) : sizeof(QPush));
+    case QueueType::kPush: {
+      QPush p;
+      std::memcpy(&p, at, sizeof p);
       RangeEvent e{};
       e.kind = RecordKind::kRange;
       e.op = RangeOp::kPush;
       e.time_ns = to_ns(q, p.time);
-      e.name = p.name == kInlineName ? q.inline_name : p.name;
-      e.seq = p.seq;
-      e.op_id = p.op_id;
+      if (p.name == kInlineName) {
+        e.name = q.inline_name;
+        e.seq = q.inline_seq;
+        e.op_id = q.inline_op_id;
+      } else {
+        e.name = p.name;
+      }
       ranges_.add(e);
-      return torch ? sizeof(QTorchPush) : sizeof(QPush);
+      return sizeof p;
     }
     case QueueType::kPop: {
       QPop p;
@@ -400,21 +404,28 @@ uint32_t Writer::decode(ThreadQueue& q, const char* at) {
       e.kind = RecordKind::kRange;
       e.op = g.op;
       e.time_ns = to_ns(q, g.time);
-      e.name = g.name == kInlineName ? q.inline_name : g.name;
+      e.name = g.name;
+      if (g.name == kInlineName) {
+        e.name = q.inline_name;
+        e.seq = q.inline_seq;
+        e.op_id = q.inline_op_id;
+      }
       e.range_id = g.range_id;
       e.payload = g.payload;
       e.domain = g.domain;
       e.category = g.category;
       e.color = g.color;
-      e.seq = g.seq;
-      e.op_id = g.op_id;
+      if (g.seq | g.op_id) {
+        e.seq = g.seq;
+        e.op_id = g.op_id;
+      }
       ranges_.add(e);
       return sizeof g;
     }
     case QueueType::kText: {
       QText t;
       std::memcpy(&t, at, sizeof t);
-      q.inline_name = intern_inline(at + sizeof t, t.size, t.string_class);
+      name_text(q, at + sizeof t, t);
       return sizeof t + padded8(t.size);
     }
     case QueueType::kPendingLaunch:
@@ -422,6 +433,38 @@ uint32_t Writer::decode(ThreadQueue& q, const char* at) {
       break;  // drain_queue's to handle
   }
   return 0;
+}
+
+// A name the recording thread sent as text (QText). emit_nvtx's unique
+// messages are split here, their stable part interned and the numbers kept
+// for the event after it. Any other message is interned as it is, and its
+// address remembered so that the thread finds it there next time without
+// sending it again (StringTable::cached: a literal by its address alone once
+// its object is known read-only, other text compared with the stored copy).
+void Writer::name_text(ThreadQueue& q, const char* text, const QText& t) {
+  q.inline_seq = 0;
+  q.inline_op_id = 0;
+  const auto cls = static_cast<StringClass>(t.string_class);
+  TorchMessage m;
+  if (cls == StringClass::kNvtx && split_torch_message(text, t.size, split_, m)) {
+    q.inline_seq = m.seq;
+    q.inline_op_id = m.op_id;
+    q.inline_name = intern_text(split_, static_cast<uint32_t>(m.size), cls, 0);
+    return;
+  }
+  q.inline_name = intern_text(text, t.size, cls, t.address);
+}
+
+uint32_t Writer::intern_text(const char* text, uint32_t size, StringClass cls, uint64_t address) {
+  const uint32_t id = strings_table_.intern(text, size, cls);
+  if (id == kInlineName) return intern_inline(text, size, static_cast<uint8_t>(cls));
+  // A literal is trusted by its address alone once remembered: only while it
+  // still holds this text (its object may have been unloaded since).
+  const char* at = reinterpret_cast<const char*>(address);
+  if (at && size < kMaxInlineText &&
+      (!in_readonly_segment(at, size + 1) || (std::memcmp(at, text, size) == 0 && at[size] == 0)))
+    strings_table_.remember(at, size, id);
+  return id;
 }
 
 uint32_t Writer::intern_inline(const char* text, uint32_t size, uint8_t string_class) {
@@ -445,6 +488,8 @@ uint64_t Writer::drain_queue(ThreadQueue& q, uint64_t max, uint64_t& ranges) {
     if (q.read_chunk == nullptr) return 0;  // claimed, its first chunk not yet published
     q.read_offset = 0;
     q.inline_name = 0;
+    q.inline_seq = 0;
+    q.inline_op_id = 0;
     q.last_ns = 0;
   }
   const uint32_t tid = q.tid.load(std::memory_order_relaxed);

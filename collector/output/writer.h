@@ -18,6 +18,7 @@
 #include "collector/output/process_info.h"
 #include "collector/process/config.h"
 #include "collector/queues/chunk_pool.h"
+#include "collector/queues/queue_records.h"
 #include "collector/queues/thread_queues.h"
 #include "collector/queues/timestamp.h"
 #include "formats/frame_encoder.h"
@@ -63,6 +64,8 @@ class Writer : private GpuSink {
   void stock_chunks();
   void top_up();
   uint32_t intern_inline(const char* text, uint32_t size, uint8_t string_class);
+  void name_text(ThreadQueue& queue, const char* text, const QText& header);
+  uint32_t intern_text(const char* text, uint32_t size, StringClass cls, uint64_t address);
   void emit_names();
   void gpu(GpuRecord& record, const char* kernel_name) override;
   void external_correlation(uint64_t correlation, uint64_t external_id) override;
@@ -128,6 +131,7 @@ class Writer : private GpuSink {
   std::unordered_map<std::string, uint32_t, NameHash, std::equal_to<>> inline_names_;
   uint32_t next_inline_name_ = 0x40000000u;
   ByteBuffer inline_strings_;
+  char split_[kMaxInlineText];  // an emit_nvtx message's stable part
   TickConverter ticks_;
   uint64_t last_pair_ns_ = 0;
   bool backlog_ = false;

@@ -159,6 +159,10 @@ void stop_recording() {
   set_recording(false);
 }
 
+bool capture_follows_names() {
+  return g_window.mode == CaptureMode::kNvtx || g_window.step_gated;
+}
+
 void capture_range_entered(uint8_t flags) {
   Window& w = g_window;
   if (flags & kStringCapture) w.capture_depth.fetch_add(1);

@@ -32,6 +32,11 @@ void stop_recording();
 // The domain id GPROF_CAPTURE=nvtx:NAME@DOMAIN names, 0 for any domain.
 uint32_t capture_domain();
 
+// Whether the window opens or closes on NVTX names (GPROF_CAPTURE=nvtx:NAME, or
+// steps counted by GPROF_SKIP_STEPS / GPROF_STEPS): otherwise a name's flags
+// change nothing while recording.
+bool capture_follows_names();
+
 // Window events. `flags` are the StringTable flags of an NVTX range's name.
 void capture_range_entered(uint8_t flags);
 void capture_range_left(uint8_t flags);

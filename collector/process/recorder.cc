@@ -204,24 +204,45 @@ void submit(const ApiRecord& r) {
   commit(t, sizeof(QCall));
 }
 
-bool submit_range(const RangeEvent& e, const char* inline_text, uint32_t inline_size,
-                  bool must_keep) {
+namespace {
+
+// The text and the event after it go in together, or neither does: room for
+// both is reserved before the text is written.
+bool put_text(ThreadState& t, const InlineText& in, uint32_t event_bytes, bool must_keep) {
+  const uint32_t size = in.size < kMaxInlineText ? in.size : kMaxInlineText;
+  const uint32_t bytes = sizeof(QText) + padded8(size) + event_bytes;
+  char* p = t.cursor;
+  if (reinterpret_cast<uintptr_t>(p) + bytes > reinterpret_cast<uintptr_t>(t.end))
+    p = reserve_slow(t, bytes, must_keep);
+  if (!p) return false;
+  auto* text = reinterpret_cast<QText*>(p);
+  text->type = QueueType::kText;
+  text->string_class = static_cast<uint8_t>(StringClass::kNvtx);
+  text->size = static_cast<uint16_t>(size);
+  text->pad = 0;
+  text->address = in.address;
+  std::memcpy(p + sizeof(QText), in.text, size);
+  commit(t, sizeof(QText) + padded8(size));
+  return true;
+}
+
+}  // namespace
+
+bool submit_text_push(const InlineText& in, uint64_t time) {
   ThreadState& t = this_thread();
-  if (inline_text) {
-    // The text and its event go in together, or neither does.
-    const uint32_t bytes = sizeof(QText) + padded8(inline_size) + sizeof(QRange);
-    char* p = t.cursor;
-    if (reinterpret_cast<uintptr_t>(p) + bytes > reinterpret_cast<uintptr_t>(t.end))
-      p = reserve_slow(t, bytes, must_keep);
-    if (!p) return false;
-    auto* text = reinterpret_cast<QText*>(p);
-    text->type = QueueType::kText;
-    text->string_class = static_cast<uint8_t>(StringClass::kNvtx);
-    text->size = static_cast<uint16_t>(inline_size);
-    text->pad = 0;
-    std::memcpy(p + sizeof(QText), inline_text, inline_size);
-    commit(t, sizeof(QText) + padded8(inline_size));
-  }
+  if (!put_text(t, in, sizeof(QPush), false)) return false;
+  QPush* q = reserve<QPush>(t);
+  if (!q) return false;
+  q->type = QueueType::kPush;
+  q->name = kInlineName;
+  q->time = time;
+  commit(t, sizeof(QPush));
+  return true;
+}
+
+bool submit_range(const RangeEvent& e, const InlineText& inline_text, bool must_keep) {
+  ThreadState& t = this_thread();
+  if (inline_text.text && !put_text(t, inline_text, sizeof(QRange), must_keep)) return false;
   QRange* q = reserve<QRange>(t, must_keep);
   if (!q) return false;
   q->type = QueueType::kRange;

@@ -42,12 +42,21 @@ void refresh_fast_launch();
 // its id; the record keeps no host stub.
 void submit(const ApiRecord& record);
 
+// A name the writer interns (QText): the text, and where the program keeps it
+// (0 when `text` is a conversion of the program's, not its own bytes).
+struct InlineText {
+  const char* text = nullptr;
+  uint32_t size = 0;
+  uint64_t address = 0;
+};
+
 // An NVTX event described in full (marks, start/end, attributes); time in
-// timestamp() ticks. `inline_text`, when not null, is the name's text for an
-// event whose name the string table could not hold (name == kInlineName).
-// False when the event was dropped.
-bool submit_range(const RangeEvent& event, const char* inline_text = nullptr,
-                  uint32_t inline_size = 0, bool must_keep = false);
+// timestamp() ticks. With `inline_text.text`, the event's name is that text
+// (name == kInlineName), sent ahead of the event. False when it was dropped.
+bool submit_range(const RangeEvent& event, const InlineText& inline_text = {},
+                  bool must_keep = false);
+// The hot push of a name sent as text: QText then a 16-byte QPush.
+bool submit_text_push(const InlineText& text, uint64_t time);
 
 // GPROF_ON_FULL=wait at the memory cap: calls take(context) until it gives
 // room, holding the calling thread (at most GPROF_MAX_WAIT_MS, never once

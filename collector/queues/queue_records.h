@@ -14,13 +14,14 @@
 namespace gprof {
 
 enum class QueueType : uint8_t {
-  kCall = 1,       // QCall: any API call but a launch
-  kLaunch = 2,     // QLaunch
-  kPush = 3,       // QPush: nvtxRangePushA and friends without attributes
-  kPop = 4,        // QPop
-  kTorchPush = 5,  // QTorchPush: an emit_nvtx push, seq and op_id split off
-  kRange = 6,      // QRange: any other NVTX event
-  kText = 7,       // QText: a name stored with the event (the next record's)
+  kCall = 1,    // QCall: any API call but a launch
+  kLaunch = 2,  // QLaunch
+  kPush = 3,    // QPush: nvtxRangePushA and friends without attributes
+  kPop = 4,     // QPop
+  // 5: an emit_nvtx push split on the recording thread, no longer made (the
+  // writer splits QText)
+  kRange = 6,  // QRange: any other NVTX event
+  kText = 7,   // QText: a name stored with the event (the next record's)
   // A QLaunch claimed before its real call and finished after it (its type
   // then turns kLaunch, a release store), so that a thread's records stay in
   // order of their start. Published early only when something inside the
@@ -115,15 +116,6 @@ inline void store_head(char* at, QueueType type, uint32_t value) {
   __builtin_memcpy(at, &word, sizeof word);
 }
 
-struct QTorchPush {
-  QueueType type;
-  uint8_t pad[3];
-  uint32_t name;
-  uint64_t time;
-  uint64_t seq;  // sequence_nr + 1
-  uint64_t op_id;
-};
-
 struct QRange {
   QueueType type;
   RangeOp op;
@@ -140,12 +132,16 @@ struct QRange {
   uint64_t op_id;
 };
 
-// Followed by `size` bytes of text, padded to 8.
+// Followed by `size` bytes of text, padded to 8: a name the recording thread
+// did not intern (any NVTX message it has not seen at this address before:
+// the writer interns it, splits emit_nvtx's numbers out of it, and may
+// remember `address` so that the thread finds the name there next time).
 struct QText {
   QueueType type;
   uint8_t string_class;  // StringClass
   uint16_t size;
   uint32_t pad;
+  uint64_t address;  // where the program's text was; 0: not the program's (a conversion)
 };
 
 inline constexpr uint32_t kMaxInlineText = 4096;
@@ -155,8 +151,7 @@ constexpr uint32_t padded8(uint32_t n) {
 }
 
 static_assert(sizeof(QCall) == 56 && sizeof(QLaunch) == 80 && sizeof(QPush) == 16 &&
-              sizeof(QPop) == 16 && sizeof(QTorchPush) == 32 && sizeof(QRange) == 64 &&
-              sizeof(QText) == 8);
+              sizeof(QPop) == 16 && sizeof(QRange) == 64 && sizeof(QText) == 16);
 static_assert(std::is_trivially_copyable_v<QLaunch> && std::is_trivially_copyable_v<QRange>);
 static_assert(offsetof(QPush, name) == 4 && offsetof(QPop, domain) == 4);
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "store_head writes a little-endian word");

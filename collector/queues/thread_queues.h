@@ -26,7 +26,9 @@ struct alignas(64) ThreadQueue {
   alignas(64) Chunk* read_chunk = nullptr;
   uint32_t read_offset = 0;
   uint32_t inline_name = 0;  // the id of the last QText, for the record after it
-  uint64_t last_ns = 0;      // keeps converted times in order per thread
+  uint64_t inline_seq = 0;   // and the emit_nvtx numbers split out of its text
+  uint64_t inline_op_id = 0;
+  uint64_t last_ns = 0;  // keeps converted times in order per thread
 };
 
 class ThreadQueues {

@@ -361,6 +361,15 @@ class CpuOnly(E2ETestCase):
         self.assertAlmostEqual(parse_time_ns(rows["outer"]["Self CPU"]) + inner_total,
                                outer_total, delta=outer_total * 0.002)
 
+    def test_names_written_into_one_buffer(self):
+        # A name the program formats into the same array each time: the writer interns what the
+        # thread sends as text and remembers the address (issue 30 item 3), so the address is
+        # found again with other bytes in it; each push must keep its own text.
+        run = self.profile([program("nvtx_odd_ranges"), "--one-buffer"])
+        self.assertEqual(run.returncode, 0, run.stderr)
+        counts = range_counts(dump(run.files[0], "ranges"))
+        self.assertEqual(counts, {("push_pop", f"buffer {k}"): 4 for k in range(5)})
+
 
 
 class DlopenedByNvtx(E2ETestCase):

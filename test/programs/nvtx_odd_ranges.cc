@@ -5,11 +5,18 @@
 //      push "crossing B" (domain "libdom"), pop the default domain's "outer A", then pop
 //      libdom's "crossing B". Each domain has its own stack, so this is allowed, and the two
 //      ranges overlap without nesting.
+//   3. with --one-buffer, instead of 1 and 2: 4 rounds of 5 ranges named "buffer 0" .. "buffer 4",
+//      each name written into the same char array before its push (a text whose address repeats
+//      with other bytes, as a program's formatted names do), 60 ms between rounds: gprof's writer
+//      (a pass every 20 ms) has then remembered the array's address under the last name it held.
+//      Each "buffer K" is pushed and popped 4 times.
 // Each range spins ~200 us so that they have CPU time. stdout: "nvtx_odd_ranges: done".
 #include <nvtx3/nvToolsExt.h>
 
 #include <chrono>
 #include <cstdio>
+#include <cstring>
+#include <thread>
 
 namespace {
 
@@ -23,8 +30,22 @@ void Busy(std::chrono::microseconds how_long) {
 
 int main(int argc, char** argv) {
   if (argc != 2) {
-    std::fprintf(stderr, "usage: nvtx_odd_ranges NAME\n");
+    std::fprintf(stderr, "usage: nvtx_odd_ranges NAME | --one-buffer\n");
     return 2;
+  }
+  if (std::strcmp(argv[1], "--one-buffer") == 0) {
+    char name[32];
+    for (int round = 0; round < 4; ++round) {
+      for (int k = 0; k < 5; ++k) {
+        std::snprintf(name, sizeof name, "buffer %d", k);
+        nvtxRangePushA(name);
+        Busy(std::chrono::microseconds(200));
+        nvtxRangePop();
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(60));
+    }
+    std::printf("nvtx_odd_ranges: done\n");
+    return 0;
   }
   nvtxRangePushA(argv[1]);
   Busy(std::chrono::microseconds(200));
