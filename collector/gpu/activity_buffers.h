@@ -50,6 +50,9 @@ class ActivityBuffers {
       Slot& slot = slots_[i];
       if (slot.state.load(std::memory_order_acquire) != kCompleted) continue;
       f(slot.memory, slot.valid_bytes);
+      // Zeroed here, off the program's threads, when CUPTI was told it gets
+      // zeroed buffers (it zeroes them on the requesting thread otherwise).
+      if (zero_on_recycle_) __builtin_memset(slot.memory, 0, slot.valid_bytes);
       slot.valid_bytes = 0;
       slot.state.store(kFree, std::memory_order_release);
       ++taken;
@@ -58,6 +61,9 @@ class ActivityBuffers {
   }
   // Buffers currently handed to CUPTI (for `gpuprof info` and tests).
   uint32_t in_use() const;
+  // Hand every buffer back zeroed (mapped memory starts zeroed). Before
+  // the first acquire.
+  void zero_on_recycle(bool on) { zero_on_recycle_ = on; }
 
  private:
   // kMapping: claimed by the thread mapping its memory; no one else touches it.
@@ -78,6 +84,7 @@ class ActivityBuffers {
   // Where the next acquire starts scanning, so buffers are used round-robin.
   std::atomic<uint32_t> next_{0};
   std::atomic<uint32_t> over_cap_{0};
+  bool zero_on_recycle_ = false;
 };
 
 }  // namespace gprof

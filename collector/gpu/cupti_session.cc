@@ -88,8 +88,10 @@ class Session final : public GpuSource {
   void set_kinds(bool on);
   bool expecting_records() const;
   Subscription subscribe(const CuptiSetup& setup);
-  bool enable_kinds(const ActivityKind* kinds, size_t count, uint32_t* enabled = nullptr);
-  void request_shared_buffers();
+  // Enables kinds[i] for each bit i of `wanted`.
+  bool enable_kinds(const ActivityKind* kinds, size_t count, uint32_t* enabled = nullptr,
+                    uint32_t wanted = ~0u);
+  void request_buffer_mode(const Config& config);
   void collect_dropped();
 
   CuptiLibrary lib_;
@@ -243,8 +245,20 @@ Session::Subscription Session::subscribe(const CuptiSetup& setup) {
   return Subscription::kOwned;
 }
 
-bool Session::enable_kinds(const ActivityKind* kinds, size_t count, uint32_t* enabled) {
+// GPROF_CUPTI_KINDS as bits of kGpuKinds.
+uint32_t wanted_gpu_kinds(uint32_t kinds) {
+  uint32_t wanted = 0;
+  if (kinds & kCuptiKindKernel) wanted |= 1u << 0;
+  if (kinds & kCuptiKindMemcpy) wanted |= (1u << 1) | (1u << 2);
+  if (kinds & kCuptiKindMemset) wanted |= 1u << 3;
+  if (kinds & kCuptiKindSync) wanted |= 1u << 4;
+  return wanted;
+}
+
+bool Session::enable_kinds(const ActivityKind* kinds, size_t count, uint32_t* enabled,
+                           uint32_t wanted) {
   for (size_t i = 0; i < count; ++i) {
+    if ((wanted & (1u << i)) == 0) continue;
     const CUptiResult result = lib_.ActivityEnable(kinds[i].kind);
     if (result == CUPTI_SUCCESS) {
       if (enabled != nullptr) *enabled |= 1u << i;
@@ -266,17 +280,34 @@ bool Session::enable_kinds(const ActivityKind* kinds, size_t count, uint32_t* en
 // a program with more launching threads than the pool may grow to (64 with
 // the defaults) would have its records dropped, and one buffer per thread is
 // memory the host never asked for. gprof asks for the process-wide buffers
-// instead; it must be set before the buffer callbacks are registered and
-// before any kind is enabled. A CUPTI without the attribute keeps its own
-// mode, and the pool still grows to its cap.
-void Session::request_shared_buffers() {
+// unless GPROF_CUPTI_PER_THREAD_BUFFERS=1: per-thread buffers spare launching
+// threads contention on one buffer (kineto moved to them for overhead), a
+// cost not yet measured on a GPU against the one above (scripts/gpu_check.py,
+// the overhead ladder). Both must be set before the buffer callbacks are
+// registered and before any kind is enabled. A CUPTI without the attribute
+// keeps its own mode, and the pool still grows to its cap.
+//
+// CUPTI zeroes each buffer it is handed on the thread that asked for it
+// unless told the buffers come zeroed (cupti_activity.h,
+// CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER: "a few stalls may appear in
+// critical path"); with GPROF_CUPTI_ZEROED_BUFFERS=1 the writer zeroes them as
+// it recycles them (ActivityBuffers::zero_on_recycle).
+void Session::request_buffer_mode(const Config& config) {
   if (lib_.ActivitySetAttribute == nullptr) return;
-  uint8_t per_thread = 0;
+  uint8_t per_thread = config.cupti_per_thread_buffers ? 1 : 0;
   size_t size = sizeof per_thread;
-  const CUptiResult r =
+  CUptiResult r =
       lib_.ActivitySetAttribute(CUPTI_ACTIVITY_ATTR_PER_THREAD_ACTIVITY_BUFFER, &size, &per_thread);
   if (r != CUPTI_SUCCESS)
-    GPROF_INFO("CUPTI keeps per-thread activity buffers: %s", lib_.describe(r));
+    GPROF_INFO("CUPTI keeps its own per-thread buffer mode: %s", lib_.describe(r));
+  if (!config.cupti_zeroed_buffers) return;
+  uint8_t zeroed = 1;
+  size = sizeof zeroed;
+  r = lib_.ActivitySetAttribute(CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER, &size, &zeroed);
+  if (r == CUPTI_SUCCESS)
+    buffers_.zero_on_recycle(true);
+  else
+    GPROF_INFO("CUPTI zeroes its activity buffers itself: %s", lib_.describe(r));
 }
 
 void Session::start(const CuptiSetup& setup) {
@@ -332,7 +363,7 @@ void Session::start(const CuptiSetup& setup) {
     return cpu_only("%s", "cannot map the CUPTI activity buffers");
   }
   status().set_buffers(buffers_.count(), buffers_.buffer_bytes());
-  request_shared_buffers();
+  request_buffer_mode(config);
   if (const CUptiResult r = lib_.ActivityRegisterCallbacks(buffer_requested, buffer_completed);
       r != CUPTI_SUCCESS) {
     snprintf(why_, sizeof why_, "cuptiActivityRegisterCallbacks: %s", lib_.describe(r));
@@ -341,7 +372,8 @@ void Session::start(const CuptiSetup& setup) {
   if (subscription == Subscription::kTaken &&
       !enable_kinds(kExternalKinds, sizeof kExternalKinds / sizeof kExternalKinds[0]))
     return cpu_only("%s", why_);
-  if (!enable_kinds(kGpuKinds, sizeof kGpuKinds / sizeof kGpuKinds[0], &gpu_kinds_enabled_))
+  if (!enable_kinds(kGpuKinds, sizeof kGpuKinds / sizeof kGpuKinds[0], &gpu_kinds_enabled_,
+                    wanted_gpu_kinds(config.cupti_kinds)))
     return cpu_only("%s", why_);
   // SYNCHRONIZATION is kGpuKinds[4]: with it every host wait makes a record.
   watchdog_.expect((gpu_kinds_enabled_ & (1u << 4)) != 0);

@@ -109,6 +109,29 @@ std::optional<OnFull> parse_on_full(std::string_view text) {
   return std::nullopt;
 }
 
+std::optional<uint32_t> parse_cupti_kinds(std::string_view text) {
+  if (text == "all") return kCuptiKindsAll;
+  if (text == "none") return 0u;
+  uint32_t kinds = 0;
+  for (;;) {
+    const size_t comma = text.find(',');
+    const std::string_view word = text.substr(0, comma);
+    if (word == "kernel") {
+      kinds |= kCuptiKindKernel;
+    } else if (word == "memcpy") {
+      kinds |= kCuptiKindMemcpy;
+    } else if (word == "memset") {
+      kinds |= kCuptiKindMemset;
+    } else if (word == "sync") {
+      kinds |= kCuptiKindSync;
+    } else {
+      return std::nullopt;  // an empty word too: "kernel,"
+    }
+    if (comma == std::string_view::npos) return kinds;
+    text.remove_prefix(comma + 1);
+  }
+}
+
 bool parse_capture(std::string_view text, Config& c) {
   if (text == "all") {
     c.capture_mode = CaptureMode::kAll;
@@ -212,6 +235,11 @@ Config load_config(GetEnv getenv_fn) {
   };
   apply(getenv_fn, "GPROF_CUPTI_BUFFER_SIZE", "a size from 4K to 256M, e.g. 1M",
         c.cupti_buffer_bytes, buffer_size);
+  apply(getenv_fn, "GPROF_CUPTI_KINDS", "all, none, or a list of kernel,memcpy,memset,sync",
+        c.cupti_kinds, parse_cupti_kinds);
+  apply(getenv_fn, "GPROF_CUPTI_PER_THREAD_BUFFERS", "0 or 1", c.cupti_per_thread_buffers,
+        parse_bool);
+  apply(getenv_fn, "GPROF_CUPTI_ZEROED_BUFFERS", "0 or 1", c.cupti_zeroed_buffers, parse_bool);
   if (const char* capture = getenv_fn("GPROF_CAPTURE"); capture && *capture) {
     if (!parse_capture(capture, c)) {
       GPROF_WARN("ignoring GPROF_CAPTURE='%s' (all, cudaProfilerApi or nvtx:NAME[@DOMAIN])",

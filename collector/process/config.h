@@ -16,6 +16,13 @@ enum class CaptureMode { kAll, kProfilerApi, kNvtx };
 // What a thread does when the queues hold GPROF_MAX_MEMORY (DESIGN.md §2.6).
 enum class OnFull { kWait, kDrop };
 
+// Activity kinds a user can ask for (GPROF_CUPTI_KINDS).
+inline constexpr uint32_t kCuptiKindKernel = 1u << 0;  // CONCURRENT_KERNEL
+inline constexpr uint32_t kCuptiKindMemcpy = 1u << 1;  // MEMCPY, MEMCPY2
+inline constexpr uint32_t kCuptiKindMemset = 1u << 2;  // MEMSET
+inline constexpr uint32_t kCuptiKindSync = 1u << 3;    // SYNCHRONIZATION
+inline constexpr uint32_t kCuptiKindsAll = 0xF;
+
 struct Config {
   static constexpr size_t kMaxPattern = 512;
   static constexpr size_t kMaxName = 128;
@@ -38,6 +45,17 @@ struct Config {
   bool cupti = true;
   uint32_t cupti_buffers = 16;
   size_t cupti_buffer_bytes = 1u << 20;
+  // GPROF_CUPTI_KINDS: which activity kinds (kCuptiKind* bits); 0 (`none`):
+  // API callbacks only. The rungs of the overhead ladder (scripts/gpu_check.py)
+  // and a way to pay only for what a user reads.
+  uint32_t cupti_kinds = kCuptiKindsAll;
+  // CUPTI 13's per-thread activity buffers (GPROF_CUPTI_PER_THREAD_BUFFERS),
+  // off by default (collector/gpu/cupti_session.cc, request_buffer_mode).
+  bool cupti_per_thread_buffers = false;
+  // GPROF_CUPTI_ZEROED_BUFFERS: gprof hands CUPTI zeroed buffers, so that it
+  // need not zero them on the launching thread (cupti_activity.h,
+  // CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER).
+  bool cupti_zeroed_buffers = false;
   // Capture windows (collector/process/capture_window.h).
   CaptureMode capture_mode = CaptureMode::kAll;
   char capture_name[kMaxName] = {};    // nvtx:NAME (a trailing * matches a prefix)
@@ -52,6 +70,7 @@ struct Config {
 };
 
 // `getenv` is injectable for tests; production passes secure_getenv.
+// GPROF_CUPTI_KINDS: kernel,memcpy,memset,sync (any order), all, or none.
 using GetEnv = char* (*)(const char*);
 Config load_config(GetEnv getenv_fn);
 
@@ -73,6 +92,7 @@ inline uint32_t cupti_max_buffers(const Config& c) {
 std::optional<bool> parse_bool(std::string_view text);
 std::optional<uint64_t> parse_size(std::string_view text);  // 4096, 64K, 1M, 1G
 std::optional<uint64_t> parse_uint(std::string_view text);
+std::optional<uint32_t> parse_cupti_kinds(std::string_view text);
 std::optional<LogLevel> parse_log_level(std::string_view text);
 std::optional<uint32_t> parse_file_mode(std::string_view text);  // 0600 or 0644 only
 std::optional<ForkPolicy> parse_fork_policy(std::string_view text);

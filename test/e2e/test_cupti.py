@@ -589,6 +589,52 @@ class FailureModes(CuptiCase):
                                            if reason != "cupti_no_buffer"))
 
 
+class ActivitySetup(CuptiCase):
+    """What the overhead ladder varies (issue 30; scripts/gpu_check.py): the activity kinds, CUPTI's
+    per-thread buffers, and buffers handed over zeroed."""
+
+    def kinds_of(self, env):
+        run = self.profile([program("vector_add")], env=env)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        path = run.files[0]
+        kinds = collections.Counter(g["kind"] for g in dump(path, "gpu"))
+        line = re.search(r"Activity kinds:\s+(.*)", self.info(path))
+        calls = collections.Counter(r["name"] for r in dump(path))
+        return kinds, (line.group(1) if line else ""), calls, run.stderr
+
+    def test_kinds_as_asked(self):
+        kinds, line, calls, _ = self.kinds_of({"GPROF_CUPTI_KINDS": "kernel"})
+        self.assertEqual(set(kinds), {"kernel"})
+        self.assertEqual(line, "CONCURRENT_KERNEL")
+        self.assertEqual(calls["cudaMemcpy"], 3)
+        kinds, line, _, _ = self.kinds_of({"GPROF_CUPTI_KINDS": "memcpy,sync"})
+        self.assertEqual(set(kinds), {"memcpy", "sync"})
+        self.assertEqual(line, "MEMCPY, MEMCPY2, SYNCHRONIZATION")
+        # Callbacks only: every call, no GPU record.
+        kinds, line, calls, _ = self.kinds_of({"GPROF_CUPTI_KINDS": "none"})
+        self.assertEqual(kinds, {})
+        self.assertEqual(calls["cudaLaunchKernel"], 10)
+        kinds, line, _, stderr = self.kinds_of({"GPROF_CUPTI_KINDS": "kernels,nvtx"})
+        self.assertIn("ignoring GPROF_CUPTI_KINDS='kernels,nvtx'", stderr)
+        self.assertEqual(set(kinds), {"kernel", "memcpy", "memset", "sync"})
+
+    def test_zeroed_and_per_thread_buffers_lose_nothing(self):
+        # Small buffers, recycled many times: the fake CUPTI checks that each buffer promised
+        # zeroed is (test/fakes/cupti/activity_buffers.h).
+        launches = 3000
+        for env in ({"GPROF_CUPTI_ZEROED_BUFFERS": "1"}, {"GPROF_CUPTI_PER_THREAD_BUFFERS": "1"},
+                    {"GPROF_CUPTI_ZEROED_BUFFERS": "1", "GPROF_CUPTI_PER_THREAD_BUFFERS": "1"}):
+            run = self.profile([program("launch_loop"), str(launches)],
+                               env={"GPROF_CUPTI_BUFFERS": "2", "GPROF_CUPTI_BUFFER_SIZE": "4K",
+                                    **env})
+            self.assertEqual(run.returncode, 0, run.stderr)
+            self.assertNotIn("promised zeroed", run.stderr)
+            path = run.files[0]
+            self.assertRegex(self.info(path), r"Losses:\s+none", env)
+            kernels = [g for g in dump(path, "gpu") if g["kind"] == "kernel"]
+            self.assertEqual(len(kernels), launches, env)
+
+
 SET_4K_NS = 2000 + (4096 + 9) // 10
 
 

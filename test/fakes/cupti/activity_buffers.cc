@@ -1,8 +1,10 @@
 #include "activity_buffers.h"
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -82,9 +84,21 @@ bool Full(const Buffer& buffer) {
          (buffer.max_records != 0 && buffer.records >= buffer.max_records);
 }
 
+std::atomic<bool> g_zeroed_promised{false};
+std::atomic<bool> g_told_not_zeroed{false};
+
 Buffer Request(CUpti_BuffersCallbackRequestFunc request) {
   Buffer buffer;
   if (request != nullptr) request(&buffer.data, &buffer.size, &buffer.max_records);
+  if (buffer.data == nullptr) return buffer;
+  if (!g_zeroed_promised.load()) {
+    std::memset(buffer.data, 0, buffer.size);
+  } else if (std::any_of(buffer.data, buffer.data + buffer.size, [](uint8_t b) { return b; }) &&
+             !g_told_not_zeroed.exchange(true)) {
+    std::fprintf(stderr,
+                 "fake CUPTI: a buffer promised zeroed (ZEROED_OUT_ACTIVITY_BUFFER) "
+                 "was not\n");
+  }
   return buffer;
 }
 
@@ -146,6 +160,10 @@ CUptiResult RegisterBufferCallbacks(CUpti_BuffersCallbackRequestFunc request,
   state.other_tool = false;
   state.per_thread = state.per_thread_requested;
   return CUPTI_SUCCESS;
+}
+
+void SetZeroedBuffersPromised(bool promised) {
+  g_zeroed_promised.store(promised);
 }
 
 void SetPerThreadBuffers(bool enabled) {

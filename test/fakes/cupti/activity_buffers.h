@@ -39,6 +39,14 @@ CUptiResult FlushBuffers(void (*deliver_gpu_ops)(int wait_for_device), bool forc
 void SetPerThreadBuffers(bool enabled);
 bool PerThreadBuffersRequested();
 
+// CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER (cupti_activity.h, default 0): when 0, CUPTI
+// zeroes each buffer the client hands it, on the requesting thread; when non-zero the client
+// promises zeroed buffers and CUPTI does not ("the activity buffer may contain some
+// uninitialized values" otherwise). The fake checks the promise: a buffer handed to it with a
+// non-zero byte is counted and told on stderr once (the header's consequence, garbage in
+// records, is not modelled).
+void SetZeroedBuffersPromised(bool promised);
+
 // cuptiActivityGetNumDroppedRecords: the records dropped since the last call.
 size_t TakeDroppedRecords();
 

@@ -1,5 +1,6 @@
 // cuptiActivitySetAttribute / cuptiActivityGetAttribute (cupti_activity.h). Only the attribute that
-// changes what a client sees is modelled: CUPTI_ACTIVITY_ATTR_PER_THREAD_ACTIVITY_BUFFER, "The
+// changes what a client sees is modelled (and ZEROED_OUT_ACTIVITY_BUFFER, whose promise is
+// checked: activity_buffers.h): CUPTI_ACTIVITY_ATTR_PER_THREAD_ACTIVITY_BUFFER, "The
 // value is a uint8_t ... The default value is 1" (CUPTI 13), read when the client registers its
 // buffer callbacks ("should be set before registering the buffer callbacks"). The device-side
 // attributes (buffer sizes, pools) have no effect on a simulated device: accepted and ignored.
@@ -25,6 +26,13 @@ extern "C" CUptiResult CUPTIAPI cuptiActivitySetAttribute(CUpti_ActivityAttribut
                                                           size_t* valueSize, void* value) {
   if (!gprof_fake_cupti::DriverAvailable()) return Finish(CUPTI_ERROR_NOT_INITIALIZED);
   if (valueSize == nullptr || value == nullptr) return Finish(CUPTI_ERROR_INVALID_PARAMETER);
+  if (attribute == CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER) {
+    if (*valueSize != sizeof(uint8_t)) return Finish(CUPTI_ERROR_INVALID_PARAMETER);
+    uint8_t promised = 0;
+    std::memcpy(&promised, value, sizeof promised);
+    gprof_fake_cupti::SetZeroedBuffersPromised(promised != 0);
+    return CUPTI_SUCCESS;
+  }
   if (!IsPerThread(attribute)) return CUPTI_SUCCESS;
   if (*valueSize != sizeof(uint8_t)) return Finish(CUPTI_ERROR_INVALID_PARAMETER);
   uint8_t enabled = 0;

@@ -104,3 +104,27 @@ TEST_CASE("capture windows: seconds") {
   CHECK_FALSE(parse_seconds_as_ms("-1"));
   CHECK_FALSE(parse_seconds_as_ms("5s"));
 }
+
+TEST_CASE("CUPTI activity setup: GPROF_CUPTI_KINDS and the buffer modes") {
+  CHECK(parse_cupti_kinds("all") == kCuptiKindsAll);
+  CHECK(parse_cupti_kinds("none") == 0u);
+  CHECK(parse_cupti_kinds("kernel") == kCuptiKindKernel);
+  CHECK(parse_cupti_kinds("sync,kernel,memset") ==
+        (kCuptiKindSync | kCuptiKindKernel | kCuptiKindMemset));
+  CHECK_FALSE(parse_cupti_kinds(""));
+  CHECK_FALSE(parse_cupti_kinds("kernel,"));
+  CHECK_FALSE(parse_cupti_kinds("kernels"));
+  g_env.clear();
+  Config c = load_config(fake_getenv);
+  CHECK(c.cupti_kinds == kCuptiKindsAll);
+  CHECK_FALSE(c.cupti_per_thread_buffers);
+  CHECK_FALSE(c.cupti_zeroed_buffers);
+  g_env["GPROF_CUPTI_KINDS"] = "memcpy,memset";
+  g_env["GPROF_CUPTI_PER_THREAD_BUFFERS"] = "1";
+  g_env["GPROF_CUPTI_ZEROED_BUFFERS"] = "1";
+  c = load_config(fake_getenv);
+  CHECK(c.cupti_kinds == (kCuptiKindMemcpy | kCuptiKindMemset));
+  CHECK(c.cupti_per_thread_buffers);
+  CHECK(c.cupti_zeroed_buffers);
+  g_env.clear();
+}
