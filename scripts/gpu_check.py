@@ -6,7 +6,6 @@ import ctypes
 import json
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -366,36 +365,15 @@ def check_torch_nvtx(checks, gprof, work, steps=20):
                    f"{mine:.1f} us ({rel * 100:.1f}%)", rel <= bound)
 
 
-def median_time(cmd, env, reps):
-    import time
-    times = []
-    for _ in range(reps):
-        t0 = time.monotonic()
-        subprocess.run(cmd, env=env, capture_output=True, timeout=600)
-        times.append(time.monotonic() - t0)
-    return statistics.median(times)
-
-
-def overhead_ladder(gprof, programs, work, launches=200000, reps=3):
-    """Issue 30's ladder on an empty-kernel burst: plain, the shim without CUPTI, the shim with
-    CUPTI; ns added per launch against plain, runs interleaved. The probe's launch_cost cases
-    (scripts/gpu_probe.py) give the CUPTI floors: callbacks only, each activity setup."""
-    base = dict(os.environ)
-    base["LD_LIBRARY_PATH"] = gprof.library_path + ":" + base.get("LD_LIBRARY_PATH", "")
-    base.pop("CUDA_INJECTION64_PATH", None)
-    shim = dict(base, LD_PRELOAD=gprof.lib, GPROF_OUTPUT=os.path.join(work, "ladder-%p.gprof"))
-    rows = [("plain", base), ("gprof, GPROF_CUPTI=0", dict(shim, GPROF_CUPTI="0")),
-            ("gprof", shim)]
-    cmd = [programs["launch_loop"], str(launches)]
-    results = {name: [] for name, _ in rows}
-    for _ in range(reps):
-        for name, env in rows:
-            results[name].append(median_time(cmd, env, 1))
-    plain = statistics.median(results["plain"])
-    print(f"\noverhead ladder: launch_loop {launches} (empty kernels), median of {reps}, interleaved")
-    for name, _ in rows:
-        t = statistics.median(results[name])
-        print(f"  {name:<24} {t:8.3f} s   {(t - plain) / launches * 1e9:+8.0f} ns/launch")
+def overhead_ladder(build):
+    """Issue 30's ladder (scripts/gpu-ladder), short enough for this call: every rung, fewer
+    launches and steps than `scripts/gpu-ladder` run on its own."""
+    completed = run([sys.executable, os.path.join(ROOT, "scripts", "gpu_ladder.py"), "--build",
+                     build, "--launches", "200000", "--pairs", "100000", "--steps", "60"],
+                    check=False, timeout=420)
+    print(completed.stdout)
+    if completed.returncode != 0:
+        print(f"gpu-check: the ladder exited {completed.returncode}:\n{completed.stderr[-3000:]}")
 
 
 ANALYZE_CASES = [("analyze_pageable_memcpy", "pageable-memcpy"),
@@ -484,10 +462,7 @@ def main():
             check_torch_nvtx(checks, gprof, work)
             if not args.quick:
                 check_analyze(checks, gprof, work)
-                programs["launch_loop"] = os.path.join(work, "launch_loop")
-                run([nvcc(), "-O2", "-cudart", "shared", "-o", programs["launch_loop"],
-                     os.path.join(ROOT, "test", "programs", "launch_loop.cu")])
-                overhead_ladder(gprof, programs, work)
+                overhead_ladder(args.build)
                 run_probe(args.probe_dir or os.path.join(args.build, "test", "programs"), gprof,
                           args.out or work)
         if args.out:

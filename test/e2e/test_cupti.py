@@ -704,6 +704,25 @@ class GpuCheckScript(E2ETestCase):
         self.assertEqual(completed.returncode, 0, completed.stdout + completed.stderr)
         self.assertIn("gpu-check: 12 passed, 0 failed, 2 skipped", completed.stdout)
 
+    def test_ladder_dry_run_on_the_fakes(self):
+        """scripts/gpu-ladder (issue 30): every rung of both C++ workloads prints a figure; the
+        PyTorch loops say why they did not run."""
+        completed = subprocess.run([sys.executable, os.path.join(SOURCE, "scripts", "gpu_ladder.py"),
+                                    "--fake", "--build", BUILD, "--launches", "5000", "--pairs",
+                                    "5000"], capture_output=True, text=True, timeout=300)
+        self.assertEqual(completed.returncode, 0, completed.stdout + completed.stderr)
+        out = completed.stdout
+        for unit in ("ns/launch", "ns/pair"):
+            section = out[out.index(unit):]
+            for rung in ("plain", "gprof, GPROF_CUPTI=0", "gprof, CUPTI callbacks only",
+                         "gprof, + CONCURRENT_KERNEL", "gprof, + MEMCPY/MEMSET",
+                         "gprof, + SYNCHRONIZATION (default)", "gprof, per-thread buffers",
+                         "gprof, zeroed buffers", "gprof, per-thread + zeroed",
+                         "minimal CUPTI client (floor)"):
+                self.assertRegex(section, re.escape(rung) + r" +[0-9.]+ +[+-][0-9.]+%", rung)
+        self.assertEqual(out.count("skipped: no PyTorch with CUDA here"), 3, out)
+        self.assertNotIn("failed", out)
+
 
 
 class TableApis(E2ETestCase):
