@@ -69,6 +69,45 @@ class EachRuleOnItsProgram(AnalyzeCase):
                 self.assertEqual([r["fired"] for r in efficient["rules"]], [False] * 6)
 
 
+REAL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "real", "h100-2026-11-27")
+
+
+class OnRealRecordings(AnalyzeCase):
+    """The same programs recorded on an H100 (real/README.md). There the first cudaMalloc ran
+    cuInit for ~120 ms against a few ms of work, and the window began at it: every rule but
+    gpu-idle found its mistake at 0.1-0.8% of the window, and excessive-sync counted the blocking
+    copies' time as its own."""
+
+    def real(self, name, variant):
+        [path] = [os.path.join(REAL, f) for f in os.listdir(REAL)
+                  if f.startswith(f"{name}-{variant}-")]
+        return self.analyze_json(path)
+
+    def test_each_rule_fires_on_its_program_at_the_default_settings(self):
+        for name, rule, range_name, _ in CASES:
+            with self.subTest(program=name):
+                doc = self.real(name, "bad")
+                fired = {f["rule"]: f for f in doc["findings"]}
+                self.assertIn(rule, fired, json.dumps(doc, indent=1)[:3000])
+                self.assertEqual(fired[rule]["where"]["ranges"][0]["name"], range_name)
+                # The window starts at the first call that may issue GPU work, not at cuInit.
+                self.assertLess(doc["window_ns"], 40_000_000)
+                efficient = self.real(name, "efficient")
+                self.assertNotIn(rule, [f["rule"] for f in efficient["findings"]])
+                self.assertNotIn(rule, [f["rule"] for f in efficient["hidden"]])
+
+    def test_blocking_copies_are_the_copy_rules_evidence(self):
+        # excessive-sync counts synchronize calls only (issue 34 item 4).
+        for name in ("analyze_pageable_memcpy", "analyze_small_memcpy", "analyze_dtoh_sync"):
+            doc = self.real(name, "bad")
+            sync = [f for f in doc["findings"] + doc["hidden"] if f["rule"] == "excessive-sync"]
+            self.assertEqual(sync, [], name)
+        doc = self.real("analyze_excessive_sync", "bad")
+        [sync] = [f for f in doc["findings"] if f["rule"] == "excessive-sync"]
+        calls = {k for k in sync["evidence"] if k.startswith("calls.")}
+        self.assertEqual(calls, {"calls.cudaStreamSynchronize"}, sync["evidence"])
+
+
 class FailOn(AnalyzeCase):
     def test_exit_status(self):
         name, rule, _, env = CASES[4]  # gpu-idle

@@ -20,7 +20,7 @@ MEMORY_RECORDS = os.environ.get("GPROF_FINDINGS_MEMORY_RECORDS", "3M")
 
 # Every rule fires wherever it finds anything at all.
 LOW = [
-    "--threshold", "gpu-idle.min_share=0", "--threshold", "gpu-idle.min_gap=1us",
+    "--min-share", "0", "--threshold", "gpu-idle.min_share=0", "--threshold", "gpu-idle.min_gap=1us",
     "--threshold", "launch-bound.min_launches=1", "--threshold", "launch-bound.min_short_share=0",
     "--threshold", "launch-bound.max_gpu_busy=100%", "--threshold", "excessive-sync.min_share=0",
     "--threshold", "excessive-sync.min_count=1", "--threshold", "memcpy-dtoh-sync.min_count=1",

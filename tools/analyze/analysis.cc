@@ -9,6 +9,14 @@ bool Analysis::fired(std::string_view rule) const {
                      [&](const Finding& f) { return f.rule == rule; });
 }
 
+void hide_below(Analysis& analysis, double min_share) {
+  analysis.min_share = min_share;
+  std::vector<Finding> shown;
+  for (Finding& f : analysis.findings)
+    (f.impact_share < min_share ? analysis.hidden : shown).push_back(std::move(f));
+  analysis.findings = std::move(shown);
+}
+
 Analysis analyze(const std::vector<Timeline>& files, std::vector<const RuleSpec*> rules,
                  Thresholds thresholds, std::vector<std::string> ranges) {
   return analyze(

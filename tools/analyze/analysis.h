@@ -32,9 +32,19 @@ struct Analysis {
   uint64_t steps = 0;
   uint64_t window_ns = 0;
   std::vector<Finding> findings;  // by severity, then impact, then rule order
+  // Findings that cost less than min_share of the window (hide_below): named
+  // under the others, never shown in full, never a --fail-on.
+  std::vector<Finding> hidden;
+  double min_share = 0;
 
   bool fired(std::string_view rule) const;
 };
+
+// The share of the window below which a finding is not shown by default: a
+// clean run got "[low] launch-bound ... 0.6% of the window".
+inline constexpr double kDefaultMinShare = 0.01;
+// Moves the findings whose impact_share is below `min_share` to `hidden`.
+void hide_below(Analysis& analysis, double min_share);
 
 Analysis analyze(const std::vector<Timeline>& files, std::vector<const RuleSpec*> rules,
                  Thresholds thresholds, std::vector<std::string> ranges);

@@ -35,6 +35,7 @@ struct AnalyzeArgs {
   std::vector<std::string> ranges;
   std::vector<std::string> steps;
   std::vector<std::string> thresholds;
+  std::string min_share = "1%";
   bool quiet = false;
 };
 
@@ -76,6 +77,10 @@ int run(const AnalyzeArgs& args) {
           fmt::format("--fail-on {}: the rule is not among --rules, so it never runs", id));
     gated.push_back(id);
   }
+  const std::optional<double> min_share =
+      analyze::parse_threshold(args.min_share, analyze::ThresholdUnit::kShare);
+  if (!min_share)
+    return usage_error(fmt::format("--min-share '{}': a share, as 1% or 0.01", args.min_share));
   analyze::Thresholds thresholds;
   for (const std::string& assignment : args.thresholds)
     if (const auto error = thresholds.set(assignment)) return usage_error("--threshold " + *error);
@@ -93,7 +98,8 @@ int run(const AnalyzeArgs& args) {
                quoted_list(args.ranges));
     return kExitBadInput;
   }
-  const analyze::Analysis& analysis = loaded.analysis;
+  analyze::Analysis& analysis = loaded.analysis;
+  analyze::hide_below(analysis, *min_share);
   if (args.format == "json")
     fmt::print("{}", analyze::render_json(analysis));
   else if (args.format == "md")
@@ -173,10 +179,16 @@ void add_analyze_command(CLI::App& app, int& exit_status) {
   cmd->add_option("--threshold", args->thresholds, thresholds_help())
       ->type_name("RULE.KEY=VALUE")
       ->allow_extra_args(false);
+  cmd->add_option("--min-share", args->min_share,
+                  "Show only findings that cost at least this share of the window (30% or 0.3); "
+                  "the others are named in one line, and are no --fail-on. 0: all")
+      ->type_name("SHARE")
+      ->capture_default_str();
   add_quiet_flag(*cmd, args->quiet);
   cmd->footer(
-      "Exit status: 0 done, and no --fail-on rule found anything; 1 a --fail-on rule found "
-      "something; 2 bad usage (an unknown option, rule or threshold) or input that cannot be "
+      "Exit status: 0 done, and no --fail-on rule found anything (at --min-share or above); 1 a "
+      "--fail-on rule found something; 2 bad usage (an unknown option, rule or threshold) or input "
+      "that cannot be "
       "read (a missing or corrupt sidecar file, a directory without sidecar files, a --range "
       "that matches no range).");
   cmd->callback([args, &exit_status] { exit_status = run(*args); });

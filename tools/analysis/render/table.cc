@@ -26,6 +26,14 @@ TableTotals table_totals(const std::vector<Row>& rows) {
   return totals;
 }
 
+TableTotals top_level_totals(const std::vector<Row>& rows) {
+  TableTotals totals = table_totals(rows);
+  totals.self_cpu_ns = 0;
+  for (const Row& row : rows)
+    if (row.kind != RowKind::kGpu) totals.self_cpu_ns += static_cast<double>(row.cpu_total_ns);
+  return totals;
+}
+
 TableTotals effective_totals(const std::vector<Row>& rows, const TableOptions& options) {
   return options.totals ? *options.totals : table_totals(rows);
 }

@@ -20,6 +20,9 @@ struct TableTotals {
   double self_device_ns = 0;
 };
 TableTotals table_totals(const std::vector<Row>& rows);
+// The same totals from the rows of --top-level-only: each row's CPU total
+// holds its whole subtree, so theirs add up to the Self CPU of every row.
+TableTotals top_level_totals(const std::vector<Row>& rows);
 
 struct TableOptions {
   std::optional<SortKey> sort;        // nullopt: rows as given

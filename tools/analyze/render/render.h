@@ -27,4 +27,7 @@ std::string steps_text(const Where& where);
 // "8.000ms at +12.000ms on device 0 of run.gprof, in 'data_loader'; cudaMemcpy (1.000ms)"
 std::string gap_text(const Gap& gap);
 
+// "Not shown, under 1.0% of the window each: launch-bound (0.6%). --min-share 0 shows them."
+std::string hidden_line(const Analysis& analysis);
+
 }  // namespace gprof::analyze

@@ -35,6 +35,15 @@ std::string steps_text(const Where& where) {
   return fmt::format("{} of {} steps ({})", where.steps_hit, where.steps, where.step_pattern);
 }
 
+std::string hidden_line(const Analysis& a) {
+  std::string rules;
+  for (const Finding& f : a.hidden)
+    rules +=
+        fmt::format("{}{} ({})", rules.empty() ? "" : ", ", f.rule, share_text(f.impact_share));
+  return fmt::format("Not shown, under {} of the window each: {}. --min-share 0 shows them.",
+                     share_text(a.min_share), rules);
+}
+
 std::string gap_text(const Gap& gap) {
   std::string out = fmt::format("{} at +{} on device {} of {}", time_text(gap.length_ns),
                                 time_text(gap.offset_ns), gap.device, gap.file);

@@ -70,6 +70,10 @@ std::string render_json(const Analysis& a) {
   }
   ordered_json findings = ordered_json::array();
   for (const Finding& f : a.findings) findings.push_back(finding_json(f));
+  ordered_json hidden = ordered_json::array();
+  for (const Finding& f : a.hidden)
+    hidden.push_back(
+        {{"rule", f.rule}, {"impact_ns", f.impact_ns}, {"impact_share", f.impact_share}});
   const ordered_json doc = {
       {"schema", "gprof.analyze"},
       {"version", kJsonVersion},
@@ -79,7 +83,9 @@ std::string render_json(const Analysis& a) {
       {"steps", a.steps == 0 ? ordered_json(nullptr)
                              : ordered_json{{"pattern", a.step_pattern}, {"count", a.steps}}},
       {"rules", rules},
-      {"findings", findings}};
+      {"findings", findings},
+      {"min_share", a.min_share},
+      {"hidden", hidden}};
   return doc.dump(2) + "\n";
 }
 

@@ -25,6 +25,7 @@ std::string render_markdown(const Analysis& a) {
   if (a.steps > 0)
     out += fmt::format(", {} steps ({})", a.steps, analysis::markdown_code(a.step_pattern));
   out += ".\n\n";
+  if (!a.hidden.empty()) out += analysis::escape_markdown(hidden_line(a)) + "\n\n";
   if (!a.findings.empty()) {
     out += "| # | Severity | Rule | Impact | Where |\n|---:|---|---|---:|---|\n";
     size_t number = 0;

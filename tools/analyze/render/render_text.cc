@@ -50,6 +50,7 @@ std::string header(const Analysis& a) {
 
 std::string render_text(const Analysis& a) {
   std::string out = header(a);
+  if (!a.hidden.empty()) out += hidden_line(a) + "\n";
   size_t number = 0;
   for (const Finding& f : a.findings) {
     out += fmt::format("\n{}. [{}] {}\n", ++number, severity_name(f.severity), f.rule);

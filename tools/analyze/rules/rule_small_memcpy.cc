@@ -3,6 +3,8 @@
 // take far longer than one 400 KB copy.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "tools/analyze/rules/rule.h"
 #include "tools/analyze/rules/rule_support.h"
 #include "tools/analyze/rules/rule_tallies.h"
@@ -36,12 +38,21 @@ void SmallMemcpyTally::add(const Timeline& timeline, const WorkEvent& event) {
   sizes_.add(w.bytes);
   bytes_ += w.bytes;
   gpu_ns_ += w.duration();
-  // A copy costs its GPU time and the call that issued it, but not the
-  // time a blocking call waited for earlier work (excessive-sync's).
+  // A copy costs its GPU time and the call that issued it; a blocking
+  // call's time holds its copy's GPU time (the host waited for it), so its
+  // cost is the call: the share then matches the calls' CPU time the
+  // evidence gives (5,000 blocking 64-byte copies said 0.9% of the window
+  // for 38 ms of calls, 8.7% of it). Not a device-to-host call's wait for
+  // the kernels before its copy (memcpy-dtoh-sync's): from its copy's start.
   uint64_t cost = w.duration();
   if (event.call != nullptr && w.call != last_call_) {
     const Call& call = *event.call;
-    if (!blocks_host(call, &w)) cost += call.duration();
+    if (!blocks_host(call, &w))
+      cost = call.duration() + w.duration();
+    else if (is_device_to_host(w) && w.start_ns > call.start_ns)
+      cost = std::max(call.end_ns, w.end_ns) - w.start_ns;
+    else
+      cost = std::max(call.duration(), w.duration());
     cpu_ns_ += call.duration();
     last_call_ = w.call;
   }

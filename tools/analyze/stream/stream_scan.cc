@@ -88,6 +88,7 @@ void FileScan::on_api(const ApiRecord& r) {
   calls.add(c);
   span_begin = std::min(span_begin, r.start_ns);
   span_end = std::max(span_end, r.end_ns);
+  if (issues_work(info->category)) work_begin = std::min(work_begin, r.start_ns);
 }
 
 uint32_t FileScan::name_key(uint32_t name, uint32_t domain) {
@@ -184,6 +185,7 @@ void FileScan::on_gpu(const GpuRecord& r) {
     w.name = known->second;
     span_begin = std::min(span_begin, r.start_ns);
     span_end = std::max(span_end, r.end_ns);
+    work_begin = std::min(work_begin, r.start_ns);
   }
   gpu.add(row);
 }

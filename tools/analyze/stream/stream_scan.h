@@ -56,8 +56,10 @@ class FileScan final : public RecordVisitor {
   Sorted<RangeRecord, RangeNesting> ranges_by_thread;
   Sorted<RangeRecord, ByStart> ranges_by_start;
   Sorted<GpuScan, ByCorrelation> gpu;
-  // The span of the calls and GPU work (set_windows without --range).
-  uint64_t span_begin = UINT64_MAX, span_end = 0;
+  // The span of the calls and GPU work (set_windows without --range); it
+  // begins at the first GPU work or call that may issue some (work_begin),
+  // else at the first call.
+  uint64_t span_begin = UINT64_MAX, span_end = 0, work_begin = UINT64_MAX;
 
  private:
   struct Open {

@@ -152,8 +152,8 @@ class FileJoin {
     if (best != SIZE_MAX) timeline_.step_pattern = scope_.steps[best];
     if (!scope_.ranges.empty())
       timeline_.windows = merged_windows(std::move(windows));
-    else if (scan_.span_begin < scan_.span_end)
-      timeline_.windows = {{scan_.span_begin, scan_.span_end}};
+    else if (window_begin(scan_.span_begin, scan_.work_begin) < scan_.span_end)
+      timeline_.windows = {{window_begin(scan_.span_begin, scan_.work_begin), scan_.span_end}};
   }
 
   // TimelineBuilder::place_calls: a thread's ranges by start (longer

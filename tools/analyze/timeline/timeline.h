@@ -89,6 +89,20 @@ struct Timeline {
   const std::string* thread_name(uint32_t tid) const;
 };
 
+// Whether calls of this category may issue GPU work (launches, copies, sets).
+inline bool issues_work(ApiCategory category) {
+  return category == ApiCategory::kLaunch || category == ApiCategory::kCopy ||
+         category == ApiCategory::kSet;
+}
+
+// Where a file's window begins without --range: at its first GPU work or call
+// that may issue some, so that CUDA's start-up (a first cudaMalloc that ran
+// cuInit: 120 ms on an H100, against a few ms of work in a small program) is
+// not part of it; at its first call when it issued no work.
+inline uint64_t window_begin(uint64_t first_call, uint64_t first_work) {
+  return first_work != UINT64_MAX ? first_work : first_call;
+}
+
 // Intervals sorted and joined where they touch or overlap: a timeline's
 // windows from the ranges --range matched.
 std::vector<std::pair<uint64_t, uint64_t>> merged_windows(

@@ -171,16 +171,19 @@ void TimelineBuilder::set_windows(Timeline& timeline) const {
     timeline.windows = merged_windows(std::move(windows));
     return;
   }
-  uint64_t begin = UINT64_MAX, end = 0;
+  uint64_t begin = UINT64_MAX, end = 0, work_begin = UINT64_MAX;
   for (const Call& call : timeline.calls) {
     if (call.api == ApiId::kUnknown) continue;  // an index the file never handed out
     begin = std::min(begin, call.start_ns);
     end = std::max(end, call.end_ns);
+    if (issues_work(call.category)) work_begin = std::min(work_begin, call.start_ns);
   }
   for (const Work& w : timeline.work) {
     begin = std::min(begin, w.start_ns);
     end = std::max(end, w.end_ns);
+    work_begin = std::min(work_begin, w.start_ns);
   }
+  begin = window_begin(begin, work_begin);
   if (begin < end) timeline.windows = {{begin, end}};
 }
 

@@ -214,8 +214,9 @@ void print_summary(const std::vector<std::string>& files) {
   fmt::print(stderr, "The whole table: gpuprof report {}\n", listed);
   // The findings of `gpuprof analyze`, most costly first: a glance too.
   // A pass of its own (analyze_files: a stream, in bounded memory).
-  const analyze::Analysis analysis =
+  analyze::Analysis analysis =
       analyze::analyze_files_with_defaults(files, analyze::Scope{}).analysis;
+  analyze::hide_below(analysis, analyze::kDefaultMinShare);
   if (analysis.findings.empty()) return;
   fmt::print(stderr, "Findings ({} of {}):\n", std::min(kSummaryFindings, analysis.findings.size()),
              analysis.findings.size());

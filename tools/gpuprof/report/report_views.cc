@@ -206,8 +206,10 @@ int run_key_averages_view(const ReportOptions& options) {
                fmt::join(options.ranges, ", "));
     return kExitUsage;
   }
-  // Shares of everything in scope, whichever part the view shows.
-  table.totals = analysis::table_totals(rows);
+  // Shares of everything in scope, whichever part the view shows (docs/columns.md): with
+  // --top-level-only too, which keeps only the rows that hold the others.
+  table.totals =
+      options.top_level_only ? analysis::top_level_totals(rows) : analysis::table_totals(rows);
   // As torch's table: the memory columns with --profile-memory only. CSV is
   // read by programs: it keeps them whenever the run moved memory.
   const bool csv = options.format == "csv";
