@@ -47,6 +47,7 @@ TableColumns table_columns(const std::vector<Row>& rows, const TableOptions& opt
         columns.issued_time || (options.issued_columns && row.issued_device_ns > 0);
     has_device_mem = has_device_mem || row.self_device_mem > 0;
   }
+  columns.cpu_time = options.cpu_columns;
   columns.cpu_mem = options.profile_memory;
   columns.device_mem = options.profile_memory && has_device_mem;
   columns.grouped = !options.group_title.empty();
@@ -61,8 +62,10 @@ std::vector<Row> table_rows(std::vector<Row> rows, const TableOptions& options) 
 
 std::vector<std::string> table_headers(const TableColumns& columns, const TableOptions& options) {
   const std::string& device = options.device_name;
-  std::vector<std::string> headers = {"Name",        "Self CPU %", "Self CPU",
-                                      "CPU total %", "CPU total",  "CPU time avg"};
+  std::vector<std::string> headers = {"Name"};
+  if (columns.cpu_time)
+    headers.insert(headers.end(),
+                   {"Self CPU %", "Self CPU", "CPU total %", "CPU total", "CPU time avg"});
   if (columns.device_time) {
     headers.insert(headers.end(), {"Self " + device, "Self " + device + " %", device + " total",
                                    device + " time avg"});
@@ -81,11 +84,12 @@ std::vector<std::string> table_cells(const Row& row, const TableColumns& columns
   const auto time = [&](double ns) { return format_time(ns, options.time_unit); };
   const auto self_cpu = static_cast<double>(row.self_cpu_ns);
   const auto cpu_total = static_cast<double>(row.cpu_total_ns);
-  std::vector<std::string> cells = {
-      row.name,        format_time_share(us(self_cpu), us(totals.self_cpu_ns)),
-      time(self_cpu),  format_time_share(us(cpu_total), us(totals.self_cpu_ns)),
-      time(cpu_total), time(row.cpu_avg_ns()),
-  };
+  std::vector<std::string> cells = {row.name};
+  if (columns.cpu_time)
+    cells.insert(cells.end(),
+                 {format_time_share(us(self_cpu), us(totals.self_cpu_ns)), time(self_cpu),
+                  format_time_share(us(cpu_total), us(totals.self_cpu_ns)), time(cpu_total),
+                  time(row.cpu_avg_ns())});
   if (columns.device_time) {
     const auto self_device = static_cast<double>(row.self_device_ns);
     cells.insert(cells.end(),

@@ -40,6 +40,9 @@ struct TableOptions {
   // --view api: "GPU time" and "GPU time avg" of the work the calls issued
   // (Row::issued_device_ns), which the CUDA columns leave to the ranges.
   bool issued_columns = false;
+  // The five CPU time columns; off in a view whose rows have no CPU time by
+  // construction (--view kernels), where they were columns of zeros.
+  bool cpu_columns = true;
 };
 
 // Columns: Name, Self CPU %, Self CPU, CPU total %, CPU total, CPU time avg,
@@ -61,6 +64,7 @@ std::string render_table(std::vector<Row> rows, const TableOptions& options);
 // (table_markdown.h, table_csv.h, report_json.h): which optional columns it
 // has, its rows in order, and every cell as the table prints it.
 struct TableColumns {
+  bool cpu_time = true;      // Self CPU % ... CPU time avg (TableOptions::cpu_columns)
   bool device_time = false;  // Self CUDA ... CUDA time avg
   bool issued_time = false;  // GPU time, GPU time avg (TableOptions::issued_columns)
   bool cpu_mem = false;      // CPU Mem, Self CPU Mem (profile_memory)

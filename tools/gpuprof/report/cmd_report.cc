@@ -37,8 +37,9 @@ std::string join(const Names& items) {
 }
 
 std::string sort_help() {
-  return "Sort rows by KEY, descending (name: ascending). Default: cpu_time_total (ops, ranges, "
-         "api, kernels), name (memory: by kind, then size), gpu_avg (launches). Table keys: " +
+  return "Sort rows by KEY, descending (name: ascending). Default: cpu_time_total, ties by "
+         "cuda_time_total (ops, ranges, api), cuda_time_total (kernels), name (memory: by kind, "
+         "then size), gpu_avg (launches). Table keys: " +
          join(analysis::sort_key_names()) +
          ". memory keys: " + join(analysis::transfer_sort_key_names()) +
          ". launches keys: " + join(analysis::launch_sort_key_names()) +

@@ -54,8 +54,10 @@ std::string devices_line(const std::vector<analysis::FileInfo>& files) {
   return fmt::format("GPUs: {}\n", fmt::join(seen, "; "));
 }
 
-// torch's table() is most often sorted by CPU total; a launch by its GPU time.
+// torch's table() is most often sorted by CPU total; a launch by its GPU time;
+// kernels, which have no CPU time, by CUDA total.
 constexpr const char* kDefaultOpsSort = "cpu_time_total";
+constexpr const char* kDefaultKernelsSort = "cuda_time_total";
 constexpr const char* kDefaultLaunchesSort = "gpu_avg";
 
 template <typename Names>
@@ -176,7 +178,9 @@ std::vector<analysis::FileInfo> read_view_files(const ReportOptions& options, Vi
 
 int run_key_averages_view(const ReportOptions& options) {
   const analysis::View view = *analysis::parse_view(options.view);
-  const std::string sort = options.sort.empty() ? kDefaultOpsSort : options.sort;
+  const std::string sort = !options.sort.empty()              ? options.sort
+                           : view == analysis::View::kKernels ? kDefaultKernelsSort
+                                                              : kDefaultOpsSort;
   analysis::TableOptions table;
   table.sort = analysis::parse_sort_key(sort);
   if (!table.sort) {
@@ -189,6 +193,7 @@ int run_key_averages_view(const ReportOptions& options) {
   const analysis::GroupBy group_by = *analysis::parse_group_by(options.group_by);
   table.group_title = std::string(analysis::group_title(group_by));
   table.issued_columns = view == analysis::View::kApi;
+  table.cpu_columns = view != analysis::View::kKernels;
 
   // The lines under the table count what --range selects, as the rows do.
   analysis::OpsFiles ops = analysis::aggregate_ops_files(
@@ -220,6 +225,10 @@ int run_key_averages_view(const ReportOptions& options) {
   });
   std::erase_if(rows,
                 [view](const analysis::Row& row) { return !analysis::row_in_view(row, view); });
+  // The default sort, by CPU total, ties the GPU activities (no CPU time) at
+  // the bottom in the order first seen: among themselves, by CUDA total (the
+  // table's sort is stable).
+  if (options.sort.empty()) analysis::sort_rows(rows, analysis::SortKey::kDeviceTotal);
   // The lines under the table: range problems, steps and GPU busy, why GPU
   // times are missing, losses.
   std::string lines;
