@@ -12,7 +12,7 @@ import unittest
 
 from gprof_e2e import GPUPROF, E2ETestCase, dump, gpuprof, program
 
-SLICE_CATEGORIES = {"cuda_runtime", "cuda_driver", "user_annotation", "kernel", "gpu_memcpy",
+SLICE_CATEGORIES = {"cuda_runtime", "cuda_driver", "user_annotation", "kernel", "gpu_memcpy", "cuda_sync",
                     "gpu_memset"}
 GPU_CATEGORIES = {"kernel", "gpu_memcpy", "gpu_memset"}
 
@@ -241,7 +241,12 @@ class Trace(E2ETestCase):
         self.assertEqual(len(launch_threads), 8)
         streams = {e["args"]["name"] for e in self.events(trace, "M") if e["name"] == "thread_name"
                    and e["args"]["name"].startswith("stream ")}
-        self.assertEqual(streams, {f"stream {k['tid']}" for k in kernels})
+        # Each stream's synchronize calls on a row beside it, as kineto draws "Stream Sync".
+        self.assertEqual(streams, {f"stream {k['tid']}" for k in kernels}
+                         | {f"stream {k['tid']} (sync)" for k in kernels})
+        syncs = self.events(trace, "X", "cuda_sync")
+        self.assertEqual({(s["name"], s["tid"] - 1000000) for s in syncs},
+                         {("Stream Sync", k["tid"]) for k in kernels})
 
     def test_gzip_holds_the_same_json(self):
         files = self.record("vector_add")

@@ -23,7 +23,7 @@ GEN = os.environ.get("GPUPROF_GEN", "")
 # (GPROF_TRACE_SORT_MEMORY) at which every sorter spills many runs, whatever the default.
 GEN_ARGS = ["--records", "60001", "--ranks", "2", "--threads", "5", "--seed", "7",
             "--ops-per-step", "40"]
-TRACE_SHA256 = "5e585964057b8e3e7edf646902c5dd5be924ade19ff96e1303e0671874bf6cce"
+TRACE_SHA256 = "32def673b2dcc18dfb02ca3043be0951ebe0cd403f84ad7e1d97badb69ccd41d"
 SPILLED = "64K"
 # Near 2^32, so that the ids wrap early in the file.
 FIRST_ID = 2**32 - 2000

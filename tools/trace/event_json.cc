@@ -24,6 +24,8 @@ std::string_view gpu_head(GpuKind kind) {
       return "{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":";
     case GpuKind::kMemset:
       return "{\"ph\":\"X\",\"cat\":\"gpu_memset\",\"name\":";
+    case GpuKind::kSync:
+      return "{\"ph\":\"X\",\"cat\":\"cuda_sync\",\"name\":";
     default:
       return "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":";
   }
@@ -196,8 +198,15 @@ void EventJson::gpu(const Item& e) {
     c.text(",\"device\":");
     c.number(r.device);
     c.text(",\"stream\":");
-    c.number(r.stream);
-    if (r.kind == GpuKind::kKernel) {
+    // kineto's -1 for a sync on no stream (the context), which HTA reads so.
+    if (r.kind == GpuKind::kSync && r.stream == 0)
+      c.text("-1");
+    else
+      c.number(r.stream);
+    if (r.kind == GpuKind::kSync) {
+      c.text(",\"cuda_sync_kind\":");
+      c.text(name);
+    } else if (r.kind == GpuKind::kKernel) {
       dim3(c, ",\"grid\":[", r.launch.grid);
       dim3(c, ",\"block\":[", r.launch.block);
       c.text(",\"shared memory\":");

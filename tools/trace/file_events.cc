@@ -272,6 +272,16 @@ uint32_t FileEvents::demangled(uint32_t kernel) {
 
 // Names are shared by all records of a kind and kernel (or memory kinds),
 // so that a million launches of one kernel are named once.
+// What kineto names CUPTI's sync types (libkineto/src/cupti_strings.cpp,
+// syncTypeString), which HTA looks for ("Stream Sync", "Context Sync"...).
+namespace {
+std::string_view kineto_sync_name(uint32_t sync_type) {
+  static constexpr std::string_view kNames[] = {"Unknown Sync", "Event Sync", "Stream Wait Event",
+                                                "Stream Sync", "Context Sync"};
+  return sync_type < std::size(kNames) ? kNames[sync_type] : kNames[0];
+}
+}  // namespace
+
 uint32_t FileEvents::row_name(const GpuRecord& r) {
   // A kernel whose name was found keeps it: runs of one kernel skip both lookups.
   const bool kernel_kind = r.kind == GpuKind::kKernel;
@@ -511,8 +521,8 @@ void FileEvents::pair_gpu() {
     ++counts.records;
     counts.count(r.kind);
     if (call == nullptr) ++counts.unpaired;
-    if (r.kind == GpuKind::kSync) return;  // pairs, but is no GPU work
-    if (call == nullptr)
+    // A sync pairs, but is no GPU work: a slice of its own row, no flow.
+    if (call == nullptr || r.kind == GpuKind::kSync)
       j.unpaired.add(Work{r, g.seq, CallKey{}});
     else
       j.paired.add(Work{r, g.seq, *call});
@@ -666,7 +676,8 @@ void FileEvents::number_gpu(const GpuRecord& r, const CallKey* call) {
   e.start_ns = r.start_ns;
   e.dur_ns = end - r.start_ns;
   e.ref = gpu_count_++;
-  e.track = track(true, r.device, r.stream);
+  const bool sync = r.kind == GpuKind::kSync;
+  e.track = track(true, r.device, sync ? sync_tid(r.stream) : r.stream);
   e.kind = EventKind::kGpu;
   e.has_call = call != nullptr;
   if (call != nullptr) {
@@ -680,14 +691,14 @@ void FileEvents::number_gpu(const GpuRecord& r, const CallKey* call) {
   g.graph = r.graph;
   g.device = r.device;
   g.stream = r.stream;
-  g.name = row_name(r);
+  g.name = sync ? strings_.id(kineto_sync_name(r.detail)) : row_name(r);
   g.kind = r.kind;
   if (r.kind == GpuKind::kKernel)
     g.launch = GpuLaunch{r.grid, r.block, r.shared_mem, r.registers};
   else
     g.bytes = r.bytes;
   add(e);
-  if (e.dur_ns != 0 && cut_.gpu_kept(e)) {
+  if (e.dur_ns != 0 && !sync && cut_.gpu_kept(e)) {
     const int64_t start = static_cast<int64_t>(r.start_ns) + cut_.to_relative();
     join_->busy.add(Busy{r.device, start, start + static_cast<int64_t>(e.dur_ns)});
   }

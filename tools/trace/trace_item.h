@@ -27,6 +27,17 @@ enum class EventKind : uint8_t {
   kCounter,     // C
 };
 
+// CUPTI's synchronization records (a host waiting on a stream, an event, the
+// context) are drawn on a row of their own per stream, as kineto draws its
+// "Stream Sync" events: its tid is the stream's plus this (kineto's
+// kSyncStreamTidOffset), so that they never overlap the stream's kernels on
+// one row. A sync on no stream (the context; stream 0 in the file:
+// collector/gpu/activity_parser.cc) has the offset alone less one.
+inline constexpr uint32_t kSyncTidOffset = 1000000;
+inline uint32_t sync_tid(uint32_t stream) {
+  return stream == 0 ? kSyncTidOffset - 1 : kSyncTidOffset + stream;
+}
+
 inline bool is_slice(EventKind kind) {
   return kind == EventKind::kRange || kind == EventKind::kCall || kind == EventKind::kGpu;
 }

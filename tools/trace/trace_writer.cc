@@ -291,8 +291,11 @@ class TraceWriter {
       // tid 0 holds a process's counters; no thread or stream of its own.
       if (t.tid == 0 && !events.kept_slices(static_cast<uint32_t>(places.size() - 1))) continue;
       write_metadata(out_, "thread_name", place,
-                     t.gpu ? fmt::format("stream {}", t.tid)
-                           : thread_title(t.tid, header.pid(), info.thread_names));
+                     !t.gpu ? thread_title(t.tid, header.pid(), info.thread_names)
+                     : t.tid == kSyncTidOffset - 1 ? std::string("context (sync)")
+                     : t.tid >= kSyncTidOffset
+                         ? fmt::format("stream {} (sync)", t.tid - kSyncTidOffset)
+                         : fmt::format("stream {}", t.tid));
     }
     return places;
   }

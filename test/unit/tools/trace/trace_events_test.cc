@@ -49,7 +49,23 @@ TEST_CASE("trace: the document and its processes", "[trace]") {
                                                     {"42/100", "main"},
                                                     {"42/200", "loader"},
                                                     {"16777216/7", "stream 7"},
+                                                    {"16777216/1000007", "stream 7 (sync)"},
                                                     {"16777216/9", "stream 9"}});
+}
+
+TEST_CASE("trace: CUPTI's syncs as kineto writes them, on a row of their own", "[trace]") {
+  // HTA looks for cat cuda_sync and kineto's names ("Trace does not contain CUDA
+  // Synchronization events" otherwise); a row apart, since a sync spans the stream's kernels.
+  const json t = training_trace();
+  const std::vector<json> syncs = events_of(t, "X", "cuda_sync");
+  REQUIRE(syncs.size() == 1);
+  const json& sync = syncs.front();
+  CHECK(sync.at("name") == "Stream Sync");
+  CHECK(sync.at("pid") == 16777216);
+  CHECK(sync.at("tid") == 1000007);
+  CHECK(sync.at("args").at("stream") == 7);
+  CHECK(sync.at("args").at("cuda_sync_kind") == "Stream Sync");
+  CHECK(sync.at("args").at("correlation") == 5);
 }
 
 TEST_CASE("trace: API calls on their threads", "[trace]") {
