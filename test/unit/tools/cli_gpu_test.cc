@@ -60,11 +60,35 @@ TEST_CASE("gpuprof report: GPU columns and totals from GPU records", "[cli_gpu]"
   // No steps: utilization over the first to the last record, [1000, 30100).
   CHECK(contains(run.out,
                  "Self CUDA time total: 15.100us\n"
-                 "Window: 29.100us (first to last record)\n"
-                 "GPU 0: busy 15.100us (51.89% of the window)\n"
-                 "Synchronize: 10.000us in 1 call (34.36% of the window)\n"));
+                 "Window: 29.100us (first to last record, start-up included; step ranges narrow "
+                 "it: --step NAME)\n"
+                 "GPU 0: busy 15.100us (51.89% of the window; "));
+  CHECK(contains(run.out, "Synchronize: 10.000us in 1 call (34.36% of the window)\n"));
   CHECK_FALSE(contains(run.out, "GPU times were not recorded"));
   CHECK_FALSE(contains(run.out, "Stream Synchronize"));
+}
+
+TEST_CASE("gpuprof report: hints where a torch.profiler user expects rows", "[cli_gpu]") {
+  // A Python run without NVTX ranges: no op rows, and the report says how to get them; an empty
+  // Input Shapes column says why. A C++ program's run gets neither (no PyTorch there).
+  pb::FileHeader header = test_header();
+  header.set_exe("/opt/venv/bin/python3.12");
+  SidecarBuilder file;
+  file.header(header)
+      .strings({{1, "_Z6squarePfi"}})
+      .calls(1, {make_launch(ApiId::cudaLaunchKernel, 1000, 100, 1, 0)});
+  const std::string python = write_temp_file("python_no_ranges.gprof", file.bytes());
+  const Run run = gpuprof("report --group-by input-shape '" + python + "'");
+  CHECK(run.status == 0);
+  CHECK(contains(run.out,
+                 "Ranges: none recorded, so no op rows: PyTorch's ops are rows under "
+                 "torch.autograd.profiler.emit_nvtx()"));
+  CHECK(contains(run.out,
+                 "Input Shapes: no range carried sizes; PyTorch writes them with "
+                 "emit_nvtx(record_shapes=True).\n"));
+  const Run cpp = gpuprof("report '" + write_subscribed_capture("cpp_no_ranges.gprof") + "'");
+  CHECK_FALSE(contains(cpp.out, "Ranges: none recorded"));
+  CHECK_FALSE(contains(cpp.out, "Input Shapes"));
 }
 
 TEST_CASE("gpuprof report: a CPU-only file says why GPU times are missing", "[cli_gpu]") {

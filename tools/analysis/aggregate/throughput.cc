@@ -56,8 +56,12 @@ void ThroughputVisitor::on_file_end(uint32_t file, const FileInfo& info) {
     for (const auto& [interval, index] : work)
       if (in_scope(index)) intervals.push_back(interval);
     if (filter && intervals.empty()) continue;
-    out.devices.push_back(
-        DeviceBusy{device, covered_length(intervals, out.window_begin_ns, out.window_end_ns)});
+    DeviceBusy busy{device, covered_length(intervals, out.window_begin_ns, out.window_end_ns)};
+    for (const Interval& i : intervals) {
+      if (busy.last_ns == 0 || i.first < busy.first_ns) busy.first_ns = i.first;
+      busy.last_ns = std::max(busy.last_ns, i.second);
+    }
+    out.devices.push_back(busy);
   }
   std::vector<Interval> syncs;
   for (const auto& [interval, index] : syncs_)

@@ -26,6 +26,10 @@ namespace gprof::analysis {
 struct DeviceBusy {
   uint32_t device = 0;
   uint64_t busy_ns = 0;
+  // The device's first work start and last work end (not clipped): the span
+  // a run without steps can measure its GPU by, start-up left out.
+  uint64_t first_ns = 0;
+  uint64_t last_ns = 0;
 };
 
 struct FileThroughput {

@@ -54,6 +54,9 @@ class ThroughputStream {
       last_device_ = device;
     }
     last_->add(start_ns, end_ns);
+    auto& [first, last] = spans_[device];
+    if (last == 0 || start_ns < first) first = start_ns;
+    if (end_ns > last) last = end_ns;
   }
   void range(const std::string& name, uint64_t start_ns, uint64_t end_ns) {
     steps_.add(name, start_ns, end_ns);
@@ -72,7 +75,8 @@ class ThroughputStream {
   SpillLimits limits_;
   StepFinder steps_;
   ClippedSumStream syncs_;
-  std::map<uint32_t, CoveredLengthStream> devices_;  // by ordinal, as the report lists them
+  std::map<uint32_t, CoveredLengthStream> devices_;          // by ordinal, as the report lists them
+  std::map<uint32_t, std::pair<uint64_t, uint64_t>> spans_;  // first start, last end
   uint32_t last_device_ = 0;
   CoveredLengthStream* last_ =
       nullptr;  // devices_[last_device_]: records come in runs of one device

@@ -15,9 +15,12 @@ std::vector<Field> throughput_fields(const FileThroughput& file,
   };
   const double seconds = static_cast<double>(file.window_ns()) / 1e9;
   std::vector<Field> out;
+  // Without steps the window holds the start-up (imports, model set-up, CUDA's
+  // initialization): say so, and what measures the run without it.
   out.emplace_back("Window", time(static_cast<double>(file.window_ns())) +
                                  (file.steps ? " (first step start to last step end)"
-                                             : " (first to last record)"));
+                                             : " (first to last record, start-up included; step "
+                                               "ranges narrow it: --step NAME)"));
   if (const auto& steps = file.steps) {
     std::string value = fmt::format("{} {} matching '{}'", steps->count,
                                     steps->count == 1 ? "range" : "ranges", steps->pattern);
@@ -36,9 +39,16 @@ std::vector<Field> throughput_fields(const FileThroughput& file,
                                  time(steps->p95_ns), time(static_cast<double>(steps->max_ns))));
   }
   for (const DeviceBusy& device : file.devices) {
-    out.emplace_back(fmt::format("GPU {}", device.device),
-                     fmt::format("busy {} ({} of the window)",
-                                 time(static_cast<double>(device.busy_ns)), share(device.busy_ns)));
+    std::string value =
+        fmt::format("busy {} ({} of the window", time(static_cast<double>(device.busy_ns)),
+                    share(device.busy_ns));
+    const uint64_t span = device.last_ns > device.first_ns ? device.last_ns - device.first_ns : 0;
+    if (!file.steps && span != 0)
+      value += fmt::format(
+          "; {} of its first to last work, {}",
+          format_time_share(static_cast<double>(device.busy_ns), static_cast<double>(span)),
+          time(static_cast<double>(span)));
+    out.emplace_back(fmt::format("GPU {}", device.device), value + ")");
   }
   out.emplace_back(
       "Synchronize",

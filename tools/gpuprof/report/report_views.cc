@@ -54,6 +54,14 @@ std::string devices_line(const std::vector<analysis::FileInfo>& files) {
   return fmt::format("GPUs: {}\n", fmt::join(seen, "; "));
 }
 
+// A Python interpreter's file: where PyTorch's hints apply.
+bool is_python(const analysis::FileInfo& file) {
+  if (!file.header) return false;
+  const std::string& exe = file.header->exe();
+  const std::string_view name = std::string_view(exe).substr(exe.rfind('/') + 1);
+  return name.starts_with("python");
+}
+
 // torch's table() is most often sorted by CPU total; a launch by its GPU time;
 // kernels, which have no CPU time, by CUDA total.
 constexpr const char* kDefaultOpsSort = "cpu_time_total";
@@ -236,6 +244,21 @@ int run_key_averages_view(const ReportOptions& options) {
   for (const analysis::FileInfo& file : files) ranges += file.ranges;
   const std::string problems = analysis::describe_range_problems(ranges);
   if (!problems.empty()) lines += fmt::format("Ranges: {}\n", problems);
+  // What a torch.profiler user misses in a Python run without annotations,
+  // and why a column they asked for is empty.
+  const bool any_range = ranges.push_pop + ranges.start_end != 0;
+  if (!any_range && (view == analysis::View::kOps || view == analysis::View::kRanges) && any_rows &&
+      std::any_of(files.begin(), files.end(), is_python))
+    lines +=
+        "Ranges: none recorded, so no op rows: PyTorch's ops are rows under "
+        "torch.autograd.profiler.emit_nvtx(); name your own code with torch.cuda.nvtx.range() "
+        "or nvtx.annotate().\n";
+  if (group_by == analysis::GroupBy::kInputShape &&
+      std::none_of(rows.begin(), rows.end(),
+                   [](const analysis::Row& r) { return !r.group.empty(); }))
+    lines +=
+        "Input Shapes: no range carried sizes; PyTorch writes them with "
+        "emit_nvtx(record_shapes=True).\n";
   const std::optional<uint64_t> samples =
       options.samples_per_step ? std::optional<uint64_t>(options.samples_per_step) : std::nullopt;
   lines += analysis::render_throughput(ops.throughput, samples, table.time_unit);

@@ -146,8 +146,12 @@ TEST_CASE("throughput: without steps the window is the file's records", "[throug
   CHECK(t.devices[0].busy_ns == 800 + 2300);
   CHECK(t.sync_ns == 3500);
   const std::string text = render_throughput(visitor.files(), std::nullopt, std::nullopt);
-  CHECK(text.find("[pid 42] Window: 9.500us (first to last record)\n") == 0);
-  CHECK(text.find("[pid 42] GPU 0: busy 3.100us (32.63% of the window)\n") != std::string::npos);
+  // The window holds the start-up: it says so, and the GPU's own span measures without it
+  // (device 0 ran [0, 800), [1200, 3200) and [2500, 3500): 3.1 of 3.5 us).
+  CHECK(text.find("[pid 42] Window: 9.500us (first to last record, start-up included; step "
+                  "ranges narrow it: --step NAME)\n") == 0);
+  CHECK(text.find("[pid 42] GPU 0: busy 3.100us (32.63% of the window; 88.57% of its first to "
+                  "last work, 3.500us)\n") != std::string::npos);
 
   // A file without steps or GPU work says nothing.
   FileThroughput empty;
