@@ -388,7 +388,8 @@ int run_launches_view(const ReportOptions& options) {
     fmt::print(
         "Queue time < 0: the GPU started the work before the call returned (queue time is GPU "
         "start minus the call's end; a launch returns after enqueueing, often after its kernel "
-        "began).\n");
+        "began; a synchronous call such as cudaMemcpy returns after its copy ended, so its queue "
+        "time is about minus its GPU time).\n");
   print_table_notes(stdout, files);
   return kExitOk;
 }
