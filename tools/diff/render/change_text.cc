@@ -38,8 +38,10 @@ std::optional<double> relative_change(double base, double now) {
 }
 
 std::string format_relative(double base, double now) {
+  if (base == 0 && now != 0) return "new";
+  if (now == 0 && base != 0) return "gone";
   const std::optional<double> relative = relative_change(base, now);
-  if (!relative) return now > base ? "+inf%" : "-inf%";
+  if (!relative) return "";
   if (*relative == 0) return "0.0%";
   return fmt::format("{:+.1f}%", *relative);
 }
