@@ -340,9 +340,11 @@ void add_diff_command(CLI::App& app, int& exit_status) {
       ->type_name("FILE|DIR...")
       ->expected(1, -1);
   cmd->add_option("--fail-on", args->fail_on,
-                  "A rule of the gate, instead of a --rules set: [matched.][SCOPE.]METRIC:+PCT[%] "
-                  "fails rows (or totals) whose median grew by more than PCT percent (from 0: "
-                  "always; with matched., only rows found on both sides); [SCOPE.]new, "
+                  "A rule of the gate, instead of a --rules set: "
+                  "[repeated.][matched.][SCOPE.]METRIC:+PCT[%] fails rows (or totals) whose median "
+                  "grew by more than PCT percent (from 0: always; with matched., only rows found "
+                  "on both sides; with repeated., only when the runs allow a noise test); "
+                  "[SCOPE.]new, "
                   "[SCOPE.]vanished fail rows found on one side only. SCOPE: all (default), "
                   "gpu (kernels, copies, sets), api, range, total. METRIC: count, self_cpu, "
                   "cpu_total, self_cuda, cuda_total, cpu_mem, self_cpu_mem, cuda_mem, "
@@ -352,7 +354,8 @@ void add_diff_command(CLI::App& app, int& exit_status) {
       ->allow_extra_args(false);
   cmd->add_option("--rules", args->rules,
                   "The gate as a named set of rules. default: " + std::string(diff::kDefaultRules) +
-                      " (the run's GPU and CPU totals, and rows found on both sides; rows that "
+                      " (the run's GPU and CPU totals, the CPU's only with several runs a side, "
+                      "and rows found on both sides, ranges and steps among them; rows that "
                       "appeared or vanished are listed, and fail only through a total they make "
                       "grow). strict: " +
                       std::string(diff::kStrictRules) +
