@@ -13,6 +13,7 @@
 #include "tools/diff/compare/noise.h"
 #include "tools/diff/compare/row_match.h"
 #include "tools/diff/compare/rule.h"
+#include "tools/diff/compare/rule_sets.h"
 #include "tools/diff/runs/metrics.h"
 #include "tools/diff/runs/run_rows.h"
 
@@ -26,7 +27,8 @@ struct SideInfo {
 
 struct CompareOptions {
   std::vector<Rule> rules;
-  bool default_rules = true;  // no --fail-on: rules are default_rules()
+  // The named set the rules are (--rules, rule_sets.h); empty: --fail-on's.
+  std::string rule_set = kDefaultRuleSet;
   double min_time_ns = 0;
   double alpha = kDefaultAlpha;  // the noise test's (noise.h)
   // Rows by the size of this metric's change, largest first (then CPU

@@ -26,6 +26,8 @@ std::optional<Failure> check_row(const Rule& rule, size_t rule_index, const Matc
       fails = row.base.present() && !row.now.present() && noise.increase_beyond(now, base);
       break;
     case Check::kIncrease:
+      // Rows on one side only are information for a matched rule.
+      if (rule.matched && !(row.base.present() && row.now.present())) return std::nullopt;
       base = row.base[rule.metric];
       now = row.now[rule.metric];
       fails = exceeds(base.median, now.median, rule.percent) && noise.increase_beyond(base, now);
@@ -87,6 +89,10 @@ double row_time(const MatchedRow& row) {
   return time;
 }
 
+bool judged(const Rule& rule, const NoiseTest& noise) {
+  return !rule.repeated || (noise.applies() && noise.p_value() <= noise.alpha());
+}
+
 GateResult run_gate(const Matched& matched, const GateOptions& options, const NoiseTest& noise) {
   GateResult result;
   result.rows.resize(matched.rows.size());
@@ -97,6 +103,7 @@ GateResult run_gate(const Matched& matched, const GateOptions& options, const No
   for (size_t r = 0; r < options.rules.size(); ++r) {
     const Rule& rule = options.rules[r];
     const size_t first = result.failures.size();
+    if (!judged(rule, noise)) continue;
     if (rule.scope == Scope::kTotal) {
       const Spread& base = matched.base_totals[rule.total];
       const Spread& now = matched.new_totals[rule.total];

@@ -65,6 +65,10 @@ bool exceeds(double base, double now, double percent);
 // The time by which --min-time judges a row.
 double row_time(const MatchedRow& row);
 
+// Whether `rule` is judged at all: a "repeated." rule only when the runs
+// allow a noise test that reaches its alpha.
+bool judged(const Rule& rule, const NoiseTest& noise);
+
 GateResult run_gate(const Matched& matched, const GateOptions& options, const NoiseTest& noise);
 
 }  // namespace gprof::diff

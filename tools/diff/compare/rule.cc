@@ -6,7 +6,6 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
-#include <sstream>
 #include <utility>
 
 #include "tools/diff/runs/run_rows.h"
@@ -84,6 +83,16 @@ ParsedRule parse_rule(std::string_view text) {
   const size_t colon = text.find(':');
   std::string_view subject = text.substr(0, colon);
   Rule rule;
+  constexpr std::string_view kRepeated = "repeated.";
+  if (subject.substr(0, kRepeated.size()) == kRepeated) {
+    rule.repeated = true;
+    subject.remove_prefix(kRepeated.size());
+  }
+  constexpr std::string_view kMatched = "matched.";
+  if (subject.substr(0, kMatched.size()) == kMatched) {
+    rule.matched = true;
+    subject.remove_prefix(kMatched.size());
+  }
   if (const size_t dot = subject.find('.'); dot != std::string_view::npos) {
     const std::string_view scope = subject.substr(0, dot);
     bool known = false;
@@ -102,10 +111,17 @@ ParsedRule parse_rule(std::string_view text) {
       return error(text, fmt::format("'{}' takes no threshold", subject));
     if (rule.scope == Scope::kTotal)
       return error(text, "new and vanished apply to rows, not to totals");
+    if (rule.matched)
+      return error(text,
+                   "'matched.' keeps the rows found on both sides, and new and vanished rows are "
+                   "on one side only");
+    if (rule.repeated) return error(text, "'repeated.' applies to METRIC:+PCT rules");
     rule.check = subject == "new" ? Check::kNew : Check::kVanished;
     return ParsedRule{rule, ""};
   }
   if (rule.scope == Scope::kTotal) {
+    if (rule.matched)
+      return error(text, "'matched.' applies to rows, not to totals (a total is on both sides)");
     const auto total = parse_total(subject);
     if (!total)
       return error(text, fmt::format("unknown total '{}'; totals: {}", subject, names_of_totals()));
@@ -129,16 +145,10 @@ ParsedRule parse_rule(std::string_view text) {
   return ParsedRule{rule, ""};
 }
 
-std::vector<Rule> default_rules() {
-  std::vector<Rule> rules;
-  std::istringstream words(kDefaultRules);
-  for (std::string word; words >> word;) rules.push_back(*parse_rule(word).rule);
-  return rules;
-}
-
 std::string rule_text(const Rule& rule) {
   const std::string scope =
-      rule.scope == Scope::kAll ? "" : std::string(scope_name(rule.scope)) + ".";
+      std::string(rule.repeated ? "repeated." : "") + std::string(rule.matched ? "matched." : "") +
+      (rule.scope == Scope::kAll ? "" : std::string(scope_name(rule.scope)) + ".");
   switch (rule.check) {
     case Check::kNew:
       return scope + "new";

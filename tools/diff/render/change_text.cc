@@ -38,10 +38,12 @@ std::optional<double> relative_change(double base, double now) {
 }
 
 std::string format_relative(double base, double now) {
-  const std::optional<double> relative = relative_change(base, now);
-  if (!relative) return now > base ? "+inf%" : "-inf%";
-  if (*relative == 0) return "0.0%";
-  return fmt::format("{:+.1f}%", *relative);
+  if (base == 0 && now != 0) return "new";
+  if (now == 0 && base != 0) return "gone";
+  // Finite from here: base is 0 only when now is too.
+  const double relative = relative_change(base, now).value_or(0);
+  if (relative == 0) return "0.0%";
+  return fmt::format("{:+.1f}%", relative);
 }
 
 std::string row_label(const RowKey& key) {

@@ -24,7 +24,8 @@ std::optional<double> relative_change(double base, double now);
 // "1 call", "3 calls", "2.5 calls".
 std::string format_calls(double count);
 
-// "+50.0%", "-3.2%", "0.0%", "+inf%" / "-inf%".
+// "+50.0%", "-3.2%", "0.0%"; "new" from 0 and "gone" to 0: a row that
+// appeared has no percentage (an infinite one reads as the worst regression).
 std::string format_relative(double base, double now);
 
 // "kernel square(float*, int)", with " [GROUP]" when the row has one.

@@ -37,7 +37,7 @@ ordered_json key_json(const RowKey& key) {
   return {{"name", key.name}, {"kind", key.kind}, {"group", key.group}};
 }
 
-ordered_json rule_json(const Rule& rule, bool failed) {
+ordered_json rule_json(const Rule& rule, bool failed, bool judged) {
   ordered_json out;
   out["rule"] = rule_text(rule);
   out["scope"] = scope_name(rule.scope);
@@ -53,8 +53,11 @@ ordered_json rule_json(const Rule& rule, bool failed) {
       out["metric"] =
           rule.scope == Scope::kTotal ? total_name(rule.total) : metric_name(rule.metric);
       out["threshold_pct"] = rule.percent;
+      if (rule.scope != Scope::kTotal) out["matched_rows_only"] = rule.matched;
+      out["repeated_runs_only"] = rule.repeated;
       break;
   }
+  out["judged"] = judged;
   out["failed"] = failed;
   return out;
 }
@@ -100,9 +103,12 @@ std::string render_json(const Comparison& comparison) {
   doc["group_by"] = comparison.options.group_by;
   ordered_json rules = ordered_json::array();
   for (size_t r = 0; r < comparison.options.rules.size(); ++r)
-    rules.push_back(rule_json(comparison.options.rules[r], comparison.gate.rule_failed[r]));
+    rules.push_back(rule_json(comparison.options.rules[r], comparison.gate.rule_failed[r],
+                              judged(comparison.options.rules[r], comparison.noise)));
   doc["rules"] = rules;
-  doc["default_rules"] = comparison.options.default_rules;
+  doc["default_rules"] = comparison.options.rule_set == kDefaultRuleSet;
+  doc["rule_set"] = comparison.options.rule_set.empty() ? ordered_json(nullptr)
+                                                        : ordered_json(comparison.options.rule_set);
   doc["min_time_ns"] = comparison.options.min_time_ns;
   doc["noise_test"] = {
       {"applied", comparison.noise.applies()},

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
 #include "tools/analysis/render/format.h"
@@ -87,6 +88,28 @@ std::string one_side_rows(const Comparison& comparison, Status status, const cha
   return out;
 }
 
+// A CI log is read about 120 columns wide; the rules of a set and the notes
+// on them are longer than that.
+constexpr size_t kRulesWidth = 100;
+
+// `text` cut at spaces into lines of at most `width` (a longer word stays
+// whole), each after the first indented by two spaces.
+std::string wrapped(const std::string& text, size_t width) {
+  std::string out, line;
+  for (size_t start = 0; start < text.size();) {
+    const size_t end = std::min(text.find(' ', start), text.size());
+    const std::string word = text.substr(start, end - start);
+    start = end + 1;
+    if (!line.empty() && line.size() + 1 + word.size() > width) {
+      out += line + "\n";
+      line = "  " + word;
+    } else {
+      line += (line.empty() ? "" : " ") + word;
+    }
+  }
+  return out + line + "\n";
+}
+
 }  // namespace
 
 std::string status_text(const RowVerdict& verdict) {
@@ -121,7 +144,8 @@ std::string render_text(const Comparison& comparison, size_t name_width) {
     out += "\nNew findings, only in NEW (gpuprof analyze):\n";
     for (const NewFinding& finding : *comparison.new_findings) out += "  " + finding.line + "\n";
   }
-  out += fmt::format("\nRules: {}\n{}\n", rules_line(comparison), verdict_line(comparison));
+  out += "\n" + wrapped("Rules: " + rules_line(comparison), kRulesWidth) +
+         verdict_line(comparison) + "\n";
   for (const Failure& failure : comparison.gate.failures)
     out += "  " + failure_line(comparison, failure, "->") + "\n";
   return out;

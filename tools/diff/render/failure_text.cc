@@ -26,9 +26,12 @@ std::string failure_values(const Comparison& comparison, const Failure& failure,
   if (rule.check == Check::kVanished)
     return fmt::format("{} in BASE, not in NEW", format_calls(base));
   const Unit unit = rule.scope == Scope::kTotal ? total_unit(rule.total) : metric_unit(rule.metric);
-  std::string out =
-      fmt::format("{} {} {} ({}, {})", format_value(base, unit), arrow, format_value(now, unit),
-                  format_change(base, now, unit), format_relative(base, now));
+  // From 0 the amount is what matters ("new: 15.703ms"), not a percentage.
+  const std::string change =
+      base == 0 ? "new: " + format_value(now, unit)
+                : fmt::format("{}, {}", format_change(base, now, unit), format_relative(base, now));
+  std::string out = fmt::format("{} {} {} ({})", format_value(base, unit), arrow,
+                                format_value(now, unit), change);
   // Medians of several runs: the ranges are what the noise test judged.
   if (comparison.noise.applies())
     out += fmt::format("; runs: BASE {}..{}, NEW {}..{}", format_value(failure.base.min, unit),
@@ -74,7 +77,12 @@ std::string rules_line(const Comparison& comparison) {
   std::string out;
   for (const Rule& rule : comparison.options.rules)
     out += (out.empty() ? "" : " ") + rule_text(rule);
-  if (comparison.options.default_rules) out += " (the default gate)";
+  if (!comparison.options.rule_set.empty())
+    out += fmt::format(" (the {} gate)", comparison.options.rule_set);
+  // A rule that was not judged must not read as one that passed.
+  for (const Rule& rule : comparison.options.rules)
+    if (!judged(rule, comparison.noise))
+      out += fmt::format("; {} not judged (it needs several runs a side)", rule_text(rule));
   if (comparison.options.min_time_ns > 0)
     out += fmt::format("; rows under {} never fail",
                        analysis::format_time(comparison.options.min_time_ns));

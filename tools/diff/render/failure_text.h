@@ -23,8 +23,10 @@ std::string failure_line(const Comparison& comparison, const Failure& failure,
 // "REGRESSION: 2 rules failed" or "OK: no rule failed (5 rules)".
 std::string verdict_line(const Comparison& comparison);
 
-// "self_cuda:+10% total.self_cuda:+5% ..." and " (the default gate)" when no
-// --fail-on was given, and "; rows under 1.000ms never fail" with --min-time.
+// "total.self_cuda:+5% ..." and " (the default gate)" (" (the strict gate)"
+// with --rules strict) when no --fail-on was given, "; repeated.total.self_cpu:+10%
+// not judged (...)" for a rule the runs cannot judge, and "; rows under 1.000ms never fail" with
+// --min-time.
 std::string rules_line(const Comparison& comparison);
 
 // "training.gprof (1 run)", "runs/ (3 runs)", "baseline.json (JSON report)".

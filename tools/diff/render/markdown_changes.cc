@@ -86,8 +86,15 @@ std::string table(const Comparison& comparison, const std::vector<size_t>& rows,
 std::vector<Metric> compact_metrics(const Comparison& comparison) {
   if (!comparison.options.metrics.empty()) return comparison.options.metrics;
   std::set<Metric> wanted = {Metric::kCount, Metric::kSelfCuda, Metric::kCpuTotal};
-  for (const Rule& rule : comparison.options.rules)
-    if (rule.scope != Scope::kTotal && rule.check == Check::kIncrease) wanted.insert(rule.metric);
+  // A rule's metric when the table has a row it looks at: the default gate's
+  // range.cuda_total adds no column to a run without ranges.
+  for (const Rule& rule : comparison.options.rules) {
+    if (rule.scope == Scope::kTotal || rule.check != Check::kIncrease) continue;
+    const bool in_scope = std::any_of(
+        comparison.shown.begin(), comparison.shown.end(),
+        [&](size_t i) { return row_in_scope(rule.scope, comparison.matched.rows[i].key.kind); });
+    if (in_scope) wanted.insert(rule.metric);
+  }
   // In the order of the report's columns, as the text table has them.
   std::vector<Metric> out;
   for (Metric metric :

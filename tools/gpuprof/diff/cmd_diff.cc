@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tools/analysis/aggregate/group_by.h"
@@ -19,6 +20,7 @@
 #include "tools/analyze/load.h"
 #include "tools/diff/compare/comparison.h"
 #include "tools/diff/compare/rule.h"
+#include "tools/diff/compare/rule_sets.h"
 #include "tools/diff/render/diff_json.h"
 #include "tools/diff/render/diff_junit.h"
 #include "tools/diff/render/diff_markdown.h"
@@ -51,6 +53,7 @@ struct DiffArgs {
   std::vector<std::string> base_list;  // --base / --new: several arguments a side
   std::vector<std::string> new_list;
   std::vector<std::string> fail_on;
+  std::string rules;  // --rules NAME; empty: not given
   std::string min_time = "0";
   double alpha = diff::kDefaultAlpha;
   std::string group_by = "name";
@@ -140,8 +143,20 @@ std::vector<diff::NewFinding> new_findings(const analyze::Analysis& before,
 
 int compare_and_write(const DiffArgs& args, bool& compared, std::string& reason) {
   diff::CompareOptions options;
-  options.default_rules = args.fail_on.empty();
-  options.rules = options.default_rules ? diff::default_rules() : std::vector<diff::Rule>{};
+  if (!args.rules.empty() && !args.fail_on.empty())
+    return usage_error(
+        "--rules and --fail-on go apart: --rules names a whole set, --fail-on gives the rules "
+        "one by one instead");
+  options.rule_set = args.fail_on.empty()
+                         ? (args.rules.empty() ? diff::kDefaultRuleSet : args.rules)
+                         : std::string();
+  if (!options.rule_set.empty()) {
+    std::optional<std::vector<diff::Rule>> set = diff::rule_set(options.rule_set);
+    if (!set)
+      return usage_error(fmt::format("--rules: unknown rule set '{}'; sets: {}", args.rules,
+                                     diff::rule_set_names()));
+    options.rules = std::move(*set);
+  }
   for (const std::string& text : args.fail_on) {
     const diff::ParsedRule parsed = diff::parse_rule(text);
     if (!parsed.rule) return usage_error("--fail-on " + parsed.error);
@@ -325,16 +340,29 @@ void add_diff_command(CLI::App& app, int& exit_status) {
       ->type_name("FILE|DIR...")
       ->expected(1, -1);
   cmd->add_option("--fail-on", args->fail_on,
-                  "A rule of the gate: [SCOPE.]METRIC:+PCT[%] fails rows (or totals) whose "
-                  "median grew by more than PCT percent (from 0: always); [SCOPE.]new, "
+                  "A rule of the gate, instead of a --rules set: "
+                  "[repeated.][matched.][SCOPE.]METRIC:+PCT[%] fails rows (or totals) whose median "
+                  "grew by more than PCT percent (from 0: always; with matched., only rows found "
+                  "on both sides; with repeated., only when the runs allow a noise test); "
+                  "[SCOPE.]new, "
                   "[SCOPE.]vanished fail rows found on one side only. SCOPE: all (default), "
                   "gpu (kernels, copies, sets), api, range, total. METRIC: count, self_cpu, "
                   "cpu_total, self_cuda, cuda_total, cpu_mem, self_cpu_mem, cuda_mem, "
                   "self_cuda_mem; total.METRIC: self_cpu, self_cuda, kernels, copies, sets, "
-                  "api_calls. Repeatable. Default: " +
-                      std::string(diff::kDefaultRules))
+                  "api_calls. Repeatable")
       ->type_name("RULE")
       ->allow_extra_args(false);
+  cmd->add_option("--rules", args->rules,
+                  "The gate as a named set of rules. default: " + std::string(diff::kDefaultRules) +
+                      " (the run's GPU and CPU totals, the CPU's only with several runs a side, "
+                      "and rows found on both sides, ranges and steps among them; rows that "
+                      "appeared or vanished are listed, and fail only through a total they make "
+                      "grow). strict: " +
+                      std::string(diff::kStrictRules) +
+                      " (also any kernel, copy or set that appeared or vanished, and GPU time "
+                      "from nothing)")
+      ->type_name("NAME")
+      ->check(CLI::IsMember({"default", "strict"}));
   cmd->add_option("--min-time", args->min_time,
                   "Rows whose time (largest median of Self CUDA, CUDA total, CPU total on either "
                   "side) is below T are shown but never fail; units ns, us, ms, s")

@@ -15,7 +15,7 @@ namespace {
 
 TEST_CASE("golden: gpuprof diff of checked-in files", "[diff][golden]") {
   const std::vector<test::CommandCase> all = test::command_cases("cases");
-  REQUIRE(all.size() == 8);
+  REQUIRE(all.size() == 9);
   for (const test::CommandCase& c : all) {
     INFO("gpuprof diff " << c.args << "; expected: " << c.expected
                          << " (test/unit/tools/diff/golden/update.sh BUILD_DIR updates it)");

@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <sstream>
 #include <utility>
 
 namespace gprof::test {
@@ -34,11 +35,18 @@ diff::RunRows run_of(std::vector<diff::RunRow> rows) {
   return run;
 }
 
+std::vector<std::string> rule_set_texts(const char* set) {
+  std::vector<std::string> out;
+  std::istringstream words(set);
+  for (std::string word; words >> word;) out.push_back(word);
+  return out;
+}
+
 diff::Comparison compare_runs(const std::vector<diff::RunRows>& base,
                               const std::vector<diff::RunRows>& now,
                               const std::vector<std::string>& rules, double min_time_ns) {
   diff::CompareOptions options;
-  options.default_rules = rules.empty();
+  options.rule_set = rules.empty() ? diff::kDefaultRuleSet : "";
   options.rules = rules.empty() ? diff::default_rules() : std::vector<diff::Rule>{};
   for (const std::string& text : rules) {
     const diff::ParsedRule parsed = diff::parse_rule(text);

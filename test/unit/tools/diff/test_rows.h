@@ -21,6 +21,9 @@ diff::RunRow cpu_row(const std::string& kind, const std::string& name, double co
 
 diff::RunRows run_of(std::vector<diff::RunRow> rows);
 
+// The rule texts of a named set (rule_sets.h), for compare_runs.
+std::vector<std::string> rule_set_texts(const char* set);
+
 // compare() of the runs with `rules` (parsed; default rules when empty).
 diff::Comparison compare_runs(const std::vector<diff::RunRows>& base,
                               const std::vector<diff::RunRows>& now,

@@ -97,11 +97,37 @@ TEST_CASE("rule: bad rules say what is wrong", "[diff][rule]") {
   CHECK(error_of("").find("unknown metric ''") != std::string::npos);
 }
 
-TEST_CASE("rule: the default gate", "[diff][rule]") {
-  const std::vector<Rule> rules = default_rules();
-  std::string texts;
-  for (const Rule& rule : rules) texts += rule_text(rule) + " ";
-  CHECK(texts == "self_cuda:+10% total.self_cuda:+5% gpu.count:+0% gpu.new gpu.vanished ");
+TEST_CASE("rule: repeated. needs several runs a side", "[diff][rule]") {
+  const Rule rule = parsed("repeated.total.self_cpu:+10");
+  CHECK(rule.repeated);
+  CHECK(rule.scope == Scope::kTotal);
+  CHECK(rule.total == TotalMetric::kSelfCpu);
+  CHECK(rule_text(rule) == "repeated.total.self_cpu:+10%");
+  const Rule both = parsed("repeated.matched.api.cpu_total:+20");
+  CHECK(both.repeated);
+  CHECK(both.matched);
+  CHECK(rule_text(both) == "repeated.matched.api.cpu_total:+20%");
+  CHECK(error_of("repeated.gpu.new") ==
+        "'repeated.gpu.new': 'repeated.' applies to METRIC:+PCT "
+        "rules");
+}
+
+TEST_CASE("rule: matched. keeps the rows found on both sides", "[diff][rule]") {
+  const Rule rule = parsed("matched.self_cuda:+10");
+  CHECK(rule.matched);
+  CHECK(rule.scope == Scope::kAll);
+  CHECK(rule.metric == Metric::kSelfCuda);
+  CHECK(rule_text(rule) == "matched.self_cuda:+10%");
+  const Rule gpu = parsed("matched.gpu.count:+0");
+  CHECK(gpu.matched);
+  CHECK(gpu.scope == Scope::kGpu);
+  CHECK(rule_text(gpu) == "matched.gpu.count:+0%");
+  CHECK_FALSE(parsed("self_cuda:+10").matched);
+  CHECK(error_of("matched.gpu.new").find("new and vanished rows are on one side only") !=
+        std::string::npos);
+  CHECK(error_of("matched.total.self_cuda:+5") ==
+        "'matched.total.self_cuda:+5': 'matched.' applies to rows, not to totals (a total is on "
+        "both sides)");
 }
 
 TEST_CASE("rule: scopes pick rows by kind", "[diff][rule]") {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "test/unit/tools/diff/test_rows.h"
+#include "tools/diff/compare/rule_sets.h"
 #include "tools/diff/render/diff_json.h"
 #include "tools/diff/render/diff_junit.h"
 #include "tools/diff/render/diff_markdown.h"
@@ -24,11 +25,14 @@ using test::run_of;
 
 const char* const kOdd = "a|b*_c<d>&e 50%";
 
-Comparison sample() {
+// The strict set (rule_sets.h), so that the new and the vanished row fail
+// too and every format has their failures to write.
+Comparison sample(std::vector<std::string> rules = test::rule_set_texts(kStrictRules)) {
   return test::compare_runs({run_of({kernel_row("slow", 2, 4000), kernel_row("gone", 1, 1000),
                                      cpu_row("api", "cudaLaunchKernel", 3, 900, 5000)})},
                             {run_of({kernel_row("slow", 2, 6000), kernel_row(kOdd, 1, 500),
-                                     cpu_row("api", "cudaLaunchKernel", 3, 900, 6500)})});
+                                     cpu_row("api", "cudaLaunchKernel", 3, 900, 6500)})},
+                            rules);
 }
 
 size_t count(const std::string& text, const std::string& what) {
@@ -85,6 +89,50 @@ TEST_CASE("formats: the sample has a regression, a new and a vanished row", "[di
   // (5 -> 6.5 us); gpu.count and gpu.new: the new kernel (from 0); gpu.vanished: gone.
   CHECK(comparison.gate.failed_rules() == 5);
   CHECK(comparison.gate.failures.size() == 7);
+}
+
+TEST_CASE("formats: the default gate lists the new and vanished rows without failing them",
+          "[diff][formats]") {
+  const Comparison comparison = sample({});
+  // The total (5 -> 6.5 us), slow (+50%) and the API row (+30%): the rows on both sides.
+  CHECK(comparison.gate.failures.size() == 3);
+  const std::string text = render_text(comparison);
+  CHECK(text.find("New rows, only in NEW (1):\n  kernel a|b*_c<d>&e 50%: 1 call, Self CUDA "
+                  "0.500us, CPU total 0.000us\n") != std::string::npos);
+  CHECK(text.find("REGRESSION: 2 of 5 rules failed: 3 failures on 2 rows and 1 total\n") !=
+        std::string::npos);
+  CHECK(text.find("(the default gate)") != std::string::npos);
+}
+
+TEST_CASE("formats: no infinite percentages, a new row's amount instead", "[diff][formats]") {
+  for (const Comparison& comparison : {sample(), sample({})}) {
+    for (const std::string& out :
+         {render_text(comparison), render_markdown(comparison), render_json(comparison),
+          render_junit(comparison), render_github_annotations(comparison)}) {
+      INFO(out);
+      CHECK(out.find("inf%") == std::string::npos);
+      CHECK(out.find("+inf") == std::string::npos);
+    }
+  }
+  const Comparison strict = sample();
+  const std::string text = render_text(strict);
+  CHECK(
+      text.find("  kernel a|b*_c<d>&e 50%: self_cuda:+10%: 0.000us -> 0.500us (new: 0.500us)\n") !=
+      std::string::npos);
+  CHECK(text.find("  kernel a|b*_c<d>&e 50%: gpu.count:+0%: 0 -> 1 (new: 1)\n") !=
+        std::string::npos);
+  // The tables' % column: "new" from nothing, "gone" to nothing.
+  const auto table_line = [&](const std::string& start) {
+    const size_t at = text.find("\n" + start);
+    return at == std::string::npos ? "" : text.substr(at + 1, text.find('\n', at + 1) - at - 1);
+  };
+  const std::string added = table_line("a|b*_c<d>&e 50%");
+  CHECK(added.find(" +0.500us ") < added.rfind(" new "));
+  const std::string gone = table_line("gone ");
+  CHECK(gone.find(" -1.000us ") < gone.rfind(" gone "));
+  const std::string md = render_markdown(strict);
+  CHECK(md.find("| self\\_cuda:+10% | 0.000us | 0.500us | new |") != std::string::npos);
+  CHECK(md.find("0.500us (new)") != std::string::npos);
 }
 
 TEST_CASE("formats: text has the table, totals, one-side rows and the verdict", "[diff][formats]") {
@@ -188,7 +236,7 @@ TEST_CASE("formats: junit is well-formed, a testcase per rule", "[diff][formats]
   const std::string passing = render_junit(test::compare_runs({run}, {run}));
   CHECK(well_formed(passing, why));
   CHECK(count(passing, "<failure ") == 0);
-  CHECK(passing.find("<testcase classname=\"gprof diff\" name=\"gpu.count:+0%\"/>") !=
+  CHECK(passing.find("<testcase classname=\"gprof diff\" name=\"matched.gpu.count:+0%\"/>") !=
         std::string::npos);
 }
 
@@ -233,7 +281,8 @@ TEST_CASE("formats: markdown and annotations stay within GitHub's limits", "[dif
   REQUIRE(big.gate.failures.size() == 2001);  // each row and the total
   const std::string md = render_markdown(big);
   CHECK(md.size() <= 65536);
-  CHECK(count(md.substr(0, md.find("#### Changes")), "| kernel `kernel_number_") == 50);
+  // 50 lines: the total's failure (its rule comes first), then 49 kernels'.
+  CHECK(count(md.substr(0, md.find("#### Changes")), "| kernel `kernel_number_") == 49);
   CHECK(md.find("… and 1951 more failures: the JSON output (`--output-json`) has them "
                 "all.") != std::string::npos);
   CHECK(md.rfind("### ❌ gprof diff: REGRESSION", 0) == 0);
