@@ -657,5 +657,37 @@ class CiJob(E2ETestCase):
         self.assertEqual(ET.parse(junit).getroot().find("testsuite").get("failures"), "2")
 
 
+REAL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "real", "h100-2026-11-27")
+
+
+class ImprovementOnRealRecordings(unittest.TestCase):
+    """The analyze programs recorded on an H100 (real/README.md): each done well passes the
+    default gate against its mistake; the mistakes that cost GPU time (many tiny kernels, many
+    small copies) fail it the other way round. The others cost CPU time (pageable copies,
+    synchronize calls, a slow data loader), which the default gate judges only over several runs
+    a side (docs/diff.md)."""
+
+    def side(self, name, variant):
+        [path] = [os.path.join(REAL, f) for f in os.listdir(REAL)
+                  if f.startswith(f"analyze_{name}-{variant}-")]
+        return path
+
+    def diff(self, *args):
+        return subprocess.run([GPUPROF, "diff", *args], capture_output=True, text=True, timeout=120)
+
+    def test_each_fix_passes_and_gpu_regressions_fail(self):
+        for name in ("launch_bound", "small_memcpy", "pageable_memcpy", "excessive_sync",
+                     "dtoh_sync", "gpu_idle"):
+            with self.subTest(program=name):
+                better = self.diff(self.side(name, "bad"), self.side(name, "efficient"))
+                self.assertEqual(better.returncode, 0, better.stdout[-3000:])
+                self.assertNotIn("inf%", better.stdout)
+        for name in ("launch_bound", "small_memcpy"):
+            with self.subTest(program=name):
+                worse = self.diff(self.side(name, "efficient"), self.side(name, "bad"))
+                self.assertEqual(worse.returncode, 1, worse.stdout[-3000:])
+                self.assertIn("REGRESSION", worse.stdout)
+
+
 if __name__ == "__main__":
     unittest.main()
