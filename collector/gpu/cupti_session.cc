@@ -28,20 +28,21 @@ constexpr uint64_t kPollIntervalNs = 200'000'000;
 struct ActivityKind {
   CUpti_ActivityKind kind;
   const char* name;
-  bool required;  // without it there is no point in the others
+  bool required;      // without it there is no point in the others
+  uint32_t asked_by;  // the GPROF_CUPTI_KINDS bit that turns it on; 0: always on
 };
 
 constexpr ActivityKind kGpuKinds[] = {
-    {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, "CONCURRENT_KERNEL", true},
-    {CUPTI_ACTIVITY_KIND_MEMCPY, "MEMCPY", false},
-    {CUPTI_ACTIVITY_KIND_MEMCPY2, "MEMCPY2", false},
-    {CUPTI_ACTIVITY_KIND_MEMSET, "MEMSET", false},
-    {CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, "SYNCHRONIZATION", false},
+    {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, "CONCURRENT_KERNEL", true, kCuptiKindKernel},
+    {CUPTI_ACTIVITY_KIND_MEMCPY, "MEMCPY", false, kCuptiKindMemcpy},
+    {CUPTI_ACTIVITY_KIND_MEMCPY2, "MEMCPY2", false, kCuptiKindMemcpy},
+    {CUPTI_ACTIVITY_KIND_MEMSET, "MEMSET", false, kCuptiKindMemset},
+    {CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, "SYNCHRONIZATION", false, kCuptiKindSync},
 };
 // External correlation records are only made for API records.
 constexpr ActivityKind kExternalKinds[] = {
-    {CUPTI_ACTIVITY_KIND_RUNTIME, "RUNTIME", true},
-    {CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION, "EXTERNAL_CORRELATION", true},
+    {CUPTI_ACTIVITY_KIND_RUNTIME, "RUNTIME", true, 0},
+    {CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION, "EXTERNAL_CORRELATION", true, 0},
 };
 
 class Session final : public GpuSource {
@@ -88,9 +89,9 @@ class Session final : public GpuSource {
   void set_kinds(bool on);
   bool expecting_records() const;
   Subscription subscribe(const CuptiSetup& setup);
-  // Enables kinds[i] for each bit i of `wanted`.
+  // Enables the kinds that `asked` (GPROF_CUPTI_KINDS bits) turns on.
   bool enable_kinds(const ActivityKind* kinds, size_t count, uint32_t* enabled = nullptr,
-                    uint32_t wanted = ~0u);
+                    uint32_t asked = kCuptiKindsAll);
   void request_buffer_mode(const Config& config);
   void collect_dropped();
 
@@ -245,20 +246,10 @@ Session::Subscription Session::subscribe(const CuptiSetup& setup) {
   return Subscription::kOwned;
 }
 
-// GPROF_CUPTI_KINDS as bits of kGpuKinds.
-uint32_t wanted_gpu_kinds(uint32_t kinds) {
-  uint32_t wanted = 0;
-  if (kinds & kCuptiKindKernel) wanted |= 1u << 0;
-  if (kinds & kCuptiKindMemcpy) wanted |= (1u << 1) | (1u << 2);
-  if (kinds & kCuptiKindMemset) wanted |= 1u << 3;
-  if (kinds & kCuptiKindSync) wanted |= 1u << 4;
-  return wanted;
-}
-
 bool Session::enable_kinds(const ActivityKind* kinds, size_t count, uint32_t* enabled,
-                           uint32_t wanted) {
+                           uint32_t asked) {
   for (size_t i = 0; i < count; ++i) {
-    if ((wanted & (1u << i)) == 0) continue;
+    if (kinds[i].asked_by != 0 && (asked & kinds[i].asked_by) == 0) continue;
     const CUptiResult result = lib_.ActivityEnable(kinds[i].kind);
     if (result == CUPTI_SUCCESS) {
       if (enabled != nullptr) *enabled |= 1u << i;
@@ -373,7 +364,7 @@ void Session::start(const CuptiSetup& setup) {
       !enable_kinds(kExternalKinds, sizeof kExternalKinds / sizeof kExternalKinds[0]))
     return cpu_only("%s", why_);
   if (!enable_kinds(kGpuKinds, sizeof kGpuKinds / sizeof kGpuKinds[0], &gpu_kinds_enabled_,
-                    wanted_gpu_kinds(config.cupti_kinds)))
+                    config.cupti_kinds))
     return cpu_only("%s", why_);
   // SYNCHRONIZATION is kGpuKinds[4]: with it every host wait makes a record.
   watchdog_.expect((gpu_kinds_enabled_ & (1u << 4)) != 0);

@@ -68,6 +68,13 @@ const Segment* segment_before(const Segments& s, uintptr_t at) {
   return after == s.list ? nullptr : after - 1;
 }
 
+// Whether [text, text + size) lies in one segment of the list.
+bool holds(const Segments& s, const void* text, size_t size) {
+  const uintptr_t begin = reinterpret_cast<uintptr_t>(text);
+  const Segment* g = segment_before(s, begin);
+  return g && begin + size <= g->end;
+}
+
 }  // namespace
 
 void set_dlclose_hooked(bool hooked) {
@@ -89,9 +96,7 @@ bool in_readonly_segment(const void* text, size_t size) {
     s.subs = now.subs;
     s.scanned = true;
   }
-  const uintptr_t begin = reinterpret_cast<uintptr_t>(text);
-  const Segment* g = segment_before(s, begin);
-  const bool found = g && begin + size <= g->end;
+  const bool found = holds(s, text, size);
   g_busy.clear(std::memory_order_release);
   return found;
 }
@@ -99,13 +104,7 @@ bool in_readonly_segment(const void* text, size_t size) {
 bool in_scanned_readonly_segment(const void* text, size_t size) {
   if (!g_dlclose_hooked.load(std::memory_order_acquire)) return false;
   if (g_busy.test_and_set(std::memory_order_acquire)) return false;
-  const Segments& s = g_segments;
-  bool found = false;
-  if (s.scanned) {
-    const uintptr_t begin = reinterpret_cast<uintptr_t>(text);
-    const Segment* g = segment_before(s, begin);
-    found = g && begin + size <= g->end;
-  }
+  const bool found = g_segments.scanned && holds(g_segments, text, size);
   g_busy.clear(std::memory_order_release);
   return found;
 }

@@ -405,7 +405,7 @@ uint32_t Writer::decode(ThreadQueue& q, const char* at) {
       e.op = g.op;
       e.time_ns = to_ns(q, g.time);
       e.name = g.name;
-      if (g.name == kInlineName) {
+      if (g.name == kInlineName) {  // emit_nvtx's numbers come with the text
         e.name = q.inline_name;
         e.seq = q.inline_seq;
         e.op_id = q.inline_op_id;
@@ -415,10 +415,6 @@ uint32_t Writer::decode(ThreadQueue& q, const char* at) {
       e.domain = g.domain;
       e.category = g.category;
       e.color = g.color;
-      if (g.seq | g.op_id) {
-        e.seq = g.seq;
-        e.op_id = g.op_id;
-      }
       ranges_.add(e);
       return sizeof g;
     }

@@ -254,8 +254,6 @@ bool submit_range(const RangeEvent& e, const InlineText& inline_text, bool must_
   q->domain = e.domain;
   q->category = e.category;
   q->color = e.color;
-  q->seq = e.seq;
-  q->op_id = e.op_id;
   commit(t, sizeof(QRange));
   return true;
 }

@@ -51,8 +51,9 @@ struct InlineText {
 };
 
 // An NVTX event described in full (marks, start/end, attributes); time in
-// timestamp() ticks. With `inline_text.text`, the event's name is that text
-// (name == kInlineName), sent ahead of the event. False when it was dropped.
+// timestamp() ticks; its seq and op_id are not kept (they come with a text). With
+// `inline_text.text`, the event's name is that text (name == kInlineName), sent ahead of the event.
+// False when it was dropped.
 bool submit_range(const RangeEvent& event, const InlineText& inline_text = {},
                   bool must_keep = false);
 // The hot push of a name sent as text: QText then a 16-byte QPush.

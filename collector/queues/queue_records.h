@@ -128,8 +128,6 @@ struct QRange {
   uint32_t category;
   uint32_t color;
   uint32_t pad2;
-  uint64_t seq;
-  uint64_t op_id;
 };
 
 // Followed by `size` bytes of text, padded to 8: a name the recording thread
@@ -151,7 +149,7 @@ constexpr uint32_t padded8(uint32_t n) {
 }
 
 static_assert(sizeof(QCall) == 56 && sizeof(QLaunch) == 80 && sizeof(QPush) == 16 &&
-              sizeof(QPop) == 16 && sizeof(QRange) == 64 && sizeof(QText) == 16);
+              sizeof(QPop) == 16 && sizeof(QRange) == 48 && sizeof(QText) == 16);
 static_assert(std::is_trivially_copyable_v<QLaunch> && std::is_trivially_copyable_v<QRange>);
 static_assert(offsetof(QPush, name) == 4 && offsetof(QPop, domain) == 4);
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "store_head writes a little-endian word");
