@@ -272,16 +272,6 @@ uint32_t FileEvents::demangled(uint32_t kernel) {
 
 // Names are shared by all records of a kind and kernel (or memory kinds),
 // so that a million launches of one kernel are named once.
-// What kineto names CUPTI's sync types (libkineto/src/cupti_strings.cpp,
-// syncTypeString), which HTA looks for ("Stream Sync", "Context Sync"...).
-namespace {
-std::string_view kineto_sync_name(uint32_t sync_type) {
-  static constexpr std::string_view kNames[] = {"Unknown Sync", "Event Sync", "Stream Wait Event",
-                                                "Stream Sync", "Context Sync"};
-  return sync_type < std::size(kNames) ? kNames[sync_type] : kNames[0];
-}
-}  // namespace
-
 uint32_t FileEvents::row_name(const GpuRecord& r) {
   // A kernel whose name was found keeps it: runs of one kernel skip both lookups.
   const bool kernel_kind = r.kind == GpuKind::kKernel;
@@ -691,7 +681,7 @@ void FileEvents::number_gpu(const GpuRecord& r, const CallKey* call) {
   g.graph = r.graph;
   g.device = r.device;
   g.stream = r.stream;
-  g.name = sync ? strings_.id(kineto_sync_name(r.detail)) : row_name(r);
+  g.name = sync ? strings_.id(analysis::kineto_sync_name(r.detail)) : row_name(r);
   g.kind = r.kind;
   if (r.kind == GpuKind::kKernel)
     g.launch = GpuLaunch{r.grid, r.block, r.shared_mem, r.registers};

@@ -18,10 +18,10 @@ FileThroughput ThroughputStream::finish(uint32_t file, uint32_t pid, uint64_t fi
   out.steps = steps_.finish();
   out.window_begin_ns = out.steps ? out.steps->first_start_ns : first_ns;
   out.window_end_ns = out.steps ? out.steps->last_end_ns : last_ns;
-  for (auto& [device, stream] : devices_)
-    out.devices.push_back(DeviceBusy{device, stream.covered(out.window_begin_ns, out.window_end_ns),
-                                     spans_[device].first, spans_[device].second});
-  spans_.clear();
+  for (auto& [ordinal, device] : devices_)
+    out.devices.push_back(DeviceBusy{ordinal,
+                                     device.busy.covered(out.window_begin_ns, out.window_end_ns),
+                                     device.first_ns, device.last_ns});
   const ClippedSum syncs = syncs_.sum(out.window_begin_ns, out.window_end_ns);
   out.sync_ns = syncs.ns;
   out.sync_calls = syncs.overlapping;

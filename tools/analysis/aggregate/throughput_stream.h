@@ -53,10 +53,9 @@ class ThroughputStream {
       last_ = &devices_.try_emplace(device, limits_).first->second;
       last_device_ = device;
     }
-    last_->add(start_ns, end_ns);
-    auto& [first, last] = spans_[device];
-    if (last == 0 || start_ns < first) first = start_ns;
-    if (end_ns > last) last = end_ns;
+    last_->busy.add(start_ns, end_ns);
+    if (last_->last_ns == 0 || start_ns < last_->first_ns) last_->first_ns = start_ns;
+    if (end_ns > last_->last_ns) last_->last_ns = end_ns;
   }
   void range(const std::string& name, uint64_t start_ns, uint64_t end_ns) {
     steps_.add(name, start_ns, end_ns);
@@ -75,11 +74,15 @@ class ThroughputStream {
   SpillLimits limits_;
   StepFinder steps_;
   ClippedSumStream syncs_;
-  std::map<uint32_t, CoveredLengthStream> devices_;          // by ordinal, as the report lists them
-  std::map<uint32_t, std::pair<uint64_t, uint64_t>> spans_;  // first start, last end
+  struct Device {
+    explicit Device(const SpillLimits& limits) : busy(limits) {}
+    CoveredLengthStream busy;
+    uint64_t first_ns = 0;  // its first work's start, last work's end (DeviceBusy)
+    uint64_t last_ns = 0;
+  };
+  std::map<uint32_t, Device> devices_;  // by ordinal, as the report lists them
   uint32_t last_device_ = 0;
-  CoveredLengthStream* last_ =
-      nullptr;  // devices_[last_device_]: records come in runs of one device
+  Device* last_ = nullptr;  // devices_[last_device_]: records come in runs of one device
 };
 
 }  // namespace gprof::analysis

@@ -18,6 +18,10 @@ constexpr std::array<std::string_view, 8> kMemoryKinds = {
 constexpr std::array<std::string_view, 5> kSyncs = {"Synchronize", "Event Synchronize",
                                                     "Stream Wait Event", "Stream Synchronize",
                                                     "Context Synchronize"};
+// What kineto names them (libkineto/src/cupti_strings.cpp, syncTypeString),
+// which HTA looks for in a trace.
+constexpr std::array<std::string_view, 5> kKinetoSyncs = {
+    "Unknown Sync", "Event Sync", "Stream Wait Event", "Stream Sync", "Context Sync"};
 
 template <size_t N>
 std::string_view lookup(const std::array<std::string_view, N>& names, uint32_t value) {
@@ -36,6 +40,10 @@ std::string_view memory_kind_name(uint8_t memory_kind) {
 
 std::string_view sync_name(uint32_t sync_type) {
   return lookup(kSyncs, sync_type);
+}
+
+std::string_view kineto_sync_name(uint32_t sync_type) {
+  return lookup(kKinetoSyncs, sync_type);
 }
 
 std::string gpu_row_name(const GpuRecord& record, const std::string* kernel) {

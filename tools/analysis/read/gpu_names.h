@@ -23,6 +23,8 @@ std::string_view memory_kind_name(uint8_t memory_kind);
 // CUpti_ActivitySynchronizationType: "Event Synchronize", "Stream Wait Event",
 // "Stream Synchronize", "Context Synchronize"; "Synchronize" otherwise.
 std::string_view sync_name(uint32_t sync_type);
+// The same as kineto writes it in a trace: "Stream Sync", "Context Sync"...
+std::string_view kineto_sync_name(uint32_t sync_type);
 
 // The row name of a GPU record. `kernel` is the mangled name of a kernel
 // record (nullptr when the file never defined its id: "<unknown kernel>").

@@ -54,5 +54,16 @@ TEST_CASE("gpu_row_name: sets, kernels, syncs", "[gpu_names]") {
   CHECK(gpu_kind_name(GpuKind::kMemset) == "memset");
 }
 
+TEST_CASE("sync types as the report and as kineto name them", "[gpu_names]") {
+  // CUpti_ActivitySynchronizationType: 1 event, 2 stream wait event, 3 stream, 4 context.
+  CHECK(sync_name(3) == "Stream Synchronize");
+  CHECK(kineto_sync_name(1) == "Event Sync");
+  CHECK(kineto_sync_name(2) == "Stream Wait Event");
+  CHECK(kineto_sync_name(3) == "Stream Sync");
+  CHECK(kineto_sync_name(4) == "Context Sync");
+  CHECK(kineto_sync_name(0) == "Unknown Sync");
+  CHECK(kineto_sync_name(99) == "Unknown Sync");
+}
+
 }  // namespace
 }  // namespace gprof::analysis
