@@ -71,6 +71,22 @@ bool ActivityBuffers::complete(uint8_t* buffer, size_t valid_bytes) {
   return false;
 }
 
+uint32_t ActivityBuffers::reclaim_from_finalized_cupti() {
+  uint32_t reclaimed = 0;
+  const uint32_t n = slots_used_.load(std::memory_order_acquire);
+  for (uint32_t i = 0; i < n; ++i) {
+    Slot& slot = slots_[i];
+    if (slot.state.load(std::memory_order_acquire) != kWithCupti) continue;
+    // CUPTI may have written records into it before it let go.
+    if (zero_on_recycle_) __builtin_memset(slot.memory, 0, bytes_);
+    slot.valid_bytes = 0;
+    uint32_t with_cupti = kWithCupti;
+    if (slot.state.compare_exchange_strong(with_cupti, kFree, std::memory_order_acq_rel))
+      ++reclaimed;
+  }
+  return reclaimed;
+}
+
 uint32_t ActivityBuffers::in_use() const {
   uint32_t n = 0;
   const uint32_t used = slots_used_.load(std::memory_order_acquire);

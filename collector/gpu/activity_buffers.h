@@ -61,6 +61,10 @@ class ActivityBuffers {
   }
   // Buffers currently handed to CUPTI (for `gpuprof info` and tests).
   uint32_t in_use() const;
+  // Writer, after a cuptiFinalize: CUPTI completes none of the buffers it
+  // held (observed, CUPTI 13.0.1) and will never touch them again, so they
+  // are free. Returns how many came back.
+  uint32_t reclaim_from_finalized_cupti();
   // Hand every buffer back zeroed (mapped memory starts zeroed). Before
   // the first acquire.
   void zero_on_recycle(bool on) { zero_on_recycle_ = on; }

@@ -10,6 +10,7 @@
 #include "collector/gpu/activity_buffers.h"
 #include "collector/gpu/activity_parser.h"
 #include "collector/gpu/cupti_library.h"
+#include "collector/gpu/device_snapshot.h"
 #include "collector/process/capture_window.h"
 #include "collector/process/log.h"
 #include "collector/process/process_state.h"
@@ -82,6 +83,8 @@ class Session final : public GpuSource {
   // Parses what is completed now; counted in the next drain()'s return.
   void drain_now(GpuSink& sink) { delivered_in_poll_ += drain(sink); }
   bool try_resume(GpuSink& sink);
+  // Writer: after another tool's cuptiFinalize, CUPTI as at the start.
+  bool set_up_again(GpuSink& sink);
   // Writer thread: opens an interval when the watchdog finds the records gone.
   void check_watchdog(uint64_t now_ns, GpuSink& sink);
   // Any thread: brings the kinds in line with the capture window.
@@ -120,7 +123,12 @@ class Session final : public GpuSource {
   std::atomic<bool> yielded_{false};
   std::atomic<bool> yield_told_{false};
   std::atomic<bool> foreign_unsubscribed_{false};
-  int64_t offset_ns_ = 0;  // CUPTI - recording clock
+  // Another tool's cuptiFinalize undid gprof's setup: nothing to give up
+  // until set_up_again (any thread sets it, the writer clears it).
+  std::atomic<bool> finalized_{false};
+  bool setup_failed_ = false;       // writer: set_up_again failed; not tried again
+  bool finalize_end_told_ = false;  // writer: the process ended inside that gap
+  int64_t offset_ns_ = 0;           // CUPTI - recording clock
   uint64_t last_poll_ns_ = 0;
   std::atomic<bool> closed_{false};
   std::atomic<uint64_t> next_external_{1};
@@ -661,9 +669,12 @@ void Session::check_watchdog(uint64_t now_ns, GpuSink& sink) {
 //   - first a FlushAll, which completes every buffer CUPTI holds into the
 //     other tool's callbacks (still registered), so that none of its buffers
 //     is ever completed to gprof, and none of its records lost;
-//   - never after a cuptiFinalize by the other tool: that drops gprof's
-//     subscriber too, and re-subscribing would take the slot kineto takes
-//     back after a finalize (CuptiActivityApi.cpp reenableCuptiCallbacks_);
+//   - after a cuptiFinalize by the other tool, which undoes gprof's setup
+//     too (subscriber, buffer callbacks, kinds, clock) and completes none of
+//     the buffers CUPTI held (observed, CUPTI 13.0.1): CUPTI is set up again
+//     as at the start (set_up_again). A tool that subscribes later (kineto
+//     takes its slot back after a finalize, CuptiActivityApi.cpp
+//     reenableCuptiCallbacks_) gets it, as the first time (yield_subscriber);
 //   - never replacing the other tool's timestamp callback: its later records
 //     would be on gprof's clock. gprof adopts that clock instead (the offset
 //     to the recording clock, sampled by calling the other tool's callback).
@@ -722,6 +733,7 @@ void Session::foreign_after(ForeignCall call, CUptiResult result, CUpti_Activity
       bits = kForeignClock;
       break;
     case ForeignCall::kFinalize:
+      finalized_.store(true, std::memory_order_release);
       bits = kForeignFinalized;
       break;
     case ForeignCall::kEnable:
@@ -782,13 +794,15 @@ bool Session::try_resume(GpuSink& sink) {
   // and the time of its last call.
   const uint64_t seq = foreign_seq_.load(std::memory_order_acquire);
   const uint32_t flags = foreign_.load(std::memory_order_acquire);
-  if (flags & (kForeignFinalized | kForeignKernels | kForeignUnseen)) return false;
+  if (flags & (kForeignKernels | kForeignUnseen)) return false;
+  if ((flags & kForeignFinalized) && setup_failed_) return false;
   // The time now, not the pass's: the other tool may have called after the
   // pass began, and an older time less a newer call wrapped into "quiet for
   // ages" (seen on an H100: gprof took torch.profiler's buffers back 0.2 ms
   // into its session, between its cuptiActivityRegisterCallbacks and its
   // cuptiActivityEnable(CONCURRENT_KERNEL)).
   if (clock_ns() < foreign_last_ns_.load(std::memory_order_acquire) + kResumeQuietNs) return false;
+  if (flags & kForeignFinalized) return set_up_again(sink);
   // Its stop is over, and its buffers too (below). Back: buffers, then kinds.
   if (!call_into_cuda(
           sink, [](void* self) { static_cast<Session*>(self)->lib_.ActivityFlushAll(0); }, this))
@@ -840,6 +854,74 @@ bool Session::try_resume(GpuSink& sink) {
   return true;
 }
 
+// After another tool's cuptiFinalize (quiet since, its kinds off): what
+// start() did, on the writer thread. The records of the launches made in
+// between are lost; those after are paired again.
+bool Session::set_up_again(GpuSink& sink) {
+  drain_now(sink);  // what was completed before the finalize
+  buffers_.reclaim_from_finalized_cupti();
+  subscriber_ = nullptr;
+  other_subscriber_[0] = '\0';
+  const Subscription subscription = subscribe(setup_);
+  const auto give_up = [&] {
+    setup_failed_ = true;
+    char how[600];
+    snprintf(how, sizeof how, "not resumed: %s", why_);
+    status().close_gap(0, gpu_read_, how);
+    status().publish();
+    GPROF_WARN("CUPTI cannot be set up again after the other tool's cuptiFinalize: %s", why_);
+    return false;
+  };
+  if (subscription == Subscription::kFailed) return give_up();
+  // The finalize dropped every timestamp callback, the other tool's too.
+  foreign_clock_.store(nullptr, std::memory_order_release);
+  if (!align_clock(subscription == Subscription::kOwned)) {
+    snprintf(why_, sizeof why_, "%s", "CUPTI has no clock");
+    return give_up();
+  }
+  request_buffer_mode(process_config());
+  if (const CUptiResult r = lib_.ActivityRegisterCallbacks(buffer_requested, buffer_completed);
+      r != CUPTI_SUCCESS) {
+    snprintf(why_, sizeof why_, "cuptiActivityRegisterCallbacks: %s", lib_.describe(r));
+    return give_up();
+  }
+  running_state_.store(subscription == Subscription::kOwned ? CuptiState::kSubscribed
+                                                            : CuptiState::kExternalCorrelation,
+                       std::memory_order_release);
+  process_state().external_correlation.store(subscription == Subscription::kTaken,
+                                             std::memory_order_release);
+  refresh_fast_launch();
+  while (applying_.exchange(true, std::memory_order_seq_cst)) sched_yield();
+  const bool open = window_open_.load(std::memory_order_seq_cst);
+  for (size_t i = 0; i < sizeof kGpuKinds / sizeof kGpuKinds[0] && open; ++i)
+    if (gpu_kinds_enabled_ & (1u << i)) lib_.ActivityEnable(kGpuKinds[i].kind);
+  if (subscription == Subscription::kTaken && open)
+    for (const ActivityKind& k : kExternalKinds) lib_.ActivityEnable(k.kind);
+  kinds_on_.store(open, std::memory_order_seq_cst);
+  disabled_.store(0, std::memory_order_release);
+  foreign_.store(0, std::memory_order_release);
+  foreign_start_ns_.store(0, std::memory_order_release);
+  yielded_.store(false, std::memory_order_release);
+  yield_told_.store(false, std::memory_order_release);
+  foreign_unsubscribed_.store(false, std::memory_order_release);
+  finalized_.store(false, std::memory_order_release);
+  gap_flags_ = 0;
+  finalize_end_told_ = false;
+  status().close_gap(clock_ns(), gpu_read_,
+                     subscription == Subscription::kOwned
+                         ? "resumed: gprof set CUPTI up again"
+                         : "resumed: gprof set CUPTI up again, paired through external "
+                           "correlation ids (another tool holds the subscriber)");
+  status().set_reason("%s", "");
+  status().set_state(running_state_.load());
+  status().publish();
+  gap_open_ = false;
+  applying_.store(false, std::memory_order_seq_cst);
+  watchdog_.reset();
+  GPROF_INFO("CUPTI: set up again after the other tool's cuptiFinalize");
+  return true;
+}
+
 // ---- Another tool asks for the subscriber (DESIGN.md §2.9) ------------------
 //
 // torch.profiler's kineto subscribes before it sets up activity collection
@@ -858,6 +940,8 @@ bool Session::try_resume(GpuSink& sink) {
 // activity takeover is recorded as any other (check_takeover).
 
 void Session::yield_subscriber() {
+  // A finalize took gprof's subscriber already.
+  if (finalized_.load(std::memory_order_acquire)) return;
   // Once per hand-over, by whichever thread moves the state first.
   CuptiState subscribed = CuptiState::kSubscribed;
   if (!running_state_.compare_exchange_strong(subscribed, CuptiState::kExternalCorrelation,
@@ -937,20 +1021,18 @@ void Session::check_takeover(GpuSink& sink) {
       return;
     }
     open_gap(flags, sink);
-    if (flags & kForeignFinalized) {
-      status().close_gap(0, gpu_read_,
-                         "not resumed: gprof does not subscribe again after "
-                         "another tool finalized CUPTI");
-      status().publish();
-    }
-  } else if (flags & kForeignFinalized) {
-    if ((gap_flags_ & kForeignFinalized) == 0) {
-      status().close_gap(0, gpu_read_, "then cuptiFinalize: not resumed");
-      status().publish();
-    }
+  } else if ((flags & kForeignFinalized) && (gap_flags_ & kForeignFinalized) == 0) {
+    status().close_gap(0, gpu_read_, "then cuptiFinalize");  // still open
+    status().publish();
   }
   gap_flags_ = flags;
-  if (!closed) try_resume(sink);
+  if (!closed) {
+    try_resume(sink);
+  } else if ((flags & kForeignFinalized) && gap_open_ && !finalize_end_told_) {
+    finalize_end_told_ = true;
+    status().close_gap(0, gpu_read_, "not resumed: the process ended first");
+    status().publish();
+  }
 }
 
 void Session::flush_at_exit() {
@@ -973,7 +1055,10 @@ void Session::pop_external() {
   lib_.ActivityPopExternalCorrelationId(kGprofExternalKind, &last);
 }
 
-void flush_at_exit() {
+// Registered at cuInit, so it runs before CUDA's own exit handlers (they run
+// in reverse): the last moment the driver answers.
+void before_cuda_exit() {
+  snapshot_devices_before_cuda_exit();
   // Null in a fork child, which must not touch the parent's CUPTI state.
   if (g_session && process_state().gpu_source.load(std::memory_order_acquire) == g_session)
     g_session->flush_at_exit();
@@ -985,11 +1070,12 @@ void start_cupti(const CuptiSetup& setup) {
   if (g_started.exchange(true)) return;
   g_session = new (g_session_storage) Session();
   g_session->start(setup);
-  // After cuInit, so before CUDA's own exit handlers (they run in reverse).
-  // Not at_quick_exit: quick_exit is how signal handlers end a program, and
-  // a forced flush there may wait for a lock the interrupted thread holds
-  // inside CUPTI, unbounded. The writer's bounded final pass flushes instead.
-  if (process_state().gpu_source.load(std::memory_order_acquire) != nullptr) atexit(flush_at_exit);
+  // After cuInit, so before CUDA's own exit handlers (they run in reverse);
+  // CPU-only too, for the devices. Not at_quick_exit: quick_exit is how
+  // signal handlers end a program, and a forced flush there may wait for a
+  // lock the interrupted thread holds inside CUPTI, unbounded. The writer's
+  // bounded final pass flushes instead.
+  atexit(before_cuda_exit);
 }
 
 void foreign_cupti_before(ForeignCall call, CUpti_TimestampCallbackFunc clock) {

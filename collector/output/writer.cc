@@ -13,6 +13,7 @@
 #include <initializer_list>
 #include <new>
 
+#include "collector/gpu/device_snapshot.h"
 #include "collector/gpu/driver_probe.h"
 #include "collector/gpu/late_attach.h"
 #include "collector/names/readonly_text.h"
@@ -764,8 +765,10 @@ void Writer::write_frame(const ByteBuffer& payload) {
 // The devices, once CUDA runs: the header is written before CUDA is
 // initialized, so they follow in a frame of their own (Frame.devices). Looked
 // for on the first pass (the writer starts at the first record, usually after
-// the first CUDA call), then every 100 ms until found, and before the footer;
-// never in a fork child, whose CUDA is the parent's.
+// the first CUDA call), then every 100 ms until found, and before the footer,
+// where the driver may have shut down already: then the devices it gave just
+// before (collector/gpu/device_snapshot.h). Never in a fork child, whose CUDA
+// is the parent's.
 GpuSource* Writer::gpu_source() const {
   if (!gpu_calls_allowed_.load(std::memory_order_acquire)) return nullptr;
   return process_state().gpu_source.load(std::memory_order_acquire);
@@ -790,15 +793,18 @@ void Writer::poll_devices(uint64_t now_ns, bool final) {
   };
   GpuSource* source = process_state().gpu_source.load(std::memory_order_acquire);
   if (source) {
-    if (!source->call_into_cuda(*this, ask, &query)) return;  // a thread waits: next pass
+    // A thread waits: next pass, or (the last) what the driver said before exit.
+    if (!source->call_into_cuda(*this, ask, &query) && !final) return;
   } else {
     ask(&query);
   }
-  const size_t n = query.n;
+  size_t n = query.n;
   const DeviceInfo* found = query.found;
-  if (n == 0) return;
   // Again here: the header may have been written before libcuda was loaded.
-  const int32_t driver = driver_version();
+  int32_t driver = n != 0 ? driver_version() : 0;
+  // The final pass may run after the driver shut down: what it said before.
+  if (n == 0 && final) n = devices_before_cuda_exit(&found, &driver);
+  if (n == 0) return;
   DeviceFields fields[64];
   for (size_t i = 0; i < n; ++i) {
     fields[i].ordinal = found[i].ordinal;

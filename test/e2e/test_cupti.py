@@ -360,6 +360,20 @@ class Devices(CuptiCase):
         # gprof's own driver queries are not the program's calls.
         self.assertFalse([r for r in dump(path) if r["name"].startswith("cuDevice")])
 
+    def test_devices_of_a_program_that_exits_before_the_writer_looks(self):
+        # Seen on an H200 and an H100 (issue 29 item 5): a static-cudart program of 134 ms had
+        # no GPUs line. Its writer thread started at the first record, after cuInit, and looked
+        # for the devices first in its final pass, from an exit handler that runs after the
+        # driver has shut down (test/fakes/README.md). Here the writer makes no pass before exit.
+        for name in ("hidden_runtime", "vector_add"):
+            with self.subTest(program=name):
+                run = self.profile([program(name), "--iterations", "2"],
+                                   env={"GPROF_FLUSH_INTERVAL_MS": "600000"})
+                self.assertEqual(run.returncode, 0, run.stderr)
+                info = self.info(run.files[0])
+                self.assertIn("Device:           0: gprof fake GPU 0 (sm_90, 132 SMs", info)
+                self.assertRegex(info, r"GPU records:\s+\d+ \(2 kernels")
+
 
 class LateAttach(CuptiCase):
     def test_cuda_initialized_before_the_preload_constructor(self):
@@ -903,7 +917,33 @@ class Takeover(CuptiCase):
         self.assertIn("cuptiFinalize by", gaps[1])
 
     def test_finalize_by_the_other_tool_is_not_resumed(self):
+        # Launches right after the finalize, then exit: no quiet time to set CUPTI up again.
         self.check_finalize_not_resumed(*self.takeover("--finalize"))
+
+    def test_set_up_again_after_the_other_tools_finalize(self):
+        """cuptiFinalize undoes gprof's setup with the other tool's (the fake: api_finalize.cc);
+        once the other tool has been quiet, gprof subscribes, registers its buffers and enables
+        its kinds again, and the launches after that are paired."""
+        run, path = self.takeover("--finalize", "--pause-after-finalize-ms", "1000")
+        info = self.info(path)
+        self.assertRegex(info, r"State:\s+SUBSCRIBED")
+        gaps = re.findall(r"Taken over:\s+(.*)", info)
+        self.assertEqual(len(gaps), 2, info)
+        self.assertIn("resumed after the other tool stopped", gaps[0])
+        self.assertRegex(gaps[1], r"^no GPU records from \S+ to \S+ \(.*\): cuptiFinalize by "
+                                  r"another tool; resumed: gprof set CUPTI up again")
+        self.assertIn("0 launches in it", gaps[1])
+        api = dump(path)
+        by_correlation = {r["correlation"]: r for r in api}
+        launches = sorted((r for r in api if r["api"] in LAUNCH_APIS),
+                          key=lambda r: r["start_ns"])
+        self.assertEqual(len(launches), self.BEFORE + self.DURING + 2 * self.AFTER)
+        kernels = [g for g in dump(path, "gpu") if g["kind"] == "kernel"]
+        paired = sorted(by_correlation[k["api_correlation"]]["start_ns"] for k in kernels)
+        expected = [r["start_ns"] for r in
+                    launches[:self.BEFORE] + launches[-2 * self.AFTER:]]
+        self.assertEqual(paired, expected)
+        self.assertIn("Losses:           none", info)
 
     def test_finalize_just_before_exit_is_recorded(self):
         """The program exits right after cuptiFinalize and a few launches: a writer that has not

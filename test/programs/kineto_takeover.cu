@@ -9,8 +9,9 @@
 //   kineto's stop                                       (sync + flush, disable, collecting flush)
 //   a pause of P ms                                     (the program goes on; no CUDA calls)
 //   A launches of `step` + cudaDeviceSynchronize       (after)
-//   with --finalize: cuptiFinalize, then A more launches + cudaDeviceSynchronize
+//   with --finalize: cuptiFinalize, a pause of F ms, then A more launches + cudaDeviceSynchronize
 // Usage: kineto_takeover [--before B] [--during D] [--after A] [--pause-ms P] [--finalize]
+//                        [--pause-after-finalize-ms F]
 //                        [--private-handle]
 // (B = 4, D = 3, A = 5, P = 1000).
 //
@@ -221,7 +222,7 @@ int Arg(int argc, char** argv, int& i) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  int before = 4, during = 3, after = 5, pause_ms = 1000;
+  int before = 4, during = 3, after = 5, pause_ms = 1000, finalize_pause_ms = 0;
   bool finalize = false, private_handle = false, subscribe = false;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--before") == 0) {
@@ -234,6 +235,8 @@ int main(int argc, char** argv) {
       pause_ms = Arg(argc, argv, i);
     } else if (std::strcmp(argv[i], "--finalize") == 0) {
       finalize = true;
+    } else if (std::strcmp(argv[i], "--pause-after-finalize-ms") == 0) {
+      finalize_pause_ms = Arg(argc, argv, i);
     } else if (std::strcmp(argv[i], "--private-handle") == 0) {
       private_handle = true;
     } else if (std::strcmp(argv[i], "--subscribe") == 0) {
@@ -241,7 +244,7 @@ int main(int argc, char** argv) {
     } else {
       std::fprintf(stderr,
                    "usage: kineto_takeover [--before B] [--during D] [--after A] [--pause-ms P] "
-                   "[--finalize] [--private-handle] [--subscribe]\n");
+                   "[--finalize] [--pause-after-finalize-ms F] [--private-handle] [--subscribe]\n");
       return 2;
     }
   }
@@ -295,6 +298,9 @@ int main(int argc, char** argv) {
     // (when it has one) and cuptiFinalize.
     if (own != nullptr) Cupti(g_api.Unsubscribe(own), "cuptiUnsubscribe");
     Cupti(g_api.Finalize(), "cuptiFinalize");
+    timespec quiet{finalize_pause_ms / 1000,
+                   static_cast<long>(finalize_pause_ms % 1000) * 1000000L};
+    nanosleep(&quiet, nullptr);
     Launches(data, after, false);
   }
   Check(cudaFree(data), "cudaFree");

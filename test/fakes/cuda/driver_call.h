@@ -26,7 +26,8 @@ class DriverCall {
 
   uint32_t correlation_id() const { return record_.correlation_id; }
 
-  // CUDA_ERROR_NOT_INITIALIZED until cuInit (or the runtime) has initialized the driver.
+  // CUDA_ERROR_NOT_INITIALIZED until cuInit (or the runtime) has initialized the driver,
+  // CUDA_ERROR_DEINITIALIZED once it has shut down at exit.
   CUresult RequireInit() const;
 
   CUresult Return(CUresult result);

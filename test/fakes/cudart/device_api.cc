@@ -52,6 +52,10 @@ extern "C" int gprof_fake_driver_initialized(void) {
   return runtime.context_created && !runtime.forked_child ? 1 : 0;
 }
 
+extern "C" int gprof_fake_driver_deinitialized(void) {
+  return GetRuntime().unloading.load(std::memory_order_acquire) ? 1 : 0;
+}
+
 extern "C" int gprof_fake_driver_version(void) {
   return gprof_fake::GetConfig().driver_version;
 }

@@ -28,6 +28,11 @@ int gprof_fake_driver_init(void);
  * initializes it on its first call that needs the device. Driver calls fail before that. */
 int gprof_fake_driver_initialized(void);
 
+/* Whether the driver has shut down: from the runtime's exit handler on (injection.cc), which
+ * runs before the handlers registered before CUDA initialized. Driver calls then fail with
+ * CUDA_ERROR_DEINITIALIZED. */
+int gprof_fake_driver_deinitialized(void);
+
 /* What cuDriverGetVersion reports (GPROF_FAKE_DRIVER_VERSION). */
 int gprof_fake_driver_version(void);
 

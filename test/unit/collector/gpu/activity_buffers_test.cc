@@ -93,3 +93,22 @@ TEST_CASE("activity buffers: the pool grows on demand up to its cap, from any th
   CHECK(pool.acquire() == last);
   CHECK(pool.acquire() == nullptr);
 }
+
+TEST_CASE("activity buffers: a finalized CUPTI's buffers come back free, zeroed when promised",
+          "[cupti]") {
+  static ActivityBuffers pool;
+  REQUIRE(pool.allocate(3, 4096));
+  pool.zero_on_recycle(true);
+  uint8_t* held = pool.acquire();
+  uint8_t* done = pool.acquire();
+  REQUIRE(held != nullptr);
+  REQUIRE(done != nullptr);
+  held[100] = 7;  // a record CUPTI wrote before it let go of the buffer
+  REQUIRE(pool.complete(done, 64));
+  CHECK(pool.reclaim_from_finalized_cupti() == 1);  // the completed one is the writer's
+  CHECK(pool.in_use() == 0);
+  CHECK(held[100] == 0);
+  CHECK_FALSE(pool.complete(held, 64));  // a completion after the finalize is not taken
+  CHECK(pool.take_completed([](uint8_t*, size_t) {}) == 1);
+  CHECK(pool.reclaim_from_finalized_cupti() == 0);
+}
