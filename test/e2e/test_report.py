@@ -178,5 +178,47 @@ class Demo(unittest.TestCase):
                          ["# of Calls"], "10")
 
 
+
+class KernelNames(E2ETestCase):
+    """Issue 32 item 2: PyTorch's demangled kernels run to hundreds of characters; the text
+    forms show a short name, CSV and JSON the whole one. gpuprof-gen's kernels are torch's."""
+
+    FILL = ("void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
+            "std::array<char*, 1ul> >(int, at::native::FillFunctor<float>, std::array<char*, "
+            "1ul>)")
+    FILL_SHORT = "vectorized_elementwise_kernel<4, FillFunctor<…>, array<…>>"
+
+    def setUp(self):
+        super().setUp()
+        gen = os.environ.get("GPUPROF_GEN")
+        if not gen:
+            self.skipTest("GPUPROF_GEN not set")
+        self.file = os.path.join(self.tmp, "gen.gprof")
+        subprocess.run([gen, "--records", "20000", "-o", self.file], check=True,
+                       stdout=subprocess.DEVNULL)
+
+    def names(self, *options):
+        out = gpuprof("report", "--view", "kernels", "--name-width", "400", *options,
+                      self.file).stdout
+        rows, _, _ = parse_table(out)
+        return set(rows)
+
+    def test_short_in_the_table_whole_on_request_and_in_csv_and_json(self):
+        names = self.names()
+        self.assertIn(self.FILL_SHORT, names)
+        self.assertFalse([n for n in names if "at::native::" in n], names)
+        # Names that fit torch's column stay whole, parameters and all.
+        self.assertIn("ampere_sgemm_128x64_tn", names)
+        self.assertIn(self.FILL, self.names("--full-names"))
+        csv_names = {r["Name"] for r in csv.DictReader(io.StringIO(gpuprof(
+            "report", "--view", "kernels", "--format", "csv", self.file).stdout))}
+        self.assertIn(self.FILL, csv_names)
+        report = json.loads(gpuprof("report", "--view", "kernels", "--format", "json",
+                                    self.file).stdout)
+        self.assertIn(self.FILL, {r["name"] for r in report["rows"]})
+        md = gpuprof("report", "--view", "kernels", "--format", "md", self.file).stdout
+        self.assertIn("`" + self.FILL_SHORT + "`", md)
+
+
 if __name__ == "__main__":
     unittest.main()

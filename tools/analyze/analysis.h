@@ -36,6 +36,9 @@ struct Analysis {
   // under the others, never shown in full, never a --fail-on.
   std::vector<Finding> hidden;
   double min_share = 0;
+  // The text and Markdown forms name kernels by their whole demangled name
+  // (JSON always does); otherwise by readable_kernel_name.
+  bool full_names = false;
 
   bool fired(std::string_view rule) const;
 };

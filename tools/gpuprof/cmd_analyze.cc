@@ -36,6 +36,7 @@ struct AnalyzeArgs {
   std::vector<std::string> steps;
   std::vector<std::string> thresholds;
   std::string min_share = "1%";
+  bool full_names = false;
   bool quiet = false;
 };
 
@@ -100,6 +101,7 @@ int run(const AnalyzeArgs& args) {
   }
   analyze::Analysis& analysis = loaded.analysis;
   analyze::hide_below(analysis, *min_share);
+  analysis.full_names = args.full_names;
   if (args.format == "json")
     fmt::print("{}", analyze::render_json(analysis));
   else if (args.format == "md")
@@ -184,6 +186,9 @@ void add_analyze_command(CLI::App& app, int& exit_status) {
                   "the others are named in one line, and are no --fail-on. 0: all")
       ->type_name("SHARE")
       ->capture_default_str();
+  cmd->add_flag("--full-names", args->full_names,
+                "Kernels by their whole demangled name; otherwise a name longer than 55 characters "
+                "is shortened, as report does (JSON always gives it whole)");
   add_quiet_flag(*cmd, args->quiet);
   cmd->footer(
       "Exit status: 0 done, and no --fail-on rule found anything (at --min-share or above); 1 a "

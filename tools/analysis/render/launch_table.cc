@@ -5,6 +5,7 @@
 #include <cctype>
 #include <utility>
 
+#include "tools/analysis/render/short_name.h"
 #include "tools/analysis/render/sort.h"
 #include "tools/analysis/render/table_layout.h"
 
@@ -110,8 +111,12 @@ std::string render_launch_table(std::vector<LaunchRow> rows, const LaunchTableOp
   for (const TimeColumn& t : kTimes)
     for (const StatColumn& s : kStats)
       headers.push_back(std::string(t.title) + " " + std::string(s.name));
+  const auto name = [&](const LaunchRow& row) {
+    return options.full_names ? row.name : readable_kernel_name(row.name);
+  };
   size_t longest_name = 0;
-  for (const LaunchRow& row : rows) longest_name = std::max(longest_name, display_length(row.name));
+  for (const LaunchRow& row : rows)
+    longest_name = std::max(longest_name, display_length(name(row)));
   TableLayout layout;
   layout.add_column(name_column_width(longest_name, max_name_width));
   for (size_t i = 1; i < headers.size(); ++i) layout.add_column(kDefaultColumnWidth);
@@ -123,7 +128,7 @@ std::string render_launch_table(std::vector<LaunchRow> rows, const LaunchTableOp
   for (const LaunchRow& row : rows) {
     if (options.row_limit != 0 && printed == options.row_limit) break;
     ++printed;
-    std::vector<std::string> cells = {fit_name(row.name, max_name_width),
+    std::vector<std::string> cells = {fit_name(name(row), max_name_width),
                                       std::to_string(row.count)};
     for (const TimeColumn& t : kTimes)
       for (const StatColumn& s : kStats)
@@ -153,7 +158,9 @@ CellTable launch_cells(std::vector<LaunchRow> rows, const LaunchTableOptions& op
   for (const LaunchRow& row : rows) {
     if (options.row_limit != 0 && printed == options.row_limit) break;
     ++printed;
-    std::vector<std::string> display = {row.name, std::to_string(row.count)};
+    // Markdown shows the short name, CSV and JSON the whole one.
+    std::vector<std::string> display = {
+        options.full_names ? row.name : readable_kernel_name(row.name), std::to_string(row.count)};
     std::vector<std::string> raw = {row.name, std::to_string(row.count)};
     for (const TimeColumn& t : kTimes) {
       for (const StatColumn& s : kStats) {

@@ -37,6 +37,7 @@ struct LaunchTableOptions {
   size_t row_limit = 100;             // 0: all
   size_t max_name_width = 55;         // at least 4
   std::optional<TimeUnit> time_unit;  // nullopt: auto-scale per value
+  bool full_names = false;            // kernels by readable_kernel_name unless set
 };
 
 // Columns: Name, # of Calls, API avg, API median, API min, API max, Queue avg,

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "tools/analysis/render/short_name.h"
 #include "tools/analysis/render/table_layout.h"
 
 namespace gprof::analysis {
@@ -79,12 +80,18 @@ std::vector<std::string> table_headers(const TableColumns& columns, const TableO
   return headers;
 }
 
+std::string display_name(const Row& row, const TableOptions& options) {
+  if (options.full_names || row.kind != RowKind::kGpu || row.gpu_kind != GpuKind::kKernel)
+    return row.name;
+  return readable_kernel_name(row.name);
+}
+
 std::vector<std::string> table_cells(const Row& row, const TableColumns& columns,
                                      const TableOptions& options, const TableTotals& totals) {
   const auto time = [&](double ns) { return format_time(ns, options.time_unit); };
   const auto self_cpu = static_cast<double>(row.self_cpu_ns);
   const auto cpu_total = static_cast<double>(row.cpu_total_ns);
-  std::vector<std::string> cells = {row.name};
+  std::vector<std::string> cells = {display_name(row, options)};
   if (columns.cpu_time)
     cells.insert(cells.end(),
                  {format_time_share(us(self_cpu), us(totals.self_cpu_ns)), time(self_cpu),
@@ -127,7 +134,7 @@ std::string render_table(std::vector<Row> rows, const TableOptions& options) {
   size_t longest_name = 0;
   size_t longest_group = 0;
   for (const Row& row : rows) {
-    longest_name = std::max(longest_name, display_length(row.name));
+    longest_name = std::max(longest_name, display_length(display_name(row, options)));
     longest_group = std::max(longest_group, display_length(row.group));
   }
   rows = table_rows(std::move(rows), options);
@@ -146,7 +153,7 @@ std::string render_table(std::vector<Row> rows, const TableOptions& options) {
   out += layout.separator();
   for (const Row& row : rows) {
     std::vector<std::string> cells = table_cells(row, columns, options, totals);
-    cells.front() = fit_name(row.name, max_name_width);
+    cells.front() = fit_name(cells.front(), max_name_width);
     if (columns.grouped) cells.back() = std::string(display_prefix(row.group, group_width));
     out += layout.line(cells);
   }

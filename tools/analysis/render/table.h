@@ -43,7 +43,13 @@ struct TableOptions {
   // The five CPU time columns; off in a view whose rows have no CPU time by
   // construction (--view kernels), where they were columns of zeros.
   bool cpu_columns = true;
+  // Kernel rows by their whole demangled name; otherwise by
+  // readable_kernel_name (render/short_name.h). CSV and JSON always give it whole.
+  bool full_names = false;
 };
+
+// The name a row is shown by (TableOptions::full_names).
+std::string display_name(const Row& row, const TableOptions& options);
 
 // Columns: Name, Self CPU %, Self CPU, CPU total %, CPU total, CPU time avg,
 // then Self CUDA, Self CUDA %, CUDA total, CUDA time avg when any row has GPU

@@ -21,6 +21,10 @@ std::string metric_text(const Metric& metric);
 // "data_loader (92.0%), (no range) (8.0%)": places with their share.
 std::string places_text(const std::vector<Place>& places);
 
+// The GPU activities of a finding as the text forms show them: kernels by
+// their readable_kernel_name unless analysis.full_names.
+std::vector<Place> shown_activities(const Analysis& analysis, const Where& where);
+
 // "10 of 10 steps (ProfilerStep*)"; empty without steps.
 std::string steps_text(const Where& where);
 

@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include "tools/analysis/render/format.h"
+#include "tools/analysis/render/short_name.h"
 #include "tools/analyze/render/render.h"
 #include "tools/analyze/rules/rule_support.h"
 
@@ -28,6 +29,13 @@ std::string places_text(const std::vector<Place>& places) {
     out += fmt::format("{}{} ({})", out.empty() ? "" : ", ", analysis::single_line(place.name),
                        share_text(place.share));
   return out;
+}
+
+std::vector<Place> shown_activities(const Analysis& a, const Where& where) {
+  std::vector<Place> places = where.activities;
+  if (!a.full_names)
+    for (Place& place : places) place.name = analysis::readable_kernel_name(place.name);
+  return places;
 }
 
 std::string steps_text(const Where& where) {

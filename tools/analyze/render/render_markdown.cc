@@ -46,12 +46,13 @@ std::string render_markdown(const Analysis& a) {
                          analysis::escape_markdown(metric_text(m)));
     out += "\n**Where:** ranges " + code_places(f.where.ranges);
     if (f.where.steps > 0) out += "; " + analysis::escape_markdown(steps_text(f.where));
+    const std::vector<Place> activities = shown_activities(a, f.where);
     const std::pair<const char*, const std::vector<Place>*> places[] = {
         {"threads", &f.where.threads},
         {"streams", &f.where.streams},
         {"devices", &f.where.devices},
         {"files", &f.where.files},
-        {"GPU activities", &f.where.activities}};
+        {"GPU activities", &activities}};
     for (const auto& [label, list] : places)
       if (!list->empty()) out += fmt::format("; {} {}", label, code_places(*list));
     out += "\n";

@@ -63,10 +63,10 @@ std::string render_text(const Analysis& a) {
           fmt::format("     {}{}  {}\n", m.label,
                       std::string(width - analysis::display_length(m.label), ' '), metric_text(m));
     out += "   Where:\n";
+    const std::vector<Place> activities = shown_activities(a, f.where);
     const std::pair<const char*, const std::vector<Place>*> places[] = {
-        {"ranges ", &f.where.ranges},  {"threads", &f.where.threads},
-        {"streams", &f.where.streams}, {"devices", &f.where.devices},
-        {"files  ", &f.where.files},   {"GPU    ", &f.where.activities}};
+        {"ranges ", &f.where.ranges},  {"threads", &f.where.threads}, {"streams", &f.where.streams},
+        {"devices", &f.where.devices}, {"files  ", &f.where.files},   {"GPU    ", &activities}};
     for (const auto& [label, list] : places) {
       if (list->empty()) continue;
       out += fmt::format("     {}  {}\n", label, places_text(*list));

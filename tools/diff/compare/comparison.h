@@ -39,6 +39,9 @@ struct CompareOptions {
   // The metrics of the text and Markdown tables (--metrics), in this order;
   // empty: count, the CUDA and CPU times, and each memory metric some row has.
   std::vector<Metric> metrics;
+  // The text and Markdown tables name kernels by their whole demangled name
+  // (JSON and the failure lines always do); otherwise by readable_kernel_name.
+  bool full_names = false;
 };
 
 // A finding of `gpuprof analyze` (docs/analyze.md) in NEW whose rule found

@@ -107,8 +107,8 @@ std::string one_side_section(const Comparison& comparison, Status status, const 
     const MatchedRow& row = comparison.matched.rows[i];
     const SideRow& side = status == Status::kNew ? row.now : row.base;
     out +=
-        markdown_line({markdown_name(row.key, kMarkdownNameWidth), row.key.kind,
-                       format_value(side[Metric::kCount].median, Unit::kCount),
+        markdown_line({markdown_name(row.key, kMarkdownNameWidth, comparison.options.full_names),
+                       row.key.kind, format_value(side[Metric::kCount].median, Unit::kCount),
                        escape_markdown(format_value(side[Metric::kSelfCuda].median, Unit::kTime)),
                        escape_markdown(format_value(side[Metric::kCpuTotal].median, Unit::kTime)),
                        comparison.gate.rows[i].failed ? "yes" : "no"});

@@ -9,6 +9,7 @@
 #include "tools/analysis/render/format.h"
 #include "tools/diff/render/change_text.h"
 #include "tools/diff/render/failure_text.h"
+#include "tools/diff/render/markdown_cells.h"
 #include "tools/diff/render/text_grid.h"
 
 namespace gprof::diff {
@@ -38,7 +39,8 @@ std::string rows_table(const Comparison& comparison, size_t name_width) {
             grid.left.begin() + static_cast<std::ptrdiff_t>(grid.groups[0].columns), true);
   for (size_t i : comparison.shown) {
     const MatchedRow& row = comparison.matched.rows[i];
-    std::vector<std::string> cells = {cut(row.key.name, name_width), row.key.kind};
+    std::vector<std::string> cells = {
+        cut(table_name(row.key, comparison.options.full_names), name_width), row.key.kind};
     if (grouped) cells.push_back(row.key.group);
     cells.push_back(status_text(comparison.gate.rows[i]));
     for (Metric metric : metrics) {

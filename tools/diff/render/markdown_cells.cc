@@ -1,6 +1,7 @@
 #include "tools/diff/render/markdown_cells.h"
 
 #include "tools/analysis/render/format.h"
+#include "tools/analysis/render/short_name.h"
 #include "tools/analysis/render/table_markdown.h"
 
 namespace gprof::diff {
@@ -25,14 +26,19 @@ std::string markdown_header(const std::vector<std::string>& titles, size_t left)
   return markdown_line(titles) + align + "\n";
 }
 
-std::string markdown_name(const RowKey& key, size_t width) {
-  std::string out = analysis::markdown_code(cut(key.name, width));
+std::string table_name(const RowKey& key, bool full_names) {
+  if (full_names || key.kind != "kernel") return key.name;
+  return analysis::readable_kernel_name(key.name);
+}
+
+std::string markdown_name(const RowKey& key, size_t width, bool full_names) {
+  std::string out = analysis::markdown_code(cut(table_name(key, full_names), width));
   if (!key.group.empty()) out += " \\[" + analysis::markdown_code(key.group) + "\\]";
   return out;
 }
 
-std::string markdown_row(const RowKey& key, size_t width) {
-  return analysis::escape_markdown(key.kind) + " " + markdown_name(key, width);
+std::string markdown_row(const RowKey& key, size_t width, bool full_names) {
+  return analysis::escape_markdown(key.kind) + " " + markdown_name(key, width, full_names);
 }
 
 }  // namespace gprof::diff

@@ -18,11 +18,14 @@ std::string markdown_line(const std::vector<std::string>& cells);
 // left-aligned, the others (numbers) right-aligned.
 std::string markdown_header(const std::vector<std::string>& titles, size_t left);
 
-// The row's name (and group) as code spans; names longer than `width`
-// display characters are cut and end in "…" (0: never cut).
-std::string markdown_name(const RowKey& key, size_t width = 0);
+// The row's name (table_name) and group as code spans; names longer than
+// `width` display characters are cut and end in "…" (0: never cut).
+std::string markdown_name(const RowKey& key, size_t width = 0, bool full_names = true);
 
 // "kernel `square(float*, int)`": the kind, then the name as above.
-std::string markdown_row(const RowKey& key, size_t width = 0);
+std::string markdown_row(const RowKey& key, size_t width = 0, bool full_names = true);
+
+// A row's name in the tables: a kernel's readable_kernel_name unless `full_names`.
+std::string table_name(const RowKey& key, bool full_names);
 
 }  // namespace gprof::diff

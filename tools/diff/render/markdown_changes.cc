@@ -68,8 +68,9 @@ std::string table(const Comparison& comparison, const std::vector<size_t>& rows,
   for (size_t r = 0; r < std::min(rows.size(), kMaxLines); ++r) {
     const size_t i = rows[r];
     const MatchedRow& row = comparison.matched.rows[i];
-    std::vector<std::string> cells = {markdown_row(row.key, kMarkdownNameWidth),
-                                      status_cell(comparison, i, metrics)};
+    std::vector<std::string> cells = {
+        markdown_row(row.key, kMarkdownNameWidth, comparison.options.full_names),
+        status_cell(comparison, i, metrics)};
     for (Metric metric : metrics)
       cells.push_back(cell(row.base[metric], row.now[metric], metric_unit(metric),
                            failed.contains({i, metric})));

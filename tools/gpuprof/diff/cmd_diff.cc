@@ -66,6 +66,7 @@ struct DiffArgs {
   std::string output_json;
   std::string output_junit;
   size_t name_width = 55;
+  bool full_names = false;
   std::vector<std::string> metrics;
   bool quiet = false;
   unsigned jobs = 0;
@@ -178,6 +179,7 @@ int compare_and_write(const DiffArgs& args, bool& compared, std::string& reason)
   }
   options.limit = args.limit;
   options.group_by = args.group_by;
+  options.full_names = args.full_names;
   for (const std::string& name : args.metrics) {
     const std::optional<diff::Metric> metric = diff::parse_metric(name);
     if (!metric)
@@ -434,6 +436,10 @@ void add_diff_command(CLI::App& app, int& exit_status) {
       ->type_name("N")
       ->capture_default_str()
       ->check(CLI::Range(size_t{4}, size_t{100000}));
+  cmd->add_flag("--full-names", args->full_names,
+                "Kernels in the tables by their whole demangled name; otherwise a name longer than "
+                "55 characters is shortened, as report does (JSON and the failure lines always "
+                "give it whole)");
   cmd->footer(
       "With several runs on a side, each metric is the median over its runs, and a rule fails "
       "only when the one-sided Mann-Whitney U test (exact) puts the NEW runs above the BASE "

@@ -166,6 +166,10 @@ void add_report_command(CLI::App& app, int& exit_status) {
       ->type_name("N")
       ->capture_default_str()
       ->check(CLI::Range(size_t{4}, size_t{100000}));
+  cmd->add_flag("--full-names", options->full_names,
+                "Kernels by their whole demangled name; otherwise a name longer than 55 characters "
+                "is shortened (no namespaces, return type or parameters; template arguments to one "
+                "level). CSV and JSON always give the whole name");
   add_quiet_flag(*cmd, options->quiet);
   add_jobs_option(*cmd, options->jobs);
   cmd->footer(

@@ -17,6 +17,7 @@ struct ReportOptions {
   size_t limit = 100;
   std::string time_unit;  // empty: auto-scale
   size_t name_width = 55;
+  bool full_names = false;  // kernels by their whole demangled name
   std::string group_by = "name";
   std::vector<std::string> ranges;  // --range patterns
   bool top_level_only = false;

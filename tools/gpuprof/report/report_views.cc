@@ -197,6 +197,7 @@ int run_key_averages_view(const ReportOptions& options) {
   }
   table.row_limit = options.limit;
   table.max_name_width = options.name_width;
+  table.full_names = options.full_names;
   table.time_unit = time_unit(options);
   const analysis::GroupBy group_by = *analysis::parse_group_by(options.group_by);
   table.group_title = std::string(analysis::group_title(group_by));
@@ -372,6 +373,7 @@ int run_launches_view(const ReportOptions& options) {
   }
   table.row_limit = options.limit;
   table.max_name_width = options.name_width;
+  table.full_names = options.full_names;
   table.time_unit = time_unit(options);
 
   analysis::LaunchesVisitor launches;
