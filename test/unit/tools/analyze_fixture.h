@@ -23,10 +23,17 @@
 // that waited for loss_reduce.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace gprof::test {
 
 std::string analyze_capture();
+
+// The same steps `setup_ns` later, after a setup phase as a training script
+// has (imports, model building): one cudaMemcpy HtoD of 1 MiB from pinned
+// memory, call [200, 500us), GPU [250, 450us), then nothing until the first
+// step, at 1 ms + setup_ns.
+std::string analyze_capture_after_setup(uint64_t setup_ns);
 
 }  // namespace gprof::test

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "tools/analyze/rules/rule.h"
 #include "tools/analyze/rules/rule_support.h"
@@ -37,13 +38,26 @@ std::vector<ExplainedGap> device_gaps(const Timeline& timeline, uint32_t device,
   std::sort(busy.begin(), busy.end());
   uint64_t last = 0;
   for (const auto& [s, e] : busy) last = std::max(last, e);
-  GapFinder finder(device_windows(timeline, busy.front().first, last),
-                   std::max<uint64_t>(tally.min_gap(), 1), [&](uint64_t start, uint64_t end) {
+  const uint64_t min_gap = std::max<uint64_t>(tally.min_gap(), 1);
+  GapFinder finder(device_windows(timeline, busy.front().first, last), min_gap,
+                   [&](uint64_t start, uint64_t end) {
                      gaps.push_back(ExplainedGap{start, end, nullptr, 0, {}});
                    });
-  for (const auto& [s, e] : busy) finder.add(s, e);
+  uint64_t setup_idle = 0;
+  std::optional<GapFinder> setup;
+  if (const auto window = setup_window(timeline, busy.front().first, last))
+    setup.emplace(std::vector{*window}, min_gap,
+                  [&](uint64_t start, uint64_t end) { setup_idle += end - start; });
+  for (const auto& [s, e] : busy) {
+    finder.add(s, e);
+    if (setup) setup->add(s, e);
+  }
   finder.finish();
   tally.add_window(finder.window_ns());
+  if (setup) {
+    setup->finish();
+    tally.add_setup(setup->window_ns(), setup_idle);
+  }
   return gaps;
 }
 
@@ -112,8 +126,22 @@ std::vector<std::pair<uint64_t, uint64_t>> device_windows(const Timeline& timeli
                                                           uint64_t first_start_ns,
                                                           uint64_t last_end_ns) {
   if (timeline.windows.size() != 1) return timeline.windows;
-  return {{std::max(timeline.windows[0].first, first_start_ns),
-           std::min(timeline.windows[0].second, last_end_ns)}};
+  uint64_t start = std::max(timeline.windows[0].first, first_start_ns);
+  if (!timeline.steps.empty()) start = std::max(start, timeline.steps.front().start_ns);
+  const uint64_t end = std::min(timeline.windows[0].second, last_end_ns);
+  if (start >= end) return {};
+  return {{start, end}};
+}
+
+std::optional<std::pair<uint64_t, uint64_t>> setup_window(const Timeline& timeline,
+                                                          uint64_t first_start_ns,
+                                                          uint64_t last_end_ns) {
+  if (timeline.windows.size() != 1 || timeline.steps.empty()) return std::nullopt;
+  const uint64_t start = std::max(timeline.windows[0].first, first_start_ns);
+  const uint64_t end =
+      std::min({timeline.windows[0].second, last_end_ns, timeline.steps.front().start_ns});
+  if (start >= end) return std::nullopt;
+  return std::pair{start, end};
 }
 
 void add_step_idle(const std::vector<Step>& steps, uint64_t start_ns, uint64_t end_ns,
@@ -177,6 +205,12 @@ std::optional<Finding> GpuIdleTally::finish(const RuleContext& context) {
   if (step_shares_.size() > 0)
     f.evidence.push_back(share_metric("median_step_idle_share", "median idle share of a step",
                                       step_shares_.median() / 1e6));
+  if (setup_window_ns_ > 0) {
+    f.evidence.push_back(
+        time_metric("setup", "before the first step (setup, not counted)", setup_window_ns_));
+    f.evidence.push_back(
+        time_metric("setup_idle", "GPU idle before the first step", setup_idle_ns_));
+  }
   std::vector<std::pair<std::string_view, uint64_t>> apis(by_api_.begin(), by_api_.end());
   std::stable_sort(apis.begin(), apis.end(),
                    [](const auto& a, const auto& b) { return a.second > b.second; });

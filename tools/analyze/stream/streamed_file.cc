@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <tuple>
 #include <unordered_map>
 
@@ -327,14 +328,27 @@ class FileJoin {
     for (uint32_t device : devices_) {
       const auto it = extent.find(device);
       if (it == extent.end()) continue;
-      GapFinder finder(device_windows(timeline_, it->second.first, it->second.second),
-                       std::max<uint64_t>(tally.min_gap(), 1), [&](uint64_t start, uint64_t end) {
+      const uint64_t min_gap = std::max<uint64_t>(tally.min_gap(), 1);
+      GapFinder finder(device_windows(timeline_, it->second.first, it->second.second), min_gap,
+                       [&](uint64_t start, uint64_t end) {
                          gaps.add(FoundGap{start, end, tallies_.gap_order++, device});
                        });
+      uint64_t setup_idle = 0;
+      std::optional<GapFinder> setup;
+      if (const auto window = setup_window(timeline_, it->second.first, it->second.second))
+        setup.emplace(std::vector{*window}, min_gap,
+                      [&](uint64_t start, uint64_t end) { setup_idle += end - start; });
       while (has_b && b.device < device) has_b = busy.next(b);
-      for (; has_b && b.device == device; has_b = busy.next(b)) finder.add(b.start_ns, b.end_ns);
+      for (; has_b && b.device == device; has_b = busy.next(b)) {
+        finder.add(b.start_ns, b.end_ns);
+        if (setup) setup->add(b.start_ns, b.end_ns);
+      }
       finder.finish();
       tally.add_window(finder.window_ns());
+      if (setup) {
+        setup->finish();
+        tally.add_setup(setup->window_ns(), setup_idle);
+      }
     }
   }
 

@@ -99,6 +99,34 @@ TEST_CASE("analyze: every rule fires on the fixture with hand-worked numbers", "
   CHECK(pageable->where.ranges.front().share == 1.0);
 }
 
+TEST_CASE("analyze: gpu-idle leaves the setup before the first step out", "[analyze]") {
+  // Seen on an H200 (issue 32 item 4): a 4.1 s gap before torch's first step, imports and
+  // model setup, was the run's main idle time. Here 400 ms pass between a setup copy and the
+  // first step; the in-memory and the streamed analyses agree.
+  constexpr uint64_t kSetup = 400'000'000;
+  const std::string path =
+      test::write_temp_file("setup.gprof", test::analyze_capture_after_setup(kSetup));
+  const std::span<const RuleSpec* const> rules = all_rules();
+  const Analysis in_memory = analyze(load_timelines({path}, Scope{}).timelines,
+                                     {rules.begin(), rules.end()}, Thresholds{}, {});
+  const AnalyzedFiles files =
+      analyze_files({path}, {rules.begin(), rules.end()}, Thresholds{}, Scope{});
+  REQUIRE(files.in_memory.empty());
+  const Analysis& streamed = files.analysis;
+  for (const Analysis* a : {&in_memory, &streamed}) {
+    const Finding* idle = find(*a, "gpu-idle");
+    REQUIRE(idle);
+    // The window starts with the first step: step 0's 4.02 ms before its first copy is a gap
+    // now, and the 9 gaps of 5.518 ms are as before.
+    CHECK(metric(*idle, "gaps") == 10);
+    CHECK(metric(*idle, "idle_time") == 9 * 5'518'000.0 + 4'020'000.0);
+    CHECK(metric(*idle, "longest_gap") == 5'518'000.0);
+    CHECK(metric(*idle, "setup") == 1'000'000.0 + kSetup - 250'000.0);
+    CHECK(metric(*idle, "setup_idle") == 1'000'000.0 + kSetup - 450'000.0);
+    CHECK(idle->gaps.front().length_ns == 5'518'000);
+  }
+}
+
 TEST_CASE("analyze: thresholds decide whether a rule fires", "[analyze]") {
   Thresholds thresholds;
   CHECK_FALSE(thresholds.set("pageable-memcpy.min_count=11"));
