@@ -133,6 +133,13 @@ int main(int argc, char** argv) {
       ->type_name("ID")
       ->capture_default_str()
       ->check(CLI::Range(1u, UINT32_MAX));
+  double gpu_lag_s = 0;
+  app.add_option("--gpu-lag", gpu_lag_s,
+                 "Seconds CUPTI holds each full buffer of GPU records before the file gets it, "
+                 "as when the GPU falls behind a loop that queues work (default 0: within a "
+                 "frame or two)")
+      ->type_name("SECONDS")
+      ->check(CLI::Range(0.0, 3600.0));
   app.add_option("-o,--output", output, "File name pattern; %r is the rank")
       ->type_name("PATTERN")
       ->capture_default_str();
@@ -141,6 +148,7 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1u, 1024u));
   app.add_flag("--force", force, "Overwrite existing files");
   CLI11_PARSE(app, argc, argv);
+  settings.gpu_lag_ns = static_cast<uint64_t>(gpu_lag_s * 1e9);
 
   uint64_t records = 0;
   if (!parse_count(records_text, records)) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <deque>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -297,6 +298,8 @@ class Generator {
   Rng rng_;
   std::vector<std::unique_ptr<Thread>> threads_;
   std::vector<std::unique_ptr<GpuActivitiesEncoder>> completed_;  // full buffers
+  // Full buffers held for Settings::gpu_lag_ns: (when they are delivered, buffer).
+  std::deque<std::pair<uint64_t, std::unique_ptr<GpuActivitiesEncoder>>> lagging_;
   std::unordered_map<std::string, uint32_t> nvtx_ids_;
   uint32_t next_nvtx_ = 1u << 28;  // as collector/names/string_table.h numbers them
   uint32_t kernel_ids_[kKernelCount] = {};
@@ -400,7 +403,10 @@ void Generator::gpu(Thread& t, GpuRecord& r, uint64_t issued_at) {
   t.buffer->add(r);
   ++counts_.gpu;
   if (t.buffer->count() >= t.buffer_capacity) {
-    completed_.push_back(std::move(t.buffer));
+    if (s_.gpu_lag_ns != 0)
+      lagging_.emplace_back(t.now + s_.gpu_lag_ns, std::move(t.buffer));
+    else
+      completed_.push_back(std::move(t.buffer));
     t.buffer = std::make_unique<GpuActivitiesEncoder>();
     t.buffer_capacity = rng_.between(2000, 6000);
   }
@@ -650,6 +656,14 @@ void Generator::flush(bool last) {
     if (t->calls.count() > 0) t->calls.finish(frame_);
     if (t->ranges.count() > 0) t->ranges.finish(frame_);
   }
+  // The lagging buffers whose time has come: the slowest thread's clock is
+  // the process's.
+  uint64_t now = UINT64_MAX;
+  for (auto& t : threads_) now = std::min(now, t->now);
+  while (!lagging_.empty() && (last || lagging_.front().first <= now)) {
+    completed_.push_back(std::move(lagging_.front().second));
+    lagging_.pop_front();
+  }
   if (last) {
     for (auto& t : threads_) {
       if (t->buffer->count() == 0) continue;
@@ -662,11 +676,21 @@ void Generator::flush(bool last) {
   for (size_t i = completed_.size(); i > 1; --i)
     std::swap(completed_[i - 1], completed_[rng_.below(i)]);
   std::vector<std::unique_ptr<GpuActivitiesEncoder>> later;
+  uint64_t in_frame = 0;
   for (auto& buffer : completed_) {
-    if (!last && rng_.one_in(3))
+    if (!last && rng_.one_in(3)) {
       later.push_back(std::move(buffer));
-    else
-      buffer->finish(frame_);
+      continue;
+    }
+    // Many lagging buffers come due at once at the end: frames of the
+    // shim's size (its writer never makes one of them all), not one frame.
+    if (s_.gpu_lag_ns != 0 && in_frame >= kFrameRecords) {
+      write_frame(frame_);
+      frame_.clear();
+      in_frame = 0;
+    }
+    in_frame += buffer->count();
+    buffer->finish(frame_);
   }
   completed_ = std::move(later);
   if (!frame_.empty()) write_frame(frame_);

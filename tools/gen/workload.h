@@ -22,6 +22,10 @@ struct Settings {
   // and wrap past 4294967295; 0 means "none" in a sidecar file, so the
   // generator goes on at 1. A value near 2^32 makes a file whose ids wrap.
   uint32_t first_correlation = 1;
+  // How long CUPTI holds a full buffer before the file gets it: a GPU that
+  // falls behind its calls (a training loop that queues work) has its
+  // records delivered that much after them. 0: within a frame or two.
+  uint64_t gpu_lag_ns = 0;
 };
 
 struct Counts {

@@ -21,9 +21,34 @@
 #include "tools/analysis/read/gpu_names.h"
 #include "tools/analysis/read/interner.h"
 #include "tools/analysis/read/range_names.h"
+#include "tools/analysis/read/spill_sorter.h"
 
 namespace gprof::analysis {
 namespace {
+
+// Where a call pushed out of CallSlots before its GPU work came sends that
+// work's time (one record per target of its context; kNoTarget: none), and
+// the late work itself. Both sorted by correlation id on disk past a
+// budget, and joined when the file ends.
+struct KeptTarget {
+  uint64_t correlation;
+  uint32_t key;
+  uint8_t field;
+};
+constexpr uint8_t kNoTarget = 0xff;
+struct LateWork {
+  uint64_t correlation;
+  uint64_t ns;
+};
+struct ByCorrelation {
+  bool operator()(const KeptTarget& a, const KeptTarget& b) const {
+    return a.correlation < b.correlation;
+  }
+  bool operator()(const LateWork& a, const LateWork& b) const {
+    return a.correlation < b.correlation;
+  }
+};
+constexpr size_t kLateBudget = (size_t{4} << 20) / sizeof(KeptTarget);
 
 // Where a label's first kept event stands in the walk order of the file:
 // by thread, then as walks_before() orders a thread's events.
@@ -262,6 +287,59 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
       if (!state.stream->end_frame()) return fail("a thread's events out of order across frames");
     if (contexts_.size() > collect_above_) collect_contexts();
   }
+  // The targets of the calls CallSlots pushed out before their work came,
+  // while their contexts are alive.
+  void keep_pushed() {
+    for (const CallSlots::Pushed& p : slots_.pushed()) {
+      bool any = false;
+      contexts_.for_each(p.context, [&](const WalkTarget& t) {
+        if (t.field != WalkField::kIssued && t.field != WalkField::kSelfDevice &&
+            t.field != WalkField::kDeviceTotal)
+          return;
+        kept_targets_.add(KeptTarget{p.correlation, t.key, static_cast<uint8_t>(t.field)});
+        any = true;
+      });
+      if (!any) kept_targets_.add(KeptTarget{p.correlation, 0, kNoTarget});
+    }
+    slots_.pushed().clear();
+  }
+  // Once the file has ended: the late work's time to its call's targets.
+  // False when a late record's call was not kept (it had its record).
+  bool add_late_work() {
+    auto late = late_work_.sorted();
+    auto kept = kept_targets_.sorted();
+    LateWork w{};
+    KeptTarget k{};
+    bool has_w = late.next(w), has_k = kept.next(k);
+    std::vector<KeptTarget> targets;  // of one call
+    while (has_w) {
+      const uint64_t id = w.correlation;
+      uint64_t ns = 0;
+      for (; has_w && w.correlation == id; has_w = late.next(w)) ns += w.ns;
+      while (has_k && k.correlation < id) has_k = kept.next(k);
+      if (!has_k || k.correlation != id) return false;
+      targets.clear();
+      for (; has_k && k.correlation == id; has_k = kept.next(k)) targets.push_back(k);
+      for (const KeptTarget& t : targets) {
+        if (t.field == kNoTarget) continue;
+        Row& row = label_rows_[t.key];
+        switch (static_cast<WalkField>(t.field)) {
+          case WalkField::kIssued:
+            row.issued_device_ns += ns;
+            break;
+          case WalkField::kSelfDevice:
+            row.self_device_ns += ns;
+            break;
+          case WalkField::kDeviceTotal:
+            row.device_total_ns += ns;
+            break;
+          default:
+            break;
+        }
+      }
+    }
+    return true;
+  }
   // Contexts of calls no longer in the slots nor on a stack are dropped
   // (walk_contexts.h): done when their number has doubled since.
   void collect_contexts() {
@@ -290,6 +368,8 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
   static constexpr size_t kCollectFloor = size_t{1} << 16;
   size_t collect_above_ = kCollectFloor;
   CallSlots slots_;
+  SpillSorter<KeptTarget, ByCorrelation> kept_targets_{kLateBudget};
+  SpillSorter<LateWork, ByCorrelation> late_work_{kLateBudget};
   std::unordered_map<uint32_t, ThreadState> threads_;
   uint32_t last_tid_ = 0;
   ThreadState* last_state_ = nullptr;
@@ -439,10 +519,17 @@ void OpsStream::on_api_batch(const ApiBatch& batch) {
   }
   if (info->category == ApiCategory::kSync) throughput_.sync_call(start_ns, end_ns);
   const uint64_t correlation = c.correlation();
-  if (correlation != 0 && !slots_.add_call(correlation)) {
+  const CallSlots::Expect expect =
+      info->category == ApiCategory::kLaunch
+          ? (launch ? CallSlots::Expect::kOne : CallSlots::Expect::kMany)
+      : info->category == ApiCategory::kCopy || info->category == ApiCategory::kSet
+          ? CallSlots::Expect::kOne
+          : CallSlots::Expect::kNothing;
+  if (correlation != 0 && !slots_.add_call(correlation, expect)) {
     fail("a correlation id used twice, or by a call that came long after its GPU work");
     return;
   }
+  if (!slots_.pushed().empty()) keep_pushed();
   t.stream->add_made(false, start_ns, [&](StreamEvent& e) {
     e.node.start_ns = start_ns;
     e.node.end_ns = std::max(end_ns, start_ns);
@@ -587,9 +674,9 @@ void OpsStream::on_gpu_batch(const GpuBatch& batch) {
         add_device_time(contexts_, context, duration,
                         [this](uint32_t l) -> Row& { return label_rows_[l]; });
       break;
-    case CallSlots::Gpu::kConflict:
-      fail("a GPU record whose call left the pairing window");
-      return;
+    case CallSlots::Gpu::kLate:
+      if (work && duration != 0) late_work_.add(LateWork{c.correlation(), duration});
+      break;
     case CallSlots::Gpu::kWaiting:
       break;
   }
@@ -616,6 +703,7 @@ bool OpsStream::walked(const StreamEvent& e, const WalkVisit& v, NestingWalk& wa
   if (e.correlation != 0) {
     uint64_t gpu_ns = 0;
     if (!slots_.opened(e.correlation, v.context, gpu_ns)) return false;
+    if (!slots_.pushed().empty()) keep_pushed();
     if (gpu_ns != 0)
       add_device_time(contexts_, v.context, gpu_ns,
                       [this](uint32_t l) -> Row& { return label_rows_[l]; });
@@ -718,6 +806,11 @@ bool OpsStream::finish(KeyAverages& out, std::optional<FileThroughput>* throughp
     memory_labels.push_back(label(RowLabel{RowKind::kMemory, memory_name, group}));
   }
   saw_memory_ = !deltas.empty();
+
+  if (!add_late_work()) {
+    fail("a GPU record whose call left the pairing window");
+    return false;
+  }
 
   // Rows in the order the in-memory path creates them: CPU rows by their
   // first event in walk order, GPU rows by their first record, launches of

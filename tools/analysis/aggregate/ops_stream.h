@@ -8,7 +8,8 @@
 //     when the file ends;
 //   - GPU records pair with their calls by correlation (call_slots.h); GPU
 //     time that comes after its call was walked goes where the walk says
-//     (walk_contexts.h);
+//     (walk_contexts.h); after its call left the table, to where the call's
+//     context pointed, kept aside on disk and joined when the file ends;
 //   - GPU rows, launches of a CPU-only file and [memory] are summed by label.
 // Kept until the file ends: start/end ranges (they pair across threads),
 // allocation and free calls (memory_ledger.h), step ranges (steps.h).

@@ -34,6 +34,7 @@ void CallSlots::clear() {
   waiting_.clear();
   waiting_order_.clear();
   unwalked_.clear();
+  pushed_.clear();
   given_up_records_ = zero_id_records_ = largest_ = 0;
   wrapped_ = false;
 }
@@ -42,13 +43,16 @@ void CallSlots::clear() {
 // event) keeps its place aside; a walked one is pushed out.
 void CallSlots::vacate(const Slot& slot) {
   if (slot.correlation == 0) return;
-  if (slot.opened)
-    pushed_out_.set(slot.correlation);
-  else
+  if (!slot.opened) {
     unwalked_.emplace(slot.correlation, slot);
+    return;
+  }
+  pushed_out_.set(slot.correlation);
+  if (slot.expect == Expect::kMany || (slot.expect == Expect::kOne && !slot.received))
+    pushed_.push_back(Pushed{slot.correlation, slot.context});
 }
 
-bool CallSlots::add_call(uint64_t correlation) {
+bool CallSlots::add_call(uint64_t correlation, Expect expect) {
   watch_wrap(correlation);
   Slot& slot = slots_[correlation & mask_];
   // The tables aside are most often empty: no hashing then.
@@ -56,10 +60,11 @@ bool CallSlots::add_call(uint64_t correlation) {
     return false;  // two calls, one id
   if (pushed_out_.test(correlation) || given_up_.test(correlation)) return false;
   vacate(slot);
-  slot = Slot{correlation, 0, WalkContexts::kNone, false};
+  slot = Slot{correlation, 0, WalkContexts::kNone, false, false, expect};
   if (waiting_.empty()) return true;
   auto it = waiting_.find(correlation);
   if (it != waiting_.end()) {
+    slot.received = true;
     slot.gpu_ns = it->second.gpu_ns;
     waiting_.erase(it);  // its place in waiting_order_ is skipped later
   }
@@ -101,6 +106,7 @@ CallSlots::Gpu CallSlots::gpu_without_call(uint64_t correlation, uint64_t ns, ui
     return Gpu::kWaiting;
   }
   if (Slot* slot = find(correlation)) {
+    slot->received = true;
     if (slot->opened) {
       context = slot->context;
       return Gpu::kOpened;
@@ -108,7 +114,7 @@ CallSlots::Gpu CallSlots::gpu_without_call(uint64_t correlation, uint64_t ns, ui
     slot->gpu_ns += ns;
     return Gpu::kWaiting;
   }
-  if (pushed_out_.test(correlation)) return Gpu::kConflict;
+  if (pushed_out_.test(correlation)) return Gpu::kLate;
   if (given_up_.test(correlation)) {
     ++given_up_records_;
     return Gpu::kWaiting;

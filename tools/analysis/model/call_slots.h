@@ -7,10 +7,18 @@
 // bit remembers that. A call is pushed out only once walked: one whose
 // slot is wanted before that waits aside.
 //
+// A GPU that falls behind its calls (a training loop queues work seconds
+// ahead) delivers records long after their calls left the table. A walked
+// call pushed out before the work it issued came is handed to the owner
+// (pushed()), which keeps where its time goes aside, on disk; a record of a
+// pushed-out call is then late (Gpu::kLate), and the owner adds its time
+// there once the file has ended (ops_stream.cc).
+//
 // Everything the streaming report cannot answer exactly is a conflict, and
-// the file is then read in memory (ops_stream.h): a GPU record of a call
-// pushed out of the table, a call whose id a GPU record was declared
-// unpaired with, two calls with one id, ids that wrap around 2^32.
+// the file is then read in memory (ops_stream.h): a call whose id a GPU
+// record was declared unpaired with, two calls with one id, ids that wrap
+// around 2^32 (and, found by the owner, a late record of a call that was
+// not kept aside).
 //
 // Memory: 24 bytes × 2^bits, 32 bytes per waiting GPU id (at most
 // `waiting_limit`), and 1 bit per correlation id up to the largest pushed
@@ -50,8 +58,20 @@ class CallSlots {
  public:
   explicit CallSlots(uint32_t bits = 20, size_t waiting_limit = size_t{1} << 18);
 
+  // What GPU work a call issues: nothing (or only a sync record, whose time
+  // is not work), one record (a launch, a copy, a set), or many (a graph).
+  enum class Expect : uint8_t { kNothing, kOne, kMany };
   // A call with this id was read. Returns false on a conflict.
-  bool add_call(uint64_t correlation);
+  bool add_call(uint64_t correlation, Expect expect = Expect::kNothing);
+
+  // Walked calls pushed out of the table whose work may still come (kOne
+  // with no record yet, kMany), with their context: the owner keeps where
+  // their time goes, then clears this.
+  struct Pushed {
+    uint64_t correlation;
+    uint32_t context;
+  };
+  std::vector<Pushed>& pushed() { return pushed_; }
   // The call was walked: late work goes to `context` from now on. Returns
   // false when it was pushed out of the table before (a conflict);
   // `gpu_ns` gets the work time that came before (waiting for the call, or
@@ -67,9 +87,9 @@ class CallSlots {
   }
 
   enum class Gpu {
-    kWaiting,   // its call has not been walked, or not read: time kept here
-    kOpened,    // add the time to `context`
-    kConflict,  // its call was pushed out of the table
+    kWaiting,  // its call has not been walked, or not read: time kept here
+    kOpened,   // add the time to `context`
+    kLate,     // its call was pushed out of the table: see pushed()
   };
   // A GPU record (work: its duration counts; a sync record: ns = 0).
   Gpu gpu(uint64_t correlation, uint64_t ns, uint32_t& context) {
@@ -77,6 +97,7 @@ class CallSlots {
     watch_wrap(correlation);
     Slot& slot = slots_[correlation & mask_];
     if (slot.correlation != correlation) return gpu_without_call(correlation, ns, context);
+    slot.received = true;
     if (slot.opened) {
       context = slot.context;
       return Gpu::kOpened;
@@ -100,6 +121,8 @@ class CallSlots {
     uint64_t gpu_ns = 0;
     uint32_t context = WalkContexts::kNone;
     bool opened = false;
+    bool received = false;  // a GPU record of it came
+    Expect expect = Expect::kNothing;
   };
   struct Waiting {
     uint64_t gpu_ns = 0;
@@ -134,6 +157,7 @@ class CallSlots {
   PagedBits pushed_out_;  // calls
   PagedBits given_up_;    // GPU ids declared unpaired
   std::unordered_map<uint64_t, Waiting> waiting_;
+  std::vector<Pushed> pushed_;
   std::deque<uint64_t> waiting_order_;
   uint64_t given_up_records_ = 0;
   uint64_t zero_id_records_ = 0;

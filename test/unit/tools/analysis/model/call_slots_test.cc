@@ -31,7 +31,49 @@ TEST_CASE("records without a call are unpaired, those with id 0 too") {
   CHECK(slots.unpaired() == 3);
 }
 
-TEST_CASE("a call pushed out of the table makes its late GPU record a conflict") {
+TEST_CASE(
+    "a call pushed out of the table makes its GPU record late, and is handed out when "
+    "its work had not come") {
+  CallSlots slots(2, 8);  // 4 slots
+  uint32_t context = 0;
+  uint64_t ns = 0;
+  // 1 and 2 launch a kernel, 3 launches a graph, 4 and 5 issue nothing.
+  const CallSlots::Expect expect[] = {CallSlots::Expect::kOne, CallSlots::Expect::kOne,
+                                      CallSlots::Expect::kMany, CallSlots::Expect::kNothing,
+                                      CallSlots::Expect::kNothing};
+  for (uint64_t id = 1; id <= 4; ++id) {
+    REQUIRE(slots.add_call(id, expect[id - 1]));
+    REQUIRE(slots.opened(id, static_cast<uint32_t>(id), ns));
+  }
+  CHECK(slots.gpu(2, 10, context) == CallSlots::Gpu::kOpened);  // 2's kernel came
+  CHECK(slots.gpu(3, 10, context) == CallSlots::Gpu::kOpened);  // one of 3's
+  for (uint64_t id = 5; id <= 8; ++id) {
+    REQUIRE(slots.add_call(id, CallSlots::Expect::kNothing));
+    REQUIRE(slots.opened(id, static_cast<uint32_t>(id), ns));
+  }
+  // 5..8 took every slot: 1 (no record yet) and 3 (a graph: more may come) are handed out.
+  REQUIRE(slots.pushed().size() == 2);
+  CHECK(slots.pushed()[0].correlation == 1);
+  CHECK(slots.pushed()[0].context == 1);
+  CHECK(slots.pushed()[1].correlation == 3);
+  slots.pushed().clear();
+  CHECK(slots.gpu(1, 10, context) == CallSlots::Gpu::kLate);
+  CHECK(slots.gpu(3, 10, context) == CallSlots::Gpu::kLate);
+  CHECK(slots.unpaired() == 0);
+  REQUIRE(slots.add_call(9));
+  REQUIRE(slots.opened(9, 9, ns));
+  // Id 9 took id 5's slot.
+  CHECK(slots.gpu(5, 10, context) == CallSlots::Gpu::kLate);
+  // A call in its slot still answers at once.
+  CHECK(slots.gpu(8, 10, context) == CallSlots::Gpu::kOpened);
+  CHECK(context == 8);
+  CHECK(slots.gpu(9, 10, context) == CallSlots::Gpu::kOpened);
+  CHECK(context == 9);
+  // A call never seen is not late: a library's driver launch.
+  CHECK(slots.gpu(60, 10, context) == CallSlots::Gpu::kWaiting);
+}
+
+TEST_CASE("a call pushed out of the table makes its late GPU record late, not waiting") {
   CallSlots slots(2, 8);  // 4 slots
   uint32_t context = 0;
   uint64_t ns = 0;
@@ -40,7 +82,7 @@ TEST_CASE("a call pushed out of the table makes its late GPU record a conflict")
     REQUIRE(slots.opened(id, static_cast<uint32_t>(id), ns));
   }
   // Id 5 took id 1's slot.
-  CHECK(slots.gpu(1, 10, context) == CallSlots::Gpu::kConflict);
+  CHECK(slots.gpu(1, 10, context) == CallSlots::Gpu::kLate);
   CHECK(slots.gpu(5, 10, context) == CallSlots::Gpu::kOpened);
   CHECK(context == 5);
   // A call never seen is no conflict: a library's driver launch.
