@@ -152,6 +152,25 @@ class Trace(E2ETestCase):
         self.assertTrue(any(n.startswith("GPU 0") and n.endswith(f"(pid {pid})") for n in names),
                         names)
 
+    def test_steps_as_kineto_writes_them(self):
+        """Issue 32 item 3: HTA splits a trace into iterations by kineto's ProfilerStep#N
+        annotations ("ProfilerStep not found in the trace" without). Steps named so already get
+        nothing more; steps found by --step get a ProfilerStep#N over each, on their thread."""
+        files = self.record("train_loop", "--steps", "3")
+        trace = self.trace(*files)
+        names = [e["name"] for e in self.events(trace, "X", "user_annotation")]
+        self.assertEqual(sorted(n for n in names if n.startswith("ProfilerStep")),
+                         ["ProfilerStep#0", "ProfilerStep#1", "ProfilerStep#2"])
+        trace = self.trace(*files, options=("--step", "forward"), out="steps.json")
+        ranges = self.events(trace, "X", "user_annotation")
+        forward = sorted((e["ts"], e["dur"], e["tid"]) for e in ranges if e["name"] == "forward")
+        steps = sorted((e["ts"], e["dur"], e["tid"], e["name"]) for e in ranges
+                       if re.fullmatch(r"ProfilerStep#\d+", e["name"]))
+        self.assertEqual(len(forward), 3)
+        added = [s for s in steps if (s[0], s[1], s[2]) in forward]
+        self.assertEqual([s[3] for s in added], ["ProfilerStep#0", "ProfilerStep#1",
+                                                 "ProfilerStep#2"])
+
     def test_no_event_at_ts_0(self):
         """Chrome DevTools drops an event at ts 0: the first one is at 1us, metadata too, and
         every other event keeps its distance to it (docs/trace.md)."""

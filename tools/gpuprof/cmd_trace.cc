@@ -33,6 +33,7 @@ struct TraceArgs {
   std::string output;
   std::string window;
   std::vector<std::string> ranges;
+  std::vector<std::string> steps;
   std::string busy_bucket = "1ms";
   unsigned jobs = 0;  // 0: one per core
   bool quiet = false;
@@ -113,6 +114,7 @@ int run(const TraceArgs& args) {
     return kExitUsage;
   }
   options.cut.ranges = args.ranges;
+  options.steps = args.steps;
   if (!args.window.empty()) options.cut.window = trace::parse_window(args.window).window;
   options.busy_bucket_ns = static_cast<uint64_t>(*analysis::parse_duration_ns(args.busy_bucket));
 
@@ -190,6 +192,12 @@ void add_trace_command(CLI::App& app, int& exit_status) {
   cmd->add_option("--range", args->ranges,
                   "Only what lies inside NVTX ranges named NAME ('*' matches any run of "
                   "characters), with the GPU work it issued. Repeatable")
+      ->type_name("NAME")
+      ->allow_extra_args(false);
+  cmd->add_option("--step", args->steps,
+                  "NVTX ranges that are training steps (glob; default: ProfilerStep*, else "
+                  "step*): each gets a ProfilerStep#N annotation, as kineto writes them, so that "
+                  "Holistic Trace Analysis finds the iterations. Repeatable")
       ->type_name("NAME")
       ->allow_extra_args(false);
   cmd->add_option("--busy-bucket", args->busy_bucket,

@@ -387,6 +387,29 @@ void FileEvents::finish_ranges() {
     }
   }
   waiting_ = analysis::SpillSorter<Item, Earlier>(1);  // its memory and temporary file go
+  add_steps();
+}
+
+// kineto's ProfilerStep#N over each step, on the step's thread, numbered
+// from 0 in time order; the numbers after every range's.
+void FileEvents::add_steps() {
+  const std::vector<StepRanges::Step> steps = steps_.finish();
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const StepRanges::Step& s = steps[i];
+    Item e{};
+    e.ref = ranges_.opened() + i;
+    e.start_ns = s.start_ns;
+    e.dur_ns = s.end_ns - s.start_ns;
+    e.kind = EventKind::kRange;
+    e.track = track(false, 0, s.tid);
+    e.range = RangePart{0,
+                        0,
+                        strings_.id("ProfilerStep#" + std::to_string(i)),
+                        analysis::Interner::kEmpty,
+                        analysis::Interner::kEmpty,
+                        false};
+    add(e);
+  }
 }
 
 bool FileEvents::has_thread_track(uint32_t tid) const {
@@ -468,7 +491,10 @@ void FileEvents::add_range(const analysis::Range& r, uint64_t number, bool cross
       e.dur_ns = dur;
       e.kind = EventKind::kRange;
       put(e);
-      if (!late) cut_.add_range(strings_.text(names.name), {r.start_ns, r.end_ns});
+      if (!late) {
+        cut_.add_range(strings_.text(names.name), {r.start_ns, r.end_ns});
+        if (!crossing) steps_.add(strings_.text(names.name), r.tid, r.start_ns, r.end_ns);
+      }
       break;
     case analysis::RangeKind::kStartEnd:
       e.start_ns = r.start_ns;

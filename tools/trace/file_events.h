@@ -29,6 +29,7 @@
 #include "tools/trace/correlation_unwrap.h"
 #include "tools/trace/event_filter.h"
 #include "tools/trace/range_stream.h"
+#include "tools/trace/step_ranges.h"
 #include "tools/trace/trace_item.h"
 
 namespace gprof::trace {
@@ -71,6 +72,12 @@ class FileEvents : public RecordVisitor {
   void on_external_correlation(uint64_t correlation, uint64_t external_id) override;
   void on_cupti(const pb::CuptiStatus& status) override;
   void on_footer(const pb::Footer& footer) override;
+
+  // Which ranges are training steps (--step; empty: the defaults): each gets
+  // a ProfilerStep#N annotation (step_ranges.h). Before the file is read.
+  void set_step_patterns(std::vector<std::string> patterns) {
+    steps_ = StepRanges(std::move(patterns));
+  }
 
   // Once the file is read: pairs ranges and GPU work, adds the counters and
   // fills the FileInfo as load_files would.
@@ -138,6 +145,7 @@ class FileEvents : public RecordVisitor {
   void name_late_range(Item& e);
   bool has_thread_track(uint32_t tid) const;
   void finish_ranges();
+  void add_steps();
   void pair_gpu();
   void unwrap_correlations(bool external_only);
   void number_gpu(const GpuRecord& r, const CallKey* call);
@@ -170,6 +178,7 @@ class FileEvents : public RecordVisitor {
   };
   std::unordered_map<uint64_t, RangeNames> named_ranges_;
   RangeStream ranges_;
+  StepRanges steps_;
   // Ranges of threads without a track yet: tracks are numbered as before
   // ranges streamed (threads with calls by their first call, then the
   // others by their first range), so these wait for finish() with the

@@ -81,6 +81,7 @@ class TraceWriter {
   std::unique_ptr<FileEvents> read_file_events(uint32_t file, analysis::FileInfo& info) {
     auto events = std::make_unique<FileEvents>(info, options_.cut, options_.sort_memory,
                                                options_.helpers != 0);
+    events->set_step_patterns(options_.steps);
     // One decoder keeps ahead of the thread the records go to (decoding is a
     // tenth of its work); more would only hold more frames in memory.
     info.status = options_.helpers == 0 ? read_file(info.path, *events)

@@ -26,6 +26,7 @@ struct TraceOptions {
   // thread): one decodes the files' frames, each sorter spills on one, and
   // up to three encode the JSON. The bytes written do not depend on it.
   unsigned helpers = 0;
+  std::vector<std::string> steps;  // --step patterns; empty: the defaults
 };
 
 struct TraceSummary {
