@@ -116,4 +116,30 @@ std::string analyze_capture_after_setup(uint64_t setup_ns) {
   return file.bytes();
 }
 
+std::string launch_phases_capture() {
+  constexpr uint32_t kBigKernel = 1, kTinyUpdate = 2, kForwardName = 1, kOptimizerName = 2;
+  Capture c;
+  uint64_t t = 1 * kMs;
+  c.ranges.push_back(make_range_event(RangeOp::kPush, t, kForwardName));
+  for (int i = 0; i < 300; ++i, t += 205 * kUs) c.launch(kBigKernel, t, t + 2 * kUs, 200 * kUs);
+  c.ranges.push_back(make_range_event(RangeOp::kPop, t));
+  c.ranges.push_back(make_range_event(RangeOp::kPush, t, kOptimizerName));
+  for (int i = 0; i < 2000; ++i, t += 10 * kUs) c.launch(kTinyUpdate, t, t + 2 * kUs, 1 * kUs);
+  c.ranges.push_back(make_range_event(RangeOp::kPop, t));
+  pb::Footer footer;
+  footer.set_end_clock_ns(t + 1 * kMs);
+  footer.set_api_records(c.calls.size());
+  footer.set_gpu_records(c.gpu.size());
+  SidecarBuilder file;
+  file.header(test_header())
+      .cupti(subscribed_status())
+      .strings({{kBigKernel, "_Z10big_kernelPfi"}, {kTinyUpdate, "_Z11tiny_updatePfi"}})
+      .named(pb::StringEntry::NVTX, {{kForwardName, "forward"}, {kOptimizerName, "optimizer"}})
+      .calls(100, c.calls)
+      .ranges(100, c.ranges)
+      .gpu(c.gpu)
+      .footer(footer);
+  return file.bytes();
+}
+
 }  // namespace gprof::test

@@ -36,4 +36,11 @@ std::string analyze_capture();
 // step, at 1 ms + setup_ns.
 std::string analyze_capture_after_setup(uint64_t setup_ns);
 
+// Two phases of one thread (tid 100), device 0, stream 7: "forward", 300
+// launches of big_kernel (200 us) every 205 us from 1 ms, then "optimizer",
+// 2000 launches of tiny_update (1 us) every 10 us. Over the run the GPU is
+// busy 76% of the time between launches (62 of 81.5 ms); in "optimizer",
+// 10%.
+std::string launch_phases_capture();
+
 }  // namespace gprof::test

@@ -46,7 +46,10 @@ class LaunchBoundTally {
   // file order); end_thread() after each thread.
   void launch(const Timeline& timeline, const Call& call, const CallPlace& place, uint64_t gpu_ns,
               const Work* first);
-  void end_thread() { previous_.reset(); }
+  void end_thread() {
+    previous_.reset();
+    last_phase_ = nullptr;  // range names are compared by address within a thread only
+  }
   std::optional<Finding> finish(const RuleContext& context);
 
  private:
@@ -57,11 +60,23 @@ class LaunchBoundTally {
     uint64_t gpu_ns;
     std::optional<Work> first;
   };
+  // A phase: the launches made in one innermost range (the empty name: in
+  // none), each interval charged to the range of the launch it follows.
+  struct Phase {
+    uint64_t launches = 0, kernel_ns = 0, intervals = 0;
+    uint64_t short_count = 0, idle_ns = 0, busy_ns = 0, span_ns = 0;
+    WhereBuilder where;
+  };
   uint64_t max_interval_;
   std::optional<Launch> previous_;
   MedianValues kernel_ns_, intervals_;
   uint64_t launches_ = 0, short_count_ = 0, idle_ns_ = 0, busy_ns_ = 0, span_ns_ = 0;
   WhereBuilder where_;
+  std::map<std::string, Phase> phases_;
+  const std::string* last_range_ = nullptr;  // phases_' lookup for it
+  Phase* last_phase_ = nullptr;
+  Phase& phase(const std::string* range);
+  std::optional<Finding> phase_finding(const RuleContext& context);
 };
 
 class MemcpyDtohSyncTally {

@@ -127,6 +127,34 @@ TEST_CASE("analyze: gpu-idle leaves the setup before the first step out", "[anal
   }
 }
 
+TEST_CASE("analyze: launch-bound finds a launch-bound phase the run hides", "[analyze]") {
+  // Issue 32 item 1: 2000 back-to-back launches of a 1 us kernel in "optimizer" were not
+  // reported, because 300 launches of a 200 us kernel in "forward" kept the run's GPU busy
+  // 76% of the time between launches. In memory and streamed alike.
+  const std::string path = test::write_temp_file("phases.gprof", test::launch_phases_capture());
+  const std::span<const RuleSpec* const> rules = all_rules();
+  const Analysis in_memory = analyze(load_timelines({path}, Scope{}).timelines,
+                                     {rules.begin(), rules.end()}, Thresholds{}, {});
+  const AnalyzedFiles files =
+      analyze_files({path}, {rules.begin(), rules.end()}, Thresholds{}, Scope{});
+  REQUIRE(files.in_memory.empty());
+  for (const Analysis* a : {&in_memory, &files.analysis}) {
+    const Finding* launch = find(*a, "launch-bound");
+    REQUIRE(launch);
+    CHECK(metric(*launch, "launches") == 2000);
+    // Each optimizer launch but the last is followed by another 10 us later: 9 us idle.
+    CHECK(metric(*launch, "short_launches") == 1999);
+    CHECK(metric(*launch, "idle_time") == 1999 * 9'000.0);
+    CHECK(metric(*launch, "gpu_busy_share") == Approx(0.1));
+    CHECK(metric(*launch, "run_launches") == 2300);
+    CHECK(metric(*launch, "run_gpu_busy_share") > 0.5);
+    CHECK(launch->summary.starts_with("In 'optimizer', 1999 of 2000 kernels"));
+    REQUIRE_FALSE(launch->where.ranges.empty());
+    CHECK(launch->where.ranges.front().name == "optimizer");
+    CHECK(launch->where.activities.front().name == "tiny_update(float*, int)");
+  }
+}
+
 TEST_CASE("analyze: thresholds decide whether a rule fires", "[analyze]") {
   Thresholds thresholds;
   CHECK_FALSE(thresholds.set("pageable-memcpy.min_count=11"));
