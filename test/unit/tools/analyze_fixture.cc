@@ -142,4 +142,31 @@ std::string launch_phases_capture() {
   return file.bytes();
 }
 
+std::string two_thread_launches_capture() {
+  constexpr uint32_t kTinyUpdate = 1;
+  Capture first, second;
+  for (int i = 0; i < 99; ++i) {
+    const uint64_t t = 1 * kMs + static_cast<uint64_t>(i) * 10 * kUs;
+    first.launch(kTinyUpdate, t, t + 2 * kUs, 1 * kUs);
+    second.correlation = first.correlation;
+    second.launch(kTinyUpdate, t + 5 * kUs, t + 7 * kUs, 1 * kUs);
+    first.correlation = second.correlation;
+  }
+  std::vector<GpuRecord> gpu = first.gpu;
+  gpu.insert(gpu.end(), second.gpu.begin(), second.gpu.end());
+  pb::Footer footer;
+  footer.set_end_clock_ns(3 * kMs);
+  footer.set_api_records(first.calls.size() + second.calls.size());
+  footer.set_gpu_records(gpu.size());
+  SidecarBuilder file;
+  file.header(test_header())
+      .cupti(subscribed_status())
+      .strings({{kTinyUpdate, "_Z11tiny_updatePfi"}})
+      .calls(100, first.calls)
+      .calls(101, second.calls)
+      .gpu(gpu)
+      .footer(footer);
+  return file.bytes();
+}
+
 }  // namespace gprof::test

@@ -43,4 +43,11 @@ std::string analyze_capture_after_setup(uint64_t setup_ns);
 // 10%.
 std::string launch_phases_capture();
 
+// Two threads (tids 100 and 101) launching tiny_update (1 us, from 2 us after
+// its call) onto one GPU, 99 launches each every 10 us from 1 ms, thread 101
+// 5 us after thread 100: each waits 9 us after each kernel, but they wait
+// at the same time: the GPU was idle 984 us in all (from 3 us after the first
+// launch to 17 us after the 98th of thread 101), not 2 x 98 x 9 us.
+std::string two_thread_launches_capture();
+
 }  // namespace gprof::test

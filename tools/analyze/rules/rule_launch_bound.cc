@@ -84,7 +84,9 @@ void LaunchBoundTally::launch(const Timeline& timeline, const Call& call, const 
       before.busy_ns += std::min(interval, p.gpu_ns);
       if (p.gpu_ns < interval) {
         ++short_count_;
-        idle_ns_ += interval - p.gpu_ns;
+        const uint64_t idle_from = (p.first ? p.first->start_ns : p.call.start_ns) + p.gpu_ns;
+        idle_spans_.add(IdleSpan{uint64_t{p.timeline->file} << 32 | (p.first ? p.first->device : 0),
+                                 idle_from, idle_from + (interval - p.gpu_ns)});
         where_.add(*p.timeline, &p.place, p.first ? &*p.first : nullptr, interval - p.gpu_ns);
         ++before.short_count;
         before.idle_ns += interval - p.gpu_ns;
@@ -179,11 +181,28 @@ std::optional<Finding> LaunchBoundTally::phase_finding(const RuleContext& contex
   return f;
 }
 
+uint64_t LaunchBoundTally::union_of_idle_spans() {
+  auto spans = idle_spans_.sorted();
+  IdleSpan s{};
+  uint64_t total = 0, device = UINT64_MAX, covered_to = 0;
+  while (spans.next(s)) {
+    if (s.file_device != device) {
+      device = s.file_device;
+      covered_to = 0;
+    }
+    const uint64_t from = std::max(s.start_ns, covered_to);
+    if (s.end_ns > from) total += s.end_ns - from;
+    covered_to = std::max(covered_to, s.end_ns);
+  }
+  return total;
+}
+
 std::optional<Finding> LaunchBoundTally::finish(const RuleContext& context) {
-  const uint64_t launches = launches_, short_count = short_count_, idle_ns = idle_ns_,
-                 busy_ns = busy_ns_, span_ns = span_ns_;
+  const uint64_t launches = launches_, short_count = short_count_, busy_ns = busy_ns_,
+                 span_ns = span_ns_;
   WhereBuilder& where = where_;
   if (!fires(context, launches, short_count, busy_ns, span_ns)) return phase_finding(context);
+  const uint64_t idle_ns = union_of_idle_spans();
   const double busy_share =
       span_ns == 0 ? 1 : static_cast<double>(busy_ns) / static_cast<double>(span_ns);
   const double median_kernel = kernel_ns_.median();

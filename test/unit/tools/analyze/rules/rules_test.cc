@@ -155,6 +155,28 @@ TEST_CASE("analyze: launch-bound finds a launch-bound phase the run hides", "[an
   }
 }
 
+TEST_CASE("analyze: launch-bound counts the GPU's idle time once when threads wait together",
+          "[analyze]") {
+  // Seen on an H200 emit_nvtx run: the main and autograd threads' waits added up to 34.6 ms of
+  // idle time in a 23.2 ms window.
+  const std::string path =
+      test::write_temp_file("two_threads.gprof", test::two_thread_launches_capture());
+  const std::span<const RuleSpec* const> rules = all_rules();
+  const Analysis in_memory = analyze(load_timelines({path}, Scope{}).timelines,
+                                     {rules.begin(), rules.end()}, Thresholds{}, {});
+  const AnalyzedFiles files =
+      analyze_files({path}, {rules.begin(), rules.end()}, Thresholds{}, Scope{});
+  REQUIRE(files.in_memory.empty());
+  for (const Analysis* a : {&in_memory, &files.analysis}) {
+    const Finding* launch = find(*a, "launch-bound");
+    REQUIRE(launch);
+    CHECK(metric(*launch, "launches") == 198);
+    CHECK(metric(*launch, "short_launches") == 196);
+    CHECK(metric(*launch, "idle_time") == 984'000.0);
+    CHECK(launch->impact_share <= 1.0);
+  }
+}
+
 TEST_CASE("analyze: thresholds decide whether a rule fires", "[analyze]") {
   Thresholds thresholds;
   CHECK_FALSE(thresholds.set("pageable-memcpy.min_count=11"));
