@@ -116,7 +116,7 @@ std::string analyze_capture_after_setup(uint64_t setup_ns) {
   return file.bytes();
 }
 
-std::string launch_phases_capture() {
+std::string launch_phases_capture(bool names_last) {
   constexpr uint32_t kBigKernel = 1, kTinyUpdate = 2, kForwardName = 1, kOptimizerName = 2;
   Capture c;
   uint64_t t = 1 * kMs;
@@ -130,15 +130,17 @@ std::string launch_phases_capture() {
   footer.set_end_clock_ns(t + 1 * kMs);
   footer.set_api_records(c.calls.size());
   footer.set_gpu_records(c.gpu.size());
+  const std::vector<std::pair<uint32_t, std::string>> kernels = {
+      {kBigKernel, "_Z10big_kernelPfi"}, {kTinyUpdate, "_Z11tiny_updatePfi"}};
   SidecarBuilder file;
-  file.header(test_header())
-      .cupti(subscribed_status())
-      .strings({{kBigKernel, "_Z10big_kernelPfi"}, {kTinyUpdate, "_Z11tiny_updatePfi"}})
-      .named(pb::StringEntry::NVTX, {{kForwardName, "forward"}, {kOptimizerName, "optimizer"}})
+  file.header(test_header()).cupti(subscribed_status());
+  if (!names_last) file.strings(kernels);
+  file.named(pb::StringEntry::NVTX, {{kForwardName, "forward"}, {kOptimizerName, "optimizer"}})
       .calls(100, c.calls)
       .ranges(100, c.ranges)
-      .gpu(c.gpu)
-      .footer(footer);
+      .gpu(c.gpu);
+  if (names_last) file.strings(kernels);
+  file.footer(footer);
   return file.bytes();
 }
 

@@ -40,8 +40,9 @@ std::string analyze_capture_after_setup(uint64_t setup_ns);
 // launches of big_kernel (200 us) every 205 us from 1 ms, then "optimizer",
 // 2000 launches of tiny_update (1 us) every 10 us. Over the run the GPU is
 // busy 76% of the time between launches (62 of 81.5 ms); in "optimizer",
-// 10%.
-std::string launch_phases_capture();
+// 10%. `names_last`: the kernels' names in the last frame, after the records
+// that use them (as a damaged file's frames can come).
+std::string launch_phases_capture(bool names_last = false);
 
 // Two threads (tids 100 and 101) launching tiny_update (1 us, from 2 us after
 // its call) onto one GPU, 99 launches each every 10 us from 1 ms, thread 101

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <deque>
 
+#include "tools/analysis/read/demangle.h"
 #include "tools/analysis/read/gpu_names.h"
 #include "tools/analysis/read/range_names.h"
 
@@ -45,10 +46,13 @@ void FileScan::on_devices(const google::protobuf::RepeatedPtrField<pb::Device>& 
 }
 
 void FileScan::on_string(const pb::StringEntry& entry) {
-  if (entry.kind() == pb::StringEntry::KERNEL)
+  if (entry.kind() == pb::StringEntry::KERNEL) {
     kernels_[entry.id()] = entry.value();
-  else
+    if (auto it = unnamed_kernels_.find(entry.id()); it != unnamed_kernels_.end())
+      gpu_names_[it->second] = analysis::demangle(entry.value());
+  } else {
     strings_[static_cast<uint64_t>(entry.kind()) << 32 | entry.id()] = entry.value();
+  }
 }
 
 const std::string* FileScan::string_of(int kind, uint32_t id) const {
@@ -173,9 +177,16 @@ void FileScan::on_gpu(const GpuRecord& r) {
       auto it = kernels_.find(r.kernel);
       if (it != kernels_.end()) kernel = &it->second;
     }
-    const uint64_t key = analysis::gpu_row_name_key(r, kernel != nullptr);
+    const bool unnamed = r.kind == GpuKind::kKernel && r.kernel != 0 && kernel == nullptr;
+    const uint64_t key = analysis::gpu_row_name_key(r, kernel != nullptr || unnamed);
     auto known = gpu_row_names_.find(key);
-    if (known == gpu_row_names_.end()) {
+    if (known == gpu_row_names_.end() && unnamed) {
+      // An entry of its own, named if the kernel's name comes later.
+      const uint32_t id = static_cast<uint32_t>(gpu_names_.size());
+      gpu_names_.push_back(analysis::gpu_row_name(r, nullptr));
+      unnamed_kernels_.emplace(r.kernel, id);
+      known = gpu_row_names_.emplace(key, id).first;
+    } else if (known == gpu_row_names_.end()) {
       const std::string name = analysis::gpu_row_name(r, kernel);
       const auto [id, added] =
           gpu_name_ids_.try_emplace(name, static_cast<uint32_t>(gpu_names_.size()));

@@ -80,6 +80,10 @@ class FileScan final : public RecordVisitor {
   std::unordered_map<std::string, uint32_t> gpu_name_ids_;
   std::unordered_map<uint64_t, uint32_t> gpu_row_names_;  // gpu_row_name_key -> gpu_names_
   std::unordered_map<uint32_t, std::string> kernels_;
+  // Kernel ids of GPU records read before their name (a damaged file's
+  // frames out of order) -> their gpu_names_ entry, named when the name
+  // comes: the in-memory readers name records once the file is read.
+  std::unordered_map<uint32_t, uint32_t> unnamed_kernels_;
   std::unordered_map<uint64_t, std::string> strings_;
   std::map<std::pair<uint32_t, uint32_t>, std::vector<RangeRecord>> stacks_;  // (tid, domain)
   Sorted<StartEvent, ById> starts_;

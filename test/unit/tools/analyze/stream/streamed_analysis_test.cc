@@ -56,6 +56,20 @@ TEST_CASE("streamed findings: the fixture's, byte for byte", "[analyze][stream]"
   CHECK_FALSE(all.analysis.fired("excessive-sync"));
 }
 
+TEST_CASE("streamed findings: kernels named after their records get their names",
+          "[analyze][stream]") {
+  // Found by test_damage: a damaged file whose kernel names came after the records read
+  // "<unknown kernel>" in the streamed launches view and the kernel's name in memory.
+  const std::string path =
+      test::write_temp_file("names_last.gprof", test::launch_phases_capture(true));
+  const AnalyzedFiles streamed = analyze_files({path}, every_rule(), Thresholds{}, Scope{});
+  CHECK(streamed.in_memory.empty());
+  const std::string json = render_json(streamed.analysis);
+  CHECK(json == in_memory({path}, Scope{}, Thresholds{}));
+  CHECK(json.find("tiny_update(float*, int)") != std::string::npos);
+  CHECK(json.find("<unknown kernel>") == std::string::npos);
+}
+
 TEST_CASE("streamed findings: a missing file is described, not analyzed", "[analyze][stream]") {
   const AnalyzedFiles out =
       analyze_files({"/nonexistent/run.gprof"}, every_rule(), Thresholds{}, Scope{});
