@@ -32,7 +32,9 @@ CLIENTS_DIR = os.path.join(SOURCE, "test", "clients")
 # finds the runtime in the process.
 GLIBC = {"libc.so.6", "libm.so.6", "ld-linux-x86-64.so.2"}
 ISAL_RE = re.compile(r"^libisal-[0-9a-f]{8}\.so\.2[.0-9]*$")
-POLICY_RE = re.compile(r'is consistent with the following platform tag:\s*"(manylinux_(\d+)_(\d+)_x86_64)"')
+# auditwheel wraps its lines anywhere.
+POLICY_RE = re.compile(r'consistent\s+with\s+the\s+following\s+platform\s+tag:\s+'
+                       r'"(manylinux_(\d+)_(\d+)_x86_64)"')
 
 
 def run(args, timeout=600, **kwargs):
@@ -62,10 +64,10 @@ def build_wheel(out):
          f"-Cbuild-dir={os.path.join(out, 'meson')}", f"-Ccompile-args=-j{os.cpu_count() or 2}",
          SOURCE], env=env, timeout=1500)
     [plain] = glob.glob(os.path.join(dist, "gprof-*-linux_x86_64.whl"))
-    show = run([python, "-m", "auditwheel", "show", plain], env=env).stdout
     run([python, "-m", "auditwheel", "repair", "-w", os.path.join(dist, "repaired"), plain],
         env=env)
     [repaired] = glob.glob(os.path.join(dist, "repaired", "gprof-*manylinux*.whl"))
+    show = run([python, "-m", "auditwheel", "show", repaired], env=env).stdout
     deps = run([os.path.join(VENV, "bin", "ninja"), "-C", os.path.join(out, "meson"), "-t", "deps"],
                env=env).stdout
     headers = {os.path.realpath(os.path.join(out, "meson", line.strip()))
