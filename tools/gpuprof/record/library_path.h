@@ -17,8 +17,10 @@ struct LibraryLookup {
 // GPROF_LIB when set (and then only it: a wrong value is an error, not a
 // hint); otherwise, relative to the directory of the running gpuprof
 // (/proc/self/exe): ../inject/libgprof.so (the build tree, where gpuprof is
-// build/tools/gpuprof), ../lib/libgprof.so, ../lib/<multiarch>/libgprof.so;
-// then the libdir gpuprof was configured to install into.
+// build/tools/gpuprof), ../lib/libgprof.so (an install prefix, and the
+// Python wheel, whose package holds bin/gpuprof and lib/libgprof.so),
+// ../lib/<multiarch>/libgprof.so; then the libdir gpuprof was configured to
+// install into.
 LibraryLookup find_libgprof();
 
 }  // namespace gprof::cli
