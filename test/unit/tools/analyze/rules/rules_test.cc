@@ -210,7 +210,7 @@ TEST_CASE("analyze: bad thresholds are refused with the reason", "[analyze]") {
 TEST_CASE("analyze: --range keeps the calls inside matching ranges", "[analyze]") {
   const std::vector<Timeline> timelines =
       load_timelines({test::write_temp_file("analyze_range.gprof", test::analyze_capture())},
-                     Scope{{"upload_*"}, {}})
+                     Scope{{"upload_*"}, {}, {}})
           .timelines;
   REQUIRE(timelines.size() == 1);
   CHECK(timelines[0].window_ns() == 10 * 500'000);
