@@ -33,13 +33,16 @@ class ExcessiveSyncTally {
   // (nullptr: none did).
   void add(const Timeline& timeline, const Call& call, const CallPlace& place, const Work* work,
            const uint64_t* last_issue);
-  void end_file();
+  void end_file(const Timeline& timeline);
   std::optional<Finding> finish(const RuleContext& context);
 
  private:
   uint64_t count_ = 0, blocked_ns_ = 0, busiest_ns_ = 0;
   std::map<std::string_view, std::pair<uint64_t, uint64_t>> by_api_;  // name -> (calls, ns)
   std::map<uint32_t, uint64_t> by_thread_;                            // this file's
+  std::map<std::pair<int32_t, uint32_t>, uint64_t> by_step_thread_;   // this file's
+  std::vector<uint64_t> step_shares_;  // each step's busiest thread's blocked share, ppm
+  uint64_t step_blocked_ns_ = 0;       // the busiest thread's of each step, summed
   WhereBuilder where_;
 };
 
@@ -257,8 +260,11 @@ class GpuIdleTally {
   // An explained gap of `device`; `order`: its place among all the gaps
   // (file, device, time), which breaks ties between equally long ones.
   void add_gap(const Timeline& timeline, uint32_t device, const ExplainedGap& gap, uint64_t order);
-  // The idle share of a step, in ppm.
-  void add_step_share(uint64_t ppm) { step_shares_.add(ppm); }
+  // A step's idle time in gaps, and its length.
+  void add_step(uint64_t idle_ns, uint64_t length_ns) {
+    step_shares_.add(idle_ns * 1000000 / length_ns);
+    step_idle_ns_ += idle_ns;
+  }
   std::optional<Finding> finish(const RuleContext& context);
 
  private:
@@ -271,7 +277,8 @@ class GpuIdleTally {
   uint64_t setup_window_ns_ = 0, setup_idle_ns_ = 0;
   std::vector<Listed> longest_;  // by length, then order
   std::map<std::string_view, uint64_t> by_api_;
-  MedianValues step_shares_;
+  MedianValues step_shares_;  // ppm
+  uint64_t step_idle_ns_ = 0;
   WhereBuilder where_;
 };
 

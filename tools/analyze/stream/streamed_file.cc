@@ -271,7 +271,7 @@ class FileJoin {
         tallies_.launch_bound.launch(timeline_, c.call, p, paired.gpu_ns, first);
     }
     tallies_.launch_bound.end_thread();
-    tallies_.excessive_sync.end_file();
+    tallies_.excessive_sync.end_file(timeline_);
   }
 
   void work_rules() {
