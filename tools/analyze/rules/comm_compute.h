@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -16,6 +17,24 @@ namespace gprof::analyze {
 // later), "ncclKernel_AllReduce_RING_LL_Sum_float" (before), and RCCL's
 // alike; torch's own collectives all run through them.
 bool is_communication(std::string_view kernel_name);
+
+// is_communication of a file's row names (Timeline::names), each looked at
+// once: demangled names run to hundreds of characters, and a file has
+// millions of kernels of a few hundred names.
+class CollectiveNames {
+ public:
+  void clear() { known_.clear(); }
+  bool is(const std::vector<std::string>& names, uint32_t name) {
+    if (name >= names.size()) return false;
+    if (name >= known_.size()) known_.resize(names.size(), kUnknown);
+    if (known_[name] == kUnknown) known_[name] = is_communication(names[name]) ? kYes : kNo;
+    return known_[name] == kYes;
+  }
+
+ private:
+  enum : uint8_t { kUnknown, kNo, kYes };
+  std::vector<uint8_t> known_;
+};
 
 struct Segment {
   uint64_t start_ns = 0;

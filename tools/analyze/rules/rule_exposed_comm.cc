@@ -29,14 +29,19 @@ std::optional<Finding> run(const RuleContext& context) {
 
 void ExposedCommTally::begin_file(const Timeline& /*timeline*/) {
   devices_.clear();
+  last_device_ = nullptr;
+  collective_.clear();
 }
 
 void ExposedCommTally::add(const Timeline& timeline, const WorkEvent& event) {
   const Work& w = event.work;
   if (w.kind != GpuKind::kKernel || !event.in_scope) return;
-  Device& device = devices_[w.device];
-  const bool communication =
-      w.name < timeline.names.size() && is_communication(timeline.names[w.name]);
+  if (last_device_ == nullptr || w.device != last_device_id_) {
+    last_device_ = &devices_[w.device];  // std::map: the entry stays where it is
+    last_device_id_ = w.device;
+  }
+  Device& device = *last_device_;
+  const bool communication = collective_.is(timeline.names, w.name);
   uint64_t tag = 0;
   if (communication) {
     tag = next_tag_++;
@@ -72,6 +77,7 @@ void ExposedCommTally::end_file(const Timeline& timeline) {
     communication_ns_ += device.sweep.communication_ns();
   }
   devices_.clear();
+  last_device_ = nullptr;
 }
 
 std::optional<Finding> ExposedCommTally::finish(const RuleContext& context) {

@@ -74,6 +74,7 @@ StragglerTally::StragglerTally(const Thresholds& thresholds)
 
 void StragglerTally::begin_file(const Timeline& timeline) {
   sweep_ = CommComputeSweep{};
+  collective_.clear();
   gpu_.emplace(timeline.steps);
   comm_.emplace(timeline.steps);
   data_busy_.emplace(timeline.steps);
@@ -84,8 +85,7 @@ void StragglerTally::begin_file(const Timeline& timeline) {
 void StragglerTally::add(const Timeline& timeline, const WorkEvent& event) {
   const Work& w = event.work;
   if (w.kind == GpuKind::kSync || !event.in_scope || timeline.steps.empty()) return;
-  const bool communication = w.kind == GpuKind::kKernel && w.name < timeline.names.size() &&
-                             is_communication(timeline.names[w.name]);
+  const bool communication = w.kind == GpuKind::kKernel && collective_.is(timeline.names, w.name);
   sweep_.add(w.start_ns, w.end_ns, communication);
   take();
 }

@@ -184,6 +184,9 @@ class ExposedCommTally {
   void drain(const Timeline& timeline, Device& device);
 
   std::map<uint32_t, Device> devices_;  // this file's
+  Device* last_device_ = nullptr;       // devices_' entry of last_device_id_
+  uint32_t last_device_id_ = 0;
+  CollectiveNames collective_;
   uint64_t next_tag_ = 0;
   uint64_t collectives_ = 0, communication_ns_ = 0, exposed_ns_ = 0;
   WhereBuilder where_;
@@ -212,6 +215,7 @@ class StragglerTally {
   void take();
 
   double min_excess_;
+  CollectiveNames collective_;
   CommComputeSweep sweep_;  // the file's devices together
   std::optional<StepTotals> gpu_, comm_, data_busy_;
   const std::vector<std::pair<uint64_t, uint64_t>>* loading_ = nullptr;
