@@ -1,13 +1,19 @@
 #include "tools/analyze/rules/comm_compute.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace gprof::analyze {
 
 bool is_communication(std::string_view kernel_name) {
-  // Demangled names may begin with a return type ("void ncclKernel_...").
-  return kernel_name.find("ncclDevKernel_") != std::string_view::npos ||
-         kernel_name.find("ncclKernel_") != std::string_view::npos;
+  // An identifier that begins with "nccl": the name itself, or after a
+  // demangled return type or namespace ("void ncclKernel_...").
+  for (size_t at = kernel_name.find("nccl"); at != std::string_view::npos;
+       at = kernel_name.find("nccl", at + 1)) {
+    const char before = at == 0 ? ' ' : kernel_name[at - 1];
+    if (!std::isalnum(static_cast<unsigned char>(before)) && before != '_') return true;
+  }
+  return false;
 }
 
 bool CommComputeSweep::Union::add(uint64_t start_ns, uint64_t end_ns, uint64_t tag,

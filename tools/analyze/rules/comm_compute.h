@@ -13,9 +13,11 @@
 
 namespace gprof::analyze {
 
-// NCCL's kernels: "ncclDevKernel_AllReduce_Sum_f32_RING_LL" (NCCL 2.19 and
-// later), "ncclKernel_AllReduce_RING_LL_Sum_float" (before), and RCCL's
-// alike; torch's own collectives all run through them.
+// NCCL's kernels, whose names begin with "nccl":
+// "ncclDevKernel_AllReduce_Sum_f32_RING_LL" (NCCL 2.19 and later),
+// "ncclKernel_AllReduce_RING_LL_Sum_float" (before), RCCL's alike; torch's
+// collectives all run through them. Not yet seen on a real GPU (no NCCL run
+// recorded so far; scripts/gpu-check lists the names it sees).
 bool is_communication(std::string_view kernel_name);
 
 // is_communication of a file's row names (Timeline::names), each looked at

@@ -84,6 +84,16 @@ void check(std::vector<Item> items) {
   CHECK(sweep.oldest_unsettled_tag() == UINT64_MAX);
 }
 
+TEST_CASE("comm-compute: NCCL's kernels by name", "[analyze][comm]") {
+  CHECK(is_communication("ncclDevKernel_AllReduce_Sum_f32_RING_LL"));
+  CHECK(is_communication("ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)"));
+  CHECK(is_communication("void ncclKernel_Broadcast_RING_LL_Sum_int8_t(ncclDevComm*, ...)"));
+  CHECK(is_communication("void ncclDevKernel_Generic<0>(ncclDevKernelArgsStorage<4096ul>)"));
+  CHECK_FALSE(is_communication("ampere_sgemm_128x64_tn"));
+  CHECK_FALSE(is_communication("my_nccl_like_kernel(float*)"));
+  CHECK_FALSE(is_communication("void at::native::vectorized_elementwise_kernel<4, ...>"));
+}
+
 TEST_CASE("comm-compute sweep: hand-worked cases", "[analyze][comm]") {
   // A collective alone: all of it exposed.
   check({{100, 200, true}});
