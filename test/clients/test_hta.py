@@ -2,7 +2,7 @@
 ranks (train_loop with RANK=0 and RANK=1, one trace per rank with its
 distributedInfo): its temporal, GPU kernel and idle-time breakdowns run and
 agree with gpuprof report's kernel totals and GPU busy time. And of a real
-recording (real/README.md: PyTorch emit_nvtx on an H200, no step ranges), where
+recording (test/e2e/real/README.md: PyTorch emit_nvtx on an H200, no step ranges), where
 they run too and count what report counts."""
 
 import json
@@ -135,7 +135,8 @@ class HtaOnARealRecording(unittest.TestCase):
         tmp = cls._tmp.name
         path = os.path.join(tmp, "nvtx-708.gprof")
         here = os.path.dirname(os.path.abspath(__file__))
-        with lzma.open(os.path.join(here, "real", "h200-nvtx-708.gprof.xz")) as src, \
+        with lzma.open(os.path.join(here, "..", "e2e", "real", "h200-2026-11-27",
+                                    "nvtx-708.gprof.xz")) as src, \
                 open(path, "wb") as dst:
             dst.write(src.read())
         traces = os.path.join(tmp, "traces")
