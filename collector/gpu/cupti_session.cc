@@ -18,6 +18,7 @@
 #include "collector/queues/clock.h"
 #include "collector/queues/loss_counters.h"
 #include "collector/queues/thread_state.h"
+#include "formats/correlation_ids.h"
 
 namespace gprof {
 
@@ -131,7 +132,9 @@ class Session final : public GpuSource {
   int64_t offset_ns_ = 0;           // CUPTI - recording clock
   uint64_t last_poll_ns_ = 0;
   std::atomic<bool> closed_{false};
-  std::atomic<uint64_t> next_external_{1};
+  // Above CUPTI's ids (formats/correlation_ids.h): the calls made before a
+  // takeover carry CUPTI's ids, those after it these, in one file.
+  std::atomic<uint64_t> next_external_{kPushedIdBase};
   // Takeover by another tool (DESIGN.md §2.9). Set by foreign_before/after
   // on the other tool's thread, read and cleared by the writer.
   std::atomic<bool> active_{false};       // gprof's buffers and kinds are set up

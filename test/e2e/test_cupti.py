@@ -10,6 +10,7 @@ import datetime
 import json
 import os
 import re
+import sqlite3
 import unittest
 
 import subprocess
@@ -888,15 +889,17 @@ class Takeover(CuptiCase):
         self.assertEqual(len(launches), self.BEFORE + self.DURING + self.AFTER)
         kernels = [g for g in dump(path, "gpu") if g["kind"] == "kernel"]
         self.assertEqual(len(kernels), self.BEFORE + self.AFTER)
-        # The launches after the other tool stopped are paired through gprof's external ids.
-        # Those before the yield were paired by CUPTI's ids, which a file whose final state is
-        # EXTERNAL_CORRELATION is not read by (tools/analysis/read/profile.cc: one pairing mode
-        # per file): their kernels are in the file, unpaired. Known gap, left to issue 31's one
-        # reader stage.
+        # The launches after the other tool stopped are paired through gprof's external ids,
+        # those before the yield by CUPTI's: the pushed ids start above CUPTI's
+        # (formats/correlation_ids.h), so a file holds both kinds and no id is of both. Before,
+        # both counted from 1: the kernels from before the yield stayed unpaired, and a pushed
+        # id equal to an earlier call's CUPTI id paired its kernel with that call.
         paired = sorted(by_correlation[k["api_correlation"]]["start_ns"] for k in kernels
                         if k.get("api_correlation") in by_correlation)
-        expected = [r["start_ns"] for r in launches[-self.AFTER:]]
+        expected = [r["start_ns"] for r in launches[:self.BEFORE] + launches[-self.AFTER:]]
         self.assertEqual(paired, expected)
+        self.assertTrue(all(r["correlation"] >= 1 << 40 for r in launches[-self.AFTER:]))
+        self.assertRegex(self.info(path), r"GPU records:.*; 0 unpaired")
         info = self.info(path)
         self.assertRegex(info, r"State:\s+EXTERNAL_CORRELATION")
         self.assertRegex(info, r"Reason:\s+CUPTI's subscriber given up to another tool")
@@ -904,6 +907,38 @@ class Takeover(CuptiCase):
         self.assertEqual(len(gaps), 1, info)
         self.assertIn("cuptiActivityRegisterCallbacks by", gaps[0])
         self.assertIn("resumed after the other tool stopped", gaps[0])
+
+    def test_pushed_ids_never_pair_with_calls_from_before_the_yield(self):
+        """With 8 launches before the yield, CUPTI's ids of the calls before it run past the
+        pushed ids of the 12 after (5 to 16 when both counted from 1: seen pairing the kernels
+        of pushed ids 8 and 13 with the launches of CUPTI ids 8 and 13 from before). Every
+        kernel pairs with its own launch, in report, trace and export alike."""
+        run = self.profile([program("kineto_takeover"), "--before", "8", "--during", "3",
+                            "--after", "12", "--pause-ms", "1000", "--subscribe"])
+        self.assertEqual(run.returncode, 0, run.stderr)
+        path = run.files[0]
+        api = dump(path)
+        launches = sorted((r for r in api if r["api"] in LAUNCH_APIS), key=lambda r: r["start_ns"])
+        kept = launches[:8] + launches[-12:]
+        kernels = sorted((g for g in dump(path, "gpu") if g["kind"] == "kernel"),
+                         key=lambda g: g["start_ns"])
+        self.assertEqual(len(kernels), 20)
+        # One kernel per launch, in launch order, each after its launch.
+        self.assertEqual([k.get("api_correlation") for k in kernels],
+                         [r["correlation"] for r in kept])
+        for k, r in zip(kernels, kept):
+            self.assertGreater(k["start_ns"], r["start_ns"])
+        trace = json.loads(gpuprof("trace", path, "-o", "-").stdout)
+        flows = [e for e in trace["traceEvents"] if e.get("ph") == "f"]
+        self.assertEqual(len(flows), 20)
+        db = os.path.join(self.tmp, "takeover.sqlite")
+        gpuprof("export", path, "-o", db)
+        with sqlite3.connect(db) as c:
+            joined = c.execute("SELECT k.start, r.start FROM CUPTI_ACTIVITY_KIND_KERNEL AS k "
+                               "JOIN CUPTI_ACTIVITY_KIND_RUNTIME AS r "
+                               "ON r.correlationId = k.correlationId ORDER BY k.start").fetchall()
+        self.assertEqual(len(joined), 20)
+        self.assertEqual([r for _, r in joined], [r["start_ns"] for r in kept])
 
     def test_torch_profiler_that_subscribes_and_tears_down_gives_the_subscriber_back(self):
         """kineto with TEARDOWN_CUPTI=1 unsubscribes and finalizes (CuptiCallbackApi.cpp:94-104 at

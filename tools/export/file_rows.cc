@@ -1,4 +1,5 @@
 #include "tools/export/file_rows.h"
+#include "formats/correlation_ids.h"
 
 #include <algorithm>
 #include <map>
@@ -151,7 +152,7 @@ void FileRows::write_api(const ApiRecord& r) {
   b.set(3, driver_api(api->symbol) ? kCudaDriver : kCudaRuntime);
   b.set(4, global_tid(global_pid_, r.tid));
   set_optional(b, 5, r.correlation);
-  call_ids_.add(r.correlation);
+  if (!is_pushed_id(r.correlation)) call_ids_.add(r.correlation);
   b.set(6, api_name(r.api, api->display));
   b.set(7, r.result);
   b.end_row();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "formats/correlation_ids.h"
 #include "tools/analysis/model/pairing.h"
 
 namespace gprof::trace {
@@ -16,6 +17,8 @@ bool CorrelationUnwrap::may_wrap(uint64_t lowest, uint64_t highest) {
 }
 
 uint64_t CorrelationUnwrap::next(uint64_t raw, std::optional<uint64_t> time_ns) {
+  // A call of a takeover carries an id gprof pushed: no CUPTI id, no sample.
+  if (is_pushed_id(raw)) return raw;
   const uint64_t id = analysis::unwrap_correlation(raw, count_ == 0 ? raw : previous_);
   const uint64_t drift = id > sampled_ ? id - sampled_ : sampled_ - id;
   if (count_++ % kSample == 0 || drift >= kDrift) sample_due_ = true;

@@ -30,7 +30,9 @@ class CorrelationUnwrap {
   // and no pass is needed.
   static bool may_wrap(uint64_t lowest, uint64_t highest);
 
-  // The next id in the order they were handed out: its unwrapped value.
+  // The next id in the order they were handed out: its unwrapped value. A
+  // pushed id (formats/correlation_ids.h) is its own value and changes
+  // nothing.
   // `time_ns`: when it was handed out, if known (times need not increase;
   // finish() sorts the samples).
   uint64_t next(uint64_t raw, std::optional<uint64_t> time_ns);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <tuple>
 
+#include "formats/correlation_ids.h"
 #include "tools/analysis/read/demangle.h"
 #include "tools/analysis/read/gpu_names.h"
 #include "tools/analysis/read/range_names.h"
@@ -310,8 +311,9 @@ void FileEvents::on_api(const ApiRecord& r) {
   add(e);
   if (r.correlation != 0) {
     join_->calls.add(CallKey{r.correlation, r.start_ns, end, e.track, index});
-    call_ids_ = {std::min(call_ids_.first, r.correlation),
-                 std::max(call_ids_.second, r.correlation)};
+    if (!is_pushed_id(r.correlation))
+      call_ids_ = {std::min(call_ids_.first, r.correlation),
+                   std::max(call_ids_.second, r.correlation)};
   }
   if (r.result == 0) {
     if (const auto effect = analysis::memory_effect(r.api))
@@ -339,6 +341,7 @@ void FileEvents::on_gpu(const GpuRecord& record) {
 void FileEvents::on_external_correlation(uint64_t correlation, uint64_t external_id) {
   ++externals_;
   join_->externals.add(External{correlation, external_id});
+  small_pushed_ids_ = small_pushed_ids_ || !is_pushed_id(external_id);
   external_ids_ = {std::min(external_ids_.first, correlation),
                    std::max(external_ids_.second, correlation)};
 }
@@ -523,10 +526,12 @@ void FileEvents::pair_gpu() {
   analysis::GpuCounts& counts = info_.gpu;
   counts.external_correlations = externals_;
   const analysis::CaptureWindows window(windowed(), info_.cupti);
-  // The ids gprof pushed and CUPTI's own are both small counters: in that
-  // mode a record pairs only through an external correlation (pairing.h).
-  const bool external_only =
-      info_.cupti && info_.cupti->state() == pb::CuptiStatus::EXTERNAL_CORRELATION;
+  // Where the ids gprof pushed and CUPTI's own are both small counters (files
+  // from before formats/correlation_ids.h), a record pairs only through an
+  // external correlation in that mode (pairing.h).
+  const bool external_only = info_.cupti &&
+                             info_.cupti->state() == pb::CuptiStatus::EXTERNAL_CORRELATION &&
+                             small_pushed_ids_;
   unwrap_correlations(external_only);
   const auto handed_out = [&](const GpuIn& g, const CallKey* call) {
     const GpuRecord& r = g.record;

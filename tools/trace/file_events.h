@@ -197,6 +197,7 @@ class FileEvents : public RecordVisitor {
   uint64_t flow_ends_ = 0;  // GPU work with its call: each has a flow end
   uint64_t counters_ = 0;
   uint64_t externals_ = 0;
+  bool small_pushed_ids_ = false;  // a pushed id below kPushedIdBase: a file from before it
   bool seen_any_ = false;
   // CUPTI's ids as recorded, lowest and highest: whether they can have
   // wrapped (correlation_unwrap.h).

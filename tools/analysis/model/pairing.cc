@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <iterator>
+#include <optional>
+
+#include "formats/correlation_ids.h"
 
 namespace gprof::analysis {
 namespace {
@@ -28,6 +31,7 @@ void CallPairing::add_call(const ApiRecord& record, uint32_t index) {
 
 void CallPairing::add_external(uint64_t correlation, uint64_t external_id) {
   external_.emplace_back(correlation, external_id);
+  small_pushed_ids_ = small_pushed_ids_ || !is_pushed_id(external_id);
 }
 
 void CallPairing::seal(PairingMode mode) {
@@ -41,17 +45,21 @@ void CallPairing::seal(PairingMode mode) {
 void CallPairing::seal_calls() {
   std::stable_sort(calls_.begin(), calls_.end(),
                    [](const CallRef& a, const CallRef& b) { return a.start_ns < b.start_ns; });
-  if (mode_ == PairingMode::kCorrelation && !calls_.empty()) {
-    uint64_t previous = calls_.front().correlation;
+  if (mode_ == PairingMode::kCorrelation) {
+    // Pushed ids (a takeover's calls) neither wrap nor time CUPTI's.
+    std::optional<uint64_t> previous;
     bool wrapped = false;
     for (CallRef& call : calls_) {
-      call.correlation = unwrap_correlation(call.correlation, previous);
+      if (is_pushed_id(call.correlation)) continue;
+      call.correlation = unwrap_correlation(call.correlation, previous.value_or(call.correlation));
       previous = call.correlation;
       wrapped = wrapped || call.correlation >= kIdSpace;
     }
     if (wrapped) {
       timeline_.reserve(calls_.size());
-      for (const CallRef& call : calls_) timeline_.emplace_back(call.start_ns, call.correlation);
+      for (const CallRef& call : calls_)
+        if (!is_pushed_id(call.correlation))
+          timeline_.emplace_back(call.start_ns, call.correlation);
     }
   }
   // Stable: of equal ids, the one that started first is the one found.
@@ -63,7 +71,7 @@ void CallPairing::seal_calls() {
 // The pushed ids never wrap and follow call order; the CUPTI ids they map
 // from are unwrapped in that order, and timed by the call that pushed them.
 void CallPairing::seal_externals() {
-  if (mode_ == PairingMode::kExternalOnly && !external_.empty()) {
+  if ((mode_ == PairingMode::kExternalOnly || pushed_ids_apart()) && !external_.empty()) {
     std::stable_sort(external_.begin(), external_.end(),
                      [](const auto& a, const auto& b) { return a.second < b.second; });
     uint64_t previous = external_.front().first;

@@ -4,11 +4,17 @@
 // (EXTERNAL_CORRELATION); a GPU record carries the CUPTI correlation id.
 //   - SUBSCRIBED: a GPU record pairs with the call whose correlation equals
 //     its own (mapped through external correlations, should a file have any).
-//   - EXTERNAL_CORRELATION: only through the external correlations. The
-//     pushed ids and CUPTI's ids are both small counters, so a GPU record
-//     that CUPTI correlated with a call gprof did not see (a library's driver
-//     launch) would otherwise pair with an unrelated call that pushed an
-//     equal id.
+//   - EXTERNAL_CORRELATION, pushed ids above CUPTI's (formats/
+//     correlation_ids.h): as SUBSCRIBED. The calls made before gprof gave
+//     its subscriber up carry CUPTI's ids, those after it pushed ids, and
+//     no id is of both kinds, so a GPU record pairs through its external
+//     correlation, else by its own id with a call from before the takeover,
+//     else (a library's driver launch gprof did not see) with none.
+//   - EXTERNAL_CORRELATION, pushed ids from 1 (files of gprof before that):
+//     only through the external correlations. Both kinds of id were small
+//     counters, so a GPU record that CUPTI correlated with a call gprof did
+//     not see would otherwise pair with an unrelated call that pushed an
+//     equal id; the calls from before the takeover stay unpaired.
 // CUPTI's ids are 32-bit and wrap in a long run (2^32 calls: about an hour
 // at a million calls a second). They are unwrapped to 64 bits: the calls'
 // (or, in external mode, the external correlations') in the order the ids
@@ -59,6 +65,9 @@ class CallPairing {
   const CallRef* find(uint64_t correlation, uint64_t gpu_start_ns = 0) const;
 
   size_t external_count() const { return external_.size(); }
+  // Whether every pushed id is above CUPTI's (kPushedIdBase), so that a file
+  // in EXTERNAL_CORRELATION state can be paired by both kinds of id.
+  bool pushed_ids_apart() const { return !small_pushed_ids_; }
   // Whether the file's CUPTI ids wrapped around 2^32.
   bool wrapped() const { return !timeline_.empty(); }
 
@@ -74,6 +83,7 @@ class CallPairing {
   // After a wrap: (time, unwrapped CUPTI id) in time order, what a GPU
   // record's id is unwrapped against.
   std::vector<std::pair<uint64_t, uint64_t>> timeline_;
+  bool small_pushed_ids_ = false;  // an external correlation pushed an id below kPushedIdBase
 };
 
 // The 64-bit id nearest `reference` whose low 32 bits are `raw`'s (serial

@@ -88,9 +88,10 @@ class FileAdapter : public RecordVisitor {
 
   void finish() {
     finish_ranges();
-    const bool external_mode =
-        info_.cupti && info_.cupti->state() == pb::CuptiStatus::EXTERNAL_CORRELATION;
-    pairing_.seal(external_mode ? PairingMode::kExternalOnly : PairingMode::kCorrelation);
+    const bool external_only = info_.cupti &&
+                               info_.cupti->state() == pb::CuptiStatus::EXTERNAL_CORRELATION &&
+                               !pairing_.pushed_ids_apart();
+    pairing_.seal(external_only ? PairingMode::kExternalOnly : PairingMode::kCorrelation);
     GpuCounts& counts = info_.gpu;
     const CaptureWindows window(windowed(), info_.cupti);
     counts.external_correlations = pairing_.external_count();

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "formats/correlation_ids.h"
 #include "tools/analysis/read/gpu_names.h"
 #include "tools/analysis/read/profile.h"
 #include "tools/gpuprof/cli/diagnostics.h"
@@ -110,10 +111,11 @@ class DumpVisitor : public analysis::ProfileVisitor {
         {"detail", r.detail},
     };
     // The call's id as recorded: pairing unwraps CUPTI's 32-bit ids, and an
-    // unwrapped id keeps the recorded one in its low 32 bits.
+    // unwrapped id keeps the recorded one in its low 32 bits; a pushed id
+    // (formats/correlation_ids.h) is recorded whole.
     if (activity.call != nullptr) {
       const uint64_t id = activity.call->correlation;
-      j["api_correlation"] = id >> 32 != 0 ? id & 0xFFFFFFFFu : id;
+      j["api_correlation"] = id >> 32 != 0 && !is_pushed_id(id) ? id & 0xFFFFFFFFu : id;
     }
     print_line(j);
   }

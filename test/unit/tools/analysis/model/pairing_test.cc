@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "formats/correlation_ids.h"
 #include "test/unit/formats/sidecar_builder.h"
 
 namespace gprof::analysis {
@@ -79,6 +80,35 @@ TEST_CASE("pairing: external mode pairs only through external correlations", "[p
   lost.add_external(7, 99);
   lost.seal(PairingMode::kExternalOnly);
   CHECK_FALSE(lost.find(7));
+}
+
+TEST_CASE("pairing: a takeover's pushed ids above CUPTI's pair beside the calls before it",
+          "[pairing]") {
+  // Before the yield gprof recorded CUPTI's ids 4 and 9; after it, it pushed
+  // kPushedIdBase + 1 and + 2 around its calls, which CUPTI numbered 14 and
+  // 19; a library's driver launch after the yield is CUPTI's 16, and a call
+  // with CUPTI id 20 wraps nothing.
+  constexpr uint64_t kBase = kPushedIdBase;
+  CallPairing pairing;
+  pairing.add_call(call(4, 100));
+  pairing.add_call(call(9, 200));
+  pairing.add_call(call(kBase + 1, 300));
+  pairing.add_call(call(kBase + 2, 400));
+  pairing.add_external(14, kBase + 1);
+  pairing.add_external(19, kBase + 2);
+  CHECK(pairing.pushed_ids_apart());
+  pairing.seal(PairingMode::kCorrelation);  // what profile.cc chooses for such a file
+  CHECK(pairing.find(4)->start_ns == 100);
+  CHECK(pairing.find(9)->start_ns == 200);
+  CHECK(pairing.find(14)->start_ns == 300);
+  CHECK(pairing.find(19)->start_ns == 400);
+  CHECK_FALSE(pairing.find(16));
+  CHECK_FALSE(pairing.wrapped());  // the pushed ids are no wrap
+  // A file from before: pushed ids from 1 are not apart from CUPTI's.
+  CallPairing old;
+  old.add_call(call(1, 100));
+  old.add_external(5, 1);
+  CHECK_FALSE(old.pushed_ids_apart());
 }
 
 TEST_CASE("pairing: 32-bit CUPTI ids that wrap are unwrapped", "[pairing]") {
