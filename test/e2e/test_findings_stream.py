@@ -119,6 +119,13 @@ class StreamedFindingsMatchMemory(E2ETestCase):
                           (("--profiler-window", "2:4"), {"GPROF_CAPTURE": "cudaProfilerApi"})):
             self.check(self.record("train_loop", *args, env=env))
 
+    @unittest.skipUnless(GEN, "GPUPROF_GEN not set")
+    def test_generated_capture_windows(self):
+        with tempfile.TemporaryDirectory() as d:
+            paths = generate(d, "300K", "--ops-per-step", "20", "--seed", "7",
+                             "--capture-window", "2:9,12:13,15:1000")
+            self.check(paths)
+
     def test_a_file_the_stream_cannot_take_is_read_in_memory_with_a_note(self):
         files = self.record("train_loop", env={"GPROF_FAKE_CUPTI": "subscriber_taken"})
         streamed = gpuprof_run("analyze", ["--format", "json", *LOW], files)

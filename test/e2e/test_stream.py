@@ -110,6 +110,30 @@ class StreamMatchesMemory(E2ETestCase):
                 self.assertLess(peak_kb, 160 * 1024, args)
 
 
+    @unittest.skipUnless(GEN, "GPUPROF_GEN not set")
+    def test_generated_capture_windows(self):
+        """Issue 31: files recorded with capture windows (the GPU work of calls outside them
+        still reported, queued before one opened or issued just after one closed) were read in
+        memory, ~140 bytes a record. Streamed: the in-memory bytes on every option, in the
+        stream's memory."""
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "windowed.gprof")
+            subprocess.run([GEN, "--records", "300K", "--ops-per-step", "20", "--seed", "7",
+                            "--capture-window", "2:9,12:13,15:1000", "-o", path], check=True,
+                           capture_output=True)
+            info = subprocess.run([GPUPROF, "info", path], capture_output=True, text=True)
+            self.assertRegex(info.stdout, r"\d+ issued outside the capture window")
+            self.check([path])
+            path = os.path.join(d, "big.gprof")
+            subprocess.run([GEN, "--records", "5M", "--capture-window", "1:40,41:100000", "-o",
+                            path], check=True, capture_output=True)
+            for args in ([], ["--view", "kernels", "--format", "csv"]):
+                streamed, peak_kb = report_with_peak(args, [path])
+                self.assertEqual(streamed.returncode, 0, streamed.stderr)
+                self.assertNotIn("read in memory", streamed.stderr)
+                self.assertEqual(streamed.stdout, report(args, [path], stream=False).stdout, args)
+                self.assertLess(peak_kb, 160 * 1024, args)
+
 
 def report_with_peak(args, paths):
     """`gpuprof report` and the peak resident memory of that process alone, in KiB."""

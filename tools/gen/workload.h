@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace gprof::gen {
 
@@ -26,6 +28,15 @@ struct Settings {
   // falls behind its calls (a training loop that queues work) has its
   // records delivered that much after them. 0: within a frame or two.
   uint64_t gpu_lag_ns = 0;
+  // Capture windows (GPROF_CAPTURE=cudaProfilerApi), by ProfilerStep#N:
+  // [start, stop) opens before step `start` begins and closes once step
+  // `stop - 1` has ended. Empty: no window, everything recorded. With
+  // windows, `records` are the run's, and only those made while a window
+  // is open are written (the shim records nothing else); the GPU records of
+  // calls made outside still come when their work starts while CUPTI's
+  // kinds are on: queued before a window opens, or issued just after it
+  // closes (the shim stops recording before it turns the kinds off).
+  std::vector<std::pair<uint64_t, uint64_t>> capture_steps;
 };
 
 struct Counts {
