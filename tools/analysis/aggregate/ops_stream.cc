@@ -343,23 +343,9 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
       if (!has_k || k.correlation != id) return false;
       targets.clear();
       for (; has_k && k.correlation == id; has_k = kept.next(k)) targets.push_back(k);
-      for (const KeptTarget& t : targets) {
-        if (t.field == kNoTarget) continue;
-        Row& row = label_rows_[t.key];
-        switch (static_cast<WalkField>(t.field)) {
-          case WalkField::kIssued:
-            row.issued_device_ns += ns;
-            break;
-          case WalkField::kSelfDevice:
-            row.self_device_ns += ns;
-            break;
-          case WalkField::kDeviceTotal:
-            row.device_total_ns += ns;
-            break;
-          default:
-            break;
-        }
-      }
+      for (const KeptTarget& t : targets)
+        if (t.field != kNoTarget)
+          add_device_field(label_rows_[t.key], static_cast<WalkField>(t.field), ns);
     }
     return true;
   }
