@@ -365,6 +365,60 @@ def check_torch_nvtx(checks, gprof, work, steps=20):
                    f"{mine:.1f} us ({rel * 100:.1f}%)", rel <= bound)
 
 
+NCCL_WORKLOAD = r'''
+import os, sys, torch, torch.distributed as dist
+# One rank on one GPU: NCCL still runs its collective kernels. Each step a matmul, then an
+# all_reduce after it on the same stream: nothing beside the collective (exposed-comm).
+os.environ.setdefault("MASTER_ADDR", "127.0.0.1")
+os.environ.setdefault("MASTER_PORT", "29531")
+dist.init_process_group("nccl", rank=0, world_size=1)
+torch.cuda.set_device(0)
+a = torch.randn(2048, 2048, device="cuda")
+grad = torch.randn(64 << 20, device="cuda")  # 256 MB: a long all-reduce
+for _ in range(int(sys.argv[1])):
+    torch.cuda.nvtx.range_push("ProfilerStep#0")
+    b = a @ a
+    dist.all_reduce(grad)
+    torch.cuda.synchronize()
+    torch.cuda.nvtx.range_pop()
+dist.destroy_process_group()
+'''
+
+
+def check_nccl(checks, gprof, work, steps=10):
+    """Issue 32 item 5 on a real GPU: NCCL's kernels are told apart as collectives by name, and
+    exposed-comm fires on an all-reduce with nothing beside it. One rank: the straggler needs
+    several GPUs."""
+    probe = run([sys.executable, "-c",
+                 "import torch, torch.distributed as d; print(d.is_nccl_available())"],
+                check=False)
+    if probe.returncode != 0 or probe.stdout.strip() != "True":
+        checks.rows.append(("nccl: collectives", "torch with NCCL", "not available", "SKIP"))
+        return
+    script = os.path.join(work, "nccl_step.py")
+    open(script, "w").write(NCCL_WORKLOAD)
+    proc, files = gprof.profile([sys.executable, script, str(steps)], work, "nccl")
+    checks.add("nccl: exit code under gprof", 0, proc.returncode, proc.returncode == 0)
+    if not files:
+        return
+    names = sorted({r["name"] for r in gprof.dump(files, "gpu")
+                    if r.get("kind") == "kernel" and "nccl" in r.get("name", "").lower()})
+    for name in names:
+        print(f"gpu-check: NCCL kernel: {name[:150]}")
+    doc = json.loads(run([gprof.cli, "analyze", "--format", "json", "--min-share", "0",
+                          "--threshold", "exposed-comm.min_share=0", *files],
+                         check=False).stdout or "{}")
+    found = {f["rule"]: f for f in doc.get("findings", [])}
+    exposed = found.get("exposed-comm")
+    checks.add("nccl: kernels named nccl* seen", ">= 1", len(names), len(names) >= 1)
+    collectives = exposed["evidence"]["collectives"]["value"] if exposed else 0
+    checks.add("nccl: exposed-comm counts them as collectives", f">= {steps}", collectives,
+               collectives >= steps)
+    share = exposed["evidence"]["exposed_share"]["value"] if exposed else 0
+    checks.add("nccl: all-reduce after the matmul is exposed", "> 90%", f"{share * 100:.1f}%",
+               share > 0.9)
+
+
 def overhead_ladder(build):
     """Issue 30's ladder (scripts/gpu-ladder), short enough for this call: every rung, fewer
     launches and steps than `scripts/gpu-ladder` run on its own."""
@@ -460,6 +514,7 @@ def main():
         else:
             check_torch(checks, gprof, work)
             check_torch_nvtx(checks, gprof, work)
+            check_nccl(checks, gprof, work)
             if not args.quick:
                 check_analyze(checks, gprof, work)
                 overhead_ladder(args.build)

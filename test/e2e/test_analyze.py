@@ -66,7 +66,7 @@ class EachRuleOnItsProgram(AnalyzeCase):
                 efficient = self.analyze_json(self.record_program(name, env, efficient=True))
                 self.assertEqual(efficient["findings"], [],
                                  f"{name} --efficient: {json.dumps(efficient['findings'], indent=1)}")
-                self.assertEqual([r["fired"] for r in efficient["rules"]], [False] * 6)
+                self.assertEqual([r["fired"] for r in efficient["rules"]], [False] * len(efficient["rules"]))
 
 
 REAL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "real", "h100-2026-11-27")

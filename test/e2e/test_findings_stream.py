@@ -25,7 +25,8 @@ LOW = [
     "--threshold", "launch-bound.max_gpu_busy=100%", "--threshold", "excessive-sync.min_share=0",
     "--threshold", "excessive-sync.min_count=1", "--threshold", "memcpy-dtoh-sync.min_count=1",
     "--threshold", "pageable-memcpy.min_count=1", "--threshold", "small-memcpy.min_count=1",
-    "--threshold", "small-memcpy.max_bytes=1GB",
+    "--threshold", "small-memcpy.max_bytes=1GB", "--threshold", "straggler.min_excess=0",
+    "--threshold", "exposed-comm.min_share=0",
 ]
 
 OPTIONS = (

@@ -141,6 +141,25 @@ int main(int argc, char** argv) {
                  "frame or two)")
       ->type_name("SECONDS")
       ->check(CLI::Range(0.0, 3600.0));
+  uint32_t slow_rank = UINT32_MAX;
+  double slow_ms = 0;
+  app.add_option("--slow-rank", slow_rank,
+                 "A straggler: this rank waits --slow-by for its data at the start of each step "
+                 "(in a DataLoader range), and the other ranks wait as long in each step's "
+                 "all-reduce")
+      ->type_name("RANK");
+  app.add_option("--slow-by", slow_ms, "How long the --slow-rank waits per step (default 5 ms)")
+      ->type_name("MS")
+      ->check(CLI::Range(0.0, 600000.0));
+  std::string comm = "serialized";
+  app.add_option("--comm", comm,
+                 "Where each step's all-reduce (an NCCL kernel) runs: 'serialized', after the "
+                 "optimizer on the training stream with no compute beside it; 'overlapped', from "
+                 "the middle of the step on a stream of its own beside the step's compute, the "
+                 "optimizer waiting for it")
+      ->type_name("serialized|overlapped")
+      ->check(CLI::IsMember({"serialized", "overlapped"}))
+      ->capture_default_str();
   std::vector<std::string> capture_text;
   app.add_option("--capture-window", capture_text,
                  "Record with capture windows (GPROF_CAPTURE=cudaProfilerApi), by step: START:STOP "
@@ -159,6 +178,16 @@ int main(int argc, char** argv) {
   app.add_flag("--force", force, "Overwrite existing files");
   CLI11_PARSE(app, argc, argv);
   settings.gpu_lag_ns = static_cast<uint64_t>(gpu_lag_s * 1e9);
+  settings.overlapped_comm = comm == "overlapped";
+  if (slow_rank != UINT32_MAX) {
+    if (slow_rank >= settings.ranks) {
+      fmt::print(stderr, "gpuprof-gen: error: --slow-rank {}: the ranks are 0..{}\n", slow_rank,
+                 settings.ranks - 1);
+      return 2;
+    }
+    settings.slow_rank = slow_rank;
+    settings.slow_ns = static_cast<uint64_t>((slow_ms > 0 ? slow_ms : 5.0) * 1e6);
+  }
   for (const std::string& text : capture_text) {
     uint64_t start = 0, stop = 0;
     char end = 0;

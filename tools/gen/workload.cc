@@ -240,9 +240,10 @@ constexpr uint64_t kKindsOffNs = 50'000;
 struct Thread {
   uint32_t tid = 0;
   Role role = Role::kMain;
-  uint64_t now = 0;       // CPU time of the thread
-  uint64_t gpu_free = 0;  // when its stream's last work ends
-  uint64_t stream = 0;    // cudaStream_t
+  uint64_t now = 0;        // CPU time of the thread
+  uint64_t gpu_free = 0;   // when its stream's last work ends
+  uint64_t comm_free = 0;  // the same of its communication stream (Settings::overlapped_comm)
+  uint64_t stream = 0;     // cudaStream_t
   uint32_t cupti_stream = 0;
   uint32_t units = 0;
   Gated<ApiCallsEncoder, ApiRecord> calls;
@@ -254,7 +255,7 @@ struct Thread {
 
 // A piece of work a thread does next, with the records it will write.
 struct Unit {
-  enum Kind { kOp, kGraph, kStepBegin, kStepEnd, kCopy, kSync } kind = kOp;
+  enum Kind { kOp, kGraph, kStepBegin, kStepEnd, kCopy, kSync, kAllReduce } kind = kOp;
   const OpSpec* op = nullptr;  // kOp
   bool child = false;
   bool empty = false;  // an aten::empty inside the child (no GPU work)
@@ -281,6 +282,8 @@ uint64_t Unit::records() const {
       return 4 + 2;  // pin_memory > aten::copy_ and a copy
     case kSync:
       return 2;
+    case kAllReduce:
+      return 2 + 2;  // its range, the launch and its kernel
   }
   return 0;
 }
@@ -304,14 +307,20 @@ class Generator {
   void pop(Thread& t);
   void mark(Thread& t, uint32_t name);
   ApiRecord call(Thread& t, ApiId api, uint64_t duration);
-  void launch(Thread& t, uint32_t k);
+  void launch(Thread& t, uint32_t k, bool on_comm_stream = false, uint64_t longer_ns = 0);
   void copy(Thread& t, uint8_t cuda_kind, uint64_t bytes);
   void set(Thread& t, uint64_t bytes);
   void sync(Thread& t);
   void graph(Thread& t);
-  void gpu(Thread& t, GpuRecord& r, uint64_t issued_at);
+  void gpu(Thread& t, GpuRecord& r, uint64_t issued_at, bool on_comm_stream = false);
   void work(Thread& t, const Unit& u);
   Unit next_unit(Thread& t);
+  uint64_t records_of(const Unit& u) const;
+  bool slow() const { return s_.slow_ns != 0 && s_.rank == s_.slow_rank; }
+  // How much longer this rank's all-reduce lasts: it waits for the straggler.
+  uint64_t all_reduce_wait() const {
+    return s_.slow_ns != 0 && s_.slow_rank < s_.ranks && s_.rank != s_.slow_rank ? s_.slow_ns : 0;
+  }
   void flush(bool last);
   void write_frame(const ByteBuffer& payload);
   void write_header();
@@ -339,6 +348,7 @@ class Generator {
   uint64_t seq_ = 0, backward_seq_ = 0, op_id_ = 0;
   uint64_t step_ = 0;
   bool in_step_ = false;
+  bool reduced_in_step_ = false;  // the step's all-reduce ran in its middle (overlapped_comm)
   bool write_failed_ = false;
   // Settings::capture_steps: whether a window is open, when they opened and
   // closed (CuptiStatus.capture_windows), the records not written.
@@ -429,13 +439,14 @@ ApiRecord Generator::call(Thread& t, ApiId api, uint64_t duration) {
 }
 
 // GPU work on the thread's stream: it starts once issued and the stream is free.
-void Generator::gpu(Thread& t, GpuRecord& r, uint64_t issued_at) {
+void Generator::gpu(Thread& t, GpuRecord& r, uint64_t issued_at, bool on_comm_stream) {
+  uint64_t& free = on_comm_stream ? t.comm_free : t.gpu_free;
   const uint64_t duration = r.end_ns;
-  r.start_ns = std::max(issued_at + rng_.between(1500, 6000), t.gpu_free);
+  r.start_ns = std::max(issued_at + rng_.between(1500, 6000), free);
   r.end_ns = r.start_ns + duration;
-  t.gpu_free = r.end_ns + rng_.between(500, 2000);
+  free = r.end_ns + rng_.between(500, 2000);
   r.device = s_.rank % 8;
-  r.stream = t.cupti_stream;
+  r.stream = on_comm_stream ? t.cupti_stream + 3 : t.cupti_stream;
   if (!windowed() || record_gpu(t, r)) t.buffer->add(r);
   ++counts_.gpu;
   if (t.buffer->count() >= t.buffer_capacity) {
@@ -448,7 +459,7 @@ void Generator::gpu(Thread& t, GpuRecord& r, uint64_t issued_at) {
   }
 }
 
-void Generator::launch(Thread& t, uint32_t k) {
+void Generator::launch(Thread& t, uint32_t k, bool on_comm_stream, uint64_t longer_ns) {
   const KernelSpec& spec = kKernels[k];
   ApiRecord a = call(t, rng_.one_in(4) ? ApiId::cudaLaunchKernelInternal : ApiId::cudaLaunchKernel,
                      rng_.around(4500));
@@ -460,14 +471,14 @@ void Generator::launch(Thread& t, uint32_t k) {
   ++counts_.launches;
   GpuRecord g{};
   g.kind = GpuKind::kKernel;
-  g.end_ns = rng_.around(spec.gpu_ns);
+  g.end_ns = rng_.around(spec.gpu_ns) + longer_ns;
   g.correlation = a.correlation;
   g.kernel = gpu_kernel_id(k);
   g.grid = spec.grid;
   g.block = spec.block;
   g.shared_mem = spec.shared_mem;
   g.registers = spec.registers;
-  gpu(t, g, a.start_ns);
+  gpu(t, g, a.start_ns, on_comm_stream);
 }
 
 void Generator::copy(Thread& t, uint8_t cuda_kind, uint64_t bytes) {
@@ -575,6 +586,10 @@ Unit Generator::next_unit(Thread& t) {
         u.kind = Unit::kStepEnd;
         return u;
       }
+      if (s_.overlapped_comm && at == s_.ops_per_step / 2 + 1) {
+        u.kind = Unit::kAllReduce;
+        return u;
+      }
       if (rng_.one_in(50)) {
         u.kind = Unit::kGraph;
         return u;
@@ -633,6 +648,11 @@ void Generator::work(Thread& t, const Unit& u) {
       if (windowed()) step_window(t.now, true);
       in_step_ = true;
       push(t, nvtx("ProfilerStep#" + std::to_string(step_)));
+      if (slow()) {
+        push(t, nvtx("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__"));
+        t.now += s_.slow_ns;
+        pop(t);
+      }
       push(t, nvtx("aten::to, sizes = [[32, 512], [], [], [], []]"), ++seq_, ++op_id_);
       push(t, nvtx("aten::copy_, sizes = [[32, 512], [32, 512], []]"), 0, ++op_id_);
       copy(t, kCudaHtoD, 32 * 512 * 8);
@@ -645,12 +665,18 @@ void Generator::work(Thread& t, const Unit& u) {
     case Unit::kStepEnd:
       push(t, nvtx("Optimizer.step#AdamW.step"), 0, ++op_id_);
       push(t, nvtx("aten::_fused_adamw_"), 0, ++op_id_);
+      // The optimizer waits for the gradients' all-reduce (a stream wait
+      // the generator does not write as a call).
+      if (reduced_in_step_) t.gpu_free = std::max(t.gpu_free, t.comm_free);
       launch(t, kAdam);
       pop(t);
       pop(t);
-      push(t, nvtx("nccl:all_reduce"));
-      launch(t, kAllReduce);
-      pop(t);
+      if (!reduced_in_step_) {
+        push(t, nvtx("nccl:all_reduce"));
+        launch(t, kAllReduce, false, all_reduce_wait());
+        pop(t);
+      }
+      reduced_in_step_ = false;
       push(t, nvtx("aten::item, sizes = [[]]"), ++seq_, ++op_id_);
       push(t, nvtx("aten::_local_scalar_dense, sizes = [[]]"), 0, ++op_id_);
       copy(t, kCudaDtoH, 4);
@@ -674,7 +700,20 @@ void Generator::work(Thread& t, const Unit& u) {
     case Unit::kSync:
       sync(t);
       break;
+    case Unit::kAllReduce:
+      push(t, nvtx("nccl:all_reduce"));
+      launch(t, kAllReduce, true, all_reduce_wait());
+      pop(t);
+      reduced_in_step_ = true;
+      break;
   }
+}
+
+uint64_t Generator::records_of(const Unit& u) const {
+  uint64_t records = u.records();
+  if (u.kind == Unit::kStepBegin && slow()) records += 2;          // the DataLoader range
+  if (u.kind == Unit::kStepEnd && reduced_in_step_) records -= 4;  // no all-reduce there
+  return records;
 }
 
 void Generator::write_frame(const ByteBuffer& payload) {
@@ -923,7 +962,7 @@ bool Generator::run(std::string& error) {
     for (auto& other : threads_)
       if (other->now < t->now) t = other.get();
     const Unit u = next_unit(*t);
-    if (counts_.records() + u.records() + reserve > s_.records) break;
+    if (counts_.records() + records_of(u) + reserve > s_.records) break;
     work(*t, u);
     ++t->units;
     if (pending_ >= kFrameRecords) flush(false);

@@ -28,6 +28,16 @@ struct Settings {
   // falls behind its calls (a training loop that queues work) has its
   // records delivered that much after them. 0: within a frame or two.
   uint64_t gpu_lag_ns = 0;
+  // A straggler: rank `slow_rank` waits `slow_ns` for its data at the start
+  // of each step (in a DataLoader range), and the other ranks wait as long
+  // in each step's all-reduce, as synchronous data parallelism makes them.
+  uint32_t slow_rank = UINT32_MAX;
+  uint64_t slow_ns = 0;
+  // Where the all-reduce runs: false, after the optimizer on the main
+  // stream (no compute beside it); true, from the middle of the step on a
+  // stream of its own while the step's compute goes on (as DDP's buckets
+  // run during the backward pass), the optimizer waiting for it.
+  bool overlapped_comm = false;
   // Capture windows (GPROF_CAPTURE=cudaProfilerApi), by ProfilerStep#N:
   // [start, stop) opens before step `start` begins and closes once step
   // `stop - 1` has ended. Empty: no window, everything recorded. With

@@ -34,6 +34,7 @@ struct AnalyzeArgs {
   std::vector<std::string> fail_on;
   std::vector<std::string> ranges;
   std::vector<std::string> steps;
+  std::vector<std::string> data_ranges;
   std::vector<std::string> thresholds;
   std::string min_share = "1%";
   bool full_names = false;
@@ -89,8 +90,9 @@ int run(const AnalyzeArgs& args) {
   Inputs inputs = expand_inputs(args.files);
   if (!report_input_errors(inputs.errors)) return kExitBadInput;
   ProgressScope progress(inputs.files, 1, args.quiet);
-  analyze::AnalyzedFiles loaded = analyze::analyze_files(inputs.files, rules, std::move(thresholds),
-                                                         analyze::Scope{args.ranges, args.steps});
+  analyze::AnalyzedFiles loaded =
+      analyze::analyze_files(inputs.files, rules, std::move(thresholds),
+                             analyze::Scope{args.ranges, args.steps, args.data_ranges});
   progress.finish();
   print_in_memory_notes(loaded.in_memory);
   if (!check_files(loaded.infos)) return kExitBadInput;
@@ -176,6 +178,12 @@ void add_analyze_command(CLI::App& app, int& exit_status) {
   cmd->add_option("--step", args->steps,
                   "NVTX ranges that are training steps (glob); default: ProfilerStep*, else "
                   "step*. Repeatable")
+      ->type_name("NAME")
+      ->allow_extra_args(false);
+  cmd->add_option("--data-range", args->data_ranges,
+                  "NVTX ranges in which the loop waits for its next batch (glob), for the "
+                  "straggler rule; default: *DataLoader*, *dataloader*, *data_loader*, "
+                  "*data_loading*, *load_batch*. Repeatable")
       ->type_name("NAME")
       ->allow_extra_args(false);
   cmd->add_option("--threshold", args->thresholds, thresholds_help())

@@ -144,6 +144,41 @@ std::string launch_phases_capture(bool names_last) {
   return file.bytes();
 }
 
+std::string steps_then_eval_capture() {
+  constexpr uint32_t kStepKernel = 1, kEvalKernel = 2, kEval = 1, kStep = 10;
+  Capture c;
+  std::vector<std::pair<uint32_t, std::string>> names = {{kEval, "eval"}};
+  for (uint32_t i = 0; i < 10; ++i) {
+    const uint64_t t = 1 * kMs + i * 10 * kMs;
+    names.emplace_back(kStep + i, "ProfilerStep#" + std::to_string(i));
+    c.ranges.push_back(make_range_event(RangeOp::kPush, t, kStep + i));
+    c.launch(kStepKernel, t, t + 10 * kUs, 3 * kMs);
+    ApiRecord sync =
+        make_correlated(ApiId::cudaStreamSynchronize, t + 50 * kUs, 3 * kMs, ++c.correlation);
+    sync.stream = 0x7000;
+    c.calls.push_back(sync);
+    c.ranges.push_back(make_range_event(RangeOp::kPop, t + 10 * kMs));
+  }
+  uint64_t t = 101 * kMs;
+  c.ranges.push_back(make_range_event(RangeOp::kPush, t, kEval));
+  for (int i = 0; i < 300; ++i, t += 1 * kMs) c.launch(kEvalKernel, t, t + 10 * kUs, 1 * kMs);
+  c.ranges.push_back(make_range_event(RangeOp::kPop, t));
+  pb::Footer footer;
+  footer.set_end_clock_ns(t + 1 * kMs);
+  footer.set_api_records(c.calls.size());
+  footer.set_gpu_records(c.gpu.size());
+  SidecarBuilder file;
+  file.header(test_header())
+      .cupti(subscribed_status())
+      .strings({{kStepKernel, "_Z11step_kernelPfi"}, {kEvalKernel, "_Z11eval_kernelPfi"}})
+      .named(pb::StringEntry::NVTX, names)
+      .calls(100, c.calls)
+      .ranges(100, c.ranges)
+      .gpu(c.gpu)
+      .footer(footer);
+  return file.bytes();
+}
+
 std::string two_thread_launches_capture() {
   constexpr uint32_t kTinyUpdate = 1;
   Capture first, second;

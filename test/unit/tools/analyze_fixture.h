@@ -51,4 +51,15 @@ std::string launch_phases_capture(bool names_last = false);
 // launch to 17 us after the 98th of thread 101), not 2 x 98 x 9 us.
 std::string two_thread_launches_capture();
 
+// Ten steps "ProfilerStep#i" of 10 ms from 1 ms, then "eval", no step. Each
+// step: a launch of step_kernel at its start (3 ms on the GPU from 10 us
+// after), cudaStreamSynchronize [50 us, 3.05 ms) waiting for it, then CPU
+// work with the GPU idle to the step's end. "eval" [101, 401 ms): 300
+// launches of eval_kernel (1 ms) every 1 ms, back to back on the GPU. So the
+// window (1 to 401.01 ms) is 17.5% idle (ten gaps of 7 ms) and its one thread
+// 7.5% blocked: under gpu-idle's 30% and excessive-sync's 10%; the median
+// step is 70% idle (7 ms: 10 us before its kernel starts, 6.99 ms after it
+// ends) and 30% blocked.
+std::string steps_then_eval_capture();
+
 }  // namespace gprof::test

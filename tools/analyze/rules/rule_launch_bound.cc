@@ -117,6 +117,37 @@ bool fires(const RuleContext& context, uint64_t launches, uint64_t short_count, 
          busy_share < context.get(kId, "max_gpu_busy");
 }
 
+// What a finding says of launches, of the run or of its launch-bound phases.
+struct LaunchFigures {
+  bool phase;  // the figures of phases: their means, not the run's medians
+  uint64_t launches, short_count, idle_ns;
+  double kernel_ns, interval_ns, busy_share;
+};
+
+std::vector<Metric> launch_evidence(const LaunchFigures& l, double impact_share) {
+  const std::string_view average = l.phase ? "mean" : "median";
+  return {
+      count_metric("launches", l.phase ? "kernel launches in the phase" : "kernel launches",
+                   l.launches),
+      count_metric("short_launches", "kernels shorter than their launch interval", l.short_count),
+      time_metric(fmt::format("{}_kernel_time", average), fmt::format("{} kernel time", average),
+                  l.kernel_ns),
+      time_metric(fmt::format("{}_launch_interval", average),
+                  fmt::format("{} launch interval", average), l.interval_ns),
+      share_metric("gpu_busy_share", "GPU busy between launches", l.busy_share),
+      time_metric("idle_time", "GPU idle between them", l.idle_ns),
+      share_metric("window_share", "share of the window", impact_share)};
+}
+
+std::string launch_suggestion(bool phase) {
+  return fmt::format(
+      "Give the GPU more work per launch{}: fuse {} small kernels (torch.compile, fused or "
+      "foreach optimizers), batch the work, or capture the {} in a CUDA graph once "
+      "(cudaStreamBeginCapture, cudaGraphLaunch; PyTorch: torch.cuda.graphs) and launch it "
+      "whole.",
+      phase ? " in that phase" : "", phase ? "its" : "the", phase ? "phase" : "loop");
+}
+
 }  // namespace
 
 // The phases that are launch-bound on their own, the run as a whole not.
@@ -152,18 +183,13 @@ std::optional<Finding> LaunchBoundTally::phase_finding(const RuleContext& contex
   Finding f;
   f.rule = kId;
   set_impact(f, idle_ns, context.window_ns);
-  f.evidence = {
-      count_metric("launches", "kernel launches in the phase", launches),
-      count_metric("short_launches", "kernels shorter than their launch interval", short_count),
-      time_metric("mean_kernel_time", "mean kernel time", mean_kernel),
-      time_metric("mean_launch_interval", "mean launch interval", mean_interval),
-      share_metric("gpu_busy_share", "GPU busy between launches", busy_share),
-      time_metric("idle_time", "GPU idle between them", idle_ns),
-      share_metric("window_share", "share of the window", f.impact_share),
-      count_metric("run_launches", "kernel launches in the run", launches_),
-      share_metric(
-          "run_gpu_busy_share", "GPU busy between launches, whole run",
-          span_ns_ == 0 ? 1 : static_cast<double>(busy_ns_) / static_cast<double>(span_ns_))};
+  f.evidence = launch_evidence(
+      {true, launches, short_count, idle_ns, mean_kernel, mean_interval, busy_share},
+      f.impact_share);
+  f.evidence.push_back(count_metric("run_launches", "kernel launches in the run", launches_));
+  f.evidence.push_back(share_metric(
+      "run_gpu_busy_share", "GPU busy between launches, whole run",
+      span_ns_ == 0 ? 1 : static_cast<double>(busy_ns_) / static_cast<double>(span_ns_)));
   f.where = top.where.finish(context.files);
   std::string phases = names.front();
   if (names.size() > 1) phases += fmt::format(" (and {} more)", names.size() - 1);
@@ -173,11 +199,7 @@ std::optional<Finding> LaunchBoundTally::phase_finding(const RuleContext& contex
       "waiting for the next, though over the whole run launches kept it busy enough.",
       phases, short_count, launches, time_text(mean_kernel), time_text(mean_interval),
       share_text(busy_share), time_text(idle_ns));
-  f.suggestion =
-      "Give the GPU more work per launch in that phase: fuse its small kernels (torch.compile, "
-      "fused or foreach optimizers), batch the work, or capture the phase in a CUDA graph once "
-      "(cudaStreamBeginCapture, cudaGraphLaunch; PyTorch: torch.cuda.graphs) and launch it "
-      "whole.";
+  f.suggestion = launch_suggestion(true);
   return f;
 }
 
@@ -210,14 +232,9 @@ std::optional<Finding> LaunchBoundTally::finish(const RuleContext& context) {
   Finding f;
   f.rule = kId;
   set_impact(f, idle_ns, context.window_ns);
-  f.evidence = {
-      count_metric("launches", "kernel launches", launches),
-      count_metric("short_launches", "kernels shorter than their launch interval", short_count),
-      time_metric("median_kernel_time", "median kernel time", median_kernel),
-      time_metric("median_launch_interval", "median launch interval", median_interval),
-      share_metric("gpu_busy_share", "GPU busy between launches", busy_share),
-      time_metric("idle_time", "GPU idle between them", idle_ns),
-      share_metric("window_share", "share of the window", f.impact_share)};
+  f.evidence = launch_evidence(
+      {false, launches, short_count, idle_ns, median_kernel, median_interval, busy_share},
+      f.impact_share);
   add_per_step(f, context.files, "per_step", "launches per step", launches);
   f.where = where.finish(context.files);
   f.summary = fmt::format(
@@ -226,11 +243,7 @@ std::optional<Finding> LaunchBoundTally::finish(const RuleContext& context) {
       "waiting for the next.",
       short_count, launches, time_text(median_kernel), time_text(median_interval),
       share_text(busy_share), time_text(idle_ns));
-  f.suggestion =
-      "Give the GPU more work per launch: fuse the small kernels (torch.compile, fused or "
-      "foreach optimizers), batch the work, or capture the loop in a CUDA graph once "
-      "(cudaStreamBeginCapture, cudaGraphLaunch; PyTorch: torch.cuda.graphs) and launch it "
-      "whole.";
+  f.suggestion = launch_suggestion(false);
   return f;
 }
 

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <optional>
 #include <string>
@@ -15,9 +16,11 @@
 
 #include "tools/analysis/read/spill_sorter.h"
 #include "tools/analyze/finding.h"
+#include "tools/analyze/rules/comm_compute.h"
 #include "tools/analyze/rules/gpu_gaps.h"
 #include "tools/analyze/rules/median_values.h"
 #include "tools/analyze/rules/rule.h"
+#include "tools/analyze/rules/step_totals.h"
 #include "tools/analyze/rules/where_builder.h"
 #include "tools/analyze/timeline/timeline.h"
 
@@ -30,13 +33,16 @@ class ExcessiveSyncTally {
   // (nullptr: none did).
   void add(const Timeline& timeline, const Call& call, const CallPlace& place, const Work* work,
            const uint64_t* last_issue);
-  void end_file();
+  void end_file(const Timeline& timeline);
   std::optional<Finding> finish(const RuleContext& context);
 
  private:
   uint64_t count_ = 0, blocked_ns_ = 0, busiest_ns_ = 0;
   std::map<std::string_view, std::pair<uint64_t, uint64_t>> by_api_;  // name -> (calls, ns)
   std::map<uint32_t, uint64_t> by_thread_;                            // this file's
+  std::map<std::pair<int32_t, uint32_t>, uint64_t> by_step_thread_;   // this file's
+  std::vector<uint64_t> step_shares_;  // each step's busiest thread's blocked share, ppm
+  uint64_t step_blocked_ns_ = 0;       // the busiest thread's of each step, summed
   WhereBuilder where_;
 };
 
@@ -138,6 +144,85 @@ void tally_work(const RuleContext& context, Tally& tally) {
   }
 }
 
+// The same for tallies that look at each file on its own: begin_file and
+// end_file around its work.
+template <typename Tally>
+void tally_files(const RuleContext& context, Tally& tally) {
+  for (const Timeline& timeline : context.files) {
+    tally.begin_file(timeline);
+    for (const Work& w : timeline.work) {
+      const Call* call = w.call == kNone ? nullptr : &timeline.calls[w.call];
+      const CallPlace place = call ? place_of(timeline, *call) : CallPlace{};
+      tally.add(timeline, WorkEvent{w, call, call ? &place : nullptr, timeline.in_scope(w)});
+    }
+    tally.end_file(timeline);
+  }
+}
+
+// exposed-comm: per device, collectives' time with no compute kernel beside
+// it, charged to the collective that opened each stretch.
+class ExposedCommTally {
+ public:
+  void begin_file(const Timeline& timeline);
+  void add(const Timeline& timeline, const WorkEvent& event);
+  void end_file(const Timeline& timeline);
+  std::optional<Finding> finish(const RuleContext& context);
+
+ private:
+  // A collective of a stretch not settled yet: what its exposed time is
+  // charged to.
+  struct Collective {
+    uint64_t tag;
+    Work work;
+    CallPlace place;
+    bool has_call;
+  };
+  struct Device {
+    CommComputeSweep sweep;
+    std::deque<Collective> unsettled;
+  };
+  void drain(const Timeline& timeline, Device& device);
+
+  std::map<uint32_t, Device> devices_;  // this file's
+  Device* last_device_ = nullptr;       // devices_' entry of last_device_id_
+  uint32_t last_device_id_ = 0;
+  CollectiveNames collective_;
+  uint64_t next_tag_ = 0;
+  uint64_t collectives_ = 0, communication_ns_ = 0, exposed_ns_ = 0;
+  WhereBuilder where_;
+};
+
+// straggler: each file (rank) by step, its time split into GPU compute,
+// communication with no compute beside it, data loading while the GPU was
+// idle, and the rest (the CPU's); compared across the files.
+class StragglerTally {
+ public:
+  explicit StragglerTally(const Thresholds& thresholds);
+  void begin_file(const Timeline& timeline);
+  void add(const Timeline& timeline, const WorkEvent& event);
+  void end_file(const Timeline& timeline);
+  std::optional<Finding> finish(const RuleContext& context);
+
+  // A rank's medians over its steps.
+  struct Rank {
+    std::string label;  // file_label
+    uint64_t steps = 0;
+    double step_ns = 0, own_ns = 0, own_spread_ns = 0;  // own: without exposed communication
+    double data_ns = 0, cpu_ns = 0, gpu_ns = 0, comm_ns = 0;
+  };
+
+ private:
+  void take();
+
+  double min_excess_;
+  CollectiveNames collective_;
+  CommComputeSweep sweep_;  // the file's devices together
+  std::optional<StepTotals> gpu_, comm_, data_busy_;
+  const std::vector<std::pair<uint64_t, uint64_t>>* loading_ = nullptr;
+  size_t next_loading_ = 0;
+  std::vector<Rank> ranks_;
+};
+
 class PageableMemcpyTally {
  public:
   void begin_file() { last_call_ = kNone; }
@@ -179,8 +264,11 @@ class GpuIdleTally {
   // An explained gap of `device`; `order`: its place among all the gaps
   // (file, device, time), which breaks ties between equally long ones.
   void add_gap(const Timeline& timeline, uint32_t device, const ExplainedGap& gap, uint64_t order);
-  // The idle share of a step, in ppm.
-  void add_step_share(uint64_t ppm) { step_shares_.add(ppm); }
+  // A step's idle time in gaps, and its length.
+  void add_step(uint64_t idle_ns, uint64_t length_ns) {
+    step_shares_.add(idle_ns * 1000000 / length_ns);
+    step_idle_ns_ += idle_ns;
+  }
   std::optional<Finding> finish(const RuleContext& context);
 
  private:
@@ -193,7 +281,8 @@ class GpuIdleTally {
   uint64_t setup_window_ns_ = 0, setup_idle_ns_ = 0;
   std::vector<Listed> longest_;  // by length, then order
   std::map<std::string_view, uint64_t> by_api_;
-  MedianValues step_shares_;
+  MedianValues step_shares_;  // ppm
+  uint64_t step_idle_ns_ = 0;
   WhereBuilder where_;
 };
 

@@ -6,8 +6,8 @@ namespace {
 // The one list of rules: --rules, --fail-on, --threshold, --help, the docs'
 // table and the JSON's "rules" come from it.
 const RuleSpec* const kRules[] = {
-    &kGpuIdleRule,        &kLaunchBoundRule,    &kExcessiveSyncRule,
-    &kMemcpyDtohSyncRule, &kPageableMemcpyRule, &kSmallMemcpyRule,
+    &kGpuIdleRule,        &kLaunchBoundRule, &kExcessiveSyncRule, &kMemcpyDtohSyncRule,
+    &kPageableMemcpyRule, &kSmallMemcpyRule, &kStragglerRule,     &kExposedCommRule,
 };
 
 }  // namespace

@@ -11,5 +11,7 @@ extern const RuleSpec kExcessiveSyncRule;
 extern const RuleSpec kLaunchBoundRule;
 extern const RuleSpec kGpuIdleRule;
 extern const RuleSpec kMemcpyDtohSyncRule;
+extern const RuleSpec kExposedCommRule;
+extern const RuleSpec kStragglerRule;
 
 }  // namespace gprof::analyze

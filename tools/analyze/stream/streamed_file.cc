@@ -126,6 +126,7 @@ class FileJoin {
     const std::vector<std::string>& names = scan_.range_names();
     step_pattern_.resize(names.size(), SIZE_MAX);
     in_range_.resize(names.size(), false);
+    loads_data_.resize(names.size(), false);
     for (size_t i = 0; i < names.size(); ++i) {
       for (size_t p = 0; p < scope_.steps.size(); ++p)
         if (analysis::glob_match(scope_.steps[p], names[i])) {
@@ -133,6 +134,7 @@ class FileJoin {
           break;
         }
       in_range_[i] = analysis::glob_match_any(scope_.ranges, names[i]);
+      loads_data_[i] = analysis::glob_match_any(scope_.data, names[i]);
     }
   }
 
@@ -140,7 +142,7 @@ class FileJoin {
   void steps_and_windows() {
     size_t best = SIZE_MAX;
     std::vector<Step> steps;
-    Windows windows;
+    Windows windows, loading;
     auto cursor = scan_.ranges_by_start.sorted();
     RangeRecord r;
     while (cursor.next(r)) {
@@ -154,7 +156,15 @@ class FileJoin {
           steps.push_back(Step{r.start_ns, r.end_ns, kNone});
       }
       if (!scope_.ranges.empty() && in_range_[r.name]) windows.emplace_back(r.start_ns, r.end_ns);
+      // Joined as they come (by start), as merged_windows would.
+      if (loads_data_[r.name]) {
+        if (!loading.empty() && r.start_ns <= loading.back().second)
+          loading.back().second = std::max(loading.back().second, r.end_ns);
+        else
+          loading.emplace_back(r.start_ns, r.end_ns);
+      }
     }
+    timeline_.data_loading = std::move(loading);
     timeline_.steps = std::move(steps);
     if (best != SIZE_MAX) timeline_.step_pattern = scope_.steps[best];
     if (!scope_.ranges.empty()) timeline_.windows = merged_windows(std::move(windows));
@@ -272,12 +282,14 @@ class FileJoin {
         tallies_.launch_bound.launch(timeline_, c.call, p, paired.gpu_ns, first);
     }
     tallies_.launch_bound.end_thread();
-    tallies_.excessive_sync.end_file();
+    tallies_.excessive_sync.end_file(timeline_);
   }
 
   void work_rules() {
     tallies_.pageable_memcpy.begin_file();
     tallies_.small_memcpy.begin_file();
+    tallies_.straggler.begin_file(timeline_);
+    tallies_.exposed_comm.begin_file(timeline_);
     auto work = work_.sorted();
     GpuRecordRow g;
     while (work.next(g)) {
@@ -287,6 +299,8 @@ class FileJoin {
       const WorkEvent event{w, g.has_call ? &g.call : nullptr, g.has_call ? &p : nullptr, in_scope};
       tallies_.pageable_memcpy.add(timeline_, event);
       tallies_.small_memcpy.add(timeline_, event);
+      tallies_.straggler.add(timeline_, event);
+      tallies_.exposed_comm.add(timeline_, event);
       if (g.has_call && MemcpyDtohSyncTally::candidate(g.call, w, g.first_of_call))
         questions_.add(g);
       if (w.kind == GpuKind::kKernel) kernel_ends_.add(KernelEnd{w.device, w.end_ns});
@@ -294,6 +308,8 @@ class FileJoin {
         devices_.push_back(w.device);
       if (in_scope) busy_.add(Busy{w.device, w.start_ns, w.end_ns});
     }
+    tallies_.straggler.end_file(timeline_);
+    tallies_.exposed_comm.end_file(timeline_);
   }
 
   // The first kernel end of the copy's device at or after its call's start
@@ -398,6 +414,7 @@ class FileJoin {
   WindowedGpu windowed_;
   std::vector<size_t> step_pattern_;
   std::vector<bool> in_range_;
+  std::vector<bool> loads_data_;
   analysis::SpillSorter<CallRecord, ByCorrelation> by_correlation_{budget<CallRecord>()};
   analysis::SpillSorter<CallSpan, SpanByStart> by_start_{budget<CallSpan>()};
   analysis::SpillSorter<PairedCall, ByThreadStart> by_thread_{budget<PairedCall>()};
@@ -413,7 +430,10 @@ class FileJoin {
 }  // namespace
 
 Tallies::Tallies(const Thresholds& thresholds)
-    : launch_bound(thresholds), small_memcpy(thresholds), gpu_idle(thresholds) {}
+    : launch_bound(thresholds),
+      small_memcpy(thresholds),
+      gpu_idle(thresholds),
+      straggler(thresholds) {}
 
 std::optional<Finding> Tallies::finish(std::string_view rule, const RuleContext& context) {
   if (rule == "excessive-sync") return excessive_sync.finish(context);
@@ -422,6 +442,8 @@ std::optional<Finding> Tallies::finish(std::string_view rule, const RuleContext&
   if (rule == "pageable-memcpy") return pageable_memcpy.finish(context);
   if (rule == "small-memcpy") return small_memcpy.finish(context);
   if (rule == "gpu-idle") return gpu_idle.finish(context);
+  if (rule == "straggler") return straggler.finish(context);
+  if (rule == "exposed-comm") return exposed_comm.finish(context);
   return std::nullopt;
 }
 
@@ -445,6 +467,7 @@ bool stream_file(uint32_t index, const std::string& path, const Scope& scope, Ti
   for (const auto& [tid, name] : info.thread_names) timeline.thread_names.emplace_back(tid, name);
   Scope full = scope;
   if (full.steps.empty()) full.steps = analysis::default_step_patterns();
+  if (full.data.empty()) full.data = default_data_patterns();
   FileJoin(full, timeline, scan, info, tallies).run();
   return true;
 }

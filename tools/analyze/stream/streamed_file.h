@@ -38,6 +38,8 @@ struct Tallies {
   PageableMemcpyTally pageable_memcpy;
   SmallMemcpyTally small_memcpy;
   GpuIdleTally gpu_idle;
+  StragglerTally straggler;
+  ExposedCommTally exposed_comm;
   uint64_t gap_order = 0;  // gaps so far, over the files
 };
 

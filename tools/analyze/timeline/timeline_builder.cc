@@ -17,8 +17,13 @@ using Windows = std::vector<std::pair<uint64_t, uint64_t>>;
 
 }  // namespace
 
+std::vector<std::string> default_data_patterns() {
+  return {"*DataLoader*", "*dataloader*", "*data_loader*", "*data_loading*", "*load_batch*"};
+}
+
 TimelineBuilder::TimelineBuilder(Scope scope) : scope_(std::move(scope)) {
   if (scope_.steps.empty()) scope_.steps = analysis::default_step_patterns();
+  if (scope_.data.empty()) scope_.data = default_data_patterns();
 }
 
 void TimelineBuilder::on_file_begin(uint32_t /*file*/, const std::string& path) {
@@ -89,6 +94,7 @@ void TimelineBuilder::on_file_end(uint32_t /*file*/, const analysis::FileInfo& i
   find_steps(timeline);
   place_calls(timeline);
   set_windows(timeline);
+  find_data_loading(timeline);
 }
 
 // A thread's ranges by start (an outer range before an inner one that starts
@@ -185,6 +191,14 @@ void TimelineBuilder::set_windows(Timeline& timeline) const {
   }
   begin = window_begin(begin, work_begin);
   if (begin < end) timeline.windows = {{begin, end}};
+}
+
+void TimelineBuilder::find_data_loading(Timeline& timeline) const {
+  Windows loading;
+  for (const Span& span : timeline.ranges)
+    if (analysis::glob_match_any(scope_.data, span.name))
+      loading.emplace_back(span.start_ns, span.end_ns);
+  timeline.data_loading = merged_windows(std::move(loading));
 }
 
 }  // namespace gprof::analyze

@@ -14,7 +14,13 @@ namespace gprof::analyze {
 struct Scope {
   std::vector<std::string> ranges;  // --range patterns; empty: everything
   std::vector<std::string> steps;   // --step patterns; empty: the defaults (steps.h)
+  std::vector<std::string> data;    // --data-range patterns; empty: default_data_patterns()
 };
+
+// The ranges in which a training loop waits for its next batch: torch's
+// DataLoader iterator ("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__",
+// as record_function and emit_nvtx name it) and the names people give theirs.
+std::vector<std::string> default_data_patterns();
 
 class TimelineBuilder : public analysis::ProfileVisitor {
  public:
@@ -35,6 +41,7 @@ class TimelineBuilder : public analysis::ProfileVisitor {
   void place_calls(Timeline& timeline) const;
   void find_steps(Timeline& timeline) const;
   void set_windows(Timeline& timeline) const;
+  void find_data_loading(Timeline& timeline) const;
 
   Scope scope_;
   std::vector<Timeline> timelines_;

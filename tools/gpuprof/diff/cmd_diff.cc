@@ -225,7 +225,7 @@ int compare_and_write(const DiffArgs& args, bool& compared, std::string& reason)
     for (const std::vector<std::string>& run : expand_run_list(side).runs)
       files.insert(files.end(), run.begin(), run.end());
     analyze::AnalyzedFiles out =
-        analyze::analyze_files_with_defaults(files, analyze::Scope{args.ranges, {}});
+        analyze::analyze_files_with_defaults(files, analyze::Scope{args.ranges, {}, {}});
     // As analyze shows them: a finding under 1% of the window is no news.
     analyze::hide_below(out.analysis, analyze::kDefaultMinShare);
     return out;

@@ -7,6 +7,7 @@
 #include "test/unit/formats/sidecar_builder.h"
 #include "test/unit/tools/analyze_fixture.h"
 #include "tools/analyze/load.h"
+#include "tools/analyze/render/render.h"
 #include "tools/analyze/rules/rule_support.h"
 #include "tools/analyze/rules/rules.h"
 
@@ -177,6 +178,44 @@ TEST_CASE("analyze: launch-bound counts the GPU's idle time once when threads wa
   }
 }
 
+TEST_CASE("analyze: gpu-idle and excessive-sync judge the steps when the window hides them",
+          "[analyze]") {
+  const std::string path = test::write_temp_file("eval.gprof", test::steps_then_eval_capture());
+  const std::span<const RuleSpec* const> rules = all_rules();
+  const Analysis in_memory = analyze(load_timelines({path}, Scope{}).timelines,
+                                     {rules.begin(), rules.end()}, Thresholds{}, {});
+  const AnalyzedFiles streamed =
+      analyze_files({path}, {rules.begin(), rules.end()}, Thresholds{}, Scope{});
+  CHECK(streamed.in_memory.empty());
+  for (const Analysis* a : {&in_memory, &streamed.analysis}) {
+    CHECK(a->window_ns == 400'010'000);  // the first launch at 1 ms to the last kernel's end
+    const Finding* idle = find(*a, "gpu-idle");
+    REQUIRE(idle);
+    CHECK(metric(*idle, "idle_share") == Approx(70.0 / 400.0).epsilon(1e-3));
+    CHECK(metric(*idle, "median_step_idle_share") == Approx(0.7));
+    // 7 ms a step (the gap before each kernel starts 10 us into it), the first step's window
+    // from its kernel's start.
+    CHECK(metric(*idle, "step_idle_time") == 69'990'000.0);
+    CHECK(idle->impact_ns == 69'990'000);
+    CHECK(idle->summary.find("In the median step the GPU was idle 70.0%") == 0);
+    const Finding* sync = find(*a, "excessive-sync");
+    REQUIRE(sync);
+    CHECK(metric(*sync, "calls") == 10);
+    CHECK(metric(*sync, "window_share") == Approx(30.0 / 400.01));
+    CHECK(metric(*sync, "median_step_blocked_share") == Approx(0.3));
+    CHECK(metric(*sync, "step_blocked_time") == 30'000'000.0);
+    CHECK(sync->summary.find("In the median step a thread waited 30.0%") == 0);
+    CHECK_FALSE(a->fired("launch-bound"));
+  }
+  CHECK(render_json(in_memory) == render_json(streamed.analysis));
+  // Without the steps (a --step that matches none), the window alone decides: neither fires.
+  const Analysis no_steps =
+      analyze(load_timelines({path}, Scope{{}, {"no_such_step"}, {}}).timelines,
+              {rules.begin(), rules.end()}, Thresholds{}, {});
+  CHECK_FALSE(no_steps.fired("gpu-idle"));
+  CHECK_FALSE(no_steps.fired("excessive-sync"));
+}
+
 TEST_CASE("analyze: thresholds decide whether a rule fires", "[analyze]") {
   Thresholds thresholds;
   CHECK_FALSE(thresholds.set("pageable-memcpy.min_count=11"));
@@ -210,7 +249,7 @@ TEST_CASE("analyze: bad thresholds are refused with the reason", "[analyze]") {
 TEST_CASE("analyze: --range keeps the calls inside matching ranges", "[analyze]") {
   const std::vector<Timeline> timelines =
       load_timelines({test::write_temp_file("analyze_range.gprof", test::analyze_capture())},
-                     Scope{{"upload_*"}, {}})
+                     Scope{{"upload_*"}, {}, {}})
           .timelines;
   REQUIRE(timelines.size() == 1);
   CHECK(timelines[0].window_ns() == 10 * 500'000);

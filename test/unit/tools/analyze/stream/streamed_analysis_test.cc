@@ -42,7 +42,7 @@ TEST_CASE("streamed findings: the fixture's, byte for byte", "[analyze][stream]"
   REQUIRE_FALSE(low.set("excessive-sync.min_share=5%"));
   REQUIRE_FALSE(low.set("launch-bound.max_gpu_busy=100%"));
   for (const Scope& scope :
-       {Scope{}, Scope{{"forward", "read_loss"}, {}}, Scope{{}, {"data_loader"}}}) {
+       {Scope{}, Scope{{"forward", "read_loss"}, {}, {}}, Scope{{}, {"data_loader"}, {}}}) {
     for (const Thresholds& thresholds : {Thresholds{}, low}) {
       const AnalyzedFiles streamed = analyze_files({path, path}, every_rule(), thresholds, scope);
       CHECK(streamed.in_memory.empty());
