@@ -91,6 +91,10 @@ class Session final : public GpuSource {
   // Any thread: brings the kinds in line with the capture window.
   void apply_window();
   void set_kinds(bool on);
+  // With applying_ held, the window open: enables the GPU kinds whose bit
+  // (kGpuKinds[i]) is in `mask`, and in external-correlation mode the
+  // external kinds (a resume, a set-up again).
+  void enable_window_kinds(uint32_t mask);
   bool expecting_records() const;
   Subscription subscribe(const CuptiSetup& setup);
   // Enables the kinds that `asked` (GPROF_CUPTI_KINDS bits) turns on.
@@ -612,6 +616,13 @@ void Session::apply_window() {
   }
 }
 
+void Session::enable_window_kinds(uint32_t mask) {
+  for (size_t i = 0; i < sizeof kGpuKinds / sizeof kGpuKinds[0]; ++i)
+    if (mask & (1u << i)) lib_.ActivityEnable(kGpuKinds[i].kind);
+  if (running_state_ == CuptiState::kExternalCorrelation)
+    for (const ActivityKind& k : kExternalKinds) lib_.ActivityEnable(k.kind);
+}
+
 bool Session::expecting_records() const {
   return active_.load(std::memory_order_acquire) && !closed_.load(std::memory_order_acquire) &&
          foreign_.load(std::memory_order_acquire) == 0 && !gap_open_.load() && kinds_on_ &&
@@ -829,15 +840,9 @@ bool Session::try_resume(GpuSink& sink) {
   while (applying_.exchange(true, std::memory_order_seq_cst)) sched_yield();
   const uint32_t disabled = disabled_.exchange(0, std::memory_order_acq_rel);
   const bool open = window_open_.load(std::memory_order_seq_cst);
-  for (size_t i = 0; i < sizeof kGpuKinds / sizeof kGpuKinds[0] && open; ++i) {
-    // All of them after a buffer takeover: the other tool may have disabled
-    // one gprof uses through an API this build does not watch.
-    if ((disabled & (1u << i)) || (flags & kForeignBuffers) || !kinds_on_.load())
-      lib_.ActivityEnable(kGpuKinds[i].kind);
-  }
-  if (running_state_ == CuptiState::kExternalCorrelation && open) {
-    for (const ActivityKind& k : kExternalKinds) lib_.ActivityEnable(k.kind);
-  }
+  // All of them after a buffer takeover: the other tool may have disabled
+  // one gprof uses through an API this build does not watch.
+  if (open) enable_window_kinds((flags & kForeignBuffers) || !kinds_on_.load() ? ~0u : disabled);
   if (!open && kinds_on_.load()) set_kinds(false);  // the other tool may not have disabled all
   kinds_on_.store(open, std::memory_order_seq_cst);
   foreign_.fetch_and(~flags, std::memory_order_acq_rel);
@@ -896,10 +901,7 @@ bool Session::set_up_again(GpuSink& sink) {
   refresh_fast_launch();
   while (applying_.exchange(true, std::memory_order_seq_cst)) sched_yield();
   const bool open = window_open_.load(std::memory_order_seq_cst);
-  for (size_t i = 0; i < sizeof kGpuKinds / sizeof kGpuKinds[0] && open; ++i)
-    if (gpu_kinds_enabled_ & (1u << i)) lib_.ActivityEnable(kGpuKinds[i].kind);
-  if (subscription == Subscription::kTaken && open)
-    for (const ActivityKind& k : kExternalKinds) lib_.ActivityEnable(k.kind);
+  if (open) enable_window_kinds(gpu_kinds_enabled_);  // external mode: set above when kTaken
   kinds_on_.store(open, std::memory_order_seq_cst);
   disabled_.store(0, std::memory_order_release);
   foreign_.store(0, std::memory_order_release);

@@ -113,11 +113,25 @@ class StreamedFindingsMatchMemory(E2ETestCase):
             self.assertEqual(streamed.stdout, in_memory.stdout)
             self.assertTrue(json.loads(streamed.stdout)["rows"])
 
-    def test_a_capture_window_is_read_in_memory_with_a_note(self):
-        files = self.record("train_loop", env={"GPROF_CAPTURE": "nvtx:forward"})
+    def test_capture_windows_stream(self):
+        """Issue 31: a file with a capture window was read in memory; the stream leaves out
+        the GPU work of calls outside the window as the in-memory path does: the same bytes."""
+        for args, env in (((), {"GPROF_CAPTURE": "nvtx:forward"}),
+                          (("--profiler-window", "2:4"), {"GPROF_CAPTURE": "cudaProfilerApi"})):
+            self.check(self.record("train_loop", *args, env=env))
+
+    @unittest.skipUnless(GEN, "GPUPROF_GEN not set")
+    def test_generated_capture_windows(self):
+        with tempfile.TemporaryDirectory() as d:
+            paths = generate(d, "300K", "--ops-per-step", "20", "--seed", "7",
+                             "--capture-window", "2:9,12:13,15:1000")
+            self.check(paths)
+
+    def test_a_file_the_stream_cannot_take_is_read_in_memory_with_a_note(self):
+        files = self.record("train_loop", env={"GPROF_FAKE_CUPTI": "subscriber_taken"})
         streamed = gpuprof_run("analyze", ["--format", "json", *LOW], files)
         self.assertEqual(streamed.returncode, 0, streamed.stderr)
-        self.assertIn(f"gpuprof: note: {files[0]}: read in memory (a capture window)\n",
+        self.assertIn(f"gpuprof: note: {files[0]}: read in memory (external correlation ids)\n",
                       streamed.stderr)
         self.assertEqual(streamed.stdout,
                          gpuprof_run("analyze", ["--format", "json", *LOW], files,
@@ -125,14 +139,14 @@ class StreamedFindingsMatchMemory(E2ETestCase):
 
     def test_diff_notes_a_file_read_in_memory_once(self):
         """diff reads each file twice (rows, then findings): one note per file, not two."""
-        files = self.record("train_loop", env={"GPROF_CAPTURE": "nvtx:forward"})
+        files = self.record("train_loop", env={"GPROF_FAKE_CUPTI": "subscriber_taken"})
         copy = files[0] + ".copy.gprof"
         shutil.copyfile(files[0], copy)
         result = gpuprof_run("diff", [], [files[0], copy])
         self.assertIn(result.returncode, (0, 1), result.stderr)
         for path in (files[0], copy):
             self.assertEqual(result.stderr.count(f"gpuprof: note: {path}: read in memory "
-                                                 "(a capture window)\n"), 1, result.stderr)
+                                                 "(external correlation ids)\n"), 1, result.stderr)
 
 
 @unittest.skipUnless(GEN, "GPUPROF_GEN not set")

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cinttypes>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -159,6 +160,15 @@ int main(int argc, char** argv) {
       ->type_name("serialized|overlapped")
       ->check(CLI::IsMember({"serialized", "overlapped"}))
       ->capture_default_str();
+  std::vector<std::string> capture_text;
+  app.add_option("--capture-window", capture_text,
+                 "Record with capture windows (GPROF_CAPTURE=cudaProfilerApi), by step: START:STOP "
+                 "opens before ProfilerStep#START and closes after ProfilerStep#(STOP-1); several "
+                 "separated by commas. --records then counts the run's records, and the files "
+                 "hold those made in a window, with the GPU work of calls outside that CUPTI "
+                 "still reports")
+      ->type_name("START:STOP")
+      ->delimiter(',');
   app.add_option("-o,--output", output, "File name pattern; %r is the rank")
       ->type_name("PATTERN")
       ->capture_default_str();
@@ -177,6 +187,21 @@ int main(int argc, char** argv) {
     }
     settings.slow_rank = slow_rank;
     settings.slow_ns = static_cast<uint64_t>((slow_ms > 0 ? slow_ms : 5.0) * 1e6);
+  }
+  for (const std::string& text : capture_text) {
+    uint64_t start = 0, stop = 0;
+    char end = 0;
+    if (std::sscanf(text.c_str(), "%" SCNu64 ":%" SCNu64 "%c", &start, &stop, &end) != 2 ||
+        stop <= start ||
+        (!settings.capture_steps.empty() && start < settings.capture_steps.back().second) ||
+        settings.capture_steps.size() == 256) {
+      fmt::print(stderr,
+                 "gpuprof-gen: error: --capture-window {}: not START:STOP steps with START < "
+                 "STOP, after the window before (256 at most)\n",
+                 text);
+      return 2;
+    }
+    settings.capture_steps.emplace_back(start, stop);
   }
 
   uint64_t records = 0;

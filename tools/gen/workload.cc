@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <deque>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -214,6 +215,28 @@ constexpr int64_t kWallOffsetNs = 1'767'225'600'000'000'000ll - 5'000'000'000'00
 
 enum class Role { kMain, kForward, kBackward, kCopy };
 
+// A thread's encoder of calls or ranges that, with a capture window, writes
+// only what is made while one is open (`open`), counting the rest in
+// `skipped`. Without (open == nullptr): the encoder itself.
+template <typename Encoder, typename Record>
+struct Gated {
+  Encoder encoder;
+  const bool* open = nullptr;
+  uint64_t* skipped = nullptr;
+  void begin(uint32_t tid) { encoder.begin(tid); }
+  void add(const Record& record) {
+    if (open != nullptr && !*open) {
+      ++*skipped;
+      return;
+    }
+    encoder.add(record);
+  }
+  size_t count() const { return encoder.count(); }
+  void finish(ByteBuffer& frame) { encoder.finish(frame); }
+};
+// How long CUPTI's kinds stay on after a window closes (Settings::capture_steps).
+constexpr uint64_t kKindsOffNs = 50'000;
+
 struct Thread {
   uint32_t tid = 0;
   Role role = Role::kMain;
@@ -223,8 +246,9 @@ struct Thread {
   uint64_t stream = 0;     // cudaStream_t
   uint32_t cupti_stream = 0;
   uint32_t units = 0;
-  ApiCallsEncoder calls;
-  RangesEncoder ranges;
+  Gated<ApiCallsEncoder, ApiRecord> calls;
+  Gated<RangesEncoder, RangeEvent> ranges;
+  std::deque<GpuRecord> unrecorded;  // while no window is open: its queued work
   std::unique_ptr<GpuActivitiesEncoder> buffer = std::make_unique<GpuActivitiesEncoder>();
   size_t buffer_capacity = 0;
 };
@@ -300,6 +324,10 @@ class Generator {
   void flush(bool last);
   void write_frame(const ByteBuffer& payload);
   void write_header();
+  // Settings::capture_steps.
+  bool windowed() const { return !s_.capture_steps.empty(); }
+  bool record_gpu(Thread& t, const GpuRecord& r);
+  void step_window(uint64_t now, bool begins);
 
   const Settings& s_;
   std::FILE* out_;
@@ -322,6 +350,14 @@ class Generator {
   bool in_step_ = false;
   bool reduced_in_step_ = false;  // the step's all-reduce ran in its middle (overlapped_comm)
   bool write_failed_ = false;
+  // Settings::capture_steps: whether a window is open, when they opened and
+  // closed (CuptiStatus.capture_windows), the records not written.
+  bool capturing_ = false;
+  std::vector<uint64_t> windows_;
+  bool windows_changed_ = false;
+  uint64_t closed_at_ = 0;
+  Counts skipped_;
+  CuptiStatusFields status_;
 };
 
 uint32_t Generator::nvtx(std::string_view text) {
@@ -411,7 +447,7 @@ void Generator::gpu(Thread& t, GpuRecord& r, uint64_t issued_at, bool on_comm_st
   free = r.end_ns + rng_.between(500, 2000);
   r.device = s_.rank % 8;
   r.stream = on_comm_stream ? t.cupti_stream + 3 : t.cupti_stream;
-  t.buffer->add(r);
+  if (!windowed() || record_gpu(t, r)) t.buffer->add(r);
   ++counts_.gpu;
   if (t.buffer->count() >= t.buffer_capacity) {
     if (s_.gpu_lag_ns != 0)
@@ -504,7 +540,8 @@ void Generator::sync(Thread& t) {
   g.end_ns = a.end_ns - 300;
   g.device = s_.rank % 8;
   g.stream = t.cupti_stream;
-  t.buffer->add(g);  // not on the stream's queue: it spans the wait
+  if (!windowed() || record_gpu(t, g))
+    t.buffer->add(g);  // not on the stream's queue: it spans the wait
   ++counts_.gpu;
 }
 
@@ -608,6 +645,7 @@ void Generator::work(Thread& t, const Unit& u) {
       pop(t);
       break;
     case Unit::kStepBegin:
+      if (windowed()) step_window(t.now, true);
       in_step_ = true;
       push(t, nvtx("ProfilerStep#" + std::to_string(step_)));
       if (slow()) {
@@ -649,6 +687,7 @@ void Generator::work(Thread& t, const Unit& u) {
       in_step_ = false;
       ++step_;
       ++counts_.steps;
+      if (windowed()) step_window(t.now, false);
       break;
     case Unit::kCopy:
       push(t, nvtx("aten::_to_copy, sizes = [[32, 512], [], [], [], [], [], []]"), 0, ++op_id_);
@@ -687,8 +726,57 @@ void Generator::write_frame(const ByteBuffer& payload) {
   counts_.bytes += sizeof header + payload.size();
 }
 
+// Whether CUPTI reports a GPU record while no window may be open: its call
+// was recorded, or its work starts before the kinds go off after a close
+// (outside the window: the readers leave it out). Else it is kept aside in
+// case a window opens before its work starts (then it comes without its call).
+bool Generator::record_gpu(Thread& t, const GpuRecord& r) {
+  if (capturing_ || (closed_at_ != 0 && r.start_ns < closed_at_ + kKindsOffNs)) return true;
+  ++skipped_.gpu;
+  uint64_t now = UINT64_MAX;  // no window opens before every thread's clock
+  for (auto& other : threads_) now = std::min(now, other->now);
+  while (!t.unrecorded.empty() &&
+         (t.unrecorded.front().start_ns < now || t.unrecorded.size() > 4096))
+    t.unrecorded.pop_front();
+  t.unrecorded.push_back(r);
+  return false;
+}
+
+// The main thread's step `step_` begins (`begins`) or step `step_ - 1` has ended, at `now`.
+void Generator::step_window(uint64_t now, bool begins) {
+  for (const auto& [start, stop] : s_.capture_steps) {
+    if (begins && !capturing_ && step_ == start) {
+      capturing_ = true;
+      windows_.push_back(now);
+      windows_.push_back(0);  // open
+      windows_changed_ = true;
+      // Work queued before the window that starts in it: reported, without its call.
+      for (auto& other : threads_) {
+        for (const GpuRecord& r : other->unrecorded) {
+          if (r.start_ns < now) continue;
+          other->buffer->add(r);
+          --skipped_.gpu;
+        }
+        other->unrecorded.clear();
+      }
+    } else if (!begins && capturing_ && step_ == stop) {
+      capturing_ = false;
+      windows_.back() = now;
+      closed_at_ = now;
+      windows_changed_ = true;
+    }
+  }
+}
+
 void Generator::flush(bool last) {
   frame_.clear();
+  if (windows_changed_ && windows_.size() / 2 <= 256) {
+    // As the shim's writer: the status again, first in the frame, when the windows change.
+    status_.windows = windows_.data();
+    status_.window_count = windows_.size() / 2;
+    encode_cupti_status(frame_, status_);
+    windows_changed_ = false;
+  }
   frame_.append(strings_.data(), strings_.size());
   strings_.clear();
   for (auto& t : threads_) {
@@ -767,6 +855,11 @@ void Generator::write_header() {
   h.gprof_version = GPROF_VERSION;
   h.config = config;
   h.config_count = sizeof config / sizeof config[0];
+  std::vector<KeyValue> windowed_config(std::begin(config), std::end(config));
+  if (windowed()) {
+    windowed_config.back().value = "cudaProfilerApi";  // capture
+    h.config = windowed_config.data();
+  }
   frame_.clear();
   encode_header(frame_, h);
   write_frame(frame_);
@@ -790,8 +883,8 @@ void Generator::write_header() {
   }
   frame_.clear();
   encode_devices(frame_, fields.data(), fields.size());
-  const char* kinds[] = {"CONCURRENT_KERNEL", "MEMCPY", "MEMSET", "SYNCHRONIZATION"};
-  CuptiStatusFields status;
+  static const char* kinds[] = {"CONCURRENT_KERNEL", "MEMCPY", "MEMSET", "SYNCHRONIZATION"};
+  CuptiStatusFields& status = status_;
   status.state = CuptiState::kSubscribed;
   status.version = 130001;
   status.library = "/usr/local/cuda/lib64/libcupti.so.13";
@@ -801,6 +894,7 @@ void Generator::write_header() {
   status.attach = "injection";
   status.buffer_bytes = 1 << 20;
   status.buffer_count = 16;
+  status.windows_recorded = windowed();
   encode_cupti_status(frame_, status);
   write_frame(frame_);
 }
@@ -824,6 +918,11 @@ bool Generator::run(std::string& error) {
     t->buffer_capacity = rng_.between(2000, 6000);
     t->calls.begin(t->tid);
     t->ranges.begin(t->tid);
+    if (windowed()) {
+      t->calls.open = t->ranges.open = &capturing_;
+      t->calls.skipped = &skipped_.api;
+      t->ranges.skipped = &skipped_.ranges;
+    }
     threads_.push_back(std::move(t));
   }
   write_header();
@@ -884,6 +983,10 @@ bool Generator::run(std::string& error) {
   // Exactly the records asked for: the rest are marks.
   while (counts_.records() < s_.records) mark(main, nvtx("gpuprof-gen: pad"));
   flush(true);
+  // What the file holds: the records made while a window was open.
+  counts_.api -= skipped_.api;
+  counts_.gpu -= skipped_.gpu;
+  counts_.ranges -= skipped_.ranges;
 
   FooterFields f;
   f.end_clock_ns = main.now + 1'000'000;

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace gprof::gen {
 
@@ -36,6 +38,15 @@ struct Settings {
   // stream of its own while the step's compute goes on (as DDP's buckets
   // run during the backward pass), the optimizer waiting for it.
   bool overlapped_comm = false;
+  // Capture windows (GPROF_CAPTURE=cudaProfilerApi), by ProfilerStep#N:
+  // [start, stop) opens before step `start` begins and closes once step
+  // `stop - 1` has ended. Empty: no window, everything recorded. With
+  // windows, `records` are the run's, and only those made while a window
+  // is open are written (the shim records nothing else); the GPU records of
+  // calls made outside still come when their work starts while CUPTI's
+  // kinds are on: queued before a window opens, or issued just after it
+  // closes (the shim stops recording before it turns the kinds off).
+  std::vector<std::pair<uint64_t, uint64_t>> capture_steps;
 };
 
 struct Counts {

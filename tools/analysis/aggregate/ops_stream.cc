@@ -13,6 +13,7 @@
 #include "tools/analysis/aggregate/memory_ledger.h"
 #include "tools/analysis/aggregate/throughput_stream.h"
 #include "tools/analysis/model/call_slots.h"
+#include "tools/analysis/model/capture_windows.h"
 #include "tools/analysis/model/nvtx_ranges.h"
 #include "tools/analysis/model/row_labels.h"
 #include "tools/analysis/model/steps.h"
@@ -49,6 +50,24 @@ struct ByCorrelation {
   }
 };
 constexpr size_t kLateBudget = (size_t{4} << 20) / sizeof(KeptTarget);
+
+// With a capture window: a GPU record that came before any call of its id,
+// held until the file ends, when its call has come or not and the windows
+// are known (CaptureWindows::outside): counted then, or left out as work
+// issued outside the window, as the in-memory loader does (profile.cc).
+struct HeldGpu {
+  uint64_t seq;  // of the file's GPU records with a timestamp: a GPU row's place
+  uint64_t correlation;
+  uint64_t start_ns;
+  uint64_t end_ns;
+  uint32_t label;  // its GPU row's, when it is work
+  uint32_t device;
+  GpuKind kind;
+};
+struct BySeq {
+  bool operator()(const HeldGpu& a, const HeldGpu& b) const { return a.seq < b.seq; }
+};
+constexpr size_t kHeldBudget = (size_t{4} << 20) / sizeof(HeldGpu);
 
 // Where a label's first kept event stands in the walk order of the file:
 // by thread, then as walks_before() orders a thread's events.
@@ -170,6 +189,7 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
   struct Totals {
     uint64_t count = 0;
     uint64_t duration_ns = 0;
+    uint64_t first_seq = UINT64_MAX;  // of its first record counted: the row's place
   };
   struct RangeName {
     std::string row;
@@ -258,6 +278,9 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
   void add_call(const ApiCursor& r, ThreadState& t, SeenSpan& span);
   void add_range(const RangeCursor& e, ThreadState& t, SeenSpan& span);
   void add_gpu(const GpuCursor& r, SeenSpan& span);
+  void count_work(uint32_t label, uint64_t seq, uint32_t device, uint64_t start_ns,
+                  uint64_t end_ns);
+  void release_held();
   uint32_t api_label(const ApiInfo& info, uint32_t group);
   uint32_t kernel_label(const std::string* kernel, uint32_t kernel_id, uint32_t group);
   uint32_t gpu_label(const GpuCursor& r, const std::string* kernel);
@@ -320,23 +343,9 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
       if (!has_k || k.correlation != id) return false;
       targets.clear();
       for (; has_k && k.correlation == id; has_k = kept.next(k)) targets.push_back(k);
-      for (const KeptTarget& t : targets) {
-        if (t.field == kNoTarget) continue;
-        Row& row = label_rows_[t.key];
-        switch (static_cast<WalkField>(t.field)) {
-          case WalkField::kIssued:
-            row.issued_device_ns += ns;
-            break;
-          case WalkField::kSelfDevice:
-            row.self_device_ns += ns;
-            break;
-          case WalkField::kDeviceTotal:
-            row.device_total_ns += ns;
-            break;
-          default:
-            break;
-        }
-      }
+      for (const KeptTarget& t : targets)
+        if (t.field != kNoTarget)
+          add_device_field(label_rows_[t.key], static_cast<WalkField>(t.field), ns);
     }
     return true;
   }
@@ -370,6 +379,9 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
   CallSlots slots_;
   SpillSorter<KeptTarget, ByCorrelation> kept_targets_{kLateBudget};
   SpillSorter<LateWork, ByCorrelation> late_work_{kLateBudget};
+  bool windowed_ = false;  // has_capture_window: unpaired GPU work may be outside it
+  SpillSorter<HeldGpu, BySeq> held_{kHeldBudget};
+  uint64_t gpu_seq_ = 0;
   std::unordered_map<uint32_t, ThreadState> threads_;
   uint32_t last_tid_ = 0;
   ThreadState* last_state_ = nullptr;
@@ -422,7 +434,9 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
 
 void OpsStream::on_header(const pb::FileHeader& header) {
   info_.header = header;
-  if (has_capture_window(header)) fail("a capture window");
+  const bool windowed = has_capture_window(header);
+  if (windowed != windowed_ && gpu_seq_ != 0) fail("a header after GPU records");
+  windowed_ = windowed;
   process_ =
       strings_.id(options_.group_by == GroupBy::kRank ? rank_text(header.pid(), header.rank())
                                                       : process_text(header.pid(), header.rank()));
@@ -665,10 +679,18 @@ void OpsStream::on_gpu_batch(const GpuBatch& batch) {
   const GpuKind kind = c.kind();
   const bool work = kind != GpuKind::kSync;
   const uint64_t duration = end_ns > start_ns ? end_ns - start_ns : 0;
-  info_.gpu.count(kind);
-  ++info_.gpu.records;
+  const uint64_t seq = gpu_seq_++;
   uint32_t context = WalkContexts::kNone;
-  switch (slots_.gpu(c.correlation(), work ? duration : 0, context)) {
+  const CallSlots::Gpu pairing = slots_.gpu(c.correlation(), work ? duration : 0, context);
+  // No call of its id yet: with a capture window, it may be work issued
+  // outside it, which is not counted (release_held()).
+  const bool hold =
+      windowed_ && pairing == CallSlots::Gpu::kWaiting && !slots_.has_call(c.correlation());
+  if (!hold) {
+    info_.gpu.count(kind);
+    ++info_.gpu.records;
+  }
+  switch (pairing) {
     case CallSlots::Gpu::kOpened:
       if (work)
         add_device_time(contexts_, context, duration,
@@ -680,7 +702,10 @@ void OpsStream::on_gpu_batch(const GpuBatch& batch) {
     case CallSlots::Gpu::kWaiting:
       break;
   }
-  if (!work) return;
+  if (!work) {
+    if (hold) held_.add(HeldGpu{seq, c.correlation(), start_ns, end_ns, 0, c.device(), kind});
+    return;
+  }
   const std::string* kernel = nullptr;
   if (kind == GpuKind::kKernel) {
     const uint32_t kernel_id = c.kernel();
@@ -691,11 +716,48 @@ void OpsStream::on_gpu_batch(const GpuBatch& batch) {
     }
   }
   const uint32_t l = gpu_label(c, kernel);
-  if (work_totals_.size() <= l) work_totals_.resize(size_t{l} + 1);
-  Totals& totals = work_totals_[l];
-  if (totals.count++ == 0) work_order_.push_back(l);
-  totals.duration_ns += duration;
-  throughput_.work(c.device(), start_ns, end_ns);
+  if (hold) {
+    held_.add(HeldGpu{seq, c.correlation(), start_ns, end_ns, l, c.device(), kind});
+    return;
+  }
+  count_work(l, seq, c.device(), start_ns, end_ns);
+}
+
+void OpsStream::count_work(uint32_t label, uint64_t seq, uint32_t device, uint64_t start_ns,
+                           uint64_t end_ns) {
+  if (work_totals_.size() <= label) work_totals_.resize(size_t{label} + 1);
+  Totals& totals = work_totals_[label];
+  if (totals.count++ == 0) work_order_.push_back(label);
+  totals.first_seq = std::min(totals.first_seq, seq);
+  totals.duration_ns += end_ns > start_ns ? end_ns - start_ns : 0;
+  throughput_.work(device, start_ns, end_ns);
+}
+
+// Once the file has ended: the held records whose call came, or that
+// started in a window (CaptureWindows), count as the others did; the rest
+// were issued outside the window and are left out.
+void OpsStream::release_held() {
+  if (!windowed_) return;
+  const CaptureWindows window(true, info_.cupti);
+  bool counted = false;
+  auto held = held_.sorted();
+  for (HeldGpu h; held.next(h);) {
+    if (slots_.never_paired(h.correlation) && window.outside(h.start_ns)) {
+      ++info_.gpu.outside_window;
+      continue;
+    }
+    info_.gpu.count(h.kind);
+    ++info_.gpu.records;
+    if (h.kind == GpuKind::kSync) continue;
+    count_work(h.label, h.seq, h.device, h.start_ns, h.end_ns);
+    counted = true;
+  }
+  held_ = SpillSorter<HeldGpu, BySeq>(1);
+  // GPU rows in the order of their first record counted.
+  if (counted)
+    std::sort(work_order_.begin(), work_order_.end(), [&](uint32_t a, uint32_t b) {
+      return work_totals_[a].first_seq < work_totals_[b].first_seq;
+    });
 }
 
 bool OpsStream::walked(const StreamEvent& e, const WalkVisit& v, NestingWalk& walk) {
@@ -756,6 +818,7 @@ bool OpsStream::finish(KeyAverages& out, std::optional<FileThroughput>* throughp
   }
   if (why_.empty() && slots_.wrapped()) fail("correlation ids that wrap around 2^32");
   if (!why_.empty()) return false;
+  release_held();
 
   uint64_t last = info_.last_ns;
   if (info_.footer) last = std::max<uint64_t>(last, info_.footer->end_clock_ns());
@@ -836,7 +899,7 @@ bool OpsStream::finish(KeyAverages& out, std::optional<FileThroughput>* throughp
                      d.space == MemorySpace::kDevice, d.bytes);
   }
 
-  info_.gpu.unpaired = slots_.unpaired();
+  info_.gpu.unpaired = slots_.unpaired() - info_.gpu.outside_window;
   if (throughput != nullptr)
     *throughput = throughput_.finish(file, info_.header ? info_.header->pid() : 0, info_.first_ns,
                                      info_.last_ns);

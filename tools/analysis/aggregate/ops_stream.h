@@ -10,15 +10,18 @@
 //     time that comes after its call was walked goes where the walk says
 //     (walk_contexts.h); after its call left the table, to where the call's
 //     context pointed, kept aside on disk and joined when the file ends;
-//   - GPU rows, launches of a CPU-only file and [memory] are summed by label.
+//   - GPU rows, launches of a CPU-only file and [memory] are summed by label;
+//   - with a capture window, GPU records read before any call of their id
+//     are held (on disk past 4 MiB) until the file ends: then those whose
+//     call never came and that started outside every window are left out
+//     as work issued outside it (capture_windows.h), the others counted.
 // Kept until the file ends: start/end ranges (they pair across threads),
 // allocation and free calls (memory_ledger.h), step ranges (steps.h).
 //
 // Some files are not for the stream: --group-by thread, stream or device
-// and --range (a row depends on what comes later), capture windows,
-// external correlation, CUPTI gaps, wrapped ids, and files the checks find
-// out of order. stream_ops_file() then says why, and the caller reads the
-// file in memory, which gives the same results.
+// and --range (a row depends on what comes later), external correlation,
+// CUPTI gaps, wrapped ids, and files the checks find out of order. stream_ops_file() then says why,
+// and the caller reads the file in memory, which gives the same results.
 #pragma once
 
 #include <optional>

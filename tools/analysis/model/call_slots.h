@@ -106,6 +106,15 @@ class CallSlots {
     return Gpu::kWaiting;
   }
 
+  // Whether a call with this id was read and is still in the table or
+  // aside: a GPU record gpu() answered kWaiting for pairs then; else it
+  // waits for a call that may never come.
+  bool has_call(uint64_t correlation) { return correlation != 0 && find(correlation) != nullptr; }
+  // Once the file has ended: whether GPU records of this id paired with no
+  // call (id 0, given up, or still waiting), the records unpaired() counts.
+  bool never_paired(uint64_t correlation) const {
+    return correlation == 0 || given_up_.test(correlation) || waiting_.contains(correlation);
+  }
   // Records never paired: with id 0, pushed out of the waiting table, and
   // (once the file has ended) still waiting.
   uint64_t unpaired() const;

@@ -119,26 +119,29 @@ class WalkContexts {
   std::vector<Recent> recent_ = std::vector<Recent>(kRecent);
 };
 
+// Adds `ns` (GPU time) to the field of `row` a target names.
+inline void add_device_field(Row& row, WalkField field, uint64_t ns) {
+  switch (field) {
+    case WalkField::kIssued:
+      row.issued_device_ns += ns;
+      break;
+    case WalkField::kSelfDevice:
+      row.self_device_ns += ns;
+      break;
+    case WalkField::kDeviceTotal:
+      row.device_total_ns += ns;
+      break;
+    case WalkField::kSelfMemory:
+    case WalkField::kTotalMemory:
+      break;  // memory has targets of its own (NestingWalk::memory_targets)
+  }
+}
+
 // Adds `ns` (GPU time) to the rows a context names.
 template <typename RowOf>
 void add_device_time(const WalkContexts& contexts, uint32_t context, uint64_t ns, RowOf&& row_of) {
-  contexts.for_each(context, [&](const WalkTarget& t) {
-    Row& row = row_of(t.key);
-    switch (t.field) {
-      case WalkField::kIssued:
-        row.issued_device_ns += ns;
-        break;
-      case WalkField::kSelfDevice:
-        row.self_device_ns += ns;
-        break;
-      case WalkField::kDeviceTotal:
-        row.device_total_ns += ns;
-        break;
-      case WalkField::kSelfMemory:
-      case WalkField::kTotalMemory:
-        break;  // memory has targets of its own (NestingWalk::memory_targets)
-    }
-  });
+  contexts.for_each(context,
+                    [&](const WalkTarget& t) { add_device_field(row_of(t.key), t.field, ns); });
 }
 
 }  // namespace gprof::analysis

@@ -11,14 +11,16 @@ namespace {
 // the join takes the calls by correlation.
 class Join {
  public:
-  Join(const std::vector<std::string>& names, IssuedWorkVisitor& out, analysis::GpuCounts& counts)
-      : names_(names), out_(out), counts_(counts) {}
+  Join(const std::vector<std::string>& names, IssuedWorkVisitor& out, analysis::GpuCounts& counts,
+       WindowedGpu& windowed)
+      : names_(names), out_(out), counts_(counts), windowed_(windowed) {}
 
   void owner(const CallRecord& c) {
     call_ = c.call;
     work_.clear();
   }
   void issued(const GpuScan& g) {
+    windowed_.paired(g);
     if (!g.is_work) return;
     work_.push_back(g.work);
     out_.on_work(g.work, names_[g.work.name]);
@@ -28,6 +30,7 @@ class Join {
   }
   void other(const CallRecord&) {}
   void unpaired(const GpuScan& g) {
+    if (!windowed_.unpaired(g)) return;
     ++counts_.unpaired;
     if (g.is_work) out_.on_work(g.work, names_[g.work.name]);
   }
@@ -36,6 +39,7 @@ class Join {
   const std::vector<std::string>& names_;
   IssuedWorkVisitor& out_;
   analysis::GpuCounts& counts_;
+  WindowedGpu& windowed_;
   Call call_;
   std::vector<Work> work_;  // one call's: a graph launch's nodes at most
 };
@@ -62,7 +66,8 @@ bool stream_issued_work(const std::string& path, unsigned decoders, analysis::Fi
   }
   auto calls = by_correlation.sorted();
   auto gpu = scan.gpu.sorted();
-  Join join(names, visitor, info.gpu);
+  WindowedGpu windowed(scan, info);
+  Join join(names, visitor, info.gpu, windowed);
   join_by_correlation(calls, gpu, join);
   return true;
 }

@@ -29,8 +29,8 @@ class IssuedWorkVisitor {
 
 // Reads `path` (frames decoded on `decoders` more threads, 0: none) into
 // `visitor`, and `info` as load_file would. False: the file needs the
-// in-memory loader (a capture window, external correlation, CUPTI gaps, ids
-// near 2^32: `why` says which), and nothing was handed out.
+// in-memory loader (external correlation, CUPTI gaps, ids near 2^32: `why`
+// says which), and nothing was handed out.
 bool stream_issued_work(const std::string& path, unsigned decoders, analysis::FileInfo& info,
                         IssuedWorkVisitor& visitor, std::string& why);
 

@@ -37,7 +37,9 @@ FileScan::FileScan(analysis::FileInfo& info, std::vector<std::string>& gpu_names
 
 void FileScan::on_header(const pb::FileHeader& header) {
   info_.header = header;
-  if (analysis::has_capture_window(header)) refuse("a capture window");
+  const bool windowed = analysis::has_capture_window(header);
+  if (windowed != windowed_ && gpu_seq_ != 0) refuse("a header after GPU records");
+  windowed_ = windowed;
 }
 
 void FileScan::on_devices(const google::protobuf::RepeatedPtrField<pb::Device>& devices) {
@@ -155,8 +157,10 @@ void FileScan::on_gpu(const GpuRecord& r) {
   }
   seen(r.start_ns, r.end_ns);
   watch(r.correlation);
-  ++info_.gpu.records;
-  info_.gpu.count(r.kind);
+  if (!windowed_) {
+    ++info_.gpu.records;
+    info_.gpu.count(r.kind);
+  }
   GpuScan row;
   row.correlation = r.correlation;
   row.seq = gpu_seq_++;
@@ -194,11 +198,32 @@ void FileScan::on_gpu(const GpuRecord& r) {
       known = gpu_row_names_.emplace(key, id->second).first;
     }
     w.name = known->second;
-    span_begin = std::min(span_begin, r.start_ns);
-    span_end = std::max(span_end, r.end_ns);
-    work_begin = std::min(work_begin, r.start_ns);
+    if (!windowed_) {
+      span_begin = std::min(span_begin, r.start_ns);
+      span_end = std::max(span_end, r.end_ns);
+      work_begin = std::min(work_begin, r.start_ns);
+    }
   }
   gpu.add(row);
+}
+
+bool WindowedGpu::unpaired(const GpuScan& g) {
+  if (!scan_.windowed()) return true;
+  if (window_.outside(g.work.start_ns)) {
+    ++info_.gpu.outside_window;
+    return false;
+  }
+  count(g);
+  return true;
+}
+
+void WindowedGpu::count(const GpuScan& g) {
+  ++info_.gpu.records;
+  info_.gpu.count(g.work.kind);
+  if (!g.is_work) return;
+  scan_.span_begin = std::min(scan_.span_begin, g.work.start_ns);
+  scan_.span_end = std::max(scan_.span_end, g.work.end_ns);
+  scan_.work_begin = std::min(scan_.work_begin, g.work.start_ns);
 }
 
 // As RangePairing::pair_start_end, over the sorted events.

@@ -6,7 +6,8 @@
 // does); start/end events are sorted by id and paired after the file.
 //
 // Files whose pairing the stream does not reproduce are refused (why()):
-// external correlation, capture windows, CUPTI gaps, ids near 2^32.
+// external correlation, CUPTI gaps, ids near 2^32. A file with a capture
+// window has its GPU records counted once paired (WindowedGpu below).
 #pragma once
 
 #include <cstdint>
@@ -43,6 +44,11 @@ class FileScan final : public RecordVisitor {
   void on_devices(const google::protobuf::RepeatedPtrField<pb::Device>& devices) override;
   void on_footer(const pb::Footer& footer) override { info_.footer = footer; }
   bool wants_more() override { return why_.empty(); }
+
+  // The file was recorded with a capture window (has_capture_window): its
+  // GPU records are counted in FileInfo and the span by WindowedGpu, as the
+  // join hands them out, not as they are read.
+  bool windowed() const { return windowed_; }
 
   // After the read: closes open ranges, pairs start/end events, names
   // ranges and threads. False when the file is not for the stream (why()).
@@ -98,6 +104,32 @@ class FileScan final : public RecordVisitor {
   bool seen_any_ = false;
   std::string why_;
   bool keep_ranges_;
+  bool windowed_ = false;
+};
+
+// A windowed file's GPU records as join_by_correlation hands them out: an
+// unpaired one that started outside every window is work issued outside
+// them, left out and counted as such (CaptureWindows, profile.cc); the
+// others count in FileInfo and the span as FileScan counts those of other
+// files as it reads them. Without a window: nothing to do, nothing left out.
+class WindowedGpu {
+ public:
+  // After scan.finish().
+  WindowedGpu(FileScan& scan, analysis::FileInfo& info)
+      : scan_(scan), info_(info), window_(scan.windowed(), info.cupti) {}
+  // issued(g)
+  void paired(const GpuScan& g) {
+    if (scan_.windowed()) count(g);
+  }
+  // unpaired(g): false when it is left out.
+  bool unpaired(const GpuScan& g);
+
+ private:
+  void count(const GpuScan& g);
+
+  FileScan& scan_;
+  analysis::FileInfo& info_;
+  analysis::CaptureWindows window_;
 };
 
 }  // namespace gprof::analyze::stream

@@ -83,9 +83,14 @@ struct SpanByStart {
 
 class FileJoin {
  public:
-  FileJoin(const Scope& scope, Timeline& timeline, FileScan& scan, analysis::GpuCounts& counts,
+  FileJoin(const Scope& scope, Timeline& timeline, FileScan& scan, analysis::FileInfo& info,
            Tallies& tallies)
-      : scope_(scope), timeline_(timeline), scan_(scan), counts_(counts), tallies_(tallies) {}
+      : scope_(scope),
+        timeline_(timeline),
+        scan_(scan),
+        counts_(info.gpu),
+        tallies_(tallies),
+        windowed_(scan, info) {}
 
   void run() {
     name_facts();
@@ -97,6 +102,7 @@ class FileJoin {
     pair();
     release(by_correlation_);
     release(scan_.gpu);
+    span_window();  // a windowed file's span is known once paired (WindowedGpu)
     call_rules();
     release(by_thread_);
     work_rules();
@@ -161,9 +167,12 @@ class FileJoin {
     timeline_.data_loading = std::move(loading);
     timeline_.steps = std::move(steps);
     if (best != SIZE_MAX) timeline_.step_pattern = scope_.steps[best];
-    if (!scope_.ranges.empty())
-      timeline_.windows = merged_windows(std::move(windows));
-    else if (window_begin(scan_.span_begin, scan_.work_begin) < scan_.span_end)
+    if (!scope_.ranges.empty()) timeline_.windows = merged_windows(std::move(windows));
+  }
+
+  // Without --range: the span of the calls and the GPU work.
+  void span_window() {
+    if (scope_.ranges.empty() && window_begin(scan_.span_begin, scan_.work_begin) < scan_.span_end)
       timeline_.windows = {{window_begin(scan_.span_begin, scan_.work_begin), scan_.span_end}};
   }
 
@@ -223,6 +232,7 @@ class FileJoin {
  public:  // join_by_correlation's visit
   void owner(const CallRecord& c) { owner_ = PairedCall{c, 0, false, {}}; }
   void issued(const GpuScan& g) {
+    windowed_.paired(g);
     if (!g.is_work) return;
     GpuRecordRow row;
     row.work = g.work;
@@ -243,6 +253,7 @@ class FileJoin {
   void owned() { emit_call(owner_); }
   void other(const CallRecord& c) { emit_call(PairedCall{c, 0, false, {}}); }
   void unpaired(const GpuScan& g) {
+    if (!windowed_.unpaired(g)) return;
     ++counts_.unpaired;
     if (!g.is_work) return;
     GpuRecordRow row;
@@ -400,6 +411,7 @@ class FileJoin {
   FileScan& scan_;
   analysis::GpuCounts& counts_;
   Tallies& tallies_;
+  WindowedGpu windowed_;
   std::vector<size_t> step_pattern_;
   std::vector<bool> in_range_;
   std::vector<bool> loads_data_;
@@ -456,7 +468,7 @@ bool stream_file(uint32_t index, const std::string& path, const Scope& scope, Ti
   Scope full = scope;
   if (full.steps.empty()) full.steps = analysis::default_step_patterns();
   if (full.data.empty()) full.data = default_data_patterns();
-  FileJoin(full, timeline, scan, info.gpu, tallies).run();
+  FileJoin(full, timeline, scan, info, tallies).run();
   return true;
 }
 

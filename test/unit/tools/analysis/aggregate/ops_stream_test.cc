@@ -2,7 +2,8 @@
 // (formats/record_batches.h), against the in-memory path (GPROF_STREAM=0),
 // which takes the records one by one: the same rows with the same sums on a
 // file of mixed record kinds, NVTX names of two domains and more of them
-// than the stream's cache of names holds, an empty batch and a bad frame.
+// than the stream's cache of names holds, an empty batch and a bad frame;
+// and on a file with a capture window.
 #include "tools/analysis/aggregate/ops_stream.h"
 
 #include <catch2/catch.hpp>
@@ -127,6 +128,88 @@ TEST_CASE("the stream's batches give the in-memory rows", "[analysis][stream]") 
   // memcpy.
   CHECK(reference.size() > 4000);
   CHECK(streamed == reference);
+}
+
+// With a capture window: GPU records that come before any call of their id
+// are held until the file ends, when the windows (written last here) say
+// which unpaired ones were issued outside: left out, as in memory, and the
+// GPU rows keep the order of their first record counted.
+std::string windowed_file() {
+  pb::FileHeader header = test_header();
+  pb::ConfigEntry& capture = *header.add_config();
+  capture.set_key("capture");
+  capture.set_value("cudaProfilerApi");
+  SidecarBuilder b;
+  b.header(header).strings({{1, "kernel_a"}, {2, "kernel_b"}, {3, "kernel_c"}});
+  // Before the calls: kernel_b outside the windows (no call) and with id 0,
+  // kernel_c inside them (no call), kernel_a before its call.
+  b.gpu({make_kernel(2, 25'000, 100, 100), make_kernel(3, 12'000, 100, 101),
+         make_kernel(1, 15'500, 100, 2), make_kernel(2, 5'000, 100, 0)});
+  std::vector<ApiRecord> calls;
+  const std::pair<uint32_t, uint64_t> launches[] = {{1, 11'000}, {1, 15'000}, {2, 31'000}};
+  uint64_t correlation = 1;
+  for (const auto& [kernel, start] : launches) {
+    ApiRecord call = make_call(ApiId::cudaLaunchKernel, start, 200);
+    call.kernel = kernel;
+    call.correlation = correlation++;
+    calls.push_back(call);
+  }
+  ApiRecord copy = make_call(ApiId::cudaMemcpyAsync, 32'000, 200);
+  copy.bytes = 4096;
+  copy.copy_kind = 1;
+  copy.correlation = correlation;
+  calls.push_back(copy);
+  b.drain({{7, calls}}, {});
+  b.gpu({make_kernel(1, 11'500, 100, 1), make_kernel(2, 31'500, 100, 3),
+         make_copy(1, 1, 2, 4096, 32'500, 50, 4)});
+  pb::CuptiStatus status;
+  status.set_state(pb::CuptiStatus::SUBSCRIBED);
+  status.set_capture_windows_recorded(true);
+  for (uint64_t ns : {10'000, 20'000, 30'000, 0}) status.add_capture_windows(ns);
+  b.cupti(status);
+  b.footer(pb::Footer{});
+  return write_temp_file("ops_stream_windowed.gprof", b.bytes());
+}
+
+struct Windowed {
+  std::vector<std::string> rows;
+  GpuCounts gpu;
+  size_t in_memory = 0;
+};
+
+Windowed windowed_rows(const std::string& path, bool stream) {
+  if (stream)
+    unsetenv("GPROF_STREAM");
+  else
+    setenv("GPROF_STREAM", "0", 1);
+  OpsFilesOptions options;
+  options.steps = std::vector<std::string>{};
+  options.jobs = 1;
+  OpsFiles files = aggregate_ops_files({path}, options);
+  unsetenv("GPROF_STREAM");
+  REQUIRE(files.files.size() == 1);
+  Windowed out;
+  out.in_memory = files.in_memory.size();
+  out.gpu = files.files[0].gpu;
+  for (const Row& r : files.rows.finish()) out.rows.push_back(row_text(r));
+  return out;
+}
+
+TEST_CASE("a file with a capture window streams, leaving out the work issued outside it",
+          "[analysis][stream]") {
+  const std::string path = windowed_file();
+  const Windowed streamed = windowed_rows(path, true);
+  const Windowed reference = windowed_rows(path, false);
+  CHECK(streamed.in_memory == 0);
+  CHECK(reference.gpu.records == 5);
+  CHECK(reference.gpu.unpaired == 1);
+  CHECK(reference.gpu.outside_window == 2);
+  CHECK(streamed.gpu.records == reference.gpu.records);
+  CHECK(streamed.gpu.kernels == reference.gpu.kernels);
+  CHECK(streamed.gpu.copies == reference.gpu.copies);
+  CHECK(streamed.gpu.unpaired == reference.gpu.unpaired);
+  CHECK(streamed.gpu.outside_window == reference.gpu.outside_window);
+  CHECK(streamed.rows == reference.rows);
 }
 
 }  // namespace

@@ -31,6 +31,22 @@ TEST_CASE("records without a call are unpaired, those with id 0 too") {
   CHECK(slots.unpaired() == 3);
 }
 
+TEST_CASE("a waiting record's id has a call once it comes, and never paired if none does") {
+  CallSlots slots(4, 8);
+  uint32_t context = 0;
+  CHECK(slots.gpu(9, 10, context) == CallSlots::Gpu::kWaiting);
+  CHECK(!slots.has_call(9));
+  CHECK(slots.gpu(11, 10, context) == CallSlots::Gpu::kWaiting);
+  REQUIRE(slots.add_call(11));
+  CHECK(slots.has_call(11));
+  CHECK(slots.gpu(11, 10, context) == CallSlots::Gpu::kWaiting);  // not walked yet
+  CHECK(!slots.has_call(0));
+  // The file has ended: 9 and 0 never paired, 11 did.
+  CHECK(slots.never_paired(9));
+  CHECK(slots.never_paired(0));
+  CHECK(!slots.never_paired(11));
+}
+
 TEST_CASE(
     "a call pushed out of the table makes its GPU record late, and is handed out when "
     "its work had not come") {

@@ -1,7 +1,7 @@
 // The streamed analysis (streamed_file.h) against the in-memory one on the
-// hand-built capture of analyze_fixture.h, and the one-pass pieces it shares
-// with the rules (gpu_gaps.h, median_values.h) against the plain algorithms
-// they replace.
+// hand-built capture of analyze_fixture.h and on a file with a capture window, and the one-pass
+// pieces it shares with the rules (gpu_gaps.h, median_values.h) against the plain algorithms they
+// replace.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -68,6 +68,88 @@ TEST_CASE("streamed findings: kernels named after their records get their names"
   CHECK(json == in_memory({path}, Scope{}, Thresholds{}));
   CHECK(json.find("tiny_update(float*, int)") != std::string::npos);
   CHECK(json.find("<unknown kernel>") == std::string::npos);
+}
+
+// A file recorded with a capture window ([1, 9ms) and [12, 20ms)): GPU work
+// of calls outside it, one record before the first call and one after the
+// last (they would widen the window without --range), one unpaired inside it,
+// one before its call, and the windows known only at the end.
+std::string windowed_capture() {
+  using namespace gprof::test;
+  constexpr uint64_t kMs = 1'000'000;
+  pb::FileHeader header = test_header();
+  pb::ConfigEntry& capture = *header.add_config();
+  capture.set_key("capture");
+  capture.set_value("cudaProfilerApi");
+  SidecarBuilder b;
+  b.header(header).strings({{1, "kernel_a"}, {2, "kernel_b"}, {3, "kernel_c"}});
+  b.named(pb::StringEntry::NVTX,
+          {{1u << 28, "ProfilerStep#0"}, {(1u << 28) + 1, "ProfilerStep#1"}});
+  b.gpu({make_kernel(2, kMs / 2, 100'000, 0), make_kernel(2, 10 * kMs, 50'000, 900),
+         make_kernel(3, 2 * kMs, 30'000, 901), make_kernel(1, 1 * kMs + 60'000, 40'000, 2)});
+  std::vector<ApiRecord> calls;
+  std::vector<RangeEvent> ranges;
+  std::vector<GpuRecord> gpu;
+  uint64_t correlation = 1;
+  for (uint64_t step = 0; step < 2; ++step) {
+    const uint64_t t = step == 0 ? 1 * kMs : 12 * kMs;
+    ranges.push_back(make_range_event(RangeOp::kPush, t, (1u << 28) + step));
+    for (uint64_t k = 0; k < 20; ++k, ++correlation) {
+      ApiRecord call = make_call(ApiId::cudaLaunchKernel, t + k * 50'000, 5'000);
+      call.kernel = 1;
+      call.correlation = correlation;
+      calls.push_back(call);
+      if (correlation != 2)
+        gpu.push_back(make_kernel(1, t + k * 50'000 + 10'000, 20'000, correlation));
+    }
+    ApiRecord copy = make_call(ApiId::cudaMemcpy, t + 2 * kMs, 600'000);
+    copy.bytes = 4;
+    copy.copy_kind = 2;
+    copy.correlation = correlation;
+    calls.push_back(copy);
+    gpu.push_back(make_copy(2, 1, 2, 4, t + 2 * kMs + 500'000, 2'000, correlation++));
+    ApiRecord sync = make_call(ApiId::cudaDeviceSynchronize, t + 3 * kMs, 1 * kMs);
+    calls.push_back(sync);
+    ranges.push_back(make_range_event(RangeOp::kPop, t + 5 * kMs));
+  }
+  b.drain({{100, calls}}, {{100, ranges}});
+  gpu.push_back(make_kernel(2, 30 * kMs, 50'000, 902));
+  b.gpu(gpu);
+  pb::CuptiStatus status;
+  status.set_state(pb::CuptiStatus::SUBSCRIBED);
+  status.set_capture_windows_recorded(true);
+  for (uint64_t ns : {1 * kMs, 9 * kMs, 12 * kMs, 20 * kMs}) status.add_capture_windows(ns);
+  b.cupti(status);
+  b.footer(pb::Footer{});
+  return b.bytes();
+}
+
+TEST_CASE("streamed findings: a capture window's outside work left out as in memory",
+          "[analyze][stream]") {
+  const std::string path = test::write_temp_file("analyze_windowed.gprof", windowed_capture());
+  Thresholds low;
+  REQUIRE_FALSE(low.set("gpu-idle.min_gap=1us"));
+  REQUIRE_FALSE(low.set("gpu-idle.min_share=0"));
+  REQUIRE_FALSE(low.set("launch-bound.min_launches=1"));
+  REQUIRE_FALSE(low.set("launch-bound.max_gpu_busy=100%"));
+  REQUIRE_FALSE(low.set("excessive-sync.min_share=0"));
+  REQUIRE_FALSE(low.set("excessive-sync.min_count=1"));
+  for (const Thresholds& thresholds : {Thresholds{}, low}) {
+    const AnalyzedFiles streamed = analyze_files({path}, every_rule(), thresholds, Scope{});
+    CHECK(streamed.in_memory.empty());
+    CHECK(render_json(streamed.analysis) == in_memory({path}, Scope{}, thresholds));
+    REQUIRE(streamed.infos.size() == 1);
+    const analysis::GpuCounts& gpu = streamed.infos[0].gpu;
+    CHECK(gpu.records == 43);  // 40 kernels and 2 copies of the calls, 1 unpaired inside
+    CHECK(gpu.unpaired == 1);
+    CHECK(gpu.outside_window == 3);
+    const Loaded loaded = load_timelines({path}, Scope{});
+    REQUIRE(loaded.infos.size() == 1);
+    CHECK(loaded.infos[0].gpu.records == gpu.records);
+    CHECK(loaded.infos[0].gpu.kernels == gpu.kernels);
+    CHECK(loaded.infos[0].gpu.unpaired == gpu.unpaired);
+    CHECK(loaded.infos[0].gpu.outside_window == gpu.outside_window);
+  }
 }
 
 TEST_CASE("streamed findings: a missing file is described, not analyzed", "[analyze][stream]") {
