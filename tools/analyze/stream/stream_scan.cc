@@ -1,4 +1,5 @@
 #include "tools/analyze/stream/stream_scan.h"
+#include "formats/correlation_ids.h"
 
 #include <algorithm>
 #include <deque>
@@ -70,7 +71,9 @@ void FileScan::seen(uint64_t start_ns, uint64_t end_ns) {
 }
 
 void FileScan::watch(uint64_t correlation) {
-  if (correlation >= kPlainIds) refuse("correlation ids near 2^32");
+  // A pushed id (a takeover's call) is no CUPTI id near a wrap: the file's
+  // external correlations are what send it to memory (finish).
+  if (correlation >= kPlainIds && !is_pushed_id(correlation)) refuse("correlation ids near 2^32");
 }
 
 // As TimelineBuilder::on_api takes a call.
