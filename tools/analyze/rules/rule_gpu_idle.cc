@@ -113,7 +113,7 @@ std::optional<Finding> run(const RuleContext& context) {
     for (const auto& [device, gaps] : by_device)
       for (const ExplainedGap& gap : gaps) {
         tally.add_gap(timeline, device, gap, order++);
-        add_step_idle(timeline.steps, gap.start_ns, gap.end_ns, idle);
+        add_to_steps(timeline.steps, gap.start_ns, gap.end_ns, idle);
       }
     add_step_shares(timeline.steps, idle, tally);
   }
@@ -144,13 +144,13 @@ std::optional<std::pair<uint64_t, uint64_t>> setup_window(const Timeline& timeli
   return std::pair{start, end};
 }
 
-void add_step_idle(const std::vector<Step>& steps, uint64_t start_ns, uint64_t end_ns,
-                   std::vector<uint64_t>& idle) {
+void add_to_steps(const std::vector<Step>& steps, uint64_t start_ns, uint64_t end_ns,
+                  std::vector<uint64_t>& ns) {
   // Steps do not overlap (find_steps), so their ends rise with their starts.
   auto it = std::upper_bound(steps.begin(), steps.end(), start_ns,
                              [](uint64_t t, const Step& s) { return t < s.end_ns; });
   for (; it != steps.end() && it->start_ns < end_ns; ++it)
-    idle[it - steps.begin()] += overlap(start_ns, end_ns, it->start_ns, it->end_ns);
+    ns[it - steps.begin()] += overlap(start_ns, end_ns, it->start_ns, it->end_ns);
 }
 
 void add_step_shares(const std::vector<Step>& steps, const std::vector<uint64_t>& idle,

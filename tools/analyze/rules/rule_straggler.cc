@@ -75,9 +75,10 @@ StragglerTally::StragglerTally(const Thresholds& thresholds)
 void StragglerTally::begin_file(const Timeline& timeline) {
   sweep_ = CommComputeSweep{};
   collective_.clear();
-  gpu_.emplace(timeline.steps);
-  comm_.emplace(timeline.steps);
-  data_busy_.emplace(timeline.steps);
+  steps_ = &timeline.steps;
+  gpu_ns_.assign(timeline.steps.size(), 0);
+  comm_ns_.assign(timeline.steps.size(), 0);
+  data_busy_ns_.assign(timeline.steps.size(), 0);
   loading_ = &timeline.data_loading;
   next_loading_ = 0;
 }
@@ -93,8 +94,8 @@ void StragglerTally::add(const Timeline& timeline, const WorkEvent& event) {
 // The sweep's final stretches into the steps; the GPU's busy stretches cut
 // out of the data loading, so that loading counts only while the GPU idled.
 void StragglerTally::take() {
-  for (const Segment& s : sweep_.compute) gpu_->add(s.start_ns, s.end_ns);
-  for (const Segment& s : sweep_.exposed) comm_->add(s.start_ns, s.end_ns);
+  for (const Segment& s : sweep_.compute) add_to_steps(*steps_, s.start_ns, s.end_ns, gpu_ns_);
+  for (const Segment& s : sweep_.exposed) add_to_steps(*steps_, s.start_ns, s.end_ns, comm_ns_);
   const auto& loading = *loading_;
   for (const Segment& s : sweep_.busy) {
     while (next_loading_ < loading.size() && loading[next_loading_].second <= s.start_ns)
@@ -102,7 +103,7 @@ void StragglerTally::take() {
     for (size_t i = next_loading_; i < loading.size() && loading[i].first < s.end_ns; ++i) {
       const uint64_t from = std::max(s.start_ns, loading[i].first);
       const uint64_t to = std::min(s.end_ns, loading[i].second);
-      if (from < to) data_busy_->add(from, to);
+      if (from < to) add_to_steps(*steps_, from, to, data_busy_ns_);
     }
   }
   sweep_.compute.clear();
@@ -115,13 +116,13 @@ void StragglerTally::end_file(const Timeline& timeline) {
   take();
   if (timeline.steps.size() < kMinSteps) return;
   std::vector<double> step, own, data, cpu, gpu, comm;
-  StepTotals loading(timeline.steps);
-  for (const auto& [start, end] : *loading_) loading.add(start, end);
+  std::vector<uint64_t> loading(timeline.steps.size(), 0);
+  for (const auto& [start, end] : *loading_) add_to_steps(timeline.steps, start, end, loading);
   for (size_t i = 0; i < timeline.steps.size(); ++i) {
     const Step& s = timeline.steps[i];
     const uint64_t length = s.end_ns > s.start_ns ? s.end_ns - s.start_ns : 0;
-    const uint64_t g = gpu_->ns()[i], c = comm_->ns()[i];
-    const uint64_t d = loading.ns()[i] - std::min(loading.ns()[i], data_busy_->ns()[i]);
+    const uint64_t g = gpu_ns_[i], c = comm_ns_[i];
+    const uint64_t d = loading[i] - std::min(loading[i], data_busy_ns_[i]);
     // The parts do not overlap: compute, then communication without it,
     // then loading without either.
     step.push_back(static_cast<double>(length));

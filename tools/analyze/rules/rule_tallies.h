@@ -20,7 +20,6 @@
 #include "tools/analyze/rules/gpu_gaps.h"
 #include "tools/analyze/rules/median_values.h"
 #include "tools/analyze/rules/rule.h"
-#include "tools/analyze/rules/step_totals.h"
 #include "tools/analyze/rules/where_builder.h"
 #include "tools/analyze/timeline/timeline.h"
 
@@ -217,7 +216,10 @@ class StragglerTally {
   double min_excess_;
   CollectiveNames collective_;
   CommComputeSweep sweep_;  // the file's devices together
-  std::optional<StepTotals> gpu_, comm_, data_busy_;
+  // This file's steps and, per step, its GPU time, exposed communication
+  // and data loading while the GPU was busy.
+  const std::vector<Step>* steps_ = nullptr;
+  std::vector<uint64_t> gpu_ns_, comm_ns_, data_busy_ns_;
   const std::vector<std::pair<uint64_t, uint64_t>>* loading_ = nullptr;
   size_t next_loading_ = 0;
   std::vector<Rank> ranks_;
@@ -299,9 +301,10 @@ std::vector<std::pair<uint64_t, uint64_t>> device_windows(const Timeline& timeli
 std::optional<std::pair<uint64_t, uint64_t>> setup_window(const Timeline& timeline,
                                                           uint64_t first_start_ns,
                                                           uint64_t last_end_ns);
-// Adds a gap's overlap with each step to idle[i] (timeline.steps[i]).
-void add_step_idle(const std::vector<Step>& steps, uint64_t start_ns, uint64_t end_ns,
-                   std::vector<uint64_t>& idle);
+// Adds the overlap of [start_ns, end_ns) with each step to ns[i]
+// (timeline.steps[i]): a gap's idle time, a stretch of work.
+void add_to_steps(const std::vector<Step>& steps, uint64_t start_ns, uint64_t end_ns,
+                  std::vector<uint64_t>& ns);
 // Each step's idle share, from its idle time, to the tally.
 void add_step_shares(const std::vector<Step>& steps, const std::vector<uint64_t>& idle,
                      GpuIdleTally& tally);

@@ -401,7 +401,7 @@ class FileJoin {
         explainer.add_call({c.start_ns, c.end_ns, c.api}, gap.start_ns);
       explainer.explain(gap);
       tally.add_gap(timeline_, found.device, gap, found.order);
-      add_step_idle(timeline_.steps, gap.start_ns, gap.end_ns, idle);
+      add_to_steps(timeline_.steps, gap.start_ns, gap.end_ns, idle);
     }
     add_step_shares(timeline_.steps, idle, tally);
   }

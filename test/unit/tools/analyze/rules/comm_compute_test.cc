@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "tools/analyze/rules/comm_compute.h"
-#include "tools/analyze/rules/step_totals.h"
+#include "tools/analyze/rules/rule_tallies.h"
 
 namespace gprof::analyze {
 namespace {
@@ -151,14 +151,14 @@ TEST_CASE("comm-compute sweep: holds only what is still open", "[analyze][comm]"
   CHECK(exposed == 999 * 20 + 30);
 }
 
-TEST_CASE("step totals: stretches split over the steps they overlap", "[analyze][comm]") {
+TEST_CASE("steps: stretches split over the steps they overlap", "[analyze][comm]") {
   const std::vector<Step> steps = {{100, 200, 0}, {200, 300, 1}, {400, 500, 2}};
-  StepTotals totals(steps);
-  totals.add(50, 150);   // 50 in step 0
-  totals.add(180, 420);  // 20 in step 0, 100 in step 1, 20 in step 2
-  totals.add(450, 460);
-  totals.add(600, 700);  // after every step
-  CHECK(totals.ns() == std::vector<uint64_t>{70, 100, 30});
+  std::vector<uint64_t> ns(steps.size(), 0);
+  add_to_steps(steps, 50, 150, ns);   // 50 in step 0
+  add_to_steps(steps, 180, 420, ns);  // 20 in step 0, 100 in step 1, 20 in step 2
+  add_to_steps(steps, 450, 460, ns);
+  add_to_steps(steps, 600, 700, ns);  // after every step
+  CHECK(ns == std::vector<uint64_t>{70, 100, 30});
 }
 
 }  // namespace
