@@ -34,6 +34,23 @@ double metric(const Finding& finding, std::string_view key) {
   return 0;
 }
 
+// Every rule on `path` at its defaults, in memory and streamed, the stream
+// having taken the file (no "read in memory").
+struct BothPaths {
+  Analysis in_memory;
+  Analysis streamed;
+};
+BothPaths both_paths(const std::string& path) {
+  const std::span<const RuleSpec* const> rules = all_rules();
+  BothPaths out;
+  out.in_memory = analyze(load_timelines({path}, Scope{}).timelines, {rules.begin(), rules.end()},
+                          Thresholds{}, {});
+  AnalyzedFiles files = analyze_files({path}, {rules.begin(), rules.end()}, Thresholds{}, Scope{});
+  REQUIRE(files.in_memory.empty());
+  out.streamed = std::move(files.analysis);
+  return out;
+}
+
 Analysis run_all(const Thresholds& thresholds = Thresholds{}) {
   const std::span<const RuleSpec* const> rules = all_rules();
   return analyze(fixture(), {rules.begin(), rules.end()}, thresholds, {});
@@ -107,14 +124,8 @@ TEST_CASE("analyze: gpu-idle leaves the setup before the first step out", "[anal
   constexpr uint64_t kSetup = 400'000'000;
   const std::string path =
       test::write_temp_file("setup.gprof", test::analyze_capture_after_setup(kSetup));
-  const std::span<const RuleSpec* const> rules = all_rules();
-  const Analysis in_memory = analyze(load_timelines({path}, Scope{}).timelines,
-                                     {rules.begin(), rules.end()}, Thresholds{}, {});
-  const AnalyzedFiles files =
-      analyze_files({path}, {rules.begin(), rules.end()}, Thresholds{}, Scope{});
-  REQUIRE(files.in_memory.empty());
-  const Analysis& streamed = files.analysis;
-  for (const Analysis* a : {&in_memory, &streamed}) {
+  const BothPaths both = both_paths(path);
+  for (const Analysis* a : {&both.in_memory, &both.streamed}) {
     const Finding* idle = find(*a, "gpu-idle");
     REQUIRE(idle);
     // The window starts with the first step: step 0's 4.02 ms before its first copy is a gap
@@ -133,13 +144,8 @@ TEST_CASE("analyze: launch-bound finds a launch-bound phase the run hides", "[an
   // reported, because 300 launches of a 200 us kernel in "forward" kept the run's GPU busy
   // 76% of the time between launches. In memory and streamed alike.
   const std::string path = test::write_temp_file("phases.gprof", test::launch_phases_capture());
-  const std::span<const RuleSpec* const> rules = all_rules();
-  const Analysis in_memory = analyze(load_timelines({path}, Scope{}).timelines,
-                                     {rules.begin(), rules.end()}, Thresholds{}, {});
-  const AnalyzedFiles files =
-      analyze_files({path}, {rules.begin(), rules.end()}, Thresholds{}, Scope{});
-  REQUIRE(files.in_memory.empty());
-  for (const Analysis* a : {&in_memory, &files.analysis}) {
+  const BothPaths both = both_paths(path);
+  for (const Analysis* a : {&both.in_memory, &both.streamed}) {
     const Finding* launch = find(*a, "launch-bound");
     REQUIRE(launch);
     CHECK(metric(*launch, "launches") == 2000);
@@ -162,13 +168,8 @@ TEST_CASE("analyze: launch-bound counts the GPU's idle time once when threads wa
   // idle time in a 23.2 ms window.
   const std::string path =
       test::write_temp_file("two_threads.gprof", test::two_thread_launches_capture());
-  const std::span<const RuleSpec* const> rules = all_rules();
-  const Analysis in_memory = analyze(load_timelines({path}, Scope{}).timelines,
-                                     {rules.begin(), rules.end()}, Thresholds{}, {});
-  const AnalyzedFiles files =
-      analyze_files({path}, {rules.begin(), rules.end()}, Thresholds{}, Scope{});
-  REQUIRE(files.in_memory.empty());
-  for (const Analysis* a : {&in_memory, &files.analysis}) {
+  const BothPaths both = both_paths(path);
+  for (const Analysis* a : {&both.in_memory, &both.streamed}) {
     const Finding* launch = find(*a, "launch-bound");
     REQUIRE(launch);
     CHECK(metric(*launch, "launches") == 198);
@@ -181,13 +182,8 @@ TEST_CASE("analyze: launch-bound counts the GPU's idle time once when threads wa
 TEST_CASE("analyze: gpu-idle and excessive-sync judge the steps when the window hides them",
           "[analyze]") {
   const std::string path = test::write_temp_file("eval.gprof", test::steps_then_eval_capture());
-  const std::span<const RuleSpec* const> rules = all_rules();
-  const Analysis in_memory = analyze(load_timelines({path}, Scope{}).timelines,
-                                     {rules.begin(), rules.end()}, Thresholds{}, {});
-  const AnalyzedFiles streamed =
-      analyze_files({path}, {rules.begin(), rules.end()}, Thresholds{}, Scope{});
-  CHECK(streamed.in_memory.empty());
-  for (const Analysis* a : {&in_memory, &streamed.analysis}) {
+  const BothPaths both = both_paths(path);
+  for (const Analysis* a : {&both.in_memory, &both.streamed}) {
     CHECK(a->window_ns == 400'010'000);  // the first launch at 1 ms to the last kernel's end
     const Finding* idle = find(*a, "gpu-idle");
     REQUIRE(idle);
@@ -207,8 +203,9 @@ TEST_CASE("analyze: gpu-idle and excessive-sync judge the steps when the window 
     CHECK(sync->summary.find("In the median step a thread waited 30.0%") == 0);
     CHECK_FALSE(a->fired("launch-bound"));
   }
-  CHECK(render_json(in_memory) == render_json(streamed.analysis));
+  CHECK(render_json(both.in_memory) == render_json(both.streamed));
   // Without the steps (a --step that matches none), the window alone decides: neither fires.
+  const std::span<const RuleSpec* const> rules = all_rules();
   const Analysis no_steps =
       analyze(load_timelines({path}, Scope{{}, {"no_such_step"}, {}}).timelines,
               {rules.begin(), rules.end()}, Thresholds{}, {});
