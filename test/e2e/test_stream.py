@@ -194,18 +194,49 @@ class InMemoryWhenItMustBe(E2ETestCase):
             self.assertNotIn("read in memory", streamed.stderr)
             self.assertEqual(streamed.stdout, report(args, run.files, stream=False).stdout)
 
-    def test_external_correlation_is_read_in_memory_with_a_note(self):
-        """Another tool held CUPTI's subscriber: GPU records pair through external ids, which
-        the stream leaves to the in-memory path."""
+    def test_wrapped_ids_are_read_in_memory_with_a_note(self):
+        """CUPTI ids that wrap around 2^32 (the fake advances its counter by 2^26 a call) pair
+        by time in memory (pairing.h), which the stream leaves to the in-memory path."""
         run = run_program([program("train_loop")], self.tmp,
-                          env={"GPROF_FAKE_CUPTI": "subscriber_taken"})
+                          env={"GPROF_FAKE_CORRELATION_STEP": str(1 << 26)})
         self.assertEqual(run.returncode, 0, run.stderr)
-        note = f"gpuprof: note: {run.files[0]}: read in memory (external correlation ids)\n"
         for args in ([], ["--view", "launches"], ["--view", "memory"]):
             streamed = report(args, run.files)
             self.assertEqual(streamed.returncode, 0, streamed.stderr)
-            self.assertIn(note, streamed.stderr, args)
+            self.assertIn(f"gpuprof: note: {run.files[0]}: read in memory (", streamed.stderr,
+                          args)
             self.assertEqual(streamed.stdout, report(args, run.files, stream=False).stdout, args)
+
+
+class Takeovers(StreamMatchesMemory):
+    """Issue 31: a file in which another tool took CUPTI over (torch.profiler's kineto) was
+    read in memory: its later calls pair through external ids, and it has CUPTI gaps. Both
+    stream now (external_ids.h, gap_tally.h): the same bytes, the gaps' counts included."""
+
+    def takeover(self, *args):
+        return self.record("kineto_takeover", "--before", "8", "--during", "3", "--after",
+                           "12", "--pause-ms", "300", *args)
+
+    def test_subscriber_held_by_another_tool_from_the_start(self):
+        self.check(self.record("train_loop", env={"GPROF_FAKE_CUPTI": "subscriber_taken"}))
+
+    def test_subscriber_given_up_mid_run_and_a_gap(self):
+        files = self.takeover("--subscribe")
+        self.check(files)
+        out = report([], files).stdout
+        self.assertIn("3 launches in it, 3 without GPU records; GPU records: 9 before, 0 during, "
+                      "13 after", out)
+
+    def test_buffers_taken_mid_run_a_gap_without_external_ids(self):
+        files = self.takeover()
+        self.check(files)
+        self.assertIn("3 launches in it, 3 without GPU records", report([], files).stdout)
+
+    def test_finalized_by_the_other_tool_a_gap_to_the_end(self):
+        files = self.takeover("--subscribe", "--finalize")
+        self.check(files)
+        self.assertRegex(report([], files).stdout, r"no GPU records from \S+ to the end: "
+                         r"cuptiFinalize by .*; 12 launches in it, 12 without GPU records")
 
 
 if __name__ == "__main__":

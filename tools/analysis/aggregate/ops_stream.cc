@@ -14,6 +14,8 @@
 #include "tools/analysis/aggregate/throughput_stream.h"
 #include "tools/analysis/model/call_slots.h"
 #include "tools/analysis/model/capture_windows.h"
+#include "tools/analysis/model/external_ids.h"
+#include "tools/analysis/model/gap_tally.h"
 #include "tools/analysis/model/nvtx_ranges.h"
 #include "tools/analysis/model/row_labels.h"
 #include "tools/analysis/model/steps.h"
@@ -150,10 +152,11 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
   void on_api_batch(const ApiBatch& batch) override;
   void on_range_batch(const RangeBatch& batch) override;
   void on_gpu_batch(const GpuBatch& batch) override;
-  void on_external_correlation(uint64_t /*correlation*/, uint64_t /*external_id*/) override {
-    fail("external correlation ids");
+  void on_external_correlation(uint64_t correlation, uint64_t external_id) override;
+  void on_cupti(const pb::CuptiStatus& status) override {
+    info_.cupti = status;
+    if (why_.empty() && !gaps_.status(status)) why_ = gaps_.why();
   }
-  void on_cupti(const pb::CuptiStatus& status) override { info_.cupti = status; }
   void on_devices(const google::protobuf::RepeatedPtrField<pb::Device>& devices) override {
     if (!info_.header) info_.header.emplace();
     merge_devices(*info_.header, devices);
@@ -377,6 +380,11 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
   static constexpr size_t kCollectFloor = size_t{1} << 16;
   size_t collect_above_ = kCollectFloor;
   CallSlots slots_;
+  ExternalIds external_;
+  static int received(void* self, uint64_t correlation) {
+    return static_cast<OpsStream*>(self)->slots_.received(correlation);
+  }
+  GapTally gaps_{&OpsStream::received, this};
   SpillSorter<KeptTarget, ByCorrelation> kept_targets_{kLateBudget};
   SpillSorter<LateWork, ByCorrelation> late_work_{kLateBudget};
   bool windowed_ = false;  // has_capture_window: unpaired GPU work may be outside it
@@ -540,10 +548,14 @@ void OpsStream::on_api_batch(const ApiBatch& batch) {
           ? CallSlots::Expect::kOne
           : CallSlots::Expect::kNothing;
   if (correlation != 0 && !slots_.add_call(correlation, expect)) {
-    fail("a correlation id used twice, or by a call that came long after its GPU work");
+    // Ids that wrapped repeat: the likelier story, once seen.
+    fail(slots_.wrapped() ? "correlation ids that wrap around 2^32"
+                          : "a correlation id used twice, or by a call that came long after its "
+                            "GPU work");
     return;
   }
   if (!slots_.pushed().empty()) keep_pushed();
+  if (info->category == ApiCategory::kLaunch) gaps_.launch(start_ns, correlation);
   t.stream->add_made(false, start_ns, [&](StreamEvent& e) {
     e.node.start_ns = start_ns;
     e.node.end_ns = std::max(end_ns, start_ns);
@@ -680,15 +692,26 @@ void OpsStream::on_gpu_batch(const GpuBatch& batch) {
   const bool work = kind != GpuKind::kSync;
   const uint64_t duration = end_ns > start_ns ? end_ns - start_ns : 0;
   const uint64_t seq = gpu_seq_++;
+  uint64_t correlation = c.correlation();
+  if (external_.any()) {
+    bool lost = false;
+    correlation = external_.translate(correlation, lost);
+    if (lost) {
+      fail("a GPU record whose external correlation left the pairing window");
+      return;
+    }
+  }
   uint32_t context = WalkContexts::kNone;
-  const CallSlots::Gpu pairing = slots_.gpu(c.correlation(), work ? duration : 0, context);
+  const CallSlots::Gpu pairing = slots_.gpu(correlation, work ? duration : 0, context);
   // No call of its id yet: with a capture window, it may be work issued
   // outside it, which is not counted (release_held()).
   const bool hold =
-      windowed_ && pairing == CallSlots::Gpu::kWaiting && !slots_.has_call(c.correlation());
+      windowed_ && pairing == CallSlots::Gpu::kWaiting && !slots_.has_call(correlation);
   if (!hold) {
     info_.gpu.count(kind);
     ++info_.gpu.records;
+    gaps_.gpu(start_ns);
+    if (work) gaps_.worked(correlation);
   }
   switch (pairing) {
     case CallSlots::Gpu::kOpened:
@@ -697,13 +720,13 @@ void OpsStream::on_gpu_batch(const GpuBatch& batch) {
                         [this](uint32_t l) -> Row& { return label_rows_[l]; });
       break;
     case CallSlots::Gpu::kLate:
-      if (work && duration != 0) late_work_.add(LateWork{c.correlation(), duration});
+      if (work && duration != 0) late_work_.add(LateWork{correlation, duration});
       break;
     case CallSlots::Gpu::kWaiting:
       break;
   }
   if (!work) {
-    if (hold) held_.add(HeldGpu{seq, c.correlation(), start_ns, end_ns, 0, c.device(), kind});
+    if (hold) held_.add(HeldGpu{seq, correlation, start_ns, end_ns, 0, c.device(), kind});
     return;
   }
   const std::string* kernel = nullptr;
@@ -717,10 +740,41 @@ void OpsStream::on_gpu_batch(const GpuBatch& batch) {
   }
   const uint32_t l = gpu_label(c, kernel);
   if (hold) {
-    held_.add(HeldGpu{seq, c.correlation(), start_ns, end_ns, l, c.device(), kind});
+    held_.add(HeldGpu{seq, correlation, start_ns, end_ns, l, c.device(), kind});
     return;
   }
   count_work(l, seq, c.device(), start_ns, end_ns);
+}
+
+// A mapping that came after GPU records of its CUPTI id: they move to the
+// call that pushed the id (external_ids.h).
+void OpsStream::on_external_correlation(uint64_t correlation, uint64_t external_id) {
+  ++info_.gpu.external_correlations;
+  if (!why_.empty()) return;
+  switch (external_.add(correlation, external_id)) {
+    case ExternalIds::Added::kSmallIds:
+      return fail("external ids pushed from 1 (a file of an older gprof)");
+    case ExternalIds::Added::kConflict:
+      return fail("two external ids for one correlation id");
+    case ExternalIds::Added::kAgain:
+      return;
+    case ExternalIds::Added::kNew:
+      break;
+  }
+  // Work issued outside a capture window is held by CUPTI id (release_held).
+  if (windowed_) return fail("external correlation ids with a capture window");
+  CallSlots::Gpu outcome{};
+  uint64_t records = 0, ns = 0;
+  uint32_t context = WalkContexts::kNone;
+  if (!slots_.rename(correlation, external_id, outcome, records, ns, context))
+    return fail("a GPU record given up before its external correlation came");
+  if (records == 0) return;
+  gaps_.worked(external_id);
+  if (ns == 0) return;
+  if (outcome == CallSlots::Gpu::kOpened)
+    add_device_time(contexts_, context, ns, [this](uint32_t l) -> Row& { return label_rows_[l]; });
+  else if (outcome == CallSlots::Gpu::kLate)
+    late_work_.add(LateWork{external_id, ns});
 }
 
 void OpsStream::count_work(uint32_t label, uint64_t seq, uint32_t device, uint64_t start_ns,
@@ -810,13 +864,17 @@ bool OpsStream::close_open_pushes(uint64_t last_ns) {
 }
 
 bool OpsStream::finish(KeyAverages& out, std::optional<FileThroughput>* throughput, uint32_t file) {
-  if (why_.empty() && info_.cupti) {
-    if (info_.cupti->state() == pb::CuptiStatus::EXTERNAL_CORRELATION)
-      fail("external correlation mode");
-    else if (info_.cupti->gaps_size() != 0)
-      fail("CUPTI gaps");
+  if (why_.empty() && info_.cupti && info_.cupti->gaps_size() != 0) {
+    // Work issued outside a window is left out once the file has ended.
+    if (windowed_)
+      fail("CUPTI gaps with a capture window");
+    else if (gaps_.finish(*info_.cupti))
+      info_.gaps = gaps_.counts();
+    else
+      why_ = gaps_.why();
   }
-  if (why_.empty() && slots_.wrapped()) fail("correlation ids that wrap around 2^32");
+  if (why_.empty() && (slots_.wrapped() || external_.wrapped()))
+    fail("correlation ids that wrap around 2^32");
   if (!why_.empty()) return false;
   release_held();
 

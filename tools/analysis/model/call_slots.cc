@@ -144,6 +144,40 @@ CallSlots::Gpu CallSlots::gpu_without_call(uint64_t correlation, uint64_t ns, ui
   return Gpu::kWaiting;
 }
 
+bool CallSlots::rename(uint64_t from, uint64_t to, Gpu& outcome, uint64_t& records, uint64_t& ns,
+                       uint32_t& context) {
+  records = ns = 0;
+  outcome = Gpu::kWaiting;
+  auto it = waiting_.find(from);
+  if (it == waiting_.end()) return !given_up_.test(from);
+  records = it->second.records;
+  ns = it->second.gpu_ns;
+  waiting_.erase(it);  // its place in waiting_order_ is skipped later
+  if (Slot* slot = find(to)) {
+    slot->received = true;
+    if (slot->opened) {
+      context = slot->context;
+      outcome = Gpu::kOpened;
+    } else {
+      slot->gpu_ns += ns;
+    }
+    return true;
+  }
+  if (pushed_out_.test(to)) {
+    outcome = Gpu::kLate;
+    return true;
+  }
+  if (given_up_.test(to)) {
+    given_up_records_ += records;
+    return true;
+  }
+  auto [moved, added] = waiting_.try_emplace(to);
+  moved->second.gpu_ns += ns;
+  moved->second.records += records;
+  if (added) waiting_order_.push_back(to);
+  return true;
+}
+
 void CallSlots::mark_contexts(WalkContexts& contexts) const {
   for (const Slot& slot : slots_)
     if (slot.correlation != 0 && slot.opened) contexts.mark(slot.context);

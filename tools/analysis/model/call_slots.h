@@ -106,6 +106,21 @@ class CallSlots {
     return Gpu::kWaiting;
   }
 
+  // External correlation (external_ids.h): GPU records of CUPTI id `from`
+  // read before the mapping that says they are `to`'s. They move to `to` as
+  // gpu() would have taken them; `records` and `ns` get how many and their
+  // work time (0 records: none was waiting). False when they were given up
+  // already, which the in-memory pairing would not have done (a conflict).
+  bool rename(uint64_t from, uint64_t to, Gpu& outcome, uint64_t& records, uint64_t& ns,
+              uint32_t& context);
+  // Whether a GPU record of this call's id came: 1 or 0, and -1 when the
+  // call was pushed out of the table (no longer known).
+  int received(uint64_t correlation) {
+    if (correlation == 0) return 0;
+    if (const Slot* slot = find(correlation)) return slot->received ? 1 : 0;
+    return pushed_out_.test(correlation) ? -1 : 0;
+  }
+
   // Whether a call with this id was read and is still in the table or
   // aside: a GPU record gpu() answered kWaiting for pairs then; else it
   // waits for a call that may never come.
@@ -139,9 +154,11 @@ class CallSlots {
   };
   // CUPTI's ids are 32-bit and handed out in order: two ids of one file
   // more than half the space apart mean they wrapped (pairing.h unwraps
-  // them; the stream leaves that to the in-memory path).
+  // them; the stream leaves that to the in-memory path). Ids above 32 bits
+  // are gprof's pushed ids (formats/correlation_ids.h), which never wrap.
   void watch_wrap(uint64_t correlation) {
     constexpr uint64_t kHalf = uint64_t{1} << 31;
+    if (correlation >> 32 != 0) return;
     if (correlation > largest_) {
       if (largest_ != 0 && correlation - largest_ > kHalf) wrapped_ = true;
       largest_ = correlation;

@@ -12,16 +12,18 @@ namespace {
 class Join {
  public:
   Join(const std::vector<std::string>& names, IssuedWorkVisitor& out, analysis::GpuCounts& counts,
-       WindowedGpu& windowed)
-      : names_(names), out_(out), counts_(counts), windowed_(windowed) {}
+       WindowedGpu& windowed, FileScan& scan)
+      : names_(names), out_(out), counts_(counts), windowed_(windowed), scan_(scan) {}
 
   void owner(const CallRecord& c) {
     call_ = c.call;
+    correlation_ = c.correlation;
     work_.clear();
   }
   void issued(const GpuScan& g) {
     windowed_.paired(g);
     if (!g.is_work) return;
+    scan_.worked(correlation_);
     work_.push_back(g.work);
     out_.on_work(g.work, names_[g.work.name]);
   }
@@ -40,7 +42,9 @@ class Join {
   IssuedWorkVisitor& out_;
   analysis::GpuCounts& counts_;
   WindowedGpu& windowed_;
+  FileScan& scan_;
   Call call_;
+  uint64_t correlation_ = 0;
   std::vector<Work> work_;  // one call's: a graph launch's nodes at most
 };
 
@@ -67,8 +71,9 @@ bool stream_issued_work(const std::string& path, unsigned decoders, analysis::Fi
   auto calls = by_correlation.sorted();
   auto gpu = scan.gpu.sorted();
   WindowedGpu windowed(scan, info);
-  Join join(names, visitor, info.gpu, windowed);
+  Join join(names, visitor, info.gpu, windowed, scan);
   join_by_correlation(calls, gpu, join);
+  scan.finish_gaps();
   return true;
 }
 

@@ -32,6 +32,7 @@ FileScan::FileScan(analysis::FileInfo& info, std::vector<std::string>& gpu_names
       gpu(budget<GpuScan>()),
       info_(info),
       gpu_names_(gpu_names),
+      externals_(budget<External>()),
       starts_(budget<StartEvent>()),
       ends_(budget<EndEvent>()),
       keep_ranges_(ranges) {}
@@ -71,8 +72,7 @@ void FileScan::seen(uint64_t start_ns, uint64_t end_ns) {
 }
 
 void FileScan::watch(uint64_t correlation) {
-  // A pushed id (a takeover's call) is no CUPTI id near a wrap: the file's
-  // external correlations are what send it to memory (finish).
+  // A pushed id (a takeover's call) is no CUPTI id near a wrap.
   if (correlation >= kPlainIds && !is_pushed_id(correlation)) refuse("correlation ids near 2^32");
 }
 
@@ -98,6 +98,44 @@ void FileScan::on_api(const ApiRecord& r) {
   span_begin = std::min(span_begin, r.start_ns);
   span_end = std::max(span_end, r.end_ns);
   if (issues_work(info->category)) work_begin = std::min(work_begin, r.start_ns);
+  if (info->category == ApiCategory::kLaunch) gaps_.launch(r.start_ns, r.correlation);
+}
+
+void FileScan::on_external_correlation(uint64_t correlation, uint64_t external_id) {
+  ++info_.gpu.external_correlations;
+  if (!is_pushed_id(external_id)) refuse("external ids pushed from 1 (a file of an older gprof)");
+  // Work issued outside a window is told by its pairing (WindowedGpu).
+  if (windowed_) refuse("external correlation ids with a capture window");
+  watch(correlation);
+  if (why_.empty()) externals_.add(External{correlation, external_id});
+}
+
+void FileScan::on_cupti(const pb::CuptiStatus& status) {
+  info_.cupti = status;
+  if (why_.empty() && !gaps_.status(status)) why_ = gaps_.why();
+}
+
+// The GPU records by CUPTI id beside the mappings by CUPTI id: each takes
+// the pushed id its mapping gives, and they are sorted again.
+bool FileScan::apply_externals() {
+  Sorted<GpuScan, ByCorrelation> mapped(budget<GpuScan>());
+  auto records = gpu.sorted();
+  auto externals = externals_.sorted();
+  External e{};
+  bool has_e = externals.next(e);
+  for (GpuScan g; records.next(g);) {
+    // Of two mappings of one id, the smaller pushed id, as CallPairing.
+    while (has_e && e.cupti < g.correlation) has_e = externals.next(e);
+    if (has_e && e.cupti == g.correlation && g.correlation != 0) g.correlation = e.pushed;
+    mapped.add(g);
+  }
+  gpu = std::move(mapped);
+  externals_ = Sorted<External, ByCupti>(1);
+  return true;
+}
+
+void FileScan::finish_gaps() {
+  if (info_.cupti && info_.cupti->gaps_size() > 0) info_.gaps = gaps_.counts();
 }
 
 uint32_t FileScan::name_key(uint32_t name, uint32_t domain) {
@@ -163,6 +201,7 @@ void FileScan::on_gpu(const GpuRecord& r) {
   if (!windowed_) {
     ++info_.gpu.records;
     info_.gpu.count(r.kind);
+    gaps_.gpu(r.start_ns);
   }
   GpuScan row;
   row.correlation = r.correlation;
@@ -269,10 +308,15 @@ void FileScan::pair_start_end(uint64_t last_ns) {
 }
 
 bool FileScan::finish() {
-  if (info_.cupti && info_.cupti->state() == pb::CuptiStatus::EXTERNAL_CORRELATION)
-    refuse("external correlation ids");
-  if (info_.cupti && info_.cupti->gaps_size() > 0) refuse("CUPTI gaps");
+  if (why_.empty() && info_.cupti && info_.cupti->gaps_size() > 0) {
+    // Work issued outside a window is counted once paired (WindowedGpu).
+    if (windowed_)
+      refuse("CUPTI gaps with a capture window");
+    else if (!gaps_.finish(*info_.cupti))
+      why_ = gaps_.why();
+  }
   if (!why_.empty()) return false;
+  if (info_.gpu.external_correlations != 0 && !apply_externals()) return false;
   // Open ranges end when the process did (FileAdapter::finish_ranges).
   uint64_t last = info_.last_ns;
   if (info_.footer) last = std::max<uint64_t>(last, info_.footer->end_clock_ns());

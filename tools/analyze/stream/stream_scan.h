@@ -5,9 +5,17 @@
 // ranges pair as they come (a stack per thread and domain, as RangePairing
 // does); start/end events are sorted by id and paired after the file.
 //
+// External correlations (gprof's pushed ids above CUPTI's, formats/
+// correlation_ids.h) are sorted by CUPTI id and applied to the GPU records
+// once the file is read: a record pairs through its mapping, else by its
+// own id, as CallPairing does. CUPTI gaps are counted as the records come
+// (gap_tally.h); the join tells the tally which launches got work
+// (worked), and finish_gaps() gives FileInfo.gaps.
+//
 // Files whose pairing the stream does not reproduce are refused (why()):
-// external correlation, CUPTI gaps, ids near 2^32. A file with a capture
-// window has its GPU records counted once paired (WindowedGpu below).
+// ids near 2^32, pushed ids from 1 (an older gprof's), external
+// correlation or gaps with a capture window. A file with a capture window
+// has its GPU records counted once paired (WindowedGpu below).
 #pragma once
 
 #include <cstdint>
@@ -18,6 +26,7 @@
 #include <vector>
 
 #include "formats/reader.h"
+#include "tools/analysis/model/gap_tally.h"
 #include "tools/analysis/read/profile.h"
 #include "tools/analysis/read/spill_sorter.h"
 #include "tools/analyze/stream/stream_records.h"
@@ -39,8 +48,8 @@ class FileScan final : public RecordVisitor {
   void on_api(const ApiRecord& record) override;
   void on_range(const RangeEvent& event) override;
   void on_gpu(const GpuRecord& record) override;
-  void on_external_correlation(uint64_t, uint64_t) override { refuse("external correlation ids"); }
-  void on_cupti(const pb::CuptiStatus& status) override { info_.cupti = status; }
+  void on_external_correlation(uint64_t correlation, uint64_t external_id) override;
+  void on_cupti(const pb::CuptiStatus& status) override;
   void on_devices(const google::protobuf::RepeatedPtrField<pb::Device>& devices) override;
   void on_footer(const pb::Footer& footer) override { info_.footer = footer; }
   bool wants_more() override { return why_.empty(); }
@@ -54,6 +63,10 @@ class FileScan final : public RecordVisitor {
   // ranges and threads. False when the file is not for the stream (why()).
   bool finish();
   const std::string& why() const { return why_; }
+  // A GPU work record paired with the call of this correlation (the join).
+  void worked(uint64_t correlation) { gaps_.worked(correlation); }
+  // Once the join has told worked(): the file's FileInfo.gaps.
+  void finish_gaps();
 
   // Row names of ranges (range_row_name), by RangeRecord::name.
   const std::vector<std::string>& range_names() const { return range_names_; }
@@ -92,6 +105,19 @@ class FileScan final : public RecordVisitor {
   std::unordered_map<uint32_t, uint32_t> unnamed_kernels_;
   std::unordered_map<uint64_t, std::string> strings_;
   std::map<std::pair<uint32_t, uint32_t>, std::vector<RangeRecord>> stacks_;  // (tid, domain)
+  struct External {
+    uint64_t cupti;
+    uint64_t pushed;
+  };
+  struct ByCupti {
+    bool operator()(const External& a, const External& b) const {
+      return a.cupti != b.cupti ? a.cupti < b.cupti : a.pushed < b.pushed;
+    }
+  };
+  bool apply_externals();
+  static int never_received(void*, uint64_t) { return 0; }  // pairs after reading
+  Sorted<External, ByCupti> externals_;
+  analysis::GapTally gaps_{&FileScan::never_received, nullptr};
   Sorted<StartEvent, ById> starts_;
   Sorted<EndEvent, ById> ends_;
   std::map<uint32_t, uint32_t> thread_names_;         // tid -> NVTX string id

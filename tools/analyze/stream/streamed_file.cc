@@ -227,6 +227,7 @@ class FileJoin {
     auto calls = by_correlation_.sorted();
     auto gpu = scan_.gpu.sorted();
     join_by_correlation(calls, gpu, *this);
+    scan_.finish_gaps();
   }
 
  public:  // join_by_correlation's visit
@@ -234,6 +235,7 @@ class FileJoin {
   void issued(const GpuScan& g) {
     windowed_.paired(g);
     if (!g.is_work) return;
+    scan_.worked(owner_.call.correlation);
     GpuRecordRow row;
     row.work = g.work;
     row.work.call = static_cast<int32_t>(owner_.call.index);

@@ -94,7 +94,7 @@ void print_table_notes(std::FILE* out, const std::vector<analysis::FileInfo>& fi
 void print_in_memory_notes(const std::vector<std::pair<std::string, std::string>>& files,
                            InMemoryNotes* printed) {
   for (const auto& note : files)
-    if (printed == nullptr || printed->insert(note).second)
+    if (printed == nullptr || printed->insert(note.first).second)
       fmt::print(stderr, "gpuprof: note: {}: read in memory ({})\n", note.first, note.second);
 }
 

@@ -39,8 +39,8 @@ std::string table_notes(const std::vector<analysis::FileInfo>& files);
 // which needs memory in proportion to the file: one note each on stderr.
 // `printed`, when given, holds the notes already printed by this command
 // (diff reads each file twice, for its rows and for its findings): each
-// is printed once.
-using InMemoryNotes = std::set<std::pair<std::string, std::string>>;
+// file is noted once, with the first reason given.
+using InMemoryNotes = std::set<std::string>;  // the paths noted
 void print_in_memory_notes(const std::vector<std::pair<std::string, std::string>>& files,
                            InMemoryNotes* printed = nullptr);
 

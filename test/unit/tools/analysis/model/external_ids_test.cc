@@ -1,0 +1,99 @@
+// A streamed file's external correlations (external_ids.h): a GPU record
+// pairs through its mapping, else by its own id; what the table pushed out
+// is told, not guessed; records that came before their mapping move to the
+// pushed id (CallSlots::rename).
+#include "tools/analysis/model/external_ids.h"
+
+#include <catch2/catch.hpp>
+
+#include "formats/correlation_ids.h"
+
+namespace gprof::analysis {
+namespace {
+
+constexpr uint64_t P = kPushedIdBase;
+
+TEST_CASE("a GPU record pairs through its mapping, else by its own id") {
+  ExternalIds ids(4);
+  bool lost = true;
+  CHECK(ids.translate(5, lost) == 5);  // no mapping at all
+  CHECK(!lost);
+  REQUIRE(ids.add(6, P + 1) == ExternalIds::Added::kNew);
+  CHECK(ids.translate(6, lost) == P + 1);
+  CHECK(!lost);
+  CHECK(ids.translate(5, lost) == 5);  // a call from before the takeover
+  CHECK(!lost);
+  CHECK(ids.translate(0, lost) == 0);
+  CHECK(ids.add(6, P + 1) == ExternalIds::Added::kAgain);
+  CHECK(ids.add(6, P + 2) == ExternalIds::Added::kConflict);
+}
+
+TEST_CASE("a mapping pushed out of the table is lost, not read as the record's own id") {
+  ExternalIds ids(4);  // 16 slots
+  REQUIRE(ids.add(3, P + 3) == ExternalIds::Added::kNew);
+  REQUIRE(ids.add(3 + 16, P + 19) == ExternalIds::Added::kNew);  // takes 3's slot
+  bool lost = false;
+  CHECK(ids.translate(3 + 16, lost) == P + 19);
+  CHECK(!lost);
+  ids.translate(3, lost);
+  CHECK(lost);
+  CHECK(ids.add(3, P + 3) == ExternalIds::Added::kConflict);
+}
+
+TEST_CASE("ids pushed from 1 (an older gprof's) and CUPTI ids that wrap are told") {
+  ExternalIds old;
+  CHECK(old.add(7, 1) == ExternalIds::Added::kSmallIds);
+  ExternalIds wrapping;
+  REQUIRE(wrapping.add(10, P + 1) == ExternalIds::Added::kNew);
+  CHECK(!wrapping.wrapped());
+  REQUIRE(wrapping.add(0xFFFFFFF0u, P + 2) == ExternalIds::Added::kNew);
+  CHECK(wrapping.wrapped());
+}
+
+TEST_CASE("GPU records read before their mapping move to the call that pushed the id") {
+  CallSlots slots(4, 8);
+  uint32_t context = 0;
+  // The kernel of CUPTI id 9 comes first: no call of id 9, it waits.
+  CHECK(slots.gpu(9, 100, context) == CallSlots::Gpu::kWaiting);
+  REQUIRE(slots.add_call(P + 1, CallSlots::Expect::kOne));
+  uint64_t ns = 0;
+  REQUIRE(slots.opened(P + 1, 42, ns));
+  CallSlots::Gpu outcome{};
+  uint64_t records = 0;
+  REQUIRE(slots.rename(9, P + 1, outcome, records, ns, context));
+  CHECK(outcome == CallSlots::Gpu::kOpened);
+  CHECK(records == 1);
+  CHECK(ns == 100);
+  CHECK(context == 42);
+  CHECK(slots.unpaired() == 0);
+  CHECK(slots.received(P + 1) == 1);
+  // No record waited under 10: nothing moves.
+  REQUIRE(slots.rename(10, P + 2, outcome, records, ns, context));
+  CHECK(records == 0);
+}
+
+TEST_CASE("a record moved to a call not read yet waits under the pushed id") {
+  CallSlots slots(4, 8);
+  uint32_t context = 0;
+  CHECK(slots.gpu(9, 100, context) == CallSlots::Gpu::kWaiting);
+  CallSlots::Gpu outcome{};
+  uint64_t records = 0, ns = 0;
+  REQUIRE(slots.rename(9, P + 1, outcome, records, ns, context));
+  CHECK(outcome == CallSlots::Gpu::kWaiting);
+  CHECK(slots.unpaired() == 1);
+  REQUIRE(slots.add_call(P + 1, CallSlots::Expect::kOne));
+  CHECK(slots.unpaired() == 0);
+  REQUIRE(slots.opened(P + 1, 7, ns));
+  CHECK(ns == 100);
+}
+
+TEST_CASE("pushed ids do not look like CUPTI ids that wrapped") {
+  CallSlots slots(4, 8);
+  REQUIRE(slots.add_call(5));
+  REQUIRE(slots.add_call(P + 1));
+  REQUIRE(slots.add_call(6));
+  CHECK(!slots.wrapped());
+}
+
+}  // namespace
+}  // namespace gprof::analysis

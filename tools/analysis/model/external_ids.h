@@ -1,0 +1,67 @@
+// The external correlations of a file being streamed (CUPTI id -> the id
+// gprof pushed around its call while another tool held CUPTI's subscriber,
+// docs/architecture.md), in bounded memory: a table indexed by the CUPTI
+// id's low bits, as CallSlots keeps calls (CUPTI hands ids out in call
+// order, so a slot is reused about 2^bits calls later), and a bit per id
+// pushed out of it.
+//
+// A GPU record pairs through its mapping when it has one, else by its own
+// id (pairing.h, pushed ids apart). A mapping can come after the GPU
+// record (they are written from different CUPTI buffers); the owner then
+// moves what the record left waiting under its CUPTI id (CallSlots::
+// rename). A record whose mapping was pushed out of the table cannot be
+// answered (lost()), nor can files whose pushed ids start at 1 (files of
+// gprof before formats/correlation_ids.h) or whose CUPTI ids wrap: those
+// are read in memory.
+//
+// Memory: 16 bytes × 2^bits, and 1 bit per CUPTI id up to the largest
+// pushed out (8 KiB pages, made as needed).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "tools/analysis/model/call_slots.h"
+
+namespace gprof::analysis {
+
+class ExternalIds {
+ public:
+  explicit ExternalIds(uint32_t bits = 20);
+
+  enum class Added {
+    kNew,       // a mapping the table did not hold
+    kAgain,     // the same mapping once more, or one for id 0 (pairs with nothing)
+    kConflict,  // a second pushed id for one CUPTI id, or one for an id pushed out
+    kSmallIds,  // a pushed id below kPushedIdBase: an older file
+  };
+  Added add(uint64_t cupti, uint64_t pushed);
+
+  // The id a GPU record of CUPTI id `cupti` pairs by. `lost`: its mapping
+  // was pushed out of the table, and the answer is unknown.
+  uint64_t translate(uint64_t cupti, bool& lost) const {
+    lost = false;
+    if (cupti == 0 || empty_) return cupti;
+    const Slot& slot = slots_[cupti & mask_];
+    if (slot.cupti == cupti) return slot.pushed;
+    lost = pushed_out_.test(cupti);
+    return cupti;
+  }
+  bool any() const { return !empty_; }
+  // Whether the mappings' CUPTI ids wrapped around 2^32.
+  bool wrapped() const { return wrapped_; }
+
+ private:
+  struct Slot {
+    uint64_t cupti = 0;  // 0: free
+    uint64_t pushed = 0;
+  };
+  uint64_t mask_;
+  std::vector<Slot> slots_;
+  PagedBits pushed_out_;
+  uint64_t largest_ = 0;
+  bool wrapped_ = false;
+  bool empty_ = true;
+};
+
+}  // namespace gprof::analysis
