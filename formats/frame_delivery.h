@@ -1,5 +1,5 @@
 // Hands one frame to a RecordVisitor: the messages of its other fields, then
-// its batches split back into records (DESIGN.md §4).
+// its batches split back into records (docs/architecture.md §4.2).
 #pragma once
 
 #include "formats/frame_columns.h"

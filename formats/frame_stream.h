@@ -1,7 +1,7 @@
 // The frames of one sidecar file, one at a time, as read_file and the
 // parallel reader (pipelined_reader.h) both take them: the preamble checked
 // on opening, then each whole frame's payload and checksum, stopping at the
-// first thing that cannot be a frame (DESIGN.md §4). Checksums and payloads
+// first thing that cannot be a frame (docs/architecture.md §4.3). Checksums and payloads
 // are left to the caller: that work is what the parallel reader spreads.
 #pragma once
 

@@ -1,4 +1,4 @@
-// File framing shared by the in-process writer and the reader (DESIGN.md §4).
+// File framing shared by the in-process writer and the reader (docs/architecture.md §4.1).
 #pragma once
 
 #include <cstddef>

@@ -1,6 +1,6 @@
 // Why something the shim saw did not reach the file whole: one table for the
 // collector's counters (collector/queues/loss_counters.h) and the readers' notes,
-// written into the footer (pb::Loss) by name (DESIGN.md §2.6). Most reasons
+// written into the footer (pb::Loss) by name (docs/architecture.md §2.2). Most reasons
 // count records that never reached the file; the others count events around
 // records: CUPTI's requests for a buffer the pool could not give (the
 // records CUPTI then dropped are counted as cupti_dropped), and names a full

@@ -1,5 +1,5 @@
 // The fixed-size record a hook hands to its thread's ring. Plain data only:
-// it is written on the hot path of the host program (DESIGN.md §2.1).
+// it is written on the hot path of the host program (docs/architecture.md §2.1).
 #pragma once
 
 #include <cstddef>
@@ -12,7 +12,7 @@ namespace gprof {
 
 enum class RecordKind : uint8_t { kApi = 1, kRange = 2 };
 
-// What the GPU ran, from CUPTI activity records (DESIGN.md §3).
+// What the GPU ran, from CUPTI activity records (docs/architecture.md §3.2).
 enum class GpuKind : uint8_t { kKernel = 1, kMemcpy = 2, kMemset = 3, kSync = 4 };
 
 struct Dim3 {
@@ -44,7 +44,7 @@ struct ApiRecord {
 static_assert(sizeof(ApiRecord) == 96, "ring slots are 96 bytes; change deliberately");
 static_assert(std::is_trivially_copyable_v<ApiRecord>);
 
-// What an NVTX call did (DESIGN.md §3 "NVTX"). Ranges are stored as their
+// What an NVTX call did (docs/architecture.md §3.6). Ranges are stored as their
 // events: pairing pushes with pops and starts with ends is the tools' work, so
 // that unbalanced pops, ranges left open and ranges ended on another thread
 // lose nothing in the process.

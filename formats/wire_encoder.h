@@ -1,5 +1,5 @@
 // A minimal protobuf wire-format writer for use inside the host process,
-// where libprotobuf must not be linked (DESIGN.md §2.4). Runs on the writer
+// where libprotobuf must not be linked (docs/architecture.md §2.5). Runs on the writer
 // thread only: it may allocate, but it never throws; an allocation failure
 // latches `failed()` and the frame is dropped and counted by the caller.
 #pragma once

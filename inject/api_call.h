@@ -1,5 +1,5 @@
 // Times one intercepted call and writes its record in place into the calling
-// thread's queue. The hot path of every hook (DESIGN.md §2.1): two timestamp
+// thread's queue. The hot path of every hook (docs/architecture.md §2.1): two timestamp
 // reads, one record written where it will be read, one release store; and
 // the thread's "inside an interposed call" marker for the CUPTI callbacks.
 #pragma once

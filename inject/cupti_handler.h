@@ -1,4 +1,4 @@
-// CUPTI runtime- and driver-domain callbacks (DESIGN.md §3, layer 2): they
+// CUPTI runtime- and driver-domain callbacks (docs/architecture.md §3.1, layer 2): they
 // give interposed calls their correlation ids, and record the calls that
 // interposition cannot see (a static runtime, the driver API).
 #pragma once

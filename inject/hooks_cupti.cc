@@ -1,5 +1,5 @@
 // CUPTI's activity entry points, as another tool in the process calls them
-// (DESIGN.md §2.9): torch.profiler's kineto asks for the CUPTI subscriber
+// (docs/architecture.md §3.4): torch.profiler's kineto asks for the CUPTI subscriber
 // (cuptiSubscribe: gprof gives its own up first), registers its own buffer
 // callbacks and timestamp callback, enables and disables kinds and may call
 // cuptiFinalize, all process-wide. The preload interposes these eight (exported as

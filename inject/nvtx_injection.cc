@@ -1,4 +1,4 @@
-// NVTX (DESIGN.md §3 "NVTX"): NVTX3's header-only API loads the library named
+// NVTX (docs/architecture.md §3.6): NVTX3's header-only API loads the library named
 // by NVTX_INJECTION64_PATH at the program's first NVTX call and asks it, via
 // InitializeInjectionNvtx2, to fill the CORE and CORE2 callback slots. Each
 // handler stamps one RangeEvent into the thread's ring; pairing is the tools'

@@ -1,4 +1,4 @@
-// The preload entry point. Minimal by rule (DESIGN.md §2.7): read the
+// The preload entry point. Minimal by rule (docs/architecture.md §2.6): read the
 // configuration, register fork/exit handling, and point the CUDA driver's
 // injection hook at this library so that CUPTI is set up at cuInit; no CUDA,
 // no CUPTI, no thread here.

@@ -1,4 +1,4 @@
-// Where the real runtime is (DESIGN.md §3). dlsym(RTLD_NEXT) searches the
+// Where the real runtime is (docs/architecture.md §3.1). dlsym(RTLD_NEXT) searches the
 // global scope only; a cudart that arrived as the dependency of an RTLD_LOCAL
 // dlopen (a Python extension module, onnxruntime's CUDA provider) is not in
 // it, yet the extension's calls bind to our hooks, which are global. So a

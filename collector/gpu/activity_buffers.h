@@ -1,4 +1,4 @@
-// The pool of CUPTI activity buffers (DESIGN.md §2.6): GPROF_CUPTI_BUFFERS
+// The pool of CUPTI activity buffers (docs/architecture.md §2.2): GPROF_CUPTI_BUFFERS
 // mapped when CUPTI is set up, more mapped on demand up to a cap (a quarter of
 // GPROF_MAX_MEMORY), handed to CUPTI from its buffer-request callback, handed
 // back completed on any thread, parsed and recycled by the writer. Lock-free:

@@ -1,4 +1,4 @@
-// libcupti, loaded at run time (DESIGN.md §3): the shim never links it, so a
+// libcupti, loaded at run time (docs/architecture.md §3.1): the shim never links it, so a
 // missing or mismatched CUPTI costs GPU times, never the host program.
 #pragma once
 

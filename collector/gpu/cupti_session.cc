@@ -122,7 +122,7 @@ class Session final : public GpuSource {
   std::atomic<uint64_t> gave_up_in_flush_{0};
   CUpti_SubscriberHandle subscriber_ = nullptr;
   CuptiSetup setup_;  // the callbacks to enable again after a yield
-  // The subscriber given up to another tool (DESIGN.md §2.9): set by
+  // The subscriber given up to another tool (docs/architecture.md §3.4): set by
   // yield_subscriber on that tool's thread, cleared by the writer when it
   // subscribes again.
   std::atomic<bool> yielded_{false};
@@ -139,7 +139,7 @@ class Session final : public GpuSource {
   // Above CUPTI's ids (formats/correlation_ids.h): the calls made before a
   // takeover carry CUPTI's ids, those after it these, in one file.
   std::atomic<uint64_t> next_external_{kPushedIdBase};
-  // Takeover by another tool (DESIGN.md §2.9). Set by foreign_before/after
+  // Takeover by another tool (docs/architecture.md §3.4). Set by foreign_before/after
   // on the other tool's thread, read and cleared by the writer.
   std::atomic<bool> active_{false};       // gprof's buffers and kinds are set up
   std::atomic<uint32_t> foreign_{0};      // kForeign* bits since the last resume
@@ -149,7 +149,7 @@ class Session final : public GpuSource {
   std::atomic<uint32_t> disabled_{0};          // bit i: kGpuKinds[i] disabled by it
   std::atomic<CUpti_TimestampCallbackFunc> foreign_clock_{nullptr};
   std::atomic<bool> gap_open_{false};  // set by the writer, read by a window opening
-  // The capture window (DESIGN.md §2.1: not on the hot path: only where a
+  // The capture window (docs/architecture.md §2.1: not on the hot path: only where a
   // window opens or closes). window_open_ is what the window asks for;
   // kinds_on_ what gprof last set, changed only by whoever holds applying_.
   std::atomic<bool> window_open_{true};
@@ -219,7 +219,7 @@ bool Session::sample_offset(CUpti_TimestampCallbackFunc clock, int64_t& offset,
   return true;
 }
 
-// Must precede any cuptiActivityEnable (DESIGN.md §3). The timestamp callback
+// Must precede any cuptiActivityEnable (docs/architecture.md §3.5). The timestamp callback
 // is process-wide: registering ours when another tool is there would put its
 // records on our clock (kineto registers its own, CuptiTimestamp.cpp), so it
 // is only registered when gprof found no other tool (`register_callback`);
@@ -645,7 +645,7 @@ void Session::calls_drained(const TakeoverWatchdog::Calls& calls) {
 // writer drains and the flushes that bring nothing. The interval is recorded
 // as any other, but never resumed: gprof cannot see when that tool stops,
 // and registering its buffer callbacks while the tool is running would take
-// its buffers (DESIGN.md §2.9: never break the other tool).
+// its buffers (docs/architecture.md §3.4: never break the other tool).
 
 constexpr uint32_t kForeignUnseen = 32;  // found by the watchdog, not by a hook
 
@@ -661,7 +661,7 @@ void Session::check_watchdog(uint64_t now_ns, GpuSink& sink) {
   watchdog_.reset();
 }
 
-// ---- Another tool takes CUPTI over (DESIGN.md §2.9) ------------------------
+// ---- Another tool takes CUPTI over (docs/architecture.md §3.4) ------------------------
 //
 // kineto (torch.profiler) started while gprof holds CUPTI does, in order
 // (libkineto/src/CuptiActivityProfiler.cpp enableGpuTracing, CuptiTimestamp.cpp
@@ -927,7 +927,7 @@ bool Session::set_up_again(GpuSink& sink) {
   return true;
 }
 
-// ---- Another tool asks for the subscriber (DESIGN.md §2.9) ------------------
+// ---- Another tool asks for the subscriber (docs/architecture.md §3.4) ------------------
 //
 // torch.profiler's kineto subscribes before it sets up activity collection
 // (libkineto/src/CuptiCallbackApi.cpp initCallbackApi, cuptiSubscribe; then

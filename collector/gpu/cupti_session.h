@@ -1,4 +1,4 @@
-// The CUPTI side of a process (DESIGN.md §2.7, §2.9, §3): set up once from
+// The CUPTI side of a process (docs/architecture.md §2.6, §3.4, §3): set up once from
 // InitializeInjection, flushed at exit before CUDA tears down, abandoned in a
 // fork child. Whatever fails, the host program is left alone and the reason
 // is reported once.
@@ -30,8 +30,8 @@ void start_cupti(const CuptiSetup& setup);
 
 // Another tool's calls into CUPTI's activity API, reported by the
 // interposed entry points (inject/hooks_cupti.cc) before and after the real
-// call, on the other tool's thread: how gprof notices a takeover (DESIGN.md
-// §2.9; cupti_session.cc explains the policy). Not on a hot path; they take
+// call, on the other tool's thread: how gprof notices a takeover (docs/architecture.md
+// §3.4; cupti_session.cc explains the policy). Not on a hot path; they take
 // no lock and allocate nothing. `before` may flush gprof's own buffers.
 enum class ForeignCall {
   kRegisterCallbacks,  // cuptiActivityRegisterCallbacks
@@ -47,7 +47,7 @@ void foreign_cupti_after(ForeignCall call, CUptiResult result,
                          CUpti_ActivityKind kind = CUPTI_ACTIVITY_KIND_INVALID);
 
 // Pairing by pushed external ids, for when another tool holds the CUPTI
-// subscriber (DESIGN.md §3); hooks check process_state().external_correlation
+// subscriber (docs/architecture.md §3.3); hooks check process_state().external_correlation
 // first. A new id, pushed as CUSTOM2 for the duration of one intercepted call.
 uint64_t push_external_correlation();
 void pop_external_correlation();

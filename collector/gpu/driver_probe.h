@@ -1,7 +1,7 @@
 // Questions for the CUDA driver that the writer asks off the hot path, once
-// CUDA runs: is it initialized, and what are the devices (DESIGN.md §3). The
+// CUDA runs: is it initialized, and what are the devices (docs/architecture.md §3.1). The
 // driver is found loaded (dlopen RTLD_NOLOAD), never loaded by us, and never
-// asked in a fork child (DESIGN.md §2.7).
+// asked in a fork child (docs/architecture.md §2.6).
 #pragma once
 
 #include <cstddef>

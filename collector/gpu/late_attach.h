@@ -1,4 +1,4 @@
-// CUDA initialized before the preload's constructor (DESIGN.md §3): a library
+// CUDA initialized before the preload's constructor (docs/architecture.md §3.1): a library
 // linked to the program ran its constructor first and called cuInit, so the
 // driver read CUDA_INJECTION64_PATH before gprof set it and InitializeInjection
 // never runs. The writer then finds CUDA running and attaches CUPTI itself, as

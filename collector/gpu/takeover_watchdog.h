@@ -1,5 +1,5 @@
 // Notices that gprof's GPU records have stopped when it cannot see why
-// (DESIGN.md §2.9): another tool reached CUPTI through a handle of its own
+// (docs/architecture.md §3.4): another tool reached CUPTI through a handle of its own
 // (dlopen + dlsym, which interposition never sees), or gprof itself was not
 // preloaded (CUDA_INJECTION64_PATH only, dlopen). That tool's buffer callbacks
 // replaced gprof's, or it disabled gprof's kinds: either way no record comes

@@ -1,5 +1,5 @@
 // NVTX messages, domain and category names become small integer ids the
-// first time they are seen (DESIGN.md §2.1): later events carry only the id.
+// first time they are seen (docs/architecture.md §2.4): later events carry only the id.
 // Lock-free; the text is copied into an arena, since the program may free or
 // reuse its buffer as soon as the call returns. The cost of a lookup does not
 // grow with the table: probes are bounded, and a text the table cannot hold

@@ -1,4 +1,4 @@
-// Creating and writing the sidecar file (DESIGN.md §2.8): exclusive create,
+// Creating and writing the sidecar file (docs/architecture.md §2.7): exclusive create,
 // never follow a link, never truncate; retry short writes and EINTR.
 #pragma once
 

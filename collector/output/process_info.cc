@@ -43,7 +43,7 @@ void collect_process_info(ProcessInfo& info) {
   format_start_time(info.start_time, sizeof info.start_time);
   read_cmdline(info);
   // Static information only: this never initializes a context. Never in the
-  // child of a fork (DESIGN.md §2.7): a CUDA or CUPTI call there can block on
+  // child of a fork (docs/architecture.md §2.6): a CUDA or CUPTI call there can block on
   // a lock another thread of the parent held at fork time.
   using RuntimeGetVersion = int (*)(int*);
   if (process_state().forked_child.load(std::memory_order_acquire)) return;

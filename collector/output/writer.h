@@ -88,7 +88,7 @@ class Writer : private GpuSink {
   int fd_ = -1;
   bool write_failed_ = false;
   // The file's identity and our offset in it: before each write the
-  // descriptor is checked to still be our file (DESIGN.md §2.8).
+  // descriptor is checked to still be our file (docs/architecture.md §2.7).
   FileIdentity identity_;
   uint64_t offset_ = 0;
   uint32_t output_reopens_ = 0;

@@ -1,6 +1,6 @@
 // Capture windows (GPROF_CAPTURE, GPROF_DELAY/DURATION, GPROF_SKIP_STEPS/
 // GPROF_STEPS): which stretch of the run is recorded. Outside the window the
-// hooks see recording() == false and cost one relaxed load (DESIGN.md §2.1).
+// hooks see recording() == false and cost one relaxed load (docs/architecture.md §2.1).
 #pragma once
 
 #include <cstdint>
@@ -46,7 +46,7 @@ void capture_profiler_stop();
 void capture_tick(uint64_t now_ns);
 // GPROF_DELAY or GPROF_DURATION is set: the writer must run before the first
 // record to open the window. Started at CUDA or NVTX initialization (threads
-// are not allowed in the constructor, DESIGN.md §2.7).
+// are not allowed in the constructor, docs/architecture.md §2.6).
 bool capture_needs_timer();
 
 }  // namespace gprof

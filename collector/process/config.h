@@ -13,7 +13,7 @@ namespace gprof {
 
 enum class ForkPolicy { kFollow, kStop };
 enum class CaptureMode { kAll, kProfilerApi, kNvtx };
-// What a thread does when the queues hold GPROF_MAX_MEMORY (DESIGN.md §2.6).
+// What a thread does when the queues hold GPROF_MAX_MEMORY (docs/architecture.md §2.2).
 enum class OnFull { kWait, kDrop };
 
 // Activity kinds a user can ask for (GPROF_CUPTI_KINDS).
@@ -41,7 +41,7 @@ struct Config {
   ForkPolicy fork_policy = ForkPolicy::kFollow;
   uint32_t flush_timeout_ms = 2000;
   uint32_t flush_interval_ms = 20;
-  // GPU activity through CUPTI (DESIGN.md §3); off: CPU-side recording only.
+  // GPU activity through CUPTI (docs/architecture.md §3.2); off: CPU-side recording only.
   bool cupti = true;
   uint32_t cupti_buffers = 16;
   size_t cupti_buffer_bytes = 1u << 20;

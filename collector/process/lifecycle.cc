@@ -1,4 +1,4 @@
-// Process lifecycle of the collector (DESIGN.md §2.7): a minimal start in
+// Process lifecycle of the collector (docs/architecture.md §2.6): a minimal start in
 // the preload constructor, the writer started on first use, the exit flush
 // within a time bound, and fork children that never touch the parent's file.
 #include <stdlib.h>
@@ -52,7 +52,7 @@ void child_after_fork() {
   p.writer = nullptr;
   p.writer_wake.store(nullptr, std::memory_order_release);
   p.writer_state.store(static_cast<int>(WriterState::kIdle), std::memory_order_release);
-  // No CUPTI calls in the child (DESIGN.md §2.7): its GPU state is the parent's.
+  // No CUPTI calls in the child (docs/architecture.md §2.6): its GPU state is the parent's.
   p.gpu_source.store(nullptr, std::memory_order_release);
   p.external_correlation.store(false, std::memory_order_release);
   refresh_fast_launch();

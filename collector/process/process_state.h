@@ -1,5 +1,5 @@
 // Everything the collector keeps per process, in static storage so that no
-// allocation is needed to record (DESIGN.md §2.1) and a fork child can
+// allocation is needed to record (docs/architecture.md §2.1) and a fork child can
 // abandon it without freeing anything.
 #pragma once
 

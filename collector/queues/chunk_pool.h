@@ -1,4 +1,4 @@
-// The memory of the per-thread queues (DESIGN.md §2.6): fixed-size chunks,
+// The memory of the per-thread queues (docs/architecture.md §2.3): fixed-size chunks,
 // mapped by the writer ahead of need up to GPROF_MAX_MEMORY and handed to
 // recording threads through a lock-free stack. A thread whose chunk is full
 // takes the next one from the stack (its slow path, once per chunk); the

@@ -1,4 +1,4 @@
-// The one clock of a recording (DESIGN.md §3 "Clock"): CLOCK_MONOTONIC in ns.
+// The one clock of a recording (docs/architecture.md §3.5): CLOCK_MONOTONIC in ns.
 #pragma once
 
 #include <time.h>

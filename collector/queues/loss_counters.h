@@ -1,5 +1,5 @@
 // Every record that does not reach the file is counted here, per reason, and
-// the counts are written to the footer (DESIGN.md §2.6).
+// the counts are written to the footer (docs/architecture.md §2.2).
 #pragma once
 
 #include <atomic>

@@ -1,6 +1,6 @@
 // What a hook writes into its thread's queue (collector/queues/thread_state.h):
 // compact, 8-byte aligned records of a few fixed layouts, written in place on
-// the hot path (DESIGN.md §2.1). Times are raw timestamp() ticks; the writer
+// the hot path (docs/architecture.md §2.1). Times are raw timestamp() ticks; the writer
 // turns each into an ApiRecord or RangeEvent (formats/record.h) with times on
 // the recording clock. The first byte of every record is its QueueType.
 #pragma once

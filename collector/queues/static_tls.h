@@ -1,5 +1,5 @@
 // Where the calling thread's ThreadState is, without a call. With TLS
-// descriptors (DESIGN.md §2 rule 5: no initial-exec TLS, the library may be
+// descriptors (docs/architecture.md §2.5: no initial-exec TLS, the library may be
 // dlopen'ed) every lookup is a call through the descriptor. When the loader
 // has placed this library's TLS block in the static TLS area (always when it
 // is preloaded, and when a dlopen found room), the block sits at the same

@@ -1,4 +1,4 @@
-// One queue per recording thread, any number of threads (DESIGN.md §2.6). A
+// One queue per recording thread, any number of threads (docs/architecture.md §2.3). A
 // queue is a chain of chunks the thread fills (collector/queues/thread_state.h) and
 // the writer reads. A thread claims a queue on its first record, reusing one
 // whose thread has exited and whose records the writer has read; queues are

@@ -1,5 +1,5 @@
 // Everything a recording thread keeps for itself, in one thread_local so that
-// a hook resolves one TLS address (DESIGN.md §2.1, §2.5: global-dynamic TLS,
+// a hook resolves one TLS address (docs/architecture.md §2.1, §2.5: global-dynamic TLS,
 // constant-initialized, no TLS wrapper). The hot path writes a record in
 // place at `cursor` and publishes it with one release store; the slow path
 // (a full chunk, the thread's first record) is out of line in recorder.cc.
@@ -29,7 +29,7 @@ struct ThreadState {
   Chunk* chunk;
   ThreadQueue* queue;
   // The correlation id slot of the interposed call in progress; CUPTI's
-  // callback for the same call fills it (DESIGN.md §3).
+  // callback for the same call fills it (docs/architecture.md §3.1).
   uint64_t* interposed;
   // The CUPTI-recorded call in progress (the driver calls a runtime call
   // makes are nested inside it and not recorded again): its start (0: none),

@@ -1,4 +1,4 @@
-// Hot-path timestamps (DESIGN.md §2.1): the invariant TSC where the CPU has
+// Hot-path timestamps (docs/architecture.md §2.1): the invariant TSC where the CPU has
 // one (one instruction, no vDSO call), CLOCK_MONOTONIC otherwise. Hooks store
 // raw ticks; the writer turns them into CLOCK_MONOTONIC nanoseconds with a
 // TickConverter fed by calibration pairs taken at start, periodically and at

@@ -1,6 +1,6 @@
-"""GPU truth on the fakes (DESIGN.md §3, §6.2): CUPTI activity paired with the calls that issued
-it, the calls only CUPTI's callbacks see, one clock, and every failure mode of CUPTI leaving the
-program unchanged and the report honest about what is missing.
+"""GPU truth on the fakes (docs/architecture.md §3, §8.2): CUPTI activity paired with the calls that
+issued it, the calls only CUPTI's callbacks see, one clock, and every failure mode of CUPTI leaving
+the program unchanged and the report honest about what is missing.
 
 The fake device's durations are exact: a kernel takes GPROF_FAKE_KERNEL_NS (20 us by default), a
 copy or set of B bytes 2000 + ceil(B / 10) ns (test/fakes/README.md)."""

@@ -1,4 +1,4 @@
-"""Lifecycle inside the host (DESIGN.md §2.7-2.8): fork, exit flush, killed
+"""Lifecycle inside the host (docs/architecture.md §2.6-2.7): fork, exit flush, killed
 processes, bad configuration, unwritable output, full rings, symbols."""
 
 import collections
@@ -51,7 +51,7 @@ class Fork(E2ETestCase):
 
 
 class HostileHosts(E2ETestCase):
-    """Programs that take the descriptors away from under the shim (DESIGN.md §2.8)."""
+    """Programs that take the descriptors away from under the shim (docs/architecture.md §2.7)."""
     CALLS = 20
 
     def check_every_call_recorded(self, mode):

@@ -1,8 +1,8 @@
-"""Capture under load (issue 12, DESIGN.md §2.1 and §2.6): bursts from several threads, any number
-of threads, PyTorch emit_nvtx names, and the memory cap with both policies. Every assertion is an
-exact count from the real CLI; the program is test/programs/burst.cu (its header comment is the
-contract: per thread, one "thread" range around LAUNCHES launches and PAIRS push/pop pairs, then
-one cudaStreamSynchronize)."""
+"""Capture under load (issue 12, docs/architecture.md §2.1 and §2.2): bursts from several threads,
+any number of threads, PyTorch emit_nvtx names, and the memory cap with both policies. Every
+assertion is an exact count from the real CLI; the program is test/programs/burst.cu (its header
+comment is the contract: per thread, one "thread" range around LAUNCHES launches and PAIRS push/pop
+pairs, then one cudaStreamSynchronize)."""
 
 import csv
 import io

@@ -1,6 +1,6 @@
-"""NVTX ranges end to end (DESIGN.md §3 "NVTX", §5): the shim records what the programs annotate,
-the tools pair it into ranges, nest API calls and their GPU work in them, and capture windows
-record only what they select. The expected numbers come from the programs' header comments
+"""NVTX ranges end to end (docs/architecture.md §3.6, §7): the shim records what the programs
+annotate, the tools pair it into ranges, nest API calls and their GPU work in them, and capture
+windows record only what they select. The expected numbers come from the programs' header comments
 (test/programs/nvtx_ranges.cu, train_loop.cu, nvtx_cpu_only.cc) and the fake device's exact
 durations: a kernel takes GPROF_FAKE_KERNEL_NS (20 us by default), a copy or set of B bytes
 2000 + ceil(B / 10) ns (test/fakes/README.md)."""

@@ -1,4 +1,4 @@
-// The reader against any bytes (DESIGN.md §6: the reader is fuzzed with a
+// The reader against any bytes (docs/architecture.md §8.5: the reader is fuzzed with a
 // corpus of real sidecar files). Random bytes rarely pass a frame's crc32c,
 // so the target rewrites each frame's checksum before reading: mutations of
 // real files then reach the frame decoder instead of stopping at the first

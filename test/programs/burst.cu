@@ -8,7 +8,7 @@
 // Usage: burst THREADS LAUNCHES PAIRS [--torch-names]
 //   --torch-names: each pair is named as PyTorch's emit_nvtx names an op call, unique per call:
 //   "aten::add, seq = S, op_id = O, sizes = [[2, 3], [2, 3]]" with S = the call's index in its
-//   thread and O = thread * PAIRS + S (DESIGN.md §2.6 "Names").
+//   thread and O = thread * PAIRS + S (docs/architecture.md §2.4).
 //
 // stdout, line 1 (deterministic; tests compare it): "threads=T launches=L pairs=P errors=E" with
 // the totals over all threads. Line 2 (timings, for scripts/bench): the median over batches of

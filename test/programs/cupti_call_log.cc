@@ -4,7 +4,8 @@
 // front of libgprof.so (LD_PRELOAD=libcupti_call_log.so:libgprof.so), so that the order a real
 // kineto calls CUPTI in, and what it is answered, is observed rather than read from its source.
 // Unversioned definitions: they interpose the versioned references (cuptiSubscribe@libcupti.so.13)
-// of every library in the process (DESIGN.md §3). Test tool only: it is never in the shim.
+// of every library in the process (docs/architecture.md §3.1). Test tool only: it is never in
+// the shim.
 #include <cupti.h>
 #include <dlfcn.h>
 

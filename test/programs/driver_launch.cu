@@ -1,6 +1,6 @@
 // driver_launch: kernels launched through the driver API, as Triton and other JITs, and
 // libraries that load their own modules, launch them. There is no runtime launch to interpose:
-// only CUPTI's driver-domain callbacks see these launches (DESIGN.md §3).
+// only CUPTI's driver-domain callbacks see these launches (docs/architecture.md §3.1).
 //
 // Driver calls, in order: cuInit, cuDeviceGet, cuDevicePrimaryCtxRetain, cuCtxSetCurrent,
 // cuModuleLoad, cuModuleGetFunction("scale"), cuMemAlloc, cuMemcpyHtoD, N x cuLaunchKernel,

@@ -1,6 +1,7 @@
 // libearly_cuda_init: a library whose constructor initializes CUDA, linked to early_init_main.
 // Constructors of a program's libraries run before the preload's, so the driver reads
-// CUDA_INJECTION64_PATH before gprof sets it (DESIGN.md §3): InitializeInjection never runs.
+// CUDA_INJECTION64_PATH before gprof sets it (docs/architecture.md §3.1):
+// InitializeInjection never runs.
 #include <cuda.h>
 
 namespace {

@@ -1,4 +1,5 @@
-// exit_variants: the ways a CUDA program ends (DESIGN.md §2.7), each after the same work.
+// exit_variants: the ways a CUDA program ends (docs/architecture.md §2.6), each after the
+// same work.
 // Usage: exit_variants MODE [K]   (K defaults to 10)
 //   return      main returns
 //   exit        exit(0) from main

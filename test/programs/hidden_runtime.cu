@@ -3,7 +3,7 @@
 // runtime call it makes at run time goes through function pointers from
 // dlopen("libcudart.so.13", RTLD_NOW | RTLD_LOCAL) + dlsym, which LD_PRELOAD cannot interpose, as
 // it cannot interpose a runtime linked into the executable. Only CUPTI's runtime- and
-// driver-domain callbacks see these calls (DESIGN.md §3).
+// driver-domain callbacks see these calls (docs/architecture.md §3.1).
 //
 // Runtime calls, in order: 2 cudaMalloc, 1 cudaMemcpy HtoD, K x (cudaLaunchKernel of `scale` +
 // cudaDeviceSynchronize), 1 cudaMemcpy DtoH, 2 cudaFree (tests count these). Usage:

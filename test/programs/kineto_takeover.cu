@@ -1,7 +1,7 @@
 // kineto_takeover: a second CUPTI client in the process, calling CUPTI the way libkineto
 // (pytorch/kineto, the engine of torch.profiler) does when a profiler is started and stopped
-// mid-run while another tool already holds CUPTI (DESIGN.md §2.9, issue 15 item 4). Calls, in
-// order (the file/function of libkineto/src each follows is named at the call):
+// mid-run while another tool already holds CUPTI (docs/architecture.md §3.4, issue 15 item 4).
+// Calls, in order (the file/function of libkineto/src each follows is named at the call):
 //   B launches of `step` + cudaDeviceSynchronize       (before: nobody else uses CUPTI)
 //   kineto's start                                      (its timestamp callback, buffer callbacks,
 //                                                        kinds; the subscriber is gprof's)

@@ -1,7 +1,8 @@
 // local_runtime_extension: a shared library that uses the runtime, as a Python extension module or
 // onnxruntime's CUDA provider does. Loaded by local_runtime_host with dlopen(RTLD_LOCAL), its
 // libcudart.so.13 is a dependency of a local object, outside the global scope that
-// dlsym(RTLD_NEXT) searches, while its calls still bind to the preloaded hooks (DESIGN.md §3).
+// dlsym(RTLD_NEXT) searches, while its calls still bind to the preloaded hooks
+// (docs/architecture.md §3.1).
 //
 // local_runtime_run(K): 2 cudaMalloc, 1 cudaMemcpy HtoD, K x (scale launch +
 // cudaDeviceSynchronize), 1 cudaMemcpy DtoH, 2 cudaFree (tests count these). It prints each

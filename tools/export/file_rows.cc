@@ -200,7 +200,7 @@ void FileRows::gpu_common(BatchInsert& b, const GpuRecord& r) {
 
 void FileRows::write_gpu(const GpuRecord& r) {
   // No timestamp: counted, never shown as zero-length work at time 0
-  // (DESIGN.md §3).
+  // (docs/architecture.md §3.2).
   if (r.start_ns == 0 && r.end_ns == 0) {
     ++info_.gpu.no_timestamp;
     return;

@@ -1,5 +1,5 @@
 // The in-process encoder writes protobuf without libprotobuf; libprotobuf
-// must read back exactly what it wrote (DESIGN.md §2.4).
+// must read back exactly what it wrote (docs/architecture.md §2.5).
 #include <catch2/catch.hpp>
 
 #include <cstdio>

@@ -1,4 +1,4 @@
-// The rows of the key-averages tables (DESIGN.md §5), keyed by what a row
+// The rows of the key-averages tables (docs/architecture.md §7), keyed by what a row
 // is (a range, an API call, a GPU activity, [memory]), its name and its
 // --group-by value. Callers add to rows through row(); how events nest and
 // what they add is cpu_tree.h's and ops_rows.h's business.

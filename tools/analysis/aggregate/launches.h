@@ -1,4 +1,4 @@
-// The launches view (DESIGN.md §5, "as nsys does"): for each API call that
+// The launches view (docs/architecture.md §7, "as nsys does"): for each API call that
 // issued GPU work,
 //   API time   = the call's duration,
 //   queue time = start of its first GPU work - end of the call (signed: work

@@ -1,4 +1,4 @@
-// Which bytes an allocation or free call moved (DESIGN.md §5, memory
+// Which bytes an allocation or free call moved (docs/architecture.md §7, memory
 // columns), as torch's CUDA Mem / CPU Mem count them:
 //   device: cudaMalloc, cudaMallocAsync, cudaMallocManaged, cuMemAlloc_v2 add
 //           their size; cudaFree, cudaFreeAsync, cuMemFree_v2 remove the size

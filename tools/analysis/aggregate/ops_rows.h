@@ -1,4 +1,4 @@
-// The model behind the key-averages views (DESIGN.md §5): NVTX ranges, API
+// The model behind the key-averages views (docs/architecture.md §7): NVTX ranges, API
 // calls and GPU activities of each file, nested and attributed as
 // cpu_tree.h describes, into the rows of a KeyAverages:
 //   - a row per range name and per API display name (`__cudaLaunchKernel`

@@ -1,4 +1,4 @@
-// One row of a key-averages table (DESIGN.md §5): every event of one key,
+// One row of a key-averages table (docs/architecture.md §7): every event of one key,
 // summed. Columns with nothing in them (no GPU records, no allocations) stay
 // zero and the renderer leaves them out, as PyTorch does.
 #pragma once

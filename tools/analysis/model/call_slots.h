@@ -1,5 +1,5 @@
 // The API calls of a file being streamed whose GPU records may still come,
-// by CUPTI correlation id (DESIGN.md §3), in bounded memory: a table
+// by CUPTI correlation id (docs/architecture.md §5.3), in bounded memory: a table
 // indexed by the id's low bits (ids are handed out in call order, so a slot
 // is reused by a call about 2^bits calls later), and a bit per id for the
 // calls pushed out of it. GPU records that come before their call wait in a

@@ -1,5 +1,5 @@
 // How the CPU-side events of one file (NVTX ranges, API calls) nest, and
-// what each adds to its row (DESIGN.md §5).
+// what each adds to its row (docs/architecture.md §7).
 //
 // Per thread, events sorted by start (longer first, a range before a call at
 // the same interval) are nested with a stack as torch's

@@ -1,4 +1,4 @@
-// Pairs a file's NVTX events into ranges (DESIGN.md §5). The shim stores
+// Pairs a file's NVTX events into ranges (docs/architecture.md §3.6). The shim stores
 // events, not ranges, so that nothing the program did is lost in the host:
 // the rules for what does not pair live here.
 //   push/pop:  a stack per thread and domain (NVTX keeps one per domain); a

@@ -1,5 +1,5 @@
 // Pairs a file's GPU records with the API calls that issued them
-// (DESIGN.md §3). An API record's correlation is the CUPTI correlation id of
+// (docs/architecture.md §5.3). An API record's correlation is the CUPTI correlation id of
 // the call (CuptiStatus SUBSCRIBED) or the external id gprof pushed
 // (EXTERNAL_CORRELATION); a GPU record carries the CUPTI correlation id.
 //   - SUBSCRIBED: a GPU record pairs with the call whose correlation equals

@@ -1,4 +1,4 @@
-// Kernel names are stored mangled (DESIGN.md §3); the tables show them
+// Kernel names are stored mangled (docs/architecture.md §3.2); the tables show them
 // demangled.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Row names of GPU activities (DESIGN.md §3, §5), spelled as PyTorch (kineto)
+// Row names of GPU activities (docs/architecture.md §3.2, §7), spelled as PyTorch (kineto)
 // and CUPTI users know them: "Memcpy HtoD (Pageable -> Device)",
 // "Memset (Device)"; kernels by their demangled name.
 #pragma once

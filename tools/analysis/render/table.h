@@ -13,7 +13,7 @@
 
 namespace gprof::analysis {
 
-// What the percentage columns are shares of (DESIGN.md §5): the Self CPU of
+// What the percentage columns are shares of (docs/architecture.md §7): the Self CPU of
 // all rows and the Self CUDA of the GPU activity rows.
 struct TableTotals {
   double self_cpu_ns = 0;

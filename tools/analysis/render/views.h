@@ -1,4 +1,4 @@
-// The views of `gpuprof report` (DESIGN.md §5): the combined key-averages
+// The views of `gpuprof report` (docs/architecture.md §7): the combined key-averages
 // table and its parts, and the tables of their own (memory, launches).
 #pragma once
 

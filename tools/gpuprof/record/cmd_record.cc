@@ -1,5 +1,5 @@
 // gpuprof record [OPTIONS] -- CMD ARGS...: runs CMD under libgprof.so (the
-// preload and injection variables set, DESIGN.md §3), passes signals on,
+// preload and injection variables set, docs/architecture.md §3.1), passes signals on,
 // exits as CMD did, then says which files were written and prints the top
 // rows of their report and the top findings of `gpuprof analyze`.
 #include <fmt/format.h>

@@ -1,4 +1,4 @@
-// The ops view with GPU records (DESIGN.md §5): GPU activity rows, API rows'
+// The ops view with GPU records (docs/architecture.md §7): GPU activity rows, API rows'
 // Self CUDA / CUDA total from the work their calls issued, pairing through
 // external correlations, graph launches, unpaired work, CPU-only files.
 #include <catch2/catch.hpp>

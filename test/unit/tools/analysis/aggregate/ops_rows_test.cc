@@ -1,5 +1,5 @@
 // The key-averages rows of a capture with NVTX ranges (ops_rows.h,
-// DESIGN.md §5), on training_fixture.h's file: attribution to ranges,
+// docs/architecture.md §7), on training_fixture.h's file: attribution to ranges,
 // memory, [memory], --group-by, --range, --top-level-only, and the scope the
 // memory and launches views take from it.
 #include "tools/analysis/aggregate/ops_rows.h"

@@ -1,5 +1,5 @@
 // How CPU-side events nest and what each adds to its row (cpu_tree.h,
-// DESIGN.md §5): self and total CPU, CUDA and memory, recursion, scope.
+// docs/architecture.md §7): self and total CPU, CUDA and memory, recursion, scope.
 #include "tools/analysis/model/cpu_tree.h"
 
 #include <catch2/catch.hpp>
