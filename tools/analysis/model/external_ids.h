@@ -1,6 +1,6 @@
 // The external correlations of a file being streamed (CUPTI id -> the id
 // gprof pushed around its call while another tool held CUPTI's subscriber,
-// docs/architecture.md), in bounded memory: a table indexed by the CUPTI
+// docs/architecture.md §3.3), in bounded memory: a table indexed by the CUPTI
 // id's low bits, as CallSlots keeps calls (CUPTI hands ids out in call
 // order, so a slot is reused about 2^bits calls later), and a bit per id
 // pushed out of it.

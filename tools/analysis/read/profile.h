@@ -38,7 +38,8 @@ struct GpuCounts {
   uint64_t sets = 0;
   uint64_t syncs = 0;
   uint64_t unpaired = 0;      // no API call of the file issued them
-  uint64_t no_timestamp = 0;  // start = end = 0 (docs/architecture.md §3.2): counted, not handed out
+  // start = end = 0 (docs/architecture.md §3.2): counted, not handed out
+  uint64_t no_timestamp = 0;
   // With a capture window (GPROF_CAPTURE, GPROF_DELAY…), CUPTI still reports
   // the GPU work of calls made outside it; that work is left out, counted.
   uint64_t outside_window = 0;
