@@ -140,6 +140,13 @@ class StreamedFindingsMatchMemory(E2ETestCase):
         for path in files:
             self.check([path], [["--format", "json", *LOW], []])
 
+    @unittest.skipUnless(GEN, "GPUPROF_GEN not set")
+    def test_generated_takeovers(self):
+        with tempfile.TemporaryDirectory() as d:
+            paths = generate(d, "300K", "--ops-per-step", "20", "--seed", "7", "--takeover",
+                             "3:6,10:12")
+            self.check(paths, [["--format", "json", *LOW], []])
+
     def test_a_file_the_stream_cannot_take_is_read_in_memory_with_a_note(self):
         files = self.record("train_loop", env=WRAPPING)
         streamed = gpuprof_run("analyze", ["--format", "json", *LOW], files)
@@ -199,6 +206,14 @@ class Memory(unittest.TestCase):
     def test_diff_peak_memory(self):
         peak = self.peak("diff", "--quiet", self.path, self.path)
         self.assertLess(peak, 192 * 2**20, f"{peak / 2**20:.0f} MB")
+
+    def test_analyze_peak_memory_of_a_takeover(self):
+        """Issue 31: a file another tool took CUPTI over (external correlation, CUPTI gaps) was
+        read in memory; streamed, its peak stays with the others'."""
+        with tempfile.TemporaryDirectory() as d:
+            path = generate(d, MEMORY_RECORDS, "--takeover", "5:20,40:41")[0]
+            peak = self.peak("analyze", "--quiet", path)
+            self.assertLess(peak, 192 * 2**20, f"{peak / 2**20:.0f} MB")
 
 
 if __name__ == "__main__":

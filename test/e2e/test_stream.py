@@ -4,6 +4,7 @@ through the fake runtime and on gpuprof-gen's files; the stream really used (no 
 memory" note); and the files it cannot take read in memory, with the note."""
 
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -42,7 +43,7 @@ def report(args, paths, stream=True):
                           text=True, env=env, timeout=300)
 
 
-class StreamMatchesMemory(E2ETestCase):
+class StreamCase(E2ETestCase):
     def check(self, paths, option_sets=STREAMED):
         for args in option_sets:
             streamed = report(args, paths)
@@ -59,6 +60,8 @@ class StreamMatchesMemory(E2ETestCase):
         self.assertTrue(run.files)
         return run.files
 
+
+class StreamMatchesMemory(StreamCase):
     def test_threads_ranges_and_graphs_the_shim_wrote(self):
         files = (self.record("train_loop") + self.record("threads_streams") +
                  self.record("graph_launch") + self.record("more_apis"))
@@ -208,7 +211,7 @@ class InMemoryWhenItMustBe(E2ETestCase):
             self.assertEqual(streamed.stdout, report(args, run.files, stream=False).stdout, args)
 
 
-class Takeovers(StreamMatchesMemory):
+class Takeovers(StreamCase):
     """Issue 31: a file in which another tool took CUPTI over (torch.profiler's kineto) was
     read in memory: its later calls pair through external ids, and it has CUPTI gaps. Both
     stream now (external_ids.h, gap_tally.h): the same bytes, the gaps' counts included."""
@@ -231,6 +234,44 @@ class Takeovers(StreamMatchesMemory):
         files = self.takeover()
         self.check(files)
         self.assertIn("3 launches in it, 3 without GPU records", report([], files).stdout)
+
+    @unittest.skipUnless(GEN, "GPUPROF_GEN not set")
+    def test_generated_takeovers(self):
+        """gpuprof-gen --takeover: two stays of another tool, the calls from the first on with
+        pushed ids, their external correlations after the GPU records in each buffer (the
+        records wait for their mapping). Every option, the same bytes; the gaps' counts; and at
+        4M records the stream's memory."""
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "takeover.gprof")
+            subprocess.run([GEN, "--records", "300K", "--ops-per-step", "20", "--seed", "7",
+                            "--takeover", "3:6,10:12", "-o", path], check=True,
+                           capture_output=True)
+            self.check([path])
+            gaps = [line for line in report([], [path]).stdout.splitlines()
+                    if line.startswith("GPU records missing")]
+            self.assertEqual(len(gaps), 2, gaps)
+            for line in gaps:
+                launches = re.search(r"(\d+) launches in it, (\d+) without GPU records; GPU "
+                                     r"records: (\d+) before, (\d+) during, (\d+) after", line)
+                self.assertIsNotNone(launches, line)
+                # Every launch of a stay went to the other tool; the file has records on both
+                # sides of it.
+                self.assertGreater(int(launches[1]), 20, line)
+                self.assertEqual(launches[1], launches[2], line)
+                self.assertGreater(int(launches[3]), 0, line)
+                self.assertGreater(int(launches[5]), 0, line)
+            info = subprocess.run([GPUPROF, "info", path], capture_output=True, text=True).stdout
+            self.assertRegex(info, r"State:\s+EXTERNAL_CORRELATION")
+            self.assertRegex(info, r"GPU records:.*; 0 unpaired")
+            path = os.path.join(d, "big.gprof")
+            subprocess.run([GEN, "--records", "4M", "--takeover", "5:20,40:41", "-o", path],
+                           check=True, capture_output=True)
+            for args in ([], ["--view", "launches", "--format", "csv"]):
+                streamed, peak_kb = report_with_peak(args, [path])
+                self.assertEqual(streamed.returncode, 0, streamed.stderr)
+                self.assertNotIn("read in memory", streamed.stderr)
+                self.assertEqual(streamed.stdout, report(args, [path], stream=False).stdout, args)
+                self.assertLess(peak_kb, 160 * 1024, args)
 
     def test_finalized_by_the_other_tool_a_gap_to_the_end(self):
         files = self.takeover("--subscribe", "--finalize")

@@ -169,6 +169,16 @@ int main(int argc, char** argv) {
                  "still reports")
       ->type_name("START:STOP")
       ->delimiter(',');
+  std::vector<std::string> takeover_text;
+  app.add_option("--takeover", takeover_text,
+                 "Another tool (torch.profiler) takes CUPTI over, by step: START:STOP from before "
+                 "ProfilerStep#START until after ProfilerStep#(STOP-1); several separated by "
+                 "commas. From the first on, the calls carry the ids gprof pushes and their GPU "
+                 "records pair through external correlations; each is a CUPTI gap, whose GPU "
+                 "records the file lacks. --records then counts the run's records")
+      ->type_name("START:STOP")
+      ->delimiter(',')
+      ->excludes("--capture-window");
   app.add_option("-o,--output", output, "File name pattern; %r is the rank")
       ->type_name("PATTERN")
       ->capture_default_str();
@@ -202,6 +212,20 @@ int main(int argc, char** argv) {
       return 2;
     }
     settings.capture_steps.emplace_back(start, stop);
+  }
+  for (const std::string& text : takeover_text) {
+    uint64_t start = 0, stop = 0;
+    char end = 0;
+    if (std::sscanf(text.c_str(), "%" SCNu64 ":%" SCNu64 "%c", &start, &stop, &end) != 2 ||
+        stop <= start ||
+        (!settings.takeover_steps.empty() && start < settings.takeover_steps.back().second)) {
+      fmt::print(stderr,
+                 "gpuprof-gen: error: --takeover {}: not START:STOP steps with START < STOP, "
+                 "after the takeover before\n",
+                 text);
+      return 2;
+    }
+    settings.takeover_steps.emplace_back(start, stop);
   }
 
   uint64_t records = 0;

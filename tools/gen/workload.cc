@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "formats/correlation_ids.h"
 #include "formats/frame_encoder.h"
 #include "formats/record.h"
 
@@ -237,6 +238,12 @@ struct Gated {
 // How long CUPTI's kinds stay on after a window closes (Settings::capture_steps).
 constexpr uint64_t kKindsOffNs = 50'000;
 
+// A CUPTI activity buffer: GPU records, and the external correlations of
+// the calls made while gprof pushed ids (Settings::takeover_steps).
+struct ActivityBuffer : GpuActivitiesEncoder {
+  ExternalCorrelationsEncoder externals;
+};
+
 struct Thread {
   uint32_t tid = 0;
   Role role = Role::kMain;
@@ -249,7 +256,7 @@ struct Thread {
   Gated<ApiCallsEncoder, ApiRecord> calls;
   Gated<RangesEncoder, RangeEvent> ranges;
   std::deque<GpuRecord> unrecorded;  // while no window is open: its queued work
-  std::unique_ptr<GpuActivitiesEncoder> buffer = std::make_unique<GpuActivitiesEncoder>();
+  std::unique_ptr<ActivityBuffer> buffer = std::make_unique<ActivityBuffer>();
   size_t buffer_capacity = 0;
 };
 
@@ -334,9 +341,9 @@ class Generator {
   Counts& counts_;
   Rng rng_;
   std::vector<std::unique_ptr<Thread>> threads_;
-  std::vector<std::unique_ptr<GpuActivitiesEncoder>> completed_;  // full buffers
+  std::vector<std::unique_ptr<ActivityBuffer>> completed_;  // full buffers
   // Full buffers held for Settings::gpu_lag_ns: (when they are delivered, buffer).
-  std::deque<std::pair<uint64_t, std::unique_ptr<GpuActivitiesEncoder>>> lagging_;
+  std::deque<std::pair<uint64_t, std::unique_ptr<ActivityBuffer>>> lagging_;
   std::unordered_map<std::string, uint32_t> nvtx_ids_;
   uint32_t next_nvtx_ = 1u << 28;  // as collector/names/string_table.h numbers them
   uint32_t kernel_ids_[kKernelCount] = {};
@@ -358,6 +365,38 @@ class Generator {
   uint64_t closed_at_ = 0;
   Counts skipped_;
   CuptiStatusFields status_;
+  bool status_changed_ = false;
+  // Settings::takeover_steps: whether another tool holds CUPTI, the last
+  // call's ids (pushed, CUPTI's), the gaps. A gap is a time: a call belongs
+  // to it by its start, whichever thread made it and when.
+  bool taken_ = false;
+  uint64_t next_pushed_ = kPushedIdBase;
+  uint64_t last_pushed_ = 0, last_cupti_ = 0;
+  uint64_t latest_call_ = 0;  // the latest start of a call made so far
+  std::vector<CuptiGapFields> gaps_;
+  uint64_t gpu_written_ = 0;  // GPU records in the file so far
+  void step_takeover(bool begins);
+  // The correlation id of the GPU records of call `a` (made just before).
+  uint64_t cupti_id(const ApiRecord& a) const {
+    return last_pushed_ != 0 && a.correlation == last_pushed_ ? last_cupti_ : a.correlation;
+  }
+  bool in_gap(uint64_t start_ns) const {
+    for (auto gap = gaps_.rbegin(); gap != gaps_.rend(); ++gap) {
+      if (start_ns >= gap->start_ns) return gap->end_ns == 0 || start_ns < gap->end_ns;
+    }
+    return false;
+  }
+  // Whether CUPTI gives gprof this GPU record of a call made at `call_ns`
+  // (not another tool, not outside a window).
+  bool keep_gpu(Thread& t, const GpuRecord& r, uint64_t call_ns) {
+    if (in_gap(call_ns)) {
+      ++skipped_.gpu;
+      return false;
+    }
+    if (windowed() && !record_gpu(t, r)) return false;
+    ++gpu_written_;
+    return true;
+  }
 };
 
 uint32_t Generator::nvtx(std::string_view text) {
@@ -430,6 +469,12 @@ ApiRecord Generator::call(Thread& t, ApiId api, uint64_t duration) {
   r.start_ns = t.now;
   r.end_ns = t.now + duration;
   r.correlation = correlation_;
+  latest_call_ = std::max(latest_call_, r.start_ns);
+  if (!gaps_.empty() && r.start_ns >= gaps_.front().start_ns) {  // gprof pushes ids
+    last_cupti_ = correlation_;
+    r.correlation = last_pushed_ = ++next_pushed_;
+    if (!in_gap(r.start_ns)) t.buffer->externals.add(last_cupti_, last_pushed_);
+  }
   correlation_ = correlation_ == UINT32_MAX ? 1 : correlation_ + 1;
   r.stream = t.stream;
   t.now = r.end_ns + rng_.between(100, 800);
@@ -447,14 +492,14 @@ void Generator::gpu(Thread& t, GpuRecord& r, uint64_t issued_at, bool on_comm_st
   free = r.end_ns + rng_.between(500, 2000);
   r.device = s_.rank % 8;
   r.stream = on_comm_stream ? t.cupti_stream + 3 : t.cupti_stream;
-  if (!windowed() || record_gpu(t, r)) t.buffer->add(r);
+  if (keep_gpu(t, r, issued_at)) t.buffer->add(r);
   ++counts_.gpu;
   if (t.buffer->count() >= t.buffer_capacity) {
     if (s_.gpu_lag_ns != 0)
       lagging_.emplace_back(t.now + s_.gpu_lag_ns, std::move(t.buffer));
     else
       completed_.push_back(std::move(t.buffer));
-    t.buffer = std::make_unique<GpuActivitiesEncoder>();
+    t.buffer = std::make_unique<ActivityBuffer>();
     t.buffer_capacity = rng_.between(2000, 6000);
   }
 }
@@ -472,7 +517,7 @@ void Generator::launch(Thread& t, uint32_t k, bool on_comm_stream, uint64_t long
   GpuRecord g{};
   g.kind = GpuKind::kKernel;
   g.end_ns = rng_.around(spec.gpu_ns) + longer_ns;
-  g.correlation = a.correlation;
+  g.correlation = cupti_id(a);
   g.kernel = gpu_kernel_id(k);
   g.grid = spec.grid;
   g.block = spec.block;
@@ -490,7 +535,7 @@ void Generator::copy(Thread& t, uint8_t cuda_kind, uint64_t bytes) {
   g.kind = GpuKind::kMemcpy;
   g.bytes = bytes;
   g.end_ns = 2000 + bytes / 20;  // ~20 GB/s
-  g.correlation = a.correlation;
+  g.correlation = cupti_id(a);
   switch (cuda_kind) {
     case kCudaHtoD:
       g.copy_kind = kCuptiCopyHtoD;
@@ -522,7 +567,7 @@ void Generator::set(Thread& t, uint64_t bytes) {
   g.bytes = bytes;
   g.dst_kind = kMemDevice;
   g.end_ns = 1000 + bytes / 800;
-  g.correlation = a.correlation;
+  g.correlation = cupti_id(a);
   gpu(t, g, a.start_ns);
 }
 
@@ -535,13 +580,12 @@ void Generator::sync(Thread& t) {
   GpuRecord g{};
   g.kind = GpuKind::kSync;
   g.detail = kSyncStreamSynchronize;
-  g.correlation = a.correlation;
+  g.correlation = cupti_id(a);
   g.start_ns = start + 500;
   g.end_ns = a.end_ns - 300;
   g.device = s_.rank % 8;
   g.stream = t.cupti_stream;
-  if (!windowed() || record_gpu(t, g))
-    t.buffer->add(g);  // not on the stream's queue: it spans the wait
+  if (keep_gpu(t, g, a.start_ns)) t.buffer->add(g);  // not on the stream's queue: it spans the wait
   ++counts_.gpu;
 }
 
@@ -560,7 +604,7 @@ void Generator::graph(Thread& t) {
     GpuRecord g{};
     g.kind = GpuKind::kKernel;
     g.end_ns = rng_.around(spec.gpu_ns / 4 + 1000);
-    g.correlation = a.correlation;
+    g.correlation = cupti_id(a);
     g.kernel = gpu_kernel_id(k);
     g.grid = spec.grid;
     g.block = spec.block;
@@ -646,6 +690,7 @@ void Generator::work(Thread& t, const Unit& u) {
       break;
     case Unit::kStepBegin:
       if (windowed()) step_window(t.now, true);
+      if (!s_.takeover_steps.empty()) step_takeover(true);
       in_step_ = true;
       push(t, nvtx("ProfilerStep#" + std::to_string(step_)));
       if (slow()) {
@@ -688,6 +733,7 @@ void Generator::work(Thread& t, const Unit& u) {
       ++step_;
       ++counts_.steps;
       if (windowed()) step_window(t.now, false);
+      if (!s_.takeover_steps.empty()) step_takeover(false);
       break;
     case Unit::kCopy:
       push(t, nvtx("aten::_to_copy, sizes = [[32, 512], [], [], [], [], [], []]"), 0, ++op_id_);
@@ -768,8 +814,42 @@ void Generator::step_window(uint64_t now, bool begins) {
   }
 }
 
+// The main thread's step `step_` begins (`begins`) or step `step_ - 1` has
+// ended: another tool takes CUPTI, or gives it back (as collector/gpu/
+// cupti_session.cc records it), after every call made so far began (the
+// main thread's clock is the earliest, but the others made calls up to
+// theirs), so that whether a call is in a gap follows its start alone.
+void Generator::step_takeover(bool begins) {
+  const uint64_t now = std::max(threads_.front()->now, latest_call_ + 1);
+  for (const auto& [start, stop] : s_.takeover_steps) {
+    if (begins && !taken_ && step_ == start) {
+      taken_ = true;
+      CuptiGapFields gap;
+      gap.start_ns = now;
+      gap.reason = "cuptiActivityRegisterCallbacks by another tool (gpuprof-gen --takeover)";
+      gap.gpu_records_before = gpu_written_;
+      gaps_.push_back(gap);
+      status_.state = CuptiState::kExternalCorrelation;
+      status_.reason = "CUPTI's subscriber given up to another tool";
+      status_changed_ = true;
+    } else if (!begins && taken_ && step_ == stop) {
+      taken_ = false;
+      gaps_.back().end_ns = now;
+      gaps_.back().gpu_records_at_end = gpu_written_;
+      status_changed_ = true;
+    }
+  }
+}
+
 void Generator::flush(bool last) {
   frame_.clear();
+  if (status_changed_) {
+    status_.gaps = gaps_.data();
+    status_.gap_count = std::min<size_t>(gaps_.size(), 16);
+    status_.gaps_not_kept = static_cast<uint32_t>(gaps_.size() - status_.gap_count);
+    if (!windows_changed_) encode_cupti_status(frame_, status_);
+    status_changed_ = false;
+  }
   if (windows_changed_ && windows_.size() / 2 <= 256) {
     // As the shim's writer: the status again, first in the frame, when the windows change.
     status_.windows = windows_.data();
@@ -795,14 +875,14 @@ void Generator::flush(bool last) {
     for (auto& t : threads_) {
       if (t->buffer->count() == 0) continue;
       completed_.push_back(std::move(t->buffer));
-      t->buffer = std::make_unique<GpuActivitiesEncoder>();
+      t->buffer = std::make_unique<ActivityBuffer>();
     }
   }
   // CUPTI hands buffers back as they complete, not in the order of their
   // records: shuffled, and some held back a frame or more.
   for (size_t i = completed_.size(); i > 1; --i)
     std::swap(completed_[i - 1], completed_[rng_.below(i)]);
-  std::vector<std::unique_ptr<GpuActivitiesEncoder>> later;
+  std::vector<std::unique_ptr<ActivityBuffer>> later;
   uint64_t in_frame = 0;
   for (auto& buffer : completed_) {
     if (!last && rng_.one_in(3)) {
@@ -818,6 +898,7 @@ void Generator::flush(bool last) {
     }
     in_frame += buffer->count();
     buffer->finish(frame_);
+    if (buffer->externals.count() > 0) buffer->externals.finish(frame_);
   }
   completed_ = std::move(later);
   if (!frame_.empty()) write_frame(frame_);

@@ -47,6 +47,15 @@ struct Settings {
   // kinds are on: queued before a window opens, or issued just after it
   // closes (the shim stops recording before it turns the kinds off).
   std::vector<std::pair<uint64_t, uint64_t>> capture_steps;
+  // Another tool (torch.profiler's kineto) holds CUPTI from before step
+  // `start` until step `stop - 1` has ended, as many times as listed. At
+  // the first, gprof gives CUPTI's subscriber up and pushes its own ids
+  // (formats/correlation_ids.h) around every call from then on; each stay
+  // is a CUPTI gap: the GPU records and external correlations of the calls
+  // made in it go to the other tool. After it, the GPU records carry
+  // CUPTI's ids, and external correlations (in the same buffers, after the
+  // records) map them to the pushed ids. `records` are the run's.
+  std::vector<std::pair<uint64_t, uint64_t>> takeover_steps;
 };
 
 struct Counts {

@@ -83,7 +83,11 @@ void GapTally::add_launch(uint64_t start_ns, uint64_t correlation, bool received
     fail("too many launches inside CUPTI gaps");
     return;
   }
-  if (correlation != 0) by_id_[correlation] = candidates_.size();
+  if (correlation != 0) {
+    by_id_[correlation] = candidates_.size();
+    min_id_ = std::min(min_id_, correlation);
+    max_id_ = std::max(max_id_, correlation);
+  }
   candidates_.push_back(Candidate{start_ns, correlation, received});
 }
 

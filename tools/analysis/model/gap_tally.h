@@ -52,7 +52,8 @@ class GapTally {
   }
   // A work record paired with the call of this id.
   void worked(uint64_t correlation) {
-    if (by_id_.empty()) return;
+    // Most work is of calls made outside every gap: no lookup then.
+    if (correlation < min_id_ || correlation > max_id_) return;
     auto it = by_id_.find(correlation);
     if (it != by_id_.end()) candidates_[it->second].worked = true;
   }
@@ -109,6 +110,7 @@ class GapTally {
   std::vector<Gap> gaps_;
   std::vector<Candidate> candidates_;           // launches made after a gap's start
   std::unordered_map<uint64_t, size_t> by_id_;  // candidates_ by correlation (not 0)
+  uint64_t min_id_ = UINT64_MAX, max_id_ = 0;   // of by_id_'s keys
   // The last kRing GPU starts (slot: count % kRing, written after counting)
   // and launches, and the latest start of any pushed out of them.
   std::vector<uint64_t> gpu_ring_ = std::vector<uint64_t>(kRing);
