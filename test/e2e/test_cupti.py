@@ -867,6 +867,8 @@ class Takeover(CuptiCase):
         missing = trace["otherData"]["files"][0]["gpu_records_missing"]
         self.assertEqual(len(missing), 1)
         self.assertIn("cuptiActivityRegisterCallbacks by another tool", missing[0])
+        # The trace counts the interval as info and report do (gap_tally.h).
+        self.assertEqual(missing[0], gaps[0])
         diff = gpuprof("diff", path, path, check=False)
         self.assertIn("GPU records missing: no GPU records from", diff.stderr)
 

@@ -204,6 +204,7 @@ void FileEvents::on_string(const pb::StringEntry& entry) {
 
 void FileEvents::on_cupti(const pb::CuptiStatus& status) {
   info_.cupti = status;
+  if (gaps_counted_ && !gaps_.status(status)) gaps_counted_ = false;
 }
 void FileEvents::on_footer(const pb::Footer& footer) {
   info_.footer = footer;
@@ -309,6 +310,7 @@ void FileEvents::on_api(const ApiRecord& r) {
                     r.result,
                     r.api};
   add(e);
+  if (api->category == ApiCategory::kLaunch) gaps_.launch(r.start_ns, r.correlation);
   if (r.correlation != 0) {
     join_->calls.add(CallKey{r.correlation, r.start_ns, end, e.track, index});
     if (!is_pushed_id(r.correlation))
@@ -335,6 +337,7 @@ void FileEvents::on_gpu(const GpuRecord& record) {
     return;
   }
   seen(record.start_ns, record.end_ns);
+  if (!windowed()) gaps_.gpu(record.start_ns);
   join_->gpu.add(GpuIn{record, gpu_seq_++, record.correlation});
 }
 
@@ -542,6 +545,11 @@ void FileEvents::pair_gpu() {
     ++counts.records;
     counts.count(r.kind);
     if (call == nullptr) ++counts.unpaired;
+    if (call != nullptr && r.kind != GpuKind::kSync) {
+      // Unwrapped ids are no longer the calls' as read.
+      if (call->correlation >> 32 != 0 && !is_pushed_id(call->correlation)) gaps_counted_ = false;
+      gaps_.worked(call->correlation);
+    }
     // A sync pairs, but is no GPU work: a slice of its own row, no flow.
     if (call == nullptr || r.kind == GpuKind::kSync)
       j.unpaired.add(Work{r, g.seq, CallKey{}});
@@ -624,6 +632,9 @@ void FileEvents::pair_gpu() {
     s.flow_id = gpu_count_ - 1;
     items_.add(s);
   }
+  if (gaps_counted_ && !windowed() && info_.cupti && info_.cupti->gaps_size() > 0 &&
+      gaps_.finish(*info_.cupti))
+    info_.gaps = gaps_.counts();
 }
 
 // CUPTI's ids wrap at 2^32 in a long run: unwrapped as pairing.h does,

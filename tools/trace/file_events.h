@@ -21,6 +21,7 @@
 
 #include "formats/reader.h"
 #include "tools/analysis/aggregate/memory_ledger.h"
+#include "tools/analysis/model/gap_tally.h"
 #include "tools/analysis/read/interner.h"
 #include "tools/analysis/read/profile.h"
 #include "tools/analysis/read/spill_merge.h"
@@ -197,6 +198,11 @@ class FileEvents : public RecordVisitor {
   uint64_t flow_ends_ = 0;  // GPU work with its call: each has a flow end
   uint64_t counters_ = 0;
   uint64_t externals_ = 0;
+  // CUPTI gaps' counts as report gives them (gap_tally.h): fed as the file
+  // is read, told which launches got work as the pairing hands records out.
+  static int never_received(void*, uint64_t) { return 0; }  // pairs after reading
+  analysis::GapTally gaps_{&FileEvents::never_received, nullptr};
+  bool gaps_counted_ = true;       // false: the trace gives the shim's numbers instead
   bool small_pushed_ids_ = false;  // a pushed id below kPushedIdBase: a file from before it
   bool seen_any_ = false;
   // CUPTI's ids as recorded, lowest and highest: whether they can have
