@@ -38,7 +38,8 @@ OPTIONS = (
 )
 
 
-# CUPTI ids that wrap around 2^32: the fake advances its counter by 2^26 a call.
+# CUPTI ids that wrap around 2^32 every 64 calls: the fake advances its counter by 2^26 a call,
+# too far apart for the stream to unwrap as they come.
 WRAPPING = {"GPROF_FAKE_CORRELATION_STEP": str(1 << 26)}
 
 
@@ -147,11 +148,18 @@ class StreamedFindingsMatchMemory(E2ETestCase):
                              "3:6,10:12")
             self.check(paths, [["--format", "json", *LOW], []])
 
+    @unittest.skipUnless(GEN, "GPUPROF_GEN not set")
+    def test_generated_ids_that_wrap(self):
+        with tempfile.TemporaryDirectory() as d:
+            paths = generate(d, "600K", "--first-correlation", "4294900000", "--takeover", "3:5")
+            self.check(paths, [["--format", "json", *LOW], []])
+
     def test_a_file_the_stream_cannot_take_is_read_in_memory_with_a_note(self):
         files = self.record("train_loop", env=WRAPPING)
         streamed = gpuprof_run("analyze", ["--format", "json", *LOW], files)
         self.assertEqual(streamed.returncode, 0, streamed.stderr)
-        self.assertIn(f"gpuprof: note: {files[0]}: read in memory (correlation ids near 2^32)\n",
+        self.assertIn(f"gpuprof: note: {files[0]}: read in memory (correlation ids too far apart "
+                      "to unwrap as they come)\n",
                       streamed.stderr)
         self.assertEqual(streamed.stdout,
                          gpuprof_run("analyze", ["--format", "json", *LOW], files,

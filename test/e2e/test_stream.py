@@ -197,18 +197,37 @@ class InMemoryWhenItMustBe(E2ETestCase):
             self.assertNotIn("read in memory", streamed.stderr)
             self.assertEqual(streamed.stdout, report(args, run.files, stream=False).stdout)
 
-    def test_wrapped_ids_are_read_in_memory_with_a_note(self):
-        """CUPTI ids that wrap around 2^32 (the fake advances its counter by 2^26 a call) pair
-        by time in memory (pairing.h), which the stream leaves to the in-memory path."""
+    def test_ids_too_far_apart_to_unwrap_are_read_in_memory_with_a_note(self):
+        """The fake advances its 32-bit id counter by 2^26 a call (2^26 calls gprof never sees):
+        the ids wrap every 64 calls, and a GPU record read 32 calls after its call could belong
+        to either wrap. pairing.h unwraps by time in memory; the stream does not guess."""
         run = run_program([program("train_loop")], self.tmp,
                           env={"GPROF_FAKE_CORRELATION_STEP": str(1 << 26)})
         self.assertEqual(run.returncode, 0, run.stderr)
         for args in ([], ["--view", "launches"], ["--view", "memory"]):
             streamed = report(args, run.files)
             self.assertEqual(streamed.returncode, 0, streamed.stderr)
-            self.assertIn(f"gpuprof: note: {run.files[0]}: read in memory (", streamed.stderr,
-                          args)
+            self.assertIn(f"gpuprof: note: {run.files[0]}: read in memory (correlation ids too "
+                          "far apart to unwrap as they come)", streamed.stderr, args)
             self.assertEqual(streamed.stdout, report(args, run.files, stream=False).stdout, args)
+
+class WrappedIds(StreamCase):
+    @unittest.skipUnless(GEN, "GPUPROF_GEN not set")
+    def test_ids_that_wrap_stream(self):
+        """Issue 31: a run of 2^32 calls has CUPTI's 32-bit ids wrap; such files were read in
+        memory. The stream unwraps them as they come (stream_ids.h): the same bytes, a
+        takeover's pushed ids beside them too."""
+        with tempfile.TemporaryDirectory() as d:
+            for name, more in (("wrap", []), ("both", ["--takeover", "3:5,8:9"])):
+                path = os.path.join(d, name + ".gprof")
+                subprocess.run([GEN, "--records", "1M", "--first-correlation", "4294900000",
+                                "--seed", "3", "-o", path, *more], check=True,
+                               capture_output=True)
+                info = subprocess.run([GPUPROF, "info", path], capture_output=True,
+                                      text=True).stdout
+                self.assertRegex(info, r"GPU records:.*; 0 unpaired")
+                self.check([path],
+                           [[], ["--view", "launches"], ["--view", "memory", "--limit", "0"]])
 
 
 class Takeovers(StreamCase):

@@ -19,6 +19,7 @@
 #include "tools/analysis/model/nvtx_ranges.h"
 #include "tools/analysis/model/row_labels.h"
 #include "tools/analysis/model/steps.h"
+#include "tools/analysis/model/stream_ids.h"
 #include "tools/analysis/model/thread_stream.h"
 #include "tools/analysis/read/demangle.h"
 #include "tools/analysis/read/gpu_names.h"
@@ -379,6 +380,7 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
   WalkContexts contexts_;
   static constexpr size_t kCollectFloor = size_t{1} << 16;
   size_t collect_above_ = kCollectFloor;
+  StreamIds ids_;  // every correlation id below is unwrapped by it
   CallSlots slots_;
   ExternalIds external_;
   static int received(void* self, uint64_t correlation) {
@@ -540,7 +542,7 @@ void OpsStream::on_api_batch(const ApiBatch& batch) {
     if (launch_counts_[l]++ == 0) launch_order_.push_back(l);
   }
   if (info->category == ApiCategory::kSync) throughput_.sync_call(start_ns, end_ns);
-  const uint64_t correlation = c.correlation();
+  const uint64_t correlation = ids_.call(c.correlation());
   const CallSlots::Expect expect =
       info->category == ApiCategory::kLaunch
           ? (launch ? CallSlots::Expect::kOne : CallSlots::Expect::kMany)
@@ -548,10 +550,7 @@ void OpsStream::on_api_batch(const ApiBatch& batch) {
           ? CallSlots::Expect::kOne
           : CallSlots::Expect::kNothing;
   if (correlation != 0 && !slots_.add_call(correlation, expect)) {
-    // Ids that wrapped repeat: the likelier story, once seen.
-    fail(slots_.wrapped() ? "correlation ids that wrap around 2^32"
-                          : "a correlation id used twice, or by a call that came long after its "
-                            "GPU work");
+    fail("a correlation id used twice, or by a call that came long after its GPU work");
     return;
   }
   if (!slots_.pushed().empty()) keep_pushed();
@@ -692,7 +691,7 @@ void OpsStream::on_gpu_batch(const GpuBatch& batch) {
   const bool work = kind != GpuKind::kSync;
   const uint64_t duration = end_ns > start_ns ? end_ns - start_ns : 0;
   const uint64_t seq = gpu_seq_++;
-  uint64_t correlation = c.correlation();
+  uint64_t correlation = ids_.other(c.correlation());
   if (external_.any()) {
     bool lost = false;
     correlation = external_.translate(correlation, lost);
@@ -748,9 +747,10 @@ void OpsStream::on_gpu_batch(const GpuBatch& batch) {
 
 // A mapping that came after GPU records of its CUPTI id: they move to the
 // call that pushed the id (external_ids.h).
-void OpsStream::on_external_correlation(uint64_t correlation, uint64_t external_id) {
+void OpsStream::on_external_correlation(uint64_t cupti_id, uint64_t external_id) {
   ++info_.gpu.external_correlations;
   if (!why_.empty()) return;
+  const uint64_t correlation = ids_.other(cupti_id);
   switch (external_.add(correlation, external_id)) {
     case ExternalIds::Added::kSmallIds:
       return fail("external ids pushed from 1 (a file of an older gprof)");
@@ -864,6 +864,8 @@ bool OpsStream::close_open_pushes(uint64_t last_ns) {
 }
 
 bool OpsStream::finish(KeyAverages& out, std::optional<FileThroughput>* throughput, uint32_t file) {
+  if (why_.empty() && ids_.ambiguous())
+    fail("correlation ids too far apart to unwrap as they come");
   if (why_.empty() && info_.cupti && info_.cupti->gaps_size() != 0) {
     // Work issued outside a window is left out once the file has ended.
     if (windowed_)
@@ -873,8 +875,6 @@ bool OpsStream::finish(KeyAverages& out, std::optional<FileThroughput>* throughp
     else
       why_ = gaps_.why();
   }
-  if (why_.empty() && (slots_.wrapped() || external_.wrapped()))
-    fail("correlation ids that wrap around 2^32");
   if (!why_.empty()) return false;
   release_held();
 

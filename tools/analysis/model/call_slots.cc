@@ -35,8 +35,7 @@ void CallSlots::clear() {
   waiting_order_.clear();
   unwalked_.clear();
   pushed_.clear();
-  given_up_records_ = zero_id_records_ = largest_ = 0;
-  wrapped_ = false;
+  given_up_records_ = zero_id_records_ = 0;
 }
 
 // A call not walked yet (its thread's last, waiting for the thread's next
@@ -53,7 +52,6 @@ void CallSlots::vacate(const Slot& slot) {
 }
 
 bool CallSlots::add_call(uint64_t correlation, Expect expect) {
-  watch_wrap(correlation);
   Slot& slot = slots_[correlation & mask_];
   // The tables aside are most often empty: no hashing then.
   if (slot.correlation == correlation || (!unwalked_.empty() && unwalked_.contains(correlation)))
@@ -99,7 +97,7 @@ bool CallSlots::opened_aside(uint64_t correlation, uint32_t context, uint64_t& g
   return true;
 }
 
-// gpu() found no call in the id's slot (watch_wrap already done but for id 0).
+// gpu() found no call in the id's slot, or id 0.
 CallSlots::Gpu CallSlots::gpu_without_call(uint64_t correlation, uint64_t ns, uint32_t& context) {
   if (correlation == 0) {
     ++zero_id_records_;

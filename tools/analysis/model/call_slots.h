@@ -16,9 +16,9 @@
 //
 // Everything the streaming report cannot answer exactly is a conflict, and
 // the file is then read in memory (ops_stream.h): a call whose id a GPU
-// record was declared unpaired with, two calls with one id, ids that wrap
-// around 2^32 (and, found by the owner, a late record of a call that was
-// not kept aside).
+// record was declared unpaired with, two calls with one id (and, found by
+// the owner, a late record of a call that was not kept aside). Ids come
+// unwrapped (stream_ids.h): CUPTI's wrap around 2^32 in a long run.
 //
 // Memory: 24 bytes × 2^bits, 32 bytes per waiting GPU id (at most
 // `waiting_limit`), and 1 bit per correlation id up to the largest pushed
@@ -94,7 +94,6 @@ class CallSlots {
   // A GPU record (work: its duration counts; a sync record: ns = 0).
   Gpu gpu(uint64_t correlation, uint64_t ns, uint32_t& context) {
     if (correlation == 0) return gpu_without_call(correlation, ns, context);
-    watch_wrap(correlation);
     Slot& slot = slots_[correlation & mask_];
     if (slot.correlation != correlation) return gpu_without_call(correlation, ns, context);
     slot.received = true;
@@ -133,7 +132,6 @@ class CallSlots {
   // Records never paired: with id 0, pushed out of the waiting table, and
   // (once the file has ended) still waiting.
   uint64_t unpaired() const;
-  bool wrapped() const { return wrapped_; }
   // The contexts walked calls refer to (WalkContexts' collection).
   void mark_contexts(WalkContexts& contexts) const;
   void rename_contexts(const std::vector<uint32_t>& renamed);
@@ -152,20 +150,6 @@ class CallSlots {
     uint64_t gpu_ns = 0;
     uint64_t records = 0;
   };
-  // CUPTI's ids are 32-bit and handed out in order: two ids of one file
-  // more than half the space apart mean they wrapped (pairing.h unwraps
-  // them; the stream leaves that to the in-memory path). Ids above 32 bits
-  // are gprof's pushed ids (formats/correlation_ids.h), which never wrap.
-  void watch_wrap(uint64_t correlation) {
-    constexpr uint64_t kHalf = uint64_t{1} << 31;
-    if (correlation >> 32 != 0) return;
-    if (correlation > largest_) {
-      if (largest_ != 0 && correlation - largest_ > kHalf) wrapped_ = true;
-      largest_ = correlation;
-    } else if (largest_ - correlation > kHalf) {
-      wrapped_ = true;
-    }
-  }
   // opened() and gpu() for a call not in its slot (aside, or none), and
   // gpu() for id 0. The inline parts above answer nearly every record.
   bool opened_aside(uint64_t correlation, uint32_t context, uint64_t& gpu_ns);
@@ -187,8 +171,6 @@ class CallSlots {
   std::deque<uint64_t> waiting_order_;
   uint64_t given_up_records_ = 0;
   uint64_t zero_id_records_ = 0;
-  uint64_t largest_ = 0;
-  bool wrapped_ = false;
 };
 
 }  // namespace gprof::analysis

@@ -10,13 +10,6 @@ ExternalIds::ExternalIds(uint32_t bits)
 ExternalIds::Added ExternalIds::add(uint64_t cupti, uint64_t pushed) {
   if (!is_pushed_id(pushed)) return Added::kSmallIds;
   if (cupti == 0) return Added::kAgain;  // pairs with nothing, as in memory
-  constexpr uint64_t kHalf = uint64_t{1} << 31;
-  if (cupti > largest_) {
-    if (largest_ != 0 && cupti - largest_ > kHalf) wrapped_ = true;
-    largest_ = cupti;
-  } else if (largest_ - cupti > kHalf) {
-    wrapped_ = true;
-  }
   Slot& slot = slots_[cupti & mask_];
   if (slot.cupti == cupti) return slot.pushed == pushed ? Added::kAgain : Added::kConflict;
   if (pushed_out_.test(cupti)) return Added::kConflict;

@@ -11,8 +11,8 @@
 // moves what the record left waiting under its CUPTI id (CallSlots::
 // rename). A record whose mapping was pushed out of the table cannot be
 // answered (lost()), nor can files whose pushed ids start at 1 (files of
-// gprof before formats/correlation_ids.h) or whose CUPTI ids wrap: those
-// are read in memory.
+// gprof before formats/correlation_ids.h): those are read in memory. CUPTI
+// ids come unwrapped (stream_ids.h).
 //
 // Memory: 16 bytes × 2^bits, and 1 bit per CUPTI id up to the largest
 // pushed out (8 KiB pages, made as needed).
@@ -48,8 +48,6 @@ class ExternalIds {
     return cupti;
   }
   bool any() const { return !empty_; }
-  // Whether the mappings' CUPTI ids wrapped around 2^32.
-  bool wrapped() const { return wrapped_; }
 
  private:
   struct Slot {
@@ -59,8 +57,6 @@ class ExternalIds {
   uint64_t mask_;
   std::vector<Slot> slots_;
   PagedBits pushed_out_;
-  uint64_t largest_ = 0;
-  bool wrapped_ = false;
   bool empty_ = true;
 };
 

@@ -15,9 +15,6 @@ bool ends_with(std::string_view text, std::string_view tail) {
   return text.size() >= tail.size() && text.substr(text.size() - tail.size()) == tail;
 }
 
-// Below 2^31 an id is its own unwrapped value (pairing.h): no wrap to undo.
-constexpr uint64_t kPlainIds = uint64_t{1} << 31;
-
 template <typename T>
 constexpr size_t budget() {
   return (size_t{8} << 20) / sizeof(T);
@@ -71,17 +68,11 @@ void FileScan::seen(uint64_t start_ns, uint64_t end_ns) {
   seen_any_ = true;
 }
 
-void FileScan::watch(uint64_t correlation) {
-  // A pushed id (a takeover's call) is no CUPTI id near a wrap.
-  if (correlation >= kPlainIds && !is_pushed_id(correlation)) refuse("correlation ids near 2^32");
-}
-
 // As TimelineBuilder::on_api takes a call.
 void FileScan::on_api(const ApiRecord& r) {
   const ApiInfo* info = api_info(r.api);
   if (info == nullptr) return;
   seen(r.start_ns, r.end_ns);
-  watch(r.correlation);
   CallRecord c;
   c.call.start_ns = r.start_ns;
   c.call.end_ns = r.end_ns;
@@ -92,13 +83,13 @@ void FileScan::on_api(const ApiRecord& r) {
   c.call.category = info->category;
   c.call.copy_kind = r.copy_kind;
   c.call.async = info->category == ApiCategory::kLaunch || ends_with(info->display, "Async");
-  c.correlation = r.correlation;
+  c.correlation = ids_.call(r.correlation);
   c.index = calls_seen_++;
   calls.add(c);
   span_begin = std::min(span_begin, r.start_ns);
   span_end = std::max(span_end, r.end_ns);
   if (issues_work(info->category)) work_begin = std::min(work_begin, r.start_ns);
-  if (info->category == ApiCategory::kLaunch) gaps_.launch(r.start_ns, r.correlation);
+  if (info->category == ApiCategory::kLaunch) gaps_.launch(r.start_ns, c.correlation);
 }
 
 void FileScan::on_external_correlation(uint64_t correlation, uint64_t external_id) {
@@ -106,8 +97,7 @@ void FileScan::on_external_correlation(uint64_t correlation, uint64_t external_i
   if (!is_pushed_id(external_id)) refuse("external ids pushed from 1 (a file of an older gprof)");
   // Work issued outside a window is told by its pairing (WindowedGpu).
   if (windowed_) refuse("external correlation ids with a capture window");
-  watch(correlation);
-  if (why_.empty()) externals_.add(External{correlation, external_id});
+  if (why_.empty()) externals_.add(External{ids_.other(correlation), external_id});
 }
 
 void FileScan::on_cupti(const pb::CuptiStatus& status) {
@@ -197,14 +187,13 @@ void FileScan::on_gpu(const GpuRecord& r) {
     return;
   }
   seen(r.start_ns, r.end_ns);
-  watch(r.correlation);
   if (!windowed_) {
     ++info_.gpu.records;
     info_.gpu.count(r.kind);
     gaps_.gpu(r.start_ns);
   }
   GpuScan row;
-  row.correlation = r.correlation;
+  row.correlation = ids_.other(r.correlation);
   row.seq = gpu_seq_++;
   row.is_work = r.kind != GpuKind::kSync;
   Work& w = row.work;
@@ -308,6 +297,8 @@ void FileScan::pair_start_end(uint64_t last_ns) {
 }
 
 bool FileScan::finish() {
+  if (why_.empty() && ids_.ambiguous())
+    refuse("correlation ids too far apart to unwrap as they come");
   if (why_.empty() && info_.cupti && info_.cupti->gaps_size() > 0) {
     // Work issued outside a window is counted once paired (WindowedGpu).
     if (windowed_)

@@ -12,9 +12,10 @@
 // (gap_tally.h); the join tells the tally which launches got work
 // (worked), and finish_gaps() gives FileInfo.gaps.
 //
-// Files whose pairing the stream does not reproduce are refused (why()):
-// ids near 2^32, pushed ids from 1 (an older gprof's), external
-// correlation or gaps with a capture window. A file with a capture window
+// CUPTI's ids are unwrapped as they are read (stream_ids.h). Files whose
+// pairing the stream does not reproduce are refused (why()): pushed ids
+// from 1 (an older gprof's), external correlation or gaps with a capture
+// window. A file with a capture window
 // has its GPU records counted once paired (WindowedGpu below).
 #pragma once
 
@@ -27,6 +28,7 @@
 
 #include "formats/reader.h"
 #include "tools/analysis/model/gap_tally.h"
+#include "tools/analysis/model/stream_ids.h"
 #include "tools/analysis/read/profile.h"
 #include "tools/analysis/read/spill_sorter.h"
 #include "tools/analyze/stream/stream_records.h"
@@ -88,7 +90,6 @@ class FileScan final : public RecordVisitor {
     if (why_.empty()) why_ = why;
   }
   void seen(uint64_t start_ns, uint64_t end_ns);
-  void watch(uint64_t correlation);
   uint32_t name_key(uint32_t name, uint32_t domain);
   void emit(const RangeRecord& range);
   void pair_start_end(uint64_t last_ns);
@@ -118,6 +119,7 @@ class FileScan final : public RecordVisitor {
   static int never_received(void*, uint64_t) { return 0; }  // pairs after reading
   Sorted<External, ByCupti> externals_;
   analysis::GapTally gaps_{&FileScan::never_received, nullptr};
+  analysis::StreamIds ids_;
   Sorted<StartEvent, ById> starts_;
   Sorted<EndEvent, ById> ends_;
   std::map<uint32_t, uint32_t> thread_names_;         // tid -> NVTX string id

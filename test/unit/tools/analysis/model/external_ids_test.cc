@@ -40,14 +40,9 @@ TEST_CASE("a mapping pushed out of the table is lost, not read as the record's o
   CHECK(ids.add(3, P + 3) == ExternalIds::Added::kConflict);
 }
 
-TEST_CASE("ids pushed from 1 (an older gprof's) and CUPTI ids that wrap are told") {
+TEST_CASE("ids pushed from 1 (an older gprof's) are told") {
   ExternalIds old;
   CHECK(old.add(7, 1) == ExternalIds::Added::kSmallIds);
-  ExternalIds wrapping;
-  REQUIRE(wrapping.add(10, P + 1) == ExternalIds::Added::kNew);
-  CHECK(!wrapping.wrapped());
-  REQUIRE(wrapping.add(0xFFFFFFF0u, P + 2) == ExternalIds::Added::kNew);
-  CHECK(wrapping.wrapped());
 }
 
 TEST_CASE("GPU records read before their mapping move to the call that pushed the id") {
@@ -85,14 +80,6 @@ TEST_CASE("a record moved to a call not read yet waits under the pushed id") {
   CHECK(slots.unpaired() == 0);
   REQUIRE(slots.opened(P + 1, 7, ns));
   CHECK(ns == 100);
-}
-
-TEST_CASE("pushed ids do not look like CUPTI ids that wrapped") {
-  CallSlots slots(4, 8);
-  REQUIRE(slots.add_call(5));
-  REQUIRE(slots.add_call(P + 1));
-  REQUIRE(slots.add_call(6));
-  CHECK(!slots.wrapped());
 }
 
 }  // namespace

@@ -1,0 +1,60 @@
+// CUPTI's 32-bit correlation ids unwrapped as a file streams, where
+// CallPairing (pairing.h) unwraps them once the whole file is in memory:
+// each call's id to the 64-bit value nearest the last call's, a GPU
+// record's or an external correlation's to the value nearest the last
+// call's. Any reference less than half the id space (2^31 calls) away gives
+// the value pairing.h gives, so the order in which a stream reads calls
+// does not matter. The first call read is put one wrap up from its raw id,
+// so that calls that started before it but are read after it can take the
+// wrap below: the values are the true ids plus one shift (0 or 2^32) for the
+// whole file, the same for calls, GPU records and mappings, which is all
+// pairing needs. Pushed ids (formats/correlation_ids.h) are no CUPTI ids
+// and stay.
+#pragma once
+
+#include <cstdint>
+
+#include "formats/correlation_ids.h"
+#include "tools/analysis/model/pairing.h"
+
+namespace gprof::analysis {
+
+class StreamIds {
+ public:
+  // A call's id; it is the reference from now on.
+  uint64_t call(uint64_t raw) {
+    if (raw == 0 || is_pushed_id(raw)) return raw;
+    const uint64_t id = unwrap(raw);
+    reference_ = id;
+    return id;
+  }
+  // A GPU record's or an external correlation's CUPTI id.
+  uint64_t other(uint64_t raw) {
+    if (raw == 0 || is_pushed_id(raw)) return raw;
+    return unwrap(raw);
+  }
+  // Whether an id came a quarter of the id space or more from the last
+  // call's (2^30 calls: never at CUPTI's one id a call, but the fake's
+  // GPROF_FAKE_CORRELATION_STEP makes them): pairing.h's reference, the
+  // last call that started before a GPU record, could then be another
+  // wrap's, and the stream cannot tell.
+  bool ambiguous() const { return ambiguous_; }
+
+ private:
+  uint64_t unwrap(uint64_t raw) {
+    if (!started_) {
+      started_ = true;
+      reference_ = raw + kWrap;
+    }
+    const uint64_t id = unwrap_correlation(raw, reference_);
+    const uint64_t distance = id > reference_ ? id - reference_ : reference_ - id;
+    if (distance >= kWrap / 4) ambiguous_ = true;
+    return id;
+  }
+  static constexpr uint64_t kWrap = uint64_t{1} << 32;
+  uint64_t reference_ = 0;
+  bool started_ = false;
+  bool ambiguous_ = false;
+};
+
+}  // namespace gprof::analysis
