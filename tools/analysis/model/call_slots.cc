@@ -10,6 +10,13 @@ void PagedBits::set(uint64_t id) {
   page[bit / 64] |= uint64_t{1} << (bit % 64);
 }
 
+void PagedBits::reset(uint64_t id) {
+  auto it = pages_.find(id / kPageBits);
+  if (it == pages_.end()) return;
+  const uint64_t bit = id % kPageBits;
+  it->second[bit / 64] &= ~(uint64_t{1} << (bit % 64));
+}
+
 bool PagedBits::test(uint64_t id) const {
   if (pages_.empty()) return false;
   const uint64_t page = id / kPageBits;

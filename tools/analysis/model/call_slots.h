@@ -38,6 +38,7 @@ namespace gprof::analysis {
 class PagedBits {
  public:
   void set(uint64_t id);
+  void reset(uint64_t id);
   bool test(uint64_t id) const;
   void clear() {
     pages_.clear();

@@ -58,6 +58,22 @@ void GapTally::close_gap(Gap& gap, uint64_t end_ns) {
     ++(start < end_ns ? gap.counts.gpu_during : gap.counts.gpu_after);
   pending_ -= gap.pending.size();
   gap.pending = {};
+  // The launches counted in it that started after its end: taken back.
+  if (gap.recent_count > kRing && gap.evicted_start >= end_ns) {
+    fail("launches read long before the end of a CUPTI gap that ended before them");
+    return;
+  }
+  for (const Candidate& c : gap.recent) {
+    if (c.start_ns < end_ns) continue;
+    --gap.counts.launches;
+    if (c.received)
+      --gap.worked;
+    else if (c.correlation != 0 && gap.waiting.test(c.correlation))
+      gap.waiting.reset(c.correlation);
+    else if (c.correlation != 0)
+      --gap.worked;  // its work came since
+  }
+  gap.recent = {};
 }
 
 void GapTally::count_gpu(uint64_t start_ns) {
@@ -74,21 +90,28 @@ void GapTally::count_gpu(uint64_t start_ns) {
 }
 
 void GapTally::add_launch(uint64_t start_ns, uint64_t correlation, bool received) {
-  // Inside some gap, or maybe (one not known to have ended yet).
-  const bool inside = std::any_of(gaps_.begin(), gaps_.end(), [&](const Gap& g) {
+  auto gap = std::find_if(gaps_.begin(), gaps_.end(), [&](const Gap& g) {
     return start_ns >= g.start_ns && (g.end_ns == 0 || start_ns < g.end_ns);
   });
-  if (!inside) return;
-  if (candidates_.size() == kMaxCandidates) {
-    fail("too many launches inside CUPTI gaps");
-    return;
-  }
-  if (correlation != 0) {
-    by_id_[correlation] = candidates_.size();
+  if (gap == gaps_.end()) return;
+  ++gap->counts.launches;
+  if (received) {
+    ++gap->worked;
+  } else if (correlation != 0) {
+    gap->waiting.set(correlation);
     min_id_ = std::min(min_id_, correlation);
     max_id_ = std::max(max_id_, correlation);
   }
-  candidates_.push_back(Candidate{start_ns, correlation, received});
+  if (gap->end_ns != 0) return;
+  const Candidate c{start_ns, correlation, received};
+  if (gap->recent.size() < kRing) {
+    gap->recent.push_back(c);
+  } else {
+    Candidate& slot = gap->recent[gap->recent_count % kRing];
+    gap->evicted_start = std::max(gap->evicted_start, slot.start_ns);
+    slot = c;
+  }
+  ++gap->recent_count;
 }
 
 bool GapTally::finish(const pb::CuptiStatus& last) {
@@ -106,11 +129,7 @@ std::vector<GapCounts> GapTally::counts() const {
   std::vector<GapCounts> out;
   for (const Gap& gap : gaps_) {
     GapCounts c = gap.counts;
-    for (const Candidate& l : candidates_) {
-      if (l.start_ns < gap.start_ns || l.start_ns >= gap.end_ns) continue;
-      ++c.launches;
-      if (!l.worked) ++c.launches_without_gpu;
-    }
+    c.launches_without_gpu = c.launches - gap.worked;
     out.push_back(c);
   }
   return out;

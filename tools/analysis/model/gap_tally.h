@@ -7,24 +7,26 @@
 // does when the gap opens: records read before that may have started after
 // it. The last few GPU starts and launches are kept (a ring) for that; a
 // gap that opened before records already pushed out of the ring started
-// cannot be counted exactly, nor can more launches inside gaps than a
-// bound: the file is then read in memory (why()). Until a gap's end is
-// read, the GPU records that started after its start and the launches made
-// after it wait in the gap; a gap still open when the file ends lasts to
-// the end, as profile.cc takes it.
+// cannot be counted exactly: the file is then read in memory (why()).
+// Until a gap's end is read, the GPU records that started after its start
+// wait in the gap, and the last launches made after it are kept in a ring
+// so that those that turn out to be after its end can be taken back; a gap
+// still open when the file ends lasts to the end, as profile.cc takes it.
 //
 // A launch is without GPU records when no work record paired with it: its
 // call's id is asked of the owner's pairing when the launch is read
-// (`received`: work that came before it) and told (worked()) as work
-// records pair later.
+// (`received`: work that came before it), else kept in a bit per id (a
+// gap's launches have ids near each other: 8 KiB per 65,536 ids) until a
+// work record of that id is told (worked()). Two launches of one id: the
+// first to get work is the one paired, as in memory.
 #pragma once
 
 #include <cstdint>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "formats/gprof.pb.h"
+#include "tools/analysis/model/call_slots.h"
 #include "tools/analysis/read/profile.h"
 
 namespace gprof::analysis {
@@ -54,8 +56,12 @@ class GapTally {
   void worked(uint64_t correlation) {
     // Most work is of calls made outside every gap: no lookup then.
     if (correlation < min_id_ || correlation > max_id_) return;
-    auto it = by_id_.find(correlation);
-    if (it != by_id_.end()) candidates_[it->second].worked = true;
+    for (Gap& gap : gaps_) {
+      if (!gap.waiting.test(correlation)) continue;
+      gap.waiting.reset(correlation);
+      ++gap.worked;
+      return;
+    }
   }
   bool any() const { return !gaps_.empty(); }
 
@@ -69,18 +75,25 @@ class GapTally {
 
  private:
   static constexpr size_t kRing = size_t{1} << 16;
-  static constexpr size_t kMaxCandidates = size_t{1} << 20;
   static constexpr size_t kMaxPending = size_t{1} << 22;
-  struct Gap {
-    uint64_t start_ns = 0;
-    uint64_t end_ns = 0;  // 0: not known to have ended
-    GapCounts counts;
-    std::vector<uint64_t> pending;  // GPU starts at or after start_ns, before the end was known
-  };
+  // A launch counted in a gap whose end was not known yet.
   struct Candidate {
     uint64_t start_ns;
     uint64_t correlation;
-    bool worked;
+    bool received;
+  };
+  struct Gap {
+    uint64_t start_ns = 0;
+    uint64_t end_ns = 0;            // 0: not known to have ended
+    GapCounts counts;               // launches_without_gpu: counts.launches - worked, at the end
+    uint64_t worked = 0;            // launches in it that a work record paired with
+    PagedBits waiting;              // ids of its launches no work record paired with yet
+    std::vector<uint64_t> pending;  // GPU starts at or after start_ns, before the end was known
+    // Its last kRing launches while its end was not known, and the latest
+    // start of those pushed out of the ring.
+    std::vector<Candidate> recent;
+    uint64_t recent_count = 0;
+    uint64_t evicted_start = 0;
   };
   struct RingLaunch {
     uint64_t start_ns;
@@ -108,9 +121,7 @@ class GapTally {
   Received received_;
   void* owner_;
   std::vector<Gap> gaps_;
-  std::vector<Candidate> candidates_;           // launches made after a gap's start
-  std::unordered_map<uint64_t, size_t> by_id_;  // candidates_ by correlation (not 0)
-  uint64_t min_id_ = UINT64_MAX, max_id_ = 0;   // of by_id_'s keys
+  uint64_t min_id_ = UINT64_MAX, max_id_ = 0;  // of the gaps' waiting launches
   // The last kRing GPU starts (slot: count % kRing, written after counting)
   // and launches, and the latest start of any pushed out of them.
   std::vector<uint64_t> gpu_ring_ = std::vector<uint64_t>(kRing);

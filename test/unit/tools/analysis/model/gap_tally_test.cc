@@ -72,6 +72,36 @@ TEST_CASE("a gap still open when the file ends lasts to the end") {
   CHECK(same(tally.counts()[0], GapCounts{1, 1, 0, 1, 1}));
 }
 
+TEST_CASE("launches counted in an open gap that turn out to be after its end are taken back") {
+  Owner owner;
+  GapTally tally(&Owner::answer, &owner);
+  REQUIRE(tally.status(with_gaps({{100, 0}})));
+  tally.launch(150, 1);  // inside
+  tally.launch(250, 2);  // after the end, which is not known yet
+  tally.worked(2);       // its work came
+  tally.launch(260, 3);  // after it too, no work yet
+  owner.received.insert(4);
+  tally.launch(270, 4);  // after it, its work came before it
+  REQUIRE(tally.status(with_gaps({{100, 200}})));
+  tally.worked(3);  // no longer the gap's
+  tally.worked(1);
+  tally.worked(1);  // a second record of one launch
+  REQUIRE(tally.finish(with_gaps({{100, 200}})));
+  CHECK(same(tally.counts()[0], GapCounts{0, 0, 0, 1, 0}));
+}
+
+TEST_CASE("two launches of one id: the one work pairs with is the only one with work") {
+  Owner owner;
+  GapTally tally(&Owner::answer, &owner);
+  REQUIRE(tally.status(with_gaps({{100, 200}})));
+  tally.launch(150, 5);
+  tally.launch(160, 5);
+  tally.launch(170, 0);  // id 0 never pairs
+  tally.worked(5);
+  REQUIRE(tally.finish(with_gaps({{100, 200}})));
+  CHECK(same(tally.counts()[0], GapCounts{0, 0, 0, 3, 2}));
+}
+
 TEST_CASE("two gaps each count every record") {
   Owner owner;
   GapTally tally(&Owner::answer, &owner);
