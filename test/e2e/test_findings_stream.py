@@ -153,6 +153,12 @@ class StreamedFindingsMatchMemory(E2ETestCase):
         with tempfile.TemporaryDirectory() as d:
             paths = generate(d, "600K", "--first-correlation", "4294900000", "--takeover", "3:5")
             self.check(paths, [["--format", "json", *LOW], []])
+            # The ids wrap before the takeover.
+            before = os.path.join(d, "before")
+            os.mkdir(before)
+            paths = generate(before, "300K", "--first-correlation", "4294967000", "--takeover",
+                             "2:4")
+            self.check(paths, [["--format", "json", *LOW]])
 
     def test_a_file_the_stream_cannot_take_is_read_in_memory_with_a_note(self):
         files = self.record("train_loop", env=WRAPPING)

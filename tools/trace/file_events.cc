@@ -665,6 +665,7 @@ void FileEvents::unwrap_correlations(bool external_only) {
     if (!unwrap_.wrapped()) return;
     j.calls = std::move(calls);
     calls_unwrapped_ = true;
+    if (j.externals.size() != 0) unwrap_mappings();
   } else {
     if (!CorrelationUnwrap::may_wrap(external_ids_.first, external_ids_.second)) return;
     analysis::SpillSorter<External, ByPushed> by_pushed = j.sorter<External, ByPushed>();
@@ -700,6 +701,38 @@ void FileEvents::unwrap_correlations(bool external_only) {
     gpu.add(g);
   }
   j.gpu = std::move(gpu);
+}
+
+// A takeover's mappings in a file whose calls' ids wrapped, as pairing.h's
+// seal_externals: in pushed order, each CUPTI id to the value nearest the
+// one before, the first to the calls' value at its call's start.
+void FileEvents::unwrap_mappings() {
+  Join& j = *join_;
+  analysis::SpillSorter<External, ByPushed> by_pushed = j.sorter<External, ByPushed>();
+  {
+    auto cursor = j.externals.sorted();
+    External e;
+    while (cursor.next(e)) by_pushed.add(e);
+  }
+  analysis::SpillSorter<External, ByCorrelation> externals = j.sorter<External, ByCorrelation>();
+  {
+    const auto call_key = [](const CallKey& c) { return c.correlation; };
+    Lookup<decltype(j.calls), CallKey, decltype(call_key)> calls(j.calls, call_key, lanes());
+    auto cursor = by_pushed.sorted();
+    External e;
+    std::optional<uint64_t> previous;
+    while (cursor.next(e)) {
+      if (!previous) {
+        const CallKey* call = calls.find(e.external);
+        e.correlation = unwrap_.at(e.correlation, call ? call->start_ns : UINT64_MAX);
+      } else {
+        e.correlation = analysis::unwrap_correlation(e.correlation, *previous);
+      }
+      previous = e.correlation;
+      externals.add(e);
+    }
+  }
+  j.externals = std::move(externals);
 }
 
 void FileEvents::number_gpu(const GpuRecord& r, const CallKey* call) {

@@ -148,6 +148,7 @@ class FileEvents : public RecordVisitor {
   void finish_ranges();
   void add_steps();
   void pair_gpu();
+  void unwrap_mappings();
   void unwrap_correlations(bool external_only);
   void number_gpu(const GpuRecord& r, const CallKey* call);
   void add_memory_counters();

@@ -750,7 +750,7 @@ void OpsStream::on_gpu_batch(const GpuBatch& batch) {
 void OpsStream::on_external_correlation(uint64_t cupti_id, uint64_t external_id) {
   ++info_.gpu.external_correlations;
   if (!why_.empty()) return;
-  const uint64_t correlation = ids_.other(cupti_id);
+  const uint64_t correlation = ids_.call(cupti_id);
   switch (external_.add(correlation, external_id)) {
     case ExternalIds::Added::kSmallIds:
       return fail("external ids pushed from 1 (a file of an older gprof)");
@@ -769,6 +769,8 @@ void OpsStream::on_external_correlation(uint64_t cupti_id, uint64_t external_id)
   if (!slots_.rename(correlation, external_id, outcome, records, ns, context))
     return fail("a GPU record given up before its external correlation came");
   if (records == 0) return;
+  // A launch has no sync record (one carries its sync call's id): what
+  // waited under a launch's id is work.
   gaps_.worked(external_id);
   if (ns == 0) return;
   if (outcome == CallSlots::Gpu::kOpened)

@@ -14,8 +14,8 @@
 // gprof before formats/correlation_ids.h): those are read in memory. CUPTI
 // ids come unwrapped (stream_ids.h).
 //
-// Memory: 16 bytes × 2^bits, and 1 bit per CUPTI id up to the largest
-// pushed out (8 KiB pages, made as needed).
+// Memory: 16 bytes × 2^bits once a mapping is read, and 1 bit per CUPTI id
+// up to the largest pushed out (8 KiB pages, made as needed).
 #pragma once
 
 #include <cstdint>
@@ -27,7 +27,9 @@ namespace gprof::analysis {
 
 class ExternalIds {
  public:
-  explicit ExternalIds(uint32_t bits = 20);
+  // The table is made by the first add(): a file without a takeover, the
+  // most of them, costs nothing.
+  explicit ExternalIds(uint32_t bits = 20) : bits_(bits) {}
 
   enum class Added {
     kNew,       // a mapping the table did not hold
@@ -54,7 +56,8 @@ class ExternalIds {
     uint64_t cupti = 0;  // 0: free
     uint64_t pushed = 0;
   };
-  uint64_t mask_;
+  uint32_t bits_;
+  uint64_t mask_ = 0;
   std::vector<Slot> slots_;
   PagedBits pushed_out_;
   bool empty_ = true;

@@ -39,6 +39,7 @@ bool GapTally::open_gap(uint64_t start_ns) {
     else
       gap.pending.push_back(start);
   }
+  pending_ += gap.pending.size();
   for (uint64_t n = launches_ - kept_launches; n < launches_; ++n) {
     const RingLaunch& l = launch_ring_[n % kRing];
     if (l.start_ns < start_ns) continue;

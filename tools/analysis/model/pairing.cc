@@ -74,7 +74,11 @@ void CallPairing::seal_externals() {
   if ((mode_ == PairingMode::kExternalOnly || pushed_ids_apart()) && !external_.empty()) {
     std::stable_sort(external_.begin(), external_.end(),
                      [](const auto& a, const auto& b) { return a.second < b.second; });
-    uint64_t previous = external_.front().first;
+    // The first mapping's id follows the last call's that carried CUPTI's
+    // own (gprof pushes ids from its yield on): unwrapped against the
+    // calls' ids at its call's start, it takes the wrap they had reached.
+    const CallRef* first = find_call(external_.front().second);
+    uint64_t previous = unwrap_at(external_.front().first, first ? first->start_ns : UINT64_MAX);
     bool wrapped = false;
     for (auto& [cupti, pushed] : external_) {
       cupti = unwrap_correlation(cupti, previous);

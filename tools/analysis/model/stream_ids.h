@@ -1,15 +1,14 @@
 // CUPTI's 32-bit correlation ids unwrapped as a file streams, where
 // CallPairing (pairing.h) unwraps them once the whole file is in memory:
-// each call's id to the 64-bit value nearest the last call's, a GPU
-// record's or an external correlation's to the value nearest the last
-// call's. Any reference less than half the id space (2^31 calls) away gives
-// the value pairing.h gives, so the order in which a stream reads calls
-// does not matter. The first call read is put one wrap up from its raw id,
-// so that calls that started before it but are read after it can take the
-// wrap below: the values are the true ids plus one shift (0 or 2^32) for the
-// whole file, the same for calls, GPU records and mappings, which is all
-// pairing needs. Pushed ids (formats/correlation_ids.h) are no CUPTI ids
-// and stay.
+// each id to the 64-bit value nearest the last one handed out that was read
+// (a call's, or during a takeover an external correlation's: both come in
+// the order CUPTI handed them out, where GPU records may lag). Any
+// reference less than half the id space (2^31 calls) away gives the value
+// pairing.h gives, so the order in which a stream reads them does not
+// matter. The first id read is put one wrap up from its raw value, so that
+// ids handed out before it but read after it can take the wrap below: the values are the true ids
+// plus one shift (0 or 2^32) for the whole file, the same for calls, GPU records and mappings,
+// which is all pairing needs. Pushed ids (formats/correlation_ids.h) are no CUPTI ids and stay.
 #pragma once
 
 #include <cstdint>
@@ -21,14 +20,15 @@ namespace gprof::analysis {
 
 class StreamIds {
  public:
-  // A call's id; it is the reference from now on.
+  // A call's id, or an external correlation's CUPTI id; it is the
+  // reference from now on.
   uint64_t call(uint64_t raw) {
     if (raw == 0 || is_pushed_id(raw)) return raw;
     const uint64_t id = unwrap(raw);
     reference_ = id;
     return id;
   }
-  // A GPU record's or an external correlation's CUPTI id.
+  // A GPU record's id.
   uint64_t other(uint64_t raw) {
     if (raw == 0 || is_pushed_id(raw)) return raw;
     return unwrap(raw);

@@ -97,7 +97,7 @@ void FileScan::on_external_correlation(uint64_t correlation, uint64_t external_i
   if (!is_pushed_id(external_id)) refuse("external ids pushed from 1 (a file of an older gprof)");
   // Work issued outside a window is told by its pairing (WindowedGpu).
   if (windowed_) refuse("external correlation ids with a capture window");
-  if (why_.empty()) externals_.add(External{ids_.other(correlation), external_id});
+  if (why_.empty()) externals_.add(External{ids_.call(correlation), external_id});
 }
 
 void FileScan::on_cupti(const pb::CuptiStatus& status) {
@@ -114,7 +114,10 @@ bool FileScan::apply_externals() {
   External e{};
   bool has_e = externals.next(e);
   for (GpuScan g; records.next(g);) {
-    // Of two mappings of one id, the smaller pushed id, as CallPairing.
+    // Of two mappings of one id, the smaller pushed id, as CallPairing. A
+    // record with a mapping pairs through it even when no call of the
+    // pushed id was read, where CallPairing would try the record's own id:
+    // that id is then a takeover's CUPTI id, which no call carries.
     while (has_e && e.cupti < g.correlation) has_e = externals.next(e);
     if (has_e && e.cupti == g.correlation && g.correlation != 0) g.correlation = e.pushed;
     mapped.add(g);

@@ -8,9 +8,9 @@
 // External correlations (gprof's pushed ids above CUPTI's, formats/
 // correlation_ids.h) are sorted by CUPTI id and applied to the GPU records
 // once the file is read: a record pairs through its mapping, else by its
-// own id, as CallPairing does. CUPTI gaps are counted as the records come
-// (gap_tally.h); the join tells the tally which launches got work
-// (worked), and finish_gaps() gives FileInfo.gaps.
+// own id, as CallPairing does (apply_externals says where they differ). CUPTI gaps are counted as
+// the records come (gap_tally.h); the join tells the tally which launches got work (worked), and
+// finish_gaps() gives FileInfo.gaps.
 //
 // CUPTI's ids are unwrapped as they are read (stream_ids.h). Files whose
 // pairing the stream does not reproduce are refused (why()): pushed ids

@@ -102,6 +102,24 @@ TEST_CASE("two launches of one id: the one work pairs with is the only one with 
   CHECK(same(tally.counts()[0], GapCounts{0, 0, 0, 3, 2}));
 }
 
+TEST_CASE("a second gap after a first whose in-flight records were in the ring") {
+  // Found in review: the records taken from the ring were not counted as waiting, and the
+  // first gap's end took them off a count that then wrapped below zero: every record of a
+  // later open gap was "too many".
+  Owner owner;
+  GapTally tally(&Owner::answer, &owner);
+  tally.gpu(120);
+  REQUIRE(tally.status(with_gaps({{100, 0}})));
+  REQUIRE(tally.status(with_gaps({{100, 200}})));
+  REQUIRE(tally.status(with_gaps({{100, 200}, {300, 0}})));
+  tally.gpu(350);
+  CHECK(tally.why().empty());
+  REQUIRE(tally.finish(with_gaps({{100, 200}, {300, 400}})));
+  const auto counts = tally.counts();
+  CHECK(same(counts[0], GapCounts{0, 1, 1, 0, 0}));
+  CHECK(same(counts[1], GapCounts{1, 1, 0, 0, 0}));
+}
+
 TEST_CASE("two gaps each count every record") {
   Owner owner;
   GapTally tally(&Owner::answer, &owner);

@@ -132,6 +132,30 @@ TEST_CASE("pairing: 32-bit CUPTI ids that wrap are unwrapped", "[pairing]") {
   CHECK(pairing.find(1 + 3 * kStep, 450)->start_ns == 400);
 }
 
+TEST_CASE("pairing: a takeover after the calls' ids wrapped maps in the wrap they reached",
+          "[pairing]") {
+  // CUPTI ids 0xFFFFFFF0 and 0xFFFFFFFA, then 4 (wrapped) before the yield; after it, the
+  // pushed ids' calls, which CUPTI numbered 9 and 14. Found: the first mapping was taken as
+  // its own reference, below the calls' wrap, and every GPU record from the takeover on
+  // (unwrapped to 2^32 + 9) missed it (gpuprof-gen --first-correlation 4294967000
+  // --takeover 2:4: 57214 of 58166 unpaired).
+  constexpr uint64_t kBase = kPushedIdBase;
+  CallPairing pairing;
+  pairing.add_call(call(0xFFFFFFF0u, 100));
+  pairing.add_call(call(0xFFFFFFFAu, 200));
+  pairing.add_call(call(4, 300));
+  pairing.add_call(call(kBase + 1, 400));
+  pairing.add_call(call(kBase + 2, 500));
+  pairing.add_external(9, kBase + 1);
+  pairing.add_external(14, kBase + 2);
+  pairing.seal(PairingMode::kCorrelation);
+  CHECK(pairing.wrapped());
+  CHECK(pairing.find(0xFFFFFFFAu, 250)->start_ns == 200);
+  CHECK(pairing.find(4, 350)->start_ns == 300);
+  CHECK(pairing.find(9, 450)->start_ns == 400);
+  CHECK(pairing.find(14, 550)->start_ns == 500);
+}
+
 TEST_CASE("pairing: external mode unwraps CUPTI ids in push order", "[pairing]") {
   constexpr uint64_t kStep = uint64_t{1} << 30;
   CallPairing pairing;
