@@ -16,11 +16,32 @@
 #include <cstring>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "tools/gen/workload.h"
 
 namespace {
+
+// START:STOP step intervals of `option`, each after the one before, at
+// most `max` of them; false after saying why on stderr.
+bool parse_steps(const char* option, const std::vector<std::string>& texts, size_t max,
+                 std::vector<std::pair<uint64_t, uint64_t>>& out) {
+  for (const std::string& text : texts) {
+    uint64_t start = 0, stop = 0;
+    char end = 0;
+    if (std::sscanf(text.c_str(), "%" SCNu64 ":%" SCNu64 "%c", &start, &stop, &end) != 2 ||
+        stop <= start || (!out.empty() && start < out.back().second) || out.size() == max) {
+      fmt::print(stderr,
+                 "gpuprof-gen: error: {} {}: not START:STOP steps with START < STOP, after the "
+                 "one before{}\n",
+                 option, text, max == SIZE_MAX ? "" : fmt::format(" ({} at most)", max));
+      return false;
+    }
+    out.emplace_back(start, stop);
+  }
+  return true;
+}
 
 // "20M" -> 20000000 (K, M, G: powers of 1000).
 bool parse_count(const std::string& text, uint64_t& value) {
@@ -198,35 +219,9 @@ int main(int argc, char** argv) {
     settings.slow_rank = slow_rank;
     settings.slow_ns = static_cast<uint64_t>((slow_ms > 0 ? slow_ms : 5.0) * 1e6);
   }
-  for (const std::string& text : capture_text) {
-    uint64_t start = 0, stop = 0;
-    char end = 0;
-    if (std::sscanf(text.c_str(), "%" SCNu64 ":%" SCNu64 "%c", &start, &stop, &end) != 2 ||
-        stop <= start ||
-        (!settings.capture_steps.empty() && start < settings.capture_steps.back().second) ||
-        settings.capture_steps.size() == 256) {
-      fmt::print(stderr,
-                 "gpuprof-gen: error: --capture-window {}: not START:STOP steps with START < "
-                 "STOP, after the window before (256 at most)\n",
-                 text);
-      return 2;
-    }
-    settings.capture_steps.emplace_back(start, stop);
-  }
-  for (const std::string& text : takeover_text) {
-    uint64_t start = 0, stop = 0;
-    char end = 0;
-    if (std::sscanf(text.c_str(), "%" SCNu64 ":%" SCNu64 "%c", &start, &stop, &end) != 2 ||
-        stop <= start ||
-        (!settings.takeover_steps.empty() && start < settings.takeover_steps.back().second)) {
-      fmt::print(stderr,
-                 "gpuprof-gen: error: --takeover {}: not START:STOP steps with START < STOP, "
-                 "after the takeover before\n",
-                 text);
-      return 2;
-    }
-    settings.takeover_steps.emplace_back(start, stop);
-  }
+  if (!parse_steps("--capture-window", capture_text, 256, settings.capture_steps) ||
+      !parse_steps("--takeover", takeover_text, SIZE_MAX, settings.takeover_steps))
+    return 2;
 
   uint64_t records = 0;
   if (!parse_count(records_text, records)) {

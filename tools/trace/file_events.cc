@@ -637,6 +637,34 @@ void FileEvents::pair_gpu() {
     info_.gaps = gaps_.counts();
 }
 
+namespace {
+
+// A file's mappings in the order of the ids gprof pushed, each with its
+// CUPTI id replaced by unwrap(CUPTI id, the call that pushed the id or
+// nullptr): by CUPTI id again.
+template <typename JoinOf, typename Unwrap>
+analysis::SpillSorter<External, ByCorrelation> in_push_order(JoinOf& j, size_t lanes,
+                                                             Unwrap unwrap) {
+  analysis::SpillSorter<External, ByPushed> by_pushed = j.template sorter<External, ByPushed>();
+  {
+    auto cursor = j.externals.sorted();
+    External e;
+    while (cursor.next(e)) by_pushed.add(e);
+  }
+  analysis::SpillSorter<External, ByCorrelation> out = j.template sorter<External, ByCorrelation>();
+  const auto call_key = [](const CallKey& c) { return c.correlation; };
+  Lookup<decltype(j.calls), CallKey, decltype(call_key)> calls(j.calls, call_key, lanes);
+  auto cursor = by_pushed.sorted();
+  External e;
+  while (cursor.next(e)) {
+    e.correlation = unwrap(e.correlation, calls.find(e.external));
+    out.add(e);
+  }
+  return out;
+}
+
+}  // namespace
+
 // CUPTI's ids wrap at 2^32 in a long run: unwrapped as pairing.h does,
 // when the ids recorded span enough for a wrap (otherwise each is its own).
 // SUBSCRIBED: the calls' ids in start order, then the GPU records' by their
@@ -668,25 +696,9 @@ void FileEvents::unwrap_correlations(bool external_only) {
     if (j.externals.size() != 0) unwrap_mappings();
   } else {
     if (!CorrelationUnwrap::may_wrap(external_ids_.first, external_ids_.second)) return;
-    analysis::SpillSorter<External, ByPushed> by_pushed = j.sorter<External, ByPushed>();
-    {
-      auto cursor = j.externals.sorted();
-      External e;
-      while (cursor.next(e)) by_pushed.add(e);
-    }
-    analysis::SpillSorter<External, ByCorrelation> externals = j.sorter<External, ByCorrelation>();
-    {
-      const auto call_key = [](const CallKey& c) { return c.correlation; };
-      Lookup<decltype(j.calls), CallKey, decltype(call_key)> calls(j.calls, call_key, lanes());
-      auto cursor = by_pushed.sorted();
-      External e;
-      while (cursor.next(e)) {
-        const CallKey* call = calls.find(e.external);
-        e.correlation = unwrap_.next(e.correlation,
-                                     call ? std::optional<uint64_t>(call->start_ns) : std::nullopt);
-        externals.add(e);
-      }
-    }
+    auto externals = in_push_order(j, lanes(), [&](uint64_t cupti, const CallKey* call) {
+      return unwrap_.next(cupti, call ? std::optional<uint64_t>(call->start_ns) : std::nullopt);
+    });
     unwrap_.finish();
     if (!unwrap_.wrapped()) return;
     j.externals = std::move(externals);
@@ -707,32 +719,12 @@ void FileEvents::unwrap_correlations(bool external_only) {
 // seal_externals: in pushed order, each CUPTI id to the value nearest the
 // one before, the first to the calls' value at its call's start.
 void FileEvents::unwrap_mappings() {
-  Join& j = *join_;
-  analysis::SpillSorter<External, ByPushed> by_pushed = j.sorter<External, ByPushed>();
-  {
-    auto cursor = j.externals.sorted();
-    External e;
-    while (cursor.next(e)) by_pushed.add(e);
-  }
-  analysis::SpillSorter<External, ByCorrelation> externals = j.sorter<External, ByCorrelation>();
-  {
-    const auto call_key = [](const CallKey& c) { return c.correlation; };
-    Lookup<decltype(j.calls), CallKey, decltype(call_key)> calls(j.calls, call_key, lanes());
-    auto cursor = by_pushed.sorted();
-    External e;
-    std::optional<uint64_t> previous;
-    while (cursor.next(e)) {
-      if (!previous) {
-        const CallKey* call = calls.find(e.external);
-        e.correlation = unwrap_.at(e.correlation, call ? call->start_ns : UINT64_MAX);
-      } else {
-        e.correlation = analysis::unwrap_correlation(e.correlation, *previous);
-      }
-      previous = e.correlation;
-      externals.add(e);
-    }
-  }
-  j.externals = std::move(externals);
+  std::optional<uint64_t> previous;
+  join_->externals = in_push_order(*join_, lanes(), [&](uint64_t cupti, const CallKey* call) {
+    previous = previous ? analysis::unwrap_correlation(cupti, *previous)
+                        : unwrap_.at(cupti, call ? call->start_ns : UINT64_MAX);
+    return *previous;
+  });
 }
 
 void FileEvents::number_gpu(const GpuRecord& r, const CallKey* call) {

@@ -63,7 +63,6 @@ class GapTally {
       return;
     }
   }
-  bool any() const { return !gaps_.empty(); }
 
   // After the file, with its last CuptiStatus: false (why()) when its gaps
   // were not counted exactly. Gaps still open last to the end.

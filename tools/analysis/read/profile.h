@@ -37,7 +37,7 @@ struct GpuCounts {
   uint64_t copies = 0;
   uint64_t sets = 0;
   uint64_t syncs = 0;
-  uint64_t unpaired = 0;      // no API call of the file issued them
+  uint64_t unpaired = 0;  // no API call of the file issued them
   // start = end = 0 (docs/architecture.md §3.2): counted, not handed out
   uint64_t no_timestamp = 0;
   // With a capture window (GPROF_CAPTURE, GPROF_DELAY…), CUPTI still reports
