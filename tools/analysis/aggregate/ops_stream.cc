@@ -16,6 +16,7 @@
 #include "tools/analysis/model/capture_windows.h"
 #include "tools/analysis/model/external_ids.h"
 #include "tools/analysis/model/gap_tally.h"
+#include "tools/analysis/model/glob.h"
 #include "tools/analysis/model/nvtx_ranges.h"
 #include "tools/analysis/model/row_labels.h"
 #include "tools/analysis/model/steps.h"
@@ -58,17 +59,25 @@ constexpr size_t kLateBudget = (size_t{4} << 20) / sizeof(KeptTarget);
 // held until the file ends, when its call has come or not and the windows
 // are known (CaptureWindows::outside): counted then, or left out as work
 // issued outside the window, as the in-memory loader does (profile.cc).
+// With --group-by thread, work whose call had not come (or had left the
+// table) when it was read waits in the same form for its call's thread.
 struct HeldGpu {
   uint64_t seq;  // of the file's GPU records with a timestamp: a GPU row's place
   uint64_t correlation;
   uint64_t start_ns;
   uint64_t end_ns;
-  uint32_t label;  // its GPU row's, when it is work
+  uint32_t label;  // its GPU row's, when it is work (without the thread)
   uint32_t device;
   GpuKind kind;
+  bool held = false;  // by the capture window: not in info_.gpu yet
 };
 struct BySeq {
   bool operator()(const HeldGpu& a, const HeldGpu& b) const { return a.seq < b.seq; }
+};
+struct HeldByCorrelation {
+  bool operator()(const HeldGpu& a, const HeldGpu& b) const {
+    return a.correlation != b.correlation ? a.correlation < b.correlation : a.seq < b.seq;
+  }
 };
 constexpr size_t kHeldBudget = (size_t{4} << 20) / sizeof(HeldGpu);
 
@@ -130,10 +139,11 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
   OpsStream(FileInfo& info, const OpsOptions& options, std::vector<std::string> step_patterns)
       : info_(info),
         options_(options),
-        rules_{false, options.top_level_only},
+        rules_{!options.ranges.empty(), options.top_level_only},
         throughput_(std::move(step_patterns)) {
     by_key_ = &label_rows_;  // row() below
     process_ = strings_.id("-");
+    if (tagged_) slots_.keep_tags();
   }
 
   const std::string& why() const { return why_; }
@@ -189,6 +199,7 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
     std::vector<WalkTarget> targets;
     uint32_t label;
     bool under_range;
+    bool in_range;
   };
   struct Totals {
     uint64_t count = 0;
@@ -200,6 +211,7 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
     std::string input_shapes;
     uint32_t id;  // of `row` in strings_
     size_t step_pattern;
+    bool scope_root = false;  // --range names it
     // The row's label when it does not depend on the op's numbers.
     uint32_t label = kNoLabel;
   };
@@ -218,6 +230,7 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
   }
   struct ThreadState {
     std::unique_ptr<ThreadStream> stream;
+    uint32_t group = Interner::kEmpty;  // --group-by thread: thread_group()
     std::vector<std::pair<uint32_t, std::vector<OpenPush>>> pushes;  // by domain
     size_t last_domain = 0;  // where the last one asked for is: most often the next
     std::vector<OpenPush>& pushes_of(uint32_t domain) {
@@ -236,7 +249,10 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
   ThreadState& state(uint32_t tid) {
     if (last_state_ != nullptr && last_tid_ == tid) return *last_state_;
     ThreadState& t = threads_[tid];  // unordered_map: its elements stay where they are
-    if (!t.stream) t.stream = std::make_unique<ThreadStream>(rules_, *this, contexts_, *this);
+    if (!t.stream) {
+      t.stream = std::make_unique<ThreadStream>(rules_, *this, contexts_, *this);
+      if (by_thread_) t.group = thread_group(tid);
+    }
     last_tid_ = tid;
     last_state_ = &t;
     return t;
@@ -251,6 +267,24 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
     const uint32_t id = labels_.label(l);
     grow(id);
     return id;
+  }
+  // --group-by thread: rows are keyed by the bare tid while the file is
+  // read, since a thread's name may come last; final_key() puts the name in.
+  uint32_t thread_group(uint32_t tid) { return strings_.id(std::to_string(tid)); }
+  uint32_t regrouped(uint32_t l, uint32_t group) {
+    if (group == Interner::kEmpty) return l;
+    const uint32_t id = labels_.regroup(l, group);
+    grow(id);
+    return id;
+  }
+  // The row of `l` in `out`, with the thread's name in a thread group.
+  KeyAverages::Key final_key(uint32_t l, KeyAverages& out) {
+    if (!named_threads_.empty()) {
+      const uint32_t group = labels_.get(l).group;
+      auto it = named_threads_.find(group);
+      if (it != named_threads_.end()) l = labels_.regroup(l, it->second);
+    }
+    return labels_.key(l, out);
   }
   const std::string* string_of(int kind, uint32_t id) const {
     if (id == 0) return nullptr;
@@ -284,6 +318,31 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
   void add_gpu(const GpuCursor& r, SeenSpan& span);
   void count_work(uint32_t label, uint64_t seq, uint32_t device, uint64_t start_ns,
                   uint64_t end_ns);
+  void count_work(const HeldGpu& h, uint32_t tag) {
+    if (h.held) {
+      info_.gpu.count(h.kind);
+      ++info_.gpu.records;
+    }
+    if (filtering_ && !(tag & kInScope)) return;  // its call is out of range
+    count_work(regrouped(h.label, tag & ~kInScope), h.seq, h.device, h.start_ns, h.end_ns);
+  }
+  // `call`: its index; with --range launches are counted as the threads
+  // are walked, and their rows go in call order once the file has ended.
+  void count_launch(uint32_t l, uint32_t call) {
+    if (launch_counts_.size() <= l) {
+      launch_counts_.resize(size_t{l} + 1, 0);
+      if (filtering_) launch_first_.resize(size_t{l} + 1, UINT32_MAX);
+    }
+    if (launch_counts_[l]++ == 0) launch_order_.push_back(l);
+    if (filtering_) launch_first_[l] = std::min(launch_first_[l], call);
+  }
+  // --group-by thread: work read before its call.
+  void wait_for_call(const HeldGpu& h);
+  void call_came(uint64_t correlation, uint32_t group);
+  void without_call(const HeldGpu& h);
+  void give_up_waiting();
+  void move_waiting_rows(uint64_t from, uint64_t to, CallSlots::Gpu outcome);
+  bool count_late_rows();
   void release_held();
   uint32_t api_label(const ApiInfo& info, uint32_t group);
   uint32_t kernel_label(const std::string* kernel, uint32_t kernel_id, uint32_t group);
@@ -307,6 +366,11 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
   // WalkedEvents
   bool walked(const StreamEvent& e, const WalkVisit& v, NestingWalk& walk) override;
   void add_memory(const MemoryCall& call, MemorySpace space, int64_t bytes);
+  // Whether a call's memory goes to a [memory] row: not under a range (the
+  // range has it), and in range with --range.
+  bool memory_row(const MemoryCall& call) const {
+    return !call.under_range && (!filtering_ || call.in_range);
+  }
   bool close_open_pushes(uint64_t last_ns);
   void end_frame() {
     if (!why_.empty()) return;
@@ -327,6 +391,7 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
         any = true;
       });
       if (!any) kept_targets_.add(KeptTarget{p.correlation, 0, kNoTarget});
+      if (tagged_) kept_tags_.add(KeptTarget{p.correlation, p.tag, 0});
     }
     slots_.pushed().clear();
   }
@@ -369,6 +434,14 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
   // A range's row depends on its op's numbers, not on its name alone.
   const bool by_numbers_ =
       options_.group_by == GroupBy::kInputShape || options_.group_by == GroupBy::kSeq;
+  const bool by_thread_ = options_.group_by == GroupBy::kThread;
+  const bool filtering_ = !options_.ranges.empty();  // --range
+  // A GPU row depends on its call: its thread's group, whether it is in
+  // range. Calls carry that as a tag (CallSlots), kInScope the range's bit.
+  const bool tagged_ = by_thread_ || filtering_;
+  static constexpr uint32_t kInScope = 1u << 31;
+  // Thread groups whose thread has a name: bare tid -> "tid (name)".
+  std::unordered_map<uint32_t, uint32_t> named_threads_;
   const CpuTreeRules rules_;
   ThroughputStream throughput_;
   std::string why_;
@@ -392,6 +465,15 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
   bool windowed_ = false;  // has_capture_window: unpaired GPU work may be outside it
   SpillSorter<HeldGpu, BySeq> held_{kHeldBudget};
   uint64_t gpu_seq_ = 0;
+  // --group-by thread: work waiting for its call (by id), and work of calls
+  // pushed out of CallSlots with their threads, joined when the file ends.
+  std::unordered_map<uint64_t, std::vector<HeldGpu>> waiting_rows_;
+  static constexpr size_t kWaitingSweep = size_t{1} << 16;
+  size_t sweep_above_ = kWaitingSweep;
+  SpillSorter<HeldGpu, HeldByCorrelation> late_rows_{kHeldBudget};
+  SpillSorter<KeptTarget, ByCorrelation> kept_tags_{kLateBudget};
+  uint64_t counted_seq_ = 0;  // the largest seq count_work() saw
+  bool reorder_ = false;      // count_work() saw a seq below it
   std::unordered_map<uint32_t, ThreadState> threads_;
   uint32_t last_tid_ = 0;
   ThreadState* last_state_ = nullptr;
@@ -439,6 +521,7 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
   std::vector<uint32_t> work_order_;
   std::vector<uint64_t> launch_counts_;  // by label
   std::vector<uint32_t> launch_order_;
+  std::vector<uint32_t> launch_first_;  // by label, with --range
   bool seen_any_ = false;
 };
 
@@ -533,15 +616,16 @@ void OpsStream::on_api_batch(const ApiBatch& batch) {
     group = strings_.id(launch_config_text(c.grid(), c.block(), c.shared_mem()));
   else if (by_file())
     group = process_;
-  const uint32_t api = api_label(*info, group);
+  const uint32_t api = regrouped(api_label(*info, group), t.group);
   const bool memory = traits.memory && c.result() == 0;
   if (memory) ledger_.add(c.record(), index);
+  uint32_t launch_label = UINT32_MAX;
   if (launch) {
-    const uint32_t l = kernel_label(kernel, kernel_id, group);
-    if (launch_counts_.size() <= l) launch_counts_.resize(size_t{l} + 1, 0);
-    if (launch_counts_[l]++ == 0) launch_order_.push_back(l);
+    launch_label = regrouped(kernel_label(kernel, kernel_id, group), t.group);
+    if (!filtering_) count_launch(launch_label, index);  // else once walked
   }
-  if (info->category == ApiCategory::kSync) throughput_.sync_call(start_ns, end_ns);
+  const bool sync = info->category == ApiCategory::kSync;
+  if (sync && !filtering_) throughput_.sync_call(start_ns, end_ns);
   const uint64_t correlation = ids_.call(c.correlation());
   const CallSlots::Expect expect =
       info->category == ApiCategory::kLaunch
@@ -549,11 +633,12 @@ void OpsStream::on_api_batch(const ApiBatch& batch) {
       : info->category == ApiCategory::kCopy || info->category == ApiCategory::kSet
           ? CallSlots::Expect::kOne
           : CallSlots::Expect::kNothing;
-  if (correlation != 0 && !slots_.add_call(correlation, expect)) {
+  if (correlation != 0 && !slots_.add_call(correlation, expect, t.group)) {
     fail("a correlation id used twice, or by a call that came long after its GPU work");
     return;
   }
   if (!slots_.pushed().empty()) keep_pushed();
+  if (!waiting_rows_.empty() && !filtering_) call_came(correlation, t.group);
   if (info->category == ApiCategory::kLaunch) gaps_.launch(start_ns, correlation);
   t.stream->add_made(false, start_ns, [&](StreamEvent& e) {
     e.node.start_ns = start_ns;
@@ -563,6 +648,8 @@ void OpsStream::on_api_batch(const ApiBatch& batch) {
     e.node.label = api;
     e.correlation = correlation;
     e.memory = memory;
+    e.launch_label = launch_label;
+    e.sync = sync;
   });
 }
 
@@ -583,6 +670,7 @@ OpsStream::RangeName* OpsStream::find_range_name(uint32_t name, uint32_t domain)
   n.input_shapes = message ? std::string(torch_input_shapes(*message)) : std::string();
   n.id = strings_.id(n.row);
   n.step_pattern = throughput_.step_pattern(n.row);
+  n.scope_root = glob_match_any(options_.ranges, n.row);
   return cache_name(key, &range_names_.emplace(key, std::move(n)).first->second);
 }
 
@@ -623,14 +711,14 @@ void OpsStream::on_range_batch(const RangeBatch& batch) {
       RangeName* name = range_name(c.name(), domain);
       if (name == nullptr) return;
       const uint32_t id = range_seq_++;
-      const uint32_t label = range_label(*name, c.seq(), c.op_id());
+      const uint32_t label = regrouped(range_label(*name, c.seq(), c.op_id()), t.group);
       t.pushes_of(domain).push_back(OpenPush{id, time_ns, label, name->step_pattern});
       t.stream->add_made(true, time_ns, [&](StreamEvent& s) {
         s.node.start_ns = time_ns;
         s.node.end_ns = kOpenEnd;
         s.node.thread = c.tid();
         s.node.id = id;
-        s.node.flags = kNodeRange;
+        s.node.flags = static_cast<uint8_t>(kNodeRange | (name->scope_root ? kNodeScopeRoot : 0));
         s.node.label = label;
       });
       break;
@@ -652,6 +740,13 @@ void OpsStream::on_range_batch(const RangeBatch& batch) {
       break;
     }
     case RangeOp::kStart:
+      if (filtering_) {
+        // A start/end range --range names is a window in time (cpu_tree.h),
+        // over events of every thread walked before its end is read.
+        const RangeName* name = range_name(c.name(), c.domain());
+        if (name == nullptr) return;
+        if (name->scope_root) return fail("--range naming a start/end range");
+      }
       ++range_seq_;  // the in-memory path numbers pushes, starts and marks together
       start_end_.add(c.event());
       t.stream->advance(time_ns);
@@ -738,11 +833,93 @@ void OpsStream::on_gpu_batch(const GpuBatch& batch) {
     }
   }
   const uint32_t l = gpu_label(c, kernel);
+  if (tagged_) {
+    // The row is the call's thread's, and counts when the call is in range:
+    // known once the call has come (thread), or has been walked (range).
+    const HeldGpu h{seq, correlation, start_ns, end_ns, l, c.device(), kind, hold};
+    if (pairing == CallSlots::Gpu::kLate)
+      late_rows_.add(h);
+    else if (pairing == CallSlots::Gpu::kOpened || (!filtering_ && slots_.has_call(correlation)))
+      count_work(h, slots_.tag(correlation));
+    else if (correlation == 0 || slots_.gave_up(correlation))
+      without_call(h);
+    else
+      wait_for_call(h);
+    return;
+  }
   if (hold) {
-    held_.add(HeldGpu{seq, correlation, start_ns, end_ns, l, c.device(), kind});
+    held_.add(HeldGpu{seq, correlation, start_ns, end_ns, l, c.device(), kind, true});
     return;
   }
   count_work(l, seq, c.device(), start_ns, end_ns);
+}
+
+void OpsStream::wait_for_call(const HeldGpu& h) {
+  waiting_rows_[h.correlation].push_back(h);
+  if (waiting_rows_.size() > sweep_above_) give_up_waiting();
+}
+
+// A mapping moved records of CUPTI id `from` to pushed id `to`
+// (CallSlots::rename, which answered `outcome`).
+void OpsStream::move_waiting_rows(uint64_t from, uint64_t to, CallSlots::Gpu outcome) {
+  auto node = waiting_rows_.extract(from);
+  if (node.empty()) return;
+  for (HeldGpu& h : node.mapped()) {
+    h.correlation = to;
+    if (outcome == CallSlots::Gpu::kLate)
+      late_rows_.add(h);
+    else if (outcome == CallSlots::Gpu::kOpened || (!filtering_ && slots_.has_call(to)))
+      count_work(h, slots_.tag(to));
+    else if (slots_.gave_up(to))
+      without_call(h);
+    else
+      wait_for_call(h);
+  }
+}
+
+void OpsStream::call_came(uint64_t correlation, uint32_t group) {
+  auto it = waiting_rows_.find(correlation);
+  if (it == waiting_rows_.end()) return;
+  for (const HeldGpu& h : it->second) count_work(h, group);
+  waiting_rows_.erase(it);
+}
+
+// Work no call will claim: a GPU row without a thread, or, held by the
+// capture window, left to release_held().
+void OpsStream::without_call(const HeldGpu& h) {
+  if (h.held)
+    held_.add(h);
+  else if (!filtering_)  // work without a call is in no range
+    count_work(h, Interner::kEmpty);
+}
+
+// Ids CallSlots gave up on will never see their call: their work leaves
+// the table, which then stays as small as CallSlots' waiting ids.
+void OpsStream::give_up_waiting() {
+  for (auto it = waiting_rows_.begin(); it != waiting_rows_.end();) {
+    if (!slots_.gave_up(it->first)) {
+      ++it;
+      continue;
+    }
+    for (const HeldGpu& h : it->second) without_call(h);
+    it = waiting_rows_.erase(it);
+  }
+  sweep_above_ = std::max(kWaitingSweep, 2 * waiting_rows_.size());
+}
+
+// Once the file has ended: the work of calls pushed out of the table, to
+// their threads' rows. False when a late record's call was not kept.
+bool OpsStream::count_late_rows() {
+  auto late = late_rows_.sorted();
+  auto tags = kept_tags_.sorted();
+  KeptTarget k{};
+  bool has_k = tags.next(k);
+  for (HeldGpu h; late.next(h);) {
+    while (has_k && k.correlation < h.correlation) has_k = tags.next(k);
+    if (!has_k || k.correlation != h.correlation) return false;
+    count_work(h, k.key);
+  }
+  return true;
 }
 
 // A mapping that came after GPU records of its CUPTI id: they move to the
@@ -769,6 +946,7 @@ void OpsStream::on_external_correlation(uint64_t cupti_id, uint64_t external_id)
   if (!slots_.rename(correlation, external_id, outcome, records, ns, context))
     return fail("a GPU record given up before its external correlation came");
   if (records == 0) return;
+  if (tagged_) move_waiting_rows(correlation, external_id, outcome);
   // A launch has no sync record (one carries its sync call's id): what
   // waited under a launch's id is work.
   gaps_.worked(external_id);
@@ -781,6 +959,8 @@ void OpsStream::on_external_correlation(uint64_t cupti_id, uint64_t external_id)
 
 void OpsStream::count_work(uint32_t label, uint64_t seq, uint32_t device, uint64_t start_ns,
                            uint64_t end_ns) {
+  if (seq < counted_seq_) reorder_ = true;
+  counted_seq_ = std::max(counted_seq_, seq);
   if (work_totals_.size() <= label) work_totals_.resize(size_t{label} + 1);
   Totals& totals = work_totals_[label];
   if (totals.count++ == 0) work_order_.push_back(label);
@@ -795,7 +975,6 @@ void OpsStream::count_work(uint32_t label, uint64_t seq, uint32_t device, uint64
 void OpsStream::release_held() {
   if (!windowed_) return;
   const CaptureWindows window(true, info_.cupti);
-  bool counted = false;
   auto held = held_.sorted();
   for (HeldGpu h; held.next(h);) {
     if (slots_.never_paired(h.correlation) && window.outside(h.start_ns)) {
@@ -804,31 +983,38 @@ void OpsStream::release_held() {
     }
     info_.gpu.count(h.kind);
     ++info_.gpu.records;
-    if (h.kind == GpuKind::kSync) continue;
+    // With --range, only work no call claimed is held here: in no range.
+    if (h.kind == GpuKind::kSync || filtering_) continue;
     count_work(h.label, h.seq, h.device, h.start_ns, h.end_ns);
-    counted = true;
   }
   held_ = SpillSorter<HeldGpu, BySeq>(1);
-  // GPU rows in the order of their first record counted.
-  if (counted)
-    std::sort(work_order_.begin(), work_order_.end(), [&](uint32_t a, uint32_t b) {
-      return work_totals_[a].first_seq < work_totals_[b].first_seq;
-    });
 }
 
 bool OpsStream::walked(const StreamEvent& e, const WalkVisit& v, NestingWalk& walk) {
   if (e.node.flags & kNodeRange) return true;
+  const bool in_range = (v.result & kResultInRange) != 0;
   if (e.correlation != 0) {
     uint64_t gpu_ns = 0;
     if (!slots_.opened(e.correlation, v.context, gpu_ns)) return false;
+    if (filtering_) {
+      // The GPU rows of its work count now that the walk said.
+      const uint32_t group = by_thread_ ? labels_.get(e.node.label).group : Interner::kEmpty;
+      const uint32_t tag = group | (in_range ? kInScope : 0);
+      slots_.set_tag(e.correlation, tag);
+      if (!waiting_rows_.empty()) call_came(e.correlation, tag);
+    }
     if (!slots_.pushed().empty()) keep_pushed();
     if (gpu_ns != 0)
       add_device_time(contexts_, v.context, gpu_ns,
                       [this](uint32_t l) -> Row& { return label_rows_[l]; });
   }
+  if (filtering_ && in_range) {
+    if (e.sync) throughput_.sync_call(e.node.start_ns, e.node.end_ns);
+    if (e.launch_label != UINT32_MAX) count_launch(e.launch_label, e.node.id);
+  }
   if (e.memory)
-    memory_calls_[e.node.id] =
-        MemoryCall{walk.memory_targets(), e.node.label, (v.result & kResultUnderRange) != 0};
+    memory_calls_[e.node.id] = MemoryCall{walk.memory_targets(), e.node.label,
+                                          (v.result & kResultUnderRange) != 0, in_range};
   return true;
 }
 
@@ -878,7 +1064,6 @@ bool OpsStream::finish(KeyAverages& out, std::optional<FileThroughput>* throughp
       why_ = gaps_.why();
   }
   if (!why_.empty()) return false;
-  release_held();
 
   uint64_t last = info_.last_ns;
   if (info_.footer) last = std::max<uint64_t>(last, info_.footer->end_clock_ns());
@@ -901,6 +1086,7 @@ bool OpsStream::finish(KeyAverages& out, std::optional<FileThroughput>* throughp
     n.id = detached_id++;
     n.flags = kNodeRange | kNodeDetached;
     n.label = range_label(*name, r.seq, r.op_id);
+    if (by_thread_) n.label = regrouped(n.label, thread_group(r.tid));
     aside.visit(n);
     throughput_.range(name->step_pattern, r.start_ns, r.end_ns);
   }
@@ -910,6 +1096,12 @@ bool OpsStream::finish(KeyAverages& out, std::optional<FileThroughput>* throughp
       return false;
     }
   }
+  if (!why_.empty()) return false;  // walked() may have failed
+  // Every call has come and been walked: what still waits has no call.
+  for (const auto& [correlation, rows] : waiting_rows_)
+    for (const HeldGpu& h : rows) without_call(h);
+  waiting_rows_.clear();
+  release_held();
   for (const auto& [tid, name] : thread_names_) {
     const std::string* text = string_of(pb::StringEntry::NVTX, name);
     if (text == nullptr) text = string_of(pb::StringEntry::THREAD, name);
@@ -924,16 +1116,25 @@ bool OpsStream::finish(KeyAverages& out, std::optional<FileThroughput>* throughp
     auto it = memory_calls_.find(d.call);
     if (it == memory_calls_.end()) continue;  // not walked: cannot happen
     add_memory(it->second, d.space, d.bytes);
-    if (it->second.under_range) continue;
-    const uint32_t group = by_file() ? labels_.get(it->second.label).group : Interner::kEmpty;
+    if (!memory_row(it->second)) continue;
+    const uint32_t group =
+        by_file() || by_thread_ ? labels_.get(it->second.label).group : Interner::kEmpty;
     memory_labels.push_back(label(RowLabel{RowKind::kMemory, memory_name, group}));
   }
   saw_memory_ = !deltas.empty();
 
-  if (!add_late_work()) {
+  if (!add_late_work() || !count_late_rows()) {
     fail("a GPU record whose call left the pairing window");
     return false;
   }
+  // GPU rows in the order of their first record counted.
+  if (reorder_)
+    std::sort(work_order_.begin(), work_order_.end(), [&](uint32_t a, uint32_t b) {
+      return work_totals_[a].first_seq < work_totals_[b].first_seq;
+    });
+  if (by_thread_)
+    for (const auto& [tid, name] : info_.thread_names)
+      named_threads_.emplace(thread_group(tid), strings_.id(thread_text(tid, &name)));
 
   // Rows in the order the in-memory path creates them: CPU rows by their
   // first event in walk order, GPU rows by their first record, launches of
@@ -943,19 +1144,21 @@ bool OpsStream::finish(KeyAverages& out, std::optional<FileThroughput>* throughp
     if (first_[l].seen) cpu.push_back(l);
   std::sort(cpu.begin(), cpu.end(),
             [&](uint32_t a, uint32_t b) { return first_before(first_[a].node, first_[b].node); });
-  for (uint32_t l : cpu) add_row_values(out.row(labels_.key(l, out)), label_rows_[l]);
+  for (uint32_t l : cpu) add_row_values(out.row(final_key(l, out)), label_rows_[l]);
   for (uint32_t l : work_order_) {
     const Totals& t = work_totals_[l];
-    out.add_gpu_activity(labels_.key(l, out), t.duration_ns, t.count);
+    out.add_gpu_activity(final_key(l, out), t.duration_ns, t.count);
   }
+  if (filtering_)
+    std::sort(launch_order_.begin(), launch_order_.end(),
+              [&](uint32_t a, uint32_t b) { return launch_first_[a] < launch_first_[b]; });
   if (info_.gpu.records == 0)
-    for (uint32_t l : launch_order_)
-      out.add_gpu_activity(labels_.key(l, out), 0, launch_counts_[l]);
+    for (uint32_t l : launch_order_) out.add_gpu_activity(final_key(l, out), 0, launch_counts_[l]);
   size_t next_memory = 0;
   for (const MemoryDelta& d : deltas) {
     auto it = memory_calls_.find(d.call);
-    if (it == memory_calls_.end() || it->second.under_range) continue;
-    add_memory_event(out.row(labels_.key(memory_labels[next_memory++], out)),
+    if (it == memory_calls_.end() || !memory_row(it->second)) continue;
+    add_memory_event(out.row(final_key(memory_labels[next_memory++], out)),
                      d.space == MemorySpace::kDevice, d.bytes);
   }
 
@@ -969,8 +1172,7 @@ bool OpsStream::finish(KeyAverages& out, std::optional<FileThroughput>* throughp
 }  // namespace
 
 bool streamable(const OpsOptions& options) {
-  return options.ranges.empty() && options.group_by != GroupBy::kThread &&
-         options.group_by != GroupBy::kStream && options.group_by != GroupBy::kDevice;
+  return options.group_by != GroupBy::kStream && options.group_by != GroupBy::kDevice;
 }
 
 std::optional<StreamedFile> stream_ops_file(uint32_t index, const std::string& path,

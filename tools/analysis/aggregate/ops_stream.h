@@ -18,10 +18,17 @@
 // Kept until the file ends: start/end ranges (they pair across threads),
 // allocation and free calls (memory_ledger.h), step ranges (steps.h).
 //
-// Some files are not for the stream: --group-by thread, stream or device
-// and --range (a row depends on what comes later), external correlation,
-// CUPTI gaps, wrapped ids, and files the checks find out of order. stream_ops_file() then says why,
-// and the caller reads the file in memory, which gives the same results.
+// --group-by thread and --range: a GPU row's thread, and whether it counts,
+// are its call's, carried as a tag in CallSlots; work read before its call
+// waits for it (the call's read for a thread, its walk for a range), work of
+// a call pushed out of the table is joined with the call's tag on disk.
+//
+// Some files are not for the stream: --group-by stream or device (a call's
+// row is that of its first GPU work, which may come after it was walked), a
+// --range naming a start/end range (a window over every thread), ids too
+// far apart to unwrap, and files the checks find out of order.
+// stream_ops_file() then says why, and the caller reads the file in memory,
+// which gives the same results.
 #pragma once
 
 #include <optional>

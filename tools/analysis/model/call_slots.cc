@@ -41,6 +41,8 @@ void CallSlots::clear() {
   waiting_.clear();
   waiting_order_.clear();
   unwalked_.clear();
+  if (!tags_.empty()) tags_.assign(tags_.size(), 0);
+  tags_aside_.clear();
   pushed_.clear();
   given_up_records_ = zero_id_records_ = 0;
 }
@@ -51,14 +53,30 @@ void CallSlots::vacate(const Slot& slot) {
   if (slot.correlation == 0) return;
   if (!slot.opened) {
     unwalked_.emplace(slot.correlation, slot);
+    if (!tags_.empty()) tags_aside_[slot.correlation] = tag_at(slot.correlation);
     return;
   }
   pushed_out_.set(slot.correlation);
   if (slot.expect == Expect::kMany || (slot.expect == Expect::kOne && !slot.received))
-    pushed_.push_back(Pushed{slot.correlation, slot.context});
+    pushed_.push_back(Pushed{slot.correlation, slot.context, tag_at(slot.correlation)});
 }
 
-bool CallSlots::add_call(uint64_t correlation, Expect expect) {
+uint32_t CallSlots::tag(uint64_t correlation) const {
+  if (tags_.empty()) return 0;
+  if (slots_[correlation & mask_].correlation == correlation) return tags_[correlation & mask_];
+  auto it = tags_aside_.find(correlation);
+  return it == tags_aside_.end() ? 0 : it->second;
+}
+
+void CallSlots::set_tag(uint64_t correlation, uint32_t tag) {
+  if (tags_.empty()) return;
+  if (slots_[correlation & mask_].correlation == correlation)
+    tags_[correlation & mask_] = tag;
+  else if (unwalked_.contains(correlation))
+    tags_aside_[correlation] = tag;
+}
+
+bool CallSlots::add_call(uint64_t correlation, Expect expect, uint32_t tag) {
   Slot& slot = slots_[correlation & mask_];
   // The tables aside are most often empty: no hashing then.
   if (slot.correlation == correlation || (!unwalked_.empty() && unwalked_.contains(correlation)))
@@ -66,6 +84,7 @@ bool CallSlots::add_call(uint64_t correlation, Expect expect) {
   if (pushed_out_.test(correlation) || given_up_.test(correlation)) return false;
   vacate(slot);
   slot = Slot{correlation, 0, WalkContexts::kNone, false, false, expect};
+  if (!tags_.empty()) tags_[correlation & mask_] = tag;
   if (waiting_.empty()) return true;
   auto it = waiting_.find(correlation);
   if (it != waiting_.end()) {
@@ -94,6 +113,11 @@ bool CallSlots::opened_aside(uint64_t correlation, uint32_t context, uint64_t& g
     Slot& slot = slots_[correlation & mask_];
     vacate(slot);
     slot = moved;
+    if (!tags_.empty()) {
+      auto tag = tags_aside_.find(correlation);
+      tags_[correlation & mask_] = tag == tags_aside_.end() ? 0 : tag->second;
+      if (tag != tags_aside_.end()) tags_aside_.erase(tag);
+    }
     found = &slot;
   }
   Slot& slot = *found;

@@ -20,7 +20,12 @@
 // the owner, a late record of a call that was not kept aside). Ids come
 // unwrapped (stream_ids.h): CUPTI's wrap around 2^32 in a long run.
 //
-// Memory: 24 bytes × 2^bits, 32 bytes per waiting GPU id (at most
+// With keep_tags() (--group-by thread, --range), each call carries a value
+// (its thread's group, whether it is in range) that tag() answers while the
+// call is in the table or aside, and pushed() hands on: a GPU row's group,
+// and whether it counts, are its call's.
+//
+// Memory: 24 bytes × 2^bits (28 with tags), 32 bytes per waiting GPU id (at most
 // `waiting_limit`), and 1 bit per correlation id up to the largest pushed
 // out (8 KiB pages, made as needed).
 #pragma once
@@ -62,8 +67,19 @@ class CallSlots {
   // What GPU work a call issues: nothing (or only a sync record, whose time
   // is not work), one record (a launch, a copy, a set), or many (a graph).
   enum class Expect : uint8_t { kNothing, kOne, kMany };
-  // A call with this id was read. Returns false on a conflict.
-  bool add_call(uint64_t correlation, Expect expect = Expect::kNothing);
+  // A call with this id was read. Returns false on a conflict. `tag`: kept
+  // with keep_tags() only.
+  bool add_call(uint64_t correlation, Expect expect = Expect::kNothing, uint32_t tag = 0);
+
+  // Calls carry a tag from now on; call before the first add_call().
+  void keep_tags() { tags_.assign(slots_.size(), 0); }
+  // The tag of a call has_call() finds (0 without keep_tags()).
+  uint32_t tag(uint64_t correlation) const;
+  // A tag known only later (whether the walk found the call in a --range).
+  void set_tag(uint64_t correlation, uint32_t tag);
+  // Whether GPU records of this id waited so long for a call that they were
+  // given up: none of this id will pair.
+  bool gave_up(uint64_t correlation) const { return given_up_.test(correlation); }
 
   // Walked calls pushed out of the table whose work may still come (kOne
   // with no record yet, kMany), with their context: the owner keeps where
@@ -71,6 +87,7 @@ class CallSlots {
   struct Pushed {
     uint64_t correlation;
     uint32_t context;
+    uint32_t tag;
   };
   std::vector<Pushed>& pushed() { return pushed_; }
   // The call was walked: late work goes to `context` from now on. Returns
@@ -157,6 +174,9 @@ class CallSlots {
   Gpu gpu_without_call(uint64_t correlation, uint64_t ns, uint32_t& context);
   Slot* find(uint64_t correlation);
   void vacate(const Slot& slot);
+  uint32_t tag_at(uint64_t correlation) const {
+    return tags_.empty() ? 0 : tags_[correlation & mask_];
+  }
 
   uint64_t mask_;
   size_t waiting_limit_;
@@ -165,8 +185,10 @@ class CallSlots {
   // call waits for the thread's next event, however many calls other
   // threads make meanwhile. As many as threads, about.
   std::unordered_map<uint64_t, Slot> unwalked_;
-  PagedBits pushed_out_;  // calls
-  PagedBits given_up_;    // GPU ids declared unpaired
+  std::vector<uint32_t> tags_;                         // by slot; empty: no tags
+  std::unordered_map<uint64_t, uint32_t> tags_aside_;  // of unwalked_
+  PagedBits pushed_out_;                               // calls
+  PagedBits given_up_;                                 // GPU ids declared unpaired
   std::unordered_map<uint64_t, Waiting> waiting_;
   std::vector<Pushed> pushed_;
   std::deque<uint64_t> waiting_order_;

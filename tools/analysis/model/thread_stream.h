@@ -32,8 +32,13 @@ namespace gprof::analysis {
 struct StreamEvent {
   CpuNode node;              // end_ns = kOpenEnd for a push
   uint64_t correlation = 0;  // calls
-  bool memory = false;       // a call that allocates or frees
+  // A launch's kernel row, counted when the walk says the call is in range
+  // (a file without GPU records counts launches); UINT32_MAX: none.
+  uint32_t launch_label = UINT32_MAX;
+  bool memory = false;  // a call that allocates or frees
+  bool sync = false;    // a synchronize call (throughput's sync lines)
 };
+static_assert(sizeof(StreamEvent) == 64, "a frame's events of a thread: keep it small");
 
 // Told of each event as it is walked; false stops the stream.
 class WalkedEvents {

@@ -136,6 +136,34 @@ TEST_CASE("an id given up as unpaired refuses a call that comes later") {
   CHECK(slots.unpaired() == 3);
 }
 
+TEST_CASE("a call's tag follows it aside, back to the table, and into pushed()") {
+  // --group-by thread: a GPU row's group is its call's thread's.
+  CallSlots slots(2, 8);  // 4 slots
+  slots.keep_tags();
+  uint32_t context = 0;
+  uint64_t ns = 0;
+  REQUIRE(slots.add_call(1, CallSlots::Expect::kOne, 501));  // not walked: goes aside
+  CHECK(slots.tag(1) == 501);
+  for (uint64_t id = 2; id <= 5; ++id) {
+    REQUIRE(slots.add_call(id, CallSlots::Expect::kOne, static_cast<uint32_t>(500 + id)));
+    REQUIRE(slots.opened(id, 7, ns));
+  }
+  CHECK(slots.tag(1) == 501);  // aside, id 5 in its slot
+  CHECK(slots.tag(5) == 505);
+  REQUIRE(slots.opened(1, 8, ns));  // back in its slot, pushing out 5
+  CHECK(slots.tag(1) == 501);
+  REQUIRE(slots.pushed().size() == 1);
+  CHECK(slots.pushed()[0].correlation == 5);
+  CHECK(slots.pushed()[0].tag == 505);
+  CHECK(slots.gpu(5, 10, context) == CallSlots::Gpu::kLate);
+  // Ids given up say so: no call will claim their records.
+  CallSlots waiting(4, 1);
+  CHECK(waiting.gpu(100, 1, context) == CallSlots::Gpu::kWaiting);
+  CHECK(waiting.gpu(101, 1, context) == CallSlots::Gpu::kWaiting);
+  CHECK(waiting.gave_up(100));
+  CHECK_FALSE(waiting.gave_up(101));
+}
+
 TEST_CASE("two calls with one id are a conflict") {
   CallSlots slots(4, 8);
   REQUIRE(slots.add_call(3));
