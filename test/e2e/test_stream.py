@@ -30,6 +30,8 @@ STREAMED = (
     ["--group-by", "thread", "--view", "kernels", "--format", "csv"],
     ["--range", "*", "--limit", "0", "--profile-memory"],
     ["--range", "*", "--top-level-only", "--group-by", "thread", "--step", "*"],
+    ["--group-by", "stream", "--limit", "0", "--profile-memory"],
+    ["--group-by", "device", "--view", "api", "--format", "csv"],
     ["--top-level-only", "--limit", "0"],
     ["--sort", "count", "--step", "ProfilerStep*", "--limit", "0"],
     ["--view", "launches", "--limit", "0"],
@@ -199,13 +201,13 @@ class DiffStreams(E2ETestCase):
 
 class InMemoryWhenItMustBe(E2ETestCase):
     def test_options_the_stream_cannot_take_say_nothing(self):
-        """--group-by stream/device (a call's row is that of its first GPU work, which may come
-        long after the call was walked), and --range in the launches and memory views, are read
-        in memory without a note: a user did not ask for a file the stream declines, but for
-        an option it does not take yet."""
+        """--group-by stream/device with --range (a call would carry both its first work's
+        stream and its scope), and --range in the launches and memory views, are read in memory
+        without a note: a user did not ask for a file the stream declines, but for an option
+        it does not take yet."""
         run = run_program([program("train_loop")], self.tmp)
         self.assertEqual(run.returncode, 0, run.stderr)
-        for args in (["--group-by", "stream"], ["--group-by", "device"],
+        for args in (["--group-by", "stream", "--range", "*"], ["--group-by", "device", "--range", "*"],
                      ["--view", "launches", "--range", "forward"],
                      ["--view", "memory", "--range", "*"]):
             streamed = report(args, run.files)
@@ -226,6 +228,26 @@ class InMemoryWhenItMustBe(E2ETestCase):
             self.assertEqual(f"gpuprof: note: {run.files[0]}: read in memory (--range naming a "
                              "start/end range)" in streamed.stderr, note, args)
             self.assertEqual(streamed.stdout, report(args, run.files, stream=False).stdout, args)
+
+    @unittest.skipUnless(GEN, "GPUPROF_GEN not set")
+    def test_group_by_stream_holds_calls_for_their_work_then_declines(self):
+        """--group-by stream|device: an API row is the stream or device of the first GPU work
+        its call issued. The stream holds a launch back from the walk until that work has come
+        (2^18 events of its thread at most): a GPU 2 s behind streams; one whose buffers come
+        60 s late overflows the hold, and the file is read in memory with a note. The same
+        bytes either way."""
+        with tempfile.TemporaryDirectory() as d:
+            for lag, note in (("2", False), ("60", True)):
+                path = os.path.join(d, f"lag{lag}.gprof")
+                subprocess.run([GEN, "--records", "3M", "--gpu-lag", lag, "-o", path],
+                               check=True, capture_output=True)
+                for args in (["--group-by", "stream"], ["--group-by", "device", "--view", "api"]):
+                    streamed = report(args, [path])
+                    self.assertEqual(streamed.returncode, 0, streamed.stderr)
+                    self.assertEqual(f"gpuprof: note: {path}: read in memory (GPU work of a call "
+                                     "walked before it came)" in streamed.stderr, note, args)
+                    self.assertEqual(streamed.stdout, report(args, [path], stream=False).stdout,
+                                     args)
 
     def test_ids_too_far_apart_to_unwrap_are_read_in_memory_with_a_note(self):
         """The fake advances its 32-bit id counter by 2^26 a call (2^26 calls gprof never sees):

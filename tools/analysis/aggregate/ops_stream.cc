@@ -143,7 +143,7 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
         throughput_(std::move(step_patterns)) {
     by_key_ = &label_rows_;  // row() below
     process_ = strings_.id("-");
-    if (tagged_) slots_.keep_tags();
+    if (tagged_ || by_work_) slots_.keep_tags();
   }
 
   const std::string& why() const { return why_; }
@@ -252,6 +252,7 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
     if (!t.stream) {
       t.stream = std::make_unique<ThreadStream>(rules_, *this, contexts_, *this);
       if (by_thread_) t.group = thread_group(tid);
+      if (by_work_) t.stream->hold_until_ready(kHoldLimit);
     }
     last_tid_ = tid;
     last_state_ = &t;
@@ -347,6 +348,16 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
   uint32_t api_label(const ApiInfo& info, uint32_t group);
   uint32_t kernel_label(const std::string* kernel, uint32_t kernel_id, uint32_t group);
   uint32_t gpu_label(const GpuCursor& r, const std::string* kernel);
+  // --group-by stream|device: the group of a GPU record, "7".
+  uint32_t work_group(const GpuCursor& c) {
+    const uint64_t value = options_.group_by == GroupBy::kStream ? c.stream() : c.device();
+    auto it = work_groups_.find(value);
+    if (it == work_groups_.end())
+      it = work_groups_.emplace(value, strings_.id(std::to_string(value))).first;
+    return it->second;
+  }
+  void first_work(uint64_t correlation, CallSlots::Gpu pairing, uint32_t group);
+  bool ready(StreamEvent& e, bool must) override;
   // The row name of NVTX name `name` in `domain`, from the cache when it
   // is there.
   RangeName* range_name(uint32_t name, uint32_t domain) {
@@ -392,6 +403,7 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
       });
       if (!any) kept_targets_.add(KeptTarget{p.correlation, 0, kNoTarget});
       if (tagged_) kept_tags_.add(KeptTarget{p.correlation, p.tag, 0});
+      if (by_work_ && p.tag == kBare) bare_pushed_.set(p.correlation);
     }
     slots_.pushed().clear();
   }
@@ -440,6 +452,20 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
   // range. Calls carry that as a tag (CallSlots), kInScope the range's bit.
   const bool tagged_ = by_thread_ || filtering_;
   static constexpr uint32_t kInScope = 1u << 31;
+  // --group-by stream|device: an API row's group is the stream or device of
+  // the first GPU work its call issued. The call carries that as its tag
+  // once the work has come (0 before); a launch, copy or set is held back
+  // from the walk until then (ready()), at most kHoldLimit events of its
+  // thread; one walked without it is tagged kBare, and work of it that
+  // comes later makes the file go in memory.
+  const bool by_work_ =
+      options_.group_by == GroupBy::kStream || options_.group_by == GroupBy::kDevice;
+  static constexpr uint32_t kBare = 1u << 31;
+  static constexpr size_t kHoldLimit = size_t{1} << 18;
+  std::unordered_map<uint64_t, uint32_t> first_group_;  // work read before its call
+  size_t first_sweep_above_ = size_t{1} << 16;
+  PagedBits bare_pushed_;  // calls tagged kBare pushed out of CallSlots
+  std::unordered_map<uint64_t, uint32_t> work_groups_;  // stream or device -> group
   // Thread groups whose thread has a name: bare tid -> "tid (name)".
   std::unordered_map<uint32_t, uint32_t> named_threads_;
   const CpuTreeRules rules_;
@@ -582,11 +608,18 @@ uint32_t OpsStream::gpu_label(const GpuCursor& c, const std::string* kernel) {
         RowLabel{RowKind::kGpu, strings_.id(gpu_row_name(c.record(), kernel)), group, kind});
   };
   if (group != Interner::kEmpty) return make();
-  if (kind == GpuKind::kKernel) return kernel_gpu_labels_.get(kernel ? c.kernel() : 0, make);
-  const uint64_t name_key = gpu_row_name_key(c.record(), kernel != nullptr);
-  auto it = gpu_labels_.find(name_key);
-  if (it == gpu_labels_.end()) it = gpu_labels_.emplace(name_key, make()).first;
-  return it->second;
+  uint32_t l;
+  if (kind == GpuKind::kKernel) {
+    l = kernel_gpu_labels_.get(kernel ? c.kernel() : 0, make);
+  } else {
+    const uint64_t name_key = gpu_row_name_key(c.record(), kernel != nullptr);
+    auto it = gpu_labels_.find(name_key);
+    if (it == gpu_labels_.end()) it = gpu_labels_.emplace(name_key, make()).first;
+    l = it->second;
+  }
+  // The named row's label, then its stream's or device's: no name made
+  // per record.
+  return by_work_ ? regrouped(l, work_group(c)) : l;
 }
 
 void OpsStream::on_api_batch(const ApiBatch& batch) {
@@ -626,6 +659,10 @@ void OpsStream::on_api_batch(const ApiBatch& batch) {
   }
   const bool sync = info->category == ApiCategory::kSync;
   if (sync && !filtering_) throughput_.sync_call(start_ns, end_ns);
+  // Counted once walked, with the node's end, which is never before its
+  // start; throughput.cc takes the call's own.
+  if (sync && filtering_ && end_ns < start_ns)
+    return fail("a synchronize call that ends before it starts");
   const uint64_t correlation = ids_.call(c.correlation());
   const CallSlots::Expect expect =
       info->category == ApiCategory::kLaunch
@@ -639,6 +676,13 @@ void OpsStream::on_api_batch(const ApiBatch& batch) {
   }
   if (!slots_.pushed().empty()) keep_pushed();
   if (!waiting_rows_.empty() && !filtering_) call_came(correlation, t.group);
+  if (!first_group_.empty()) {
+    auto it = first_group_.find(correlation);
+    if (it != first_group_.end()) {
+      slots_.set_tag(correlation, it->second);
+      first_group_.erase(it);
+    }
+  }
   if (info->category == ApiCategory::kLaunch) gaps_.launch(start_ns, correlation);
   t.stream->add_made(false, start_ns, [&](StreamEvent& e) {
     e.node.start_ns = start_ns;
@@ -650,6 +694,7 @@ void OpsStream::on_api_batch(const ApiBatch& batch) {
     e.memory = memory;
     e.launch_label = launch_label;
     e.sync = sync;
+    e.issues_work = expect != CallSlots::Expect::kNothing;
   });
 }
 
@@ -823,6 +868,10 @@ void OpsStream::on_gpu_batch(const GpuBatch& batch) {
     if (hold) held_.add(HeldGpu{seq, correlation, start_ns, end_ns, 0, c.device(), kind});
     return;
   }
+  if (by_work_) {
+    first_work(correlation, pairing, work_group(c));
+    if (!why_.empty()) return;
+  }
   const std::string* kernel = nullptr;
   if (kind == GpuKind::kKernel) {
     const uint32_t kernel_id = c.kernel();
@@ -852,6 +901,44 @@ void OpsStream::on_gpu_batch(const GpuBatch& batch) {
     return;
   }
   count_work(l, seq, c.device(), start_ns, end_ns);
+}
+
+// --group-by stream|device: work of call `correlation`, as gpu() paired it.
+void OpsStream::first_work(uint64_t correlation, CallSlots::Gpu pairing, uint32_t group) {
+  if (correlation == 0) return;
+  switch (pairing) {
+    case CallSlots::Gpu::kOpened:
+      if (slots_.tag(correlation) == kBare) fail("GPU work of a call walked before it came");
+      return;
+    case CallSlots::Gpu::kLate:
+      if (bare_pushed_.test(correlation)) fail("GPU work of a call walked before it came");
+      return;
+    case CallSlots::Gpu::kWaiting:
+      break;
+  }
+  if (slots_.has_call(correlation)) {
+    if (slots_.tag(correlation) == 0) slots_.set_tag(correlation, group);
+    return;
+  }
+  if (slots_.gave_up(correlation)) return;
+  first_group_.try_emplace(correlation, group);
+  if (first_group_.size() > first_sweep_above_) {
+    std::erase_if(first_group_, [&](const auto& f) { return slots_.gave_up(f.first); });
+    first_sweep_above_ = std::max(size_t{1} << 16, 2 * first_group_.size());
+  }
+}
+
+// --group-by stream|device: a call is walked in its first work's row.
+bool OpsStream::ready(StreamEvent& e, bool must) {
+  if ((e.node.flags & kNodeRange) || e.correlation == 0) return true;
+  const uint32_t tag = slots_.tag(e.correlation);
+  if (tag != 0 && tag != kBare) {
+    e.node.label = regrouped(e.node.label, tag);
+    return true;
+  }
+  if (e.issues_work && !must) return false;
+  slots_.set_tag(e.correlation, kBare);
+  return true;
 }
 
 void OpsStream::wait_for_call(const HeldGpu& h) {
@@ -947,6 +1034,15 @@ void OpsStream::on_external_correlation(uint64_t cupti_id, uint64_t external_id)
     return fail("a GPU record given up before its external correlation came");
   if (records == 0) return;
   if (tagged_) move_waiting_rows(correlation, external_id, outcome);
+  if (by_work_) {
+    auto first = first_group_.find(correlation);
+    if (first != first_group_.end()) {
+      const uint32_t group = first->second;
+      first_group_.erase(first);
+      first_work(external_id, outcome, group);
+      if (!why_.empty()) return;
+    }
+  }
   // A launch has no sync record (one carries its sync call's id): what
   // waited under a launch's id is work.
   gaps_.worked(external_id);
@@ -1172,7 +1268,9 @@ bool OpsStream::finish(KeyAverages& out, std::optional<FileThroughput>* throughp
 }  // namespace
 
 bool streamable(const OpsOptions& options) {
-  return options.group_by != GroupBy::kStream && options.group_by != GroupBy::kDevice;
+  // A call's tag is its first work's group or its scope, not both.
+  return options.ranges.empty() ||
+         (options.group_by != GroupBy::kStream && options.group_by != GroupBy::kDevice);
 }
 
 std::optional<StreamedFile> stream_ops_file(uint32_t index, const std::string& path,

@@ -23,8 +23,12 @@
 // waits for it (the call's read for a thread, its walk for a range), work of
 // a call pushed out of the table is joined with the call's tag on disk.
 //
-// Some files are not for the stream: --group-by stream or device (a call's
-// row is that of its first GPU work, which may come after it was walked), a
+// --group-by stream|device: a call's row is that of its first GPU work; a
+// call that issues work is held back from its thread's walk until the work
+// has come (ThreadStream::hold_until_ready), at most 2^18 events a thread.
+//
+// Some files are not for the stream: --group-by stream|device with
+// --range, work that comes after its call had to be walked without it, a
 // --range naming a start/end range (a window over every thread), ids too
 // far apart to unwrap, and files the checks find out of order.
 // stream_ops_file() then says why, and the caller reads the file in memory,

@@ -26,8 +26,12 @@ bool ThreadStream::release(bool all) {
     if (!have_call && !have_push) break;
     const bool push_first =
         have_push && (!have_call || walks_before(pushes[p].node, calls[c].node));
-    const StreamEvent& next = push_first ? pushes[p] : calls[c];
+    StreamEvent& next = push_first ? pushes[p] : calls[c];
     if (!all && next.node.start_ns >= latest_) break;
+    if (hold_limit_ != 0) {
+      const bool must = all || calls.size() - c + pushes.size() - p >= hold_limit_;
+      if (!walked_.ready(next, must) && !must) break;
+    }
     // The merge of two sorted lists gives each event after the one before
     // it: only the first of a release can come before what an earlier one
     // walked (and then it is the smallest of those that do).

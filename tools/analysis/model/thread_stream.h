@@ -32,11 +32,12 @@ namespace gprof::analysis {
 struct StreamEvent {
   CpuNode node;              // end_ns = kOpenEnd for a push
   uint64_t correlation = 0;  // calls
+  bool memory = false;       // a call that allocates or frees
+  bool sync = false;         // a synchronize call (throughput's sync lines)
+  bool issues_work = false;  // a launch, copy or set: GPU work may pair with it
   // A launch's kernel row, counted when the walk says the call is in range
   // (a file without GPU records counts launches); UINT32_MAX: none.
   uint32_t launch_label = UINT32_MAX;
-  bool memory = false;  // a call that allocates or frees
-  bool sync = false;    // a synchronize call (throughput's sync lines)
 };
 static_assert(sizeof(StreamEvent) == 64, "a frame's events of a thread: keep it small");
 
@@ -45,6 +46,11 @@ class WalkedEvents {
  public:
   virtual ~WalkedEvents() = default;
   virtual bool walked(const StreamEvent& event, const WalkVisit& visit, NestingWalk& walk) = 0;
+  // With ThreadStream::hold_until_ready(): asked before an event is walked,
+  // which may change its label; false holds it, and every later event of
+  // the thread, until the next frame. `must`: it is walked whatever the
+  // answer (the file has ended, or the thread holds too many events).
+  virtual bool ready(StreamEvent& /*event*/, bool /*must*/) { return true; }
 };
 
 // WalkedEvents from a function (tests).
@@ -103,6 +109,9 @@ class ThreadStream {
   }
   // The frame has been read: walks what can be. False: out of order.
   bool end_frame() { return release(false); }
+  // Ask WalkedEvents::ready() before each walk, holding up to `limit`
+  // events: a row that depends on something read after the event.
+  void hold_until_ready(size_t limit) { hold_limit_ = limit; }
   // Walks what is left and closes everything; open ranges must have been
   // given an end.
   bool finish();
@@ -137,6 +146,7 @@ class ThreadStream {
   Pending calls_;
   Pending pushes_;
   uint64_t latest_ = 0;
+  size_t hold_limit_ = 0;  // 0: no ready() questions
   bool walked_any_ = false;
   CpuNode last_walked_{};
 };

@@ -220,6 +220,62 @@ struct Bare {
   ThreadStream stream{rules, rows, contexts, events};
 };
 
+// Holds calls until ready() says their label is known (--group-by stream:
+// the stream of the first GPU work a call issued).
+struct Holding final : WalkedEvents {
+  std::map<uint32_t, uint32_t> known;  // call id -> label
+  std::vector<uint32_t> walked_ids;
+  bool walked(const StreamEvent& e, const WalkVisit&, NestingWalk&) override {
+    walked_ids.push_back(e.node.id);
+    return true;
+  }
+  bool ready(StreamEvent& e, bool must) override {
+    auto it = known.find(e.node.id);
+    if (it == known.end()) return must;
+    e.node.label = it->second;
+    return true;
+  }
+};
+
+TEST_CASE("a held event holds the thread's later ones until it is ready, or too many wait") {
+  CpuTreeRules rules;
+  Rows rows;
+  WalkContexts contexts;
+  Holding holding;
+  ThreadStream stream(rules, rows, contexts, holding);
+  stream.hold_until_ready(4);
+  const auto call = [&](uint32_t id, uint64_t start) {
+    CpuNode n;
+    n.start_ns = start;
+    n.end_ns = start + 5;
+    n.id = id;
+    n.label = 1;
+    stream.add(StreamEvent{n, id + 1}, start);
+  };
+  holding.known[0] = 7;
+  call(0, 10);
+  call(1, 20);  // not ready
+  call(2, 30);
+  stream.advance(100);
+  REQUIRE(stream.end_frame());
+  CHECK(holding.walked_ids == std::vector<uint32_t>{0});
+  holding.known[1] = 8;
+  holding.known[2] = 7;
+  REQUIRE(stream.end_frame());
+  CHECK(holding.walked_ids == std::vector<uint32_t>{0, 1, 2});
+  CHECK(rows.rows[7].count == 2);
+  CHECK(rows.rows[8].count == 1);
+  // Four waiting: the first is walked as it is (label 1).
+  for (uint32_t id = 3; id < 7; ++id) call(id, 40 + 10 * id);
+  stream.advance(200);
+  REQUIRE(stream.end_frame());
+  CHECK(holding.walked_ids.size() == 4);
+  CHECK(rows.rows[1].count == 1);
+  REQUIRE(stream.finish());  // the rest, whatever ready() says
+  CHECK(holding.walked_ids.size() == 7);
+  CHECK(rows.rows[1].count == 4);
+}
+
 TEST_CASE("an event that belongs before one already walked is refused") {
   Bare bare;
   ThreadStream& stream = bare.stream;
