@@ -403,7 +403,7 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
       });
       if (!any) kept_targets_.add(KeptTarget{p.correlation, 0, kNoTarget});
       if (tagged_) kept_tags_.add(KeptTarget{p.correlation, p.tag, 0});
-      if (by_work_ && p.tag == kBare) bare_pushed_.set(p.correlation);
+      if (by_work_ && p.tag != 0 && p.tag != kBare) grouped_pushed_.set(p.correlation);
     }
     slots_.pushed().clear();
   }
@@ -464,7 +464,7 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
   static constexpr size_t kHoldLimit = size_t{1} << 18;
   std::unordered_map<uint64_t, uint32_t> first_group_;  // work read before its call
   size_t first_sweep_above_ = size_t{1} << 16;
-  PagedBits bare_pushed_;  // calls tagged kBare pushed out of CallSlots
+  PagedBits grouped_pushed_;  // calls pushed out of CallSlots with their group
   std::unordered_map<uint64_t, uint32_t> work_groups_;  // stream or device -> group
   // Thread groups whose thread has a name: bare tid -> "tid (name)".
   std::unordered_map<uint32_t, uint32_t> named_threads_;
@@ -907,11 +907,15 @@ void OpsStream::on_gpu_batch(const GpuBatch& batch) {
 void OpsStream::first_work(uint64_t correlation, CallSlots::Gpu pairing, uint32_t group) {
   if (correlation == 0) return;
   switch (pairing) {
-    case CallSlots::Gpu::kOpened:
-      if (slots_.tag(correlation) == kBare) fail("GPU work of a call walked before it came");
+    case CallSlots::Gpu::kOpened: {
+      const uint32_t tag = slots_.tag(correlation);
+      if (tag == 0 || tag == kBare) fail("GPU work of a call walked before it came");
       return;
+    }
     case CallSlots::Gpu::kLate:
-      if (bare_pushed_.test(correlation)) fail("GPU work of a call walked before it came");
+      // Only calls that may still get work are handed on when pushed out
+      // (CallSlots::pushed): any other's is work after its walk too.
+      if (!grouped_pushed_.test(correlation)) fail("GPU work of a call walked before it came");
       return;
     case CallSlots::Gpu::kWaiting:
       break;

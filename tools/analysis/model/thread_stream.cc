@@ -6,10 +6,23 @@ namespace gprof::analysis {
 
 void ThreadStream::Pending::sort() {
   if (sorted) return;
-  std::stable_sort(events.begin(), events.end(), [](const StreamEvent& a, const StreamEvent& b) {
+  const auto before = [](const StreamEvent& a, const StreamEvent& b) {
     return walks_before(a.node, b.node);
-  });
+  };
+  const auto first = events.begin() + static_cast<std::ptrdiff_t>(head);
+  const auto middle = events.begin() + static_cast<std::ptrdiff_t>(std::max(sorted_to, head));
+  std::stable_sort(middle, events.end(), before);
+  // Stable: of equal events, the earlier added (in the sorted part) first,
+  // as one stable sort of them all.
+  std::inplace_merge(first, middle, events.end(), before);
   sorted = true;
+}
+
+void ThreadStream::Pending::drop(size_t walked) {
+  head = walked;
+  if (head < events.size() - head) return;  // moving the rest costs more than it frees
+  events.erase(events.begin(), events.begin() + static_cast<std::ptrdiff_t>(head));
+  head = 0;
 }
 
 bool ThreadStream::release(bool all) {
@@ -17,8 +30,8 @@ bool ThreadStream::release(bool all) {
   pushes_.sort();
   std::vector<StreamEvent>& calls = calls_.events;
   std::vector<StreamEvent>& pushes = pushes_.events;
-  size_t c = 0;
-  size_t p = 0;
+  size_t c = calls_.head;
+  size_t p = pushes_.head;
   const StreamEvent* last = nullptr;
   for (;;) {
     const bool have_call = c < calls.size();
@@ -44,8 +57,8 @@ bool ThreadStream::release(bool all) {
     walked_any_ = true;
     last_walked_ = last->node;
   }
-  calls.erase(calls.begin(), calls.begin() + static_cast<std::ptrdiff_t>(c));
-  pushes.erase(pushes.begin(), pushes.begin() + static_cast<std::ptrdiff_t>(p));
+  calls_.drop(c);
+  pushes_.drop(p);
   return true;
 }
 
@@ -56,14 +69,14 @@ inline bool ThreadStream::walk(const StreamEvent& event) {
 
 bool ThreadStream::set_end_aside(uint32_t id, uint64_t end_ns) {
   std::vector<StreamEvent>& pushes = pushes_.events;
-  for (size_t i = pushes.size(); i-- > 0;) {
+  for (size_t i = pushes.size(); i-- > pushes_.head;) {
     CpuNode& n = pushes[i].node;
     if (n.id != id || n.end_ns != kOpenEnd) continue;
     n.end_ns = std::max(end_ns, n.start_ns);
     // Its place among pushes that start at the same time may change.
-    if ((i > 0 && pushes[i - 1].node.start_ns == n.start_ns) ||
+    if ((i > pushes_.head && pushes[i - 1].node.start_ns == n.start_ns) ||
         (i + 1 < pushes.size() && pushes[i + 1].node.start_ns == n.start_ns))
-      pushes_.sorted = false;
+      pushes_.unsort();
     return true;
   }
   if (walk_.set_end(id, end_ns) != NestingWalk::SetEnd::kDone) return false;

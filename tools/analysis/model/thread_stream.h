@@ -95,13 +95,14 @@ class ThreadStream {
     // Pops come in the reverse order of pushes: the range is most often the
     // last one waiting.
     std::vector<StreamEvent>& pushes = pushes_.events;
-    if (!pushes.empty()) {
+    if (pushes.size() > pushes_.head) {
       CpuNode& n = pushes.back().node;
       if (n.id == id && n.end_ns == kOpenEnd) {
         n.end_ns = std::max(end_ns, n.start_ns);
         // Its place among pushes that start at the same time may change.
-        if (pushes.size() > 1 && pushes[pushes.size() - 2].node.start_ns == n.start_ns)
-          pushes_.sorted = false;
+        if (pushes.size() > pushes_.head + 1 &&
+            pushes[pushes.size() - 2].node.start_ns == n.start_ns)
+          pushes_.unsort();
         return true;
       }
     }
@@ -120,20 +121,39 @@ class ThreadStream {
  private:
   // Events not yet walked, calls and pushes apart: each comes in walk order
   // but for ties (a call that starts where the one before it did), so a
-  // frame's events are merged, seldom sorted.
+  // frame's events are merged, seldom sorted. Events held back
+  // (hold_until_ready) stay across frames: the walked ones before `head`
+  // are dropped once they are as many as those left, and a frame's events
+  // are sorted among themselves and merged with those, not sorted again.
   struct Pending {
     std::vector<StreamEvent> events;
+    size_t head = 0;  // events before it were walked
     bool sorted = true;
+    size_t sorted_to = 0;  // when !sorted: [head, sorted_to) is in order
     void add(const StreamEvent& event) {
-      if (!events.empty() && walks_before(event.node, events.back().node)) sorted = false;
+      if (events.size() > head && walks_before(event.node, events.back().node))
+        unsorted_from(events.size());
       events.push_back(event);
     }
     // The last event was put in place.
     void added() {
       const size_t n = events.size();
-      if (n > 1 && walks_before(events[n - 1].node, events[n - 2].node)) sorted = false;
+      if (n > head + 1 && walks_before(events[n - 1].node, events[n - 2].node))
+        unsorted_from(n - 1);
+    }
+    void unsorted_from(size_t index) {
+      if (!sorted) return;
+      sorted = false;
+      sorted_to = index;
+    }
+    // An event's place may have changed: all of them are sorted again.
+    void unsort() {
+      sorted = false;
+      sorted_to = head;
     }
     void sort();
+    // The events before `walked` were walked.
+    void drop(size_t walked);
   };
 
   bool release(bool all);
