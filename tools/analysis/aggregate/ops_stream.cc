@@ -9,6 +9,7 @@
 
 #include "formats/pipelined_reader.h"
 #include "formats/record_batches.h"
+#include "tools/analysis/aggregate/call_tagged_work.h"
 #include "tools/analysis/aggregate/gpu_busy.h"
 #include "tools/analysis/aggregate/memory_ledger.h"
 #include "tools/analysis/aggregate/throughput_stream.h"
@@ -54,32 +55,6 @@ struct ByCorrelation {
   }
 };
 constexpr size_t kLateBudget = (size_t{4} << 20) / sizeof(KeptTarget);
-
-// With a capture window: a GPU record that came before any call of its id,
-// held until the file ends, when its call has come or not and the windows
-// are known (CaptureWindows::outside): counted then, or left out as work
-// issued outside the window, as the in-memory loader does (profile.cc).
-// With --group-by thread, work whose call had not come (or had left the
-// table) when it was read waits in the same form for its call's thread.
-struct HeldGpu {
-  uint64_t seq;  // of the file's GPU records with a timestamp: a GPU row's place
-  uint64_t correlation;
-  uint64_t start_ns;
-  uint64_t end_ns;
-  uint32_t label;  // its GPU row's, when it is work (without the thread)
-  uint32_t device;
-  GpuKind kind;
-  bool held = false;  // by the capture window: not in info_.gpu yet
-};
-struct BySeq {
-  bool operator()(const HeldGpu& a, const HeldGpu& b) const { return a.seq < b.seq; }
-};
-struct HeldByCorrelation {
-  bool operator()(const HeldGpu& a, const HeldGpu& b) const {
-    return a.correlation != b.correlation ? a.correlation < b.correlation : a.seq < b.seq;
-  }
-};
-constexpr size_t kHeldBudget = (size_t{4} << 20) / sizeof(HeldGpu);
 
 // Where a label's first kept event stands in the walk order of the file:
 // by thread, then as walks_before() orders a thread's events.
@@ -134,7 +109,10 @@ bool first_before(const CpuNode& a, const CpuNode& b) {
   return walks_before(a, b);
 }
 
-class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEvents {
+class OpsStream final : public RecordVisitor,
+                        public WalkRows,
+                        public WalkedEvents,
+                        public CallTaggedWork::Sink {
  public:
   OpsStream(FileInfo& info, const OpsOptions& options, std::vector<std::string> step_patterns)
       : info_(info),
@@ -319,7 +297,8 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
   void add_gpu(const GpuCursor& r, SeenSpan& span);
   void count_work(uint32_t label, uint64_t seq, uint32_t device, uint64_t start_ns,
                   uint64_t end_ns);
-  void count_work(const HeldGpu& h, uint32_t tag) {
+  // CallTaggedWork::Sink
+  void count(const HeldGpu& h, uint32_t tag) override {
     if (h.held) {
       info_.gpu.count(h.kind);
       ++info_.gpu.records;
@@ -337,13 +316,7 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
     if (launch_counts_[l]++ == 0) launch_order_.push_back(l);
     if (filtering_) launch_first_[l] = std::min(launch_first_[l], call);
   }
-  // --group-by thread: work read before its call.
-  void wait_for_call(const HeldGpu& h);
-  void call_came(uint64_t correlation, uint32_t group);
-  void without_call(const HeldGpu& h);
-  void give_up_waiting();
-  void move_waiting_rows(uint64_t from, uint64_t to, CallSlots::Gpu outcome);
-  bool count_late_rows();
+  void without_call(const HeldGpu& h) override;
   void release_held();
   uint32_t api_label(const ApiInfo& info, uint32_t group);
   uint32_t kernel_label(const std::string* kernel, uint32_t kernel_id, uint32_t group);
@@ -402,7 +375,7 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
         any = true;
       });
       if (!any) kept_targets_.add(KeptTarget{p.correlation, 0, kNoTarget});
-      if (tagged_) kept_tags_.add(KeptTarget{p.correlation, p.tag, 0});
+      if (tagged_) tagged_work_.pushed(p.correlation, p.tag);
       if (by_work_ && p.tag != 0 && p.tag != kBare) grouped_pushed_.set(p.correlation);
     }
     slots_.pushed().clear();
@@ -491,13 +464,8 @@ class OpsStream final : public RecordVisitor, public WalkRows, public WalkedEven
   bool windowed_ = false;  // has_capture_window: unpaired GPU work may be outside it
   SpillSorter<HeldGpu, BySeq> held_{kHeldBudget};
   uint64_t gpu_seq_ = 0;
-  // --group-by thread: work waiting for its call (by id), and work of calls
-  // pushed out of CallSlots with their threads, joined when the file ends.
-  std::unordered_map<uint64_t, std::vector<HeldGpu>> waiting_rows_;
-  static constexpr size_t kWaitingSweep = size_t{1} << 16;
-  size_t sweep_above_ = kWaitingSweep;
-  SpillSorter<HeldGpu, HeldByCorrelation> late_rows_{kHeldBudget};
-  SpillSorter<KeptTarget, ByCorrelation> kept_tags_{kLateBudget};
+  // --group-by thread, --range: GPU rows that wait for their call's tag.
+  CallTaggedWork tagged_work_{slots_, *this, filtering_};
   uint64_t counted_seq_ = 0;  // the largest seq count_work() saw
   bool reorder_ = false;      // count_work() saw a seq below it
   std::unordered_map<uint32_t, ThreadState> threads_;
@@ -675,7 +643,7 @@ void OpsStream::on_api_batch(const ApiBatch& batch) {
     return;
   }
   if (!slots_.pushed().empty()) keep_pushed();
-  if (!waiting_rows_.empty() && !filtering_) call_came(correlation, t.group);
+  if (tagged_ && !filtering_) tagged_work_.call_tagged(correlation, t.group);
   if (!first_group_.empty()) {
     auto it = first_group_.find(correlation);
     if (it != first_group_.end()) {
@@ -883,17 +851,9 @@ void OpsStream::on_gpu_batch(const GpuBatch& batch) {
   }
   const uint32_t l = gpu_label(c, kernel);
   if (tagged_) {
-    // The row is the call's thread's, and counts when the call is in range:
-    // known once the call has come (thread), or has been walked (range).
-    const HeldGpu h{seq, correlation, start_ns, end_ns, l, c.device(), kind, hold};
-    if (pairing == CallSlots::Gpu::kLate)
-      late_rows_.add(h);
-    else if (pairing == CallSlots::Gpu::kOpened || (!filtering_ && slots_.has_call(correlation)))
-      count_work(h, slots_.tag(correlation));
-    else if (correlation == 0 || slots_.gave_up(correlation))
-      without_call(h);
-    else
-      wait_for_call(h);
+    // The row is the call's thread's, and counts when the call is in range.
+    tagged_work_.add(HeldGpu{seq, correlation, start_ns, end_ns, l, c.device(), kind, hold},
+                     pairing);
     return;
   }
   if (hold) {
@@ -945,72 +905,13 @@ bool OpsStream::ready(StreamEvent& e, bool must) {
   return true;
 }
 
-void OpsStream::wait_for_call(const HeldGpu& h) {
-  waiting_rows_[h.correlation].push_back(h);
-  if (waiting_rows_.size() > sweep_above_) give_up_waiting();
-}
-
-// A mapping moved records of CUPTI id `from` to pushed id `to`
-// (CallSlots::rename, which answered `outcome`).
-void OpsStream::move_waiting_rows(uint64_t from, uint64_t to, CallSlots::Gpu outcome) {
-  auto node = waiting_rows_.extract(from);
-  if (node.empty()) return;
-  for (HeldGpu& h : node.mapped()) {
-    h.correlation = to;
-    if (outcome == CallSlots::Gpu::kLate)
-      late_rows_.add(h);
-    else if (outcome == CallSlots::Gpu::kOpened || (!filtering_ && slots_.has_call(to)))
-      count_work(h, slots_.tag(to));
-    else if (slots_.gave_up(to))
-      without_call(h);
-    else
-      wait_for_call(h);
-  }
-}
-
-void OpsStream::call_came(uint64_t correlation, uint32_t group) {
-  auto it = waiting_rows_.find(correlation);
-  if (it == waiting_rows_.end()) return;
-  for (const HeldGpu& h : it->second) count_work(h, group);
-  waiting_rows_.erase(it);
-}
-
 // Work no call will claim: a GPU row without a thread, or, held by the
 // capture window, left to release_held().
 void OpsStream::without_call(const HeldGpu& h) {
   if (h.held)
     held_.add(h);
   else if (!filtering_)  // work without a call is in no range
-    count_work(h, Interner::kEmpty);
-}
-
-// Ids CallSlots gave up on will never see their call: their work leaves
-// the table, which then stays as small as CallSlots' waiting ids.
-void OpsStream::give_up_waiting() {
-  for (auto it = waiting_rows_.begin(); it != waiting_rows_.end();) {
-    if (!slots_.gave_up(it->first)) {
-      ++it;
-      continue;
-    }
-    for (const HeldGpu& h : it->second) without_call(h);
-    it = waiting_rows_.erase(it);
-  }
-  sweep_above_ = std::max(kWaitingSweep, 2 * waiting_rows_.size());
-}
-
-// Once the file has ended: the work of calls pushed out of the table, to
-// their threads' rows. False when a late record's call was not kept.
-bool OpsStream::count_late_rows() {
-  auto late = late_rows_.sorted();
-  auto tags = kept_tags_.sorted();
-  KeptTarget k{};
-  bool has_k = tags.next(k);
-  for (HeldGpu h; late.next(h);) {
-    while (has_k && k.correlation < h.correlation) has_k = tags.next(k);
-    if (!has_k || k.correlation != h.correlation) return false;
-    count_work(h, k.key);
-  }
-  return true;
+    count(h, Interner::kEmpty);
 }
 
 // A mapping that came after GPU records of its CUPTI id: they move to the
@@ -1037,7 +938,7 @@ void OpsStream::on_external_correlation(uint64_t cupti_id, uint64_t external_id)
   if (!slots_.rename(correlation, external_id, outcome, records, ns, context))
     return fail("a GPU record given up before its external correlation came");
   if (records == 0) return;
-  if (tagged_) move_waiting_rows(correlation, external_id, outcome);
+  if (tagged_) tagged_work_.renamed(correlation, external_id, outcome);
   if (by_work_) {
     auto first = first_group_.find(correlation);
     if (first != first_group_.end()) {
@@ -1101,7 +1002,7 @@ bool OpsStream::walked(const StreamEvent& e, const WalkVisit& v, NestingWalk& wa
       const uint32_t group = by_thread_ ? labels_.get(e.node.label).group : Interner::kEmpty;
       const uint32_t tag = group | (in_range ? kInScope : 0);
       slots_.set_tag(e.correlation, tag);
-      if (!waiting_rows_.empty()) call_came(e.correlation, tag);
+      tagged_work_.call_tagged(e.correlation, tag);
     }
     if (!slots_.pushed().empty()) keep_pushed();
     if (gpu_ns != 0)
@@ -1198,9 +1099,7 @@ bool OpsStream::finish(KeyAverages& out, std::optional<FileThroughput>* throughp
   }
   if (!why_.empty()) return false;  // walked() may have failed
   // Every call has come and been walked: what still waits has no call.
-  for (const auto& [correlation, rows] : waiting_rows_)
-    for (const HeldGpu& h : rows) without_call(h);
-  waiting_rows_.clear();
+  tagged_work_.no_more_calls();
   release_held();
   for (const auto& [tid, name] : thread_names_) {
     const std::string* text = string_of(pb::StringEntry::NVTX, name);
@@ -1223,7 +1122,7 @@ bool OpsStream::finish(KeyAverages& out, std::optional<FileThroughput>* throughp
   }
   saw_memory_ = !deltas.empty();
 
-  if (!add_late_work() || !count_late_rows()) {
+  if (!add_late_work() || !tagged_work_.join_late()) {
     fail("a GPU record whose call left the pairing window");
     return false;
   }
