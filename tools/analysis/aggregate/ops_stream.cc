@@ -376,7 +376,7 @@ class OpsStream final : public RecordVisitor,
       });
       if (!any) kept_targets_.add(KeptTarget{p.correlation, 0, kNoTarget});
       if (tagged_) tagged_work_.pushed(p.correlation, p.tag);
-      if (by_work_ && p.tag != 0 && p.tag != kBare) grouped_pushed_.set(p.correlation);
+      if (by_work_ && p.tag != 0) grouped_pushed_.set(p.correlation);
     }
     slots_.pushed().clear();
   }
@@ -427,16 +427,13 @@ class OpsStream final : public RecordVisitor,
   static constexpr uint32_t kInScope = 1u << 31;
   // --group-by stream|device: an API row's group is the stream or device of
   // the first GPU work its call issued. The call carries that as its tag
-  // once the work has come (0 before); a launch, copy or set is held back
-  // from the walk until then (ready()), at most kHoldLimit events of its
-  // thread; one walked without it is tagged kBare, and work of it that
-  // comes later makes the file go in memory.
+  // once the work has come (CallSlots keeps it for an id still waiting for
+  // its call); a launch, copy or set is held back from the walk until then
+  // (ready()), at most kHoldLimit events of its thread. Work of a call
+  // walked without a tag makes the file go in memory.
   const bool by_work_ =
       options_.group_by == GroupBy::kStream || options_.group_by == GroupBy::kDevice;
-  static constexpr uint32_t kBare = 1u << 31;
   static constexpr size_t kHoldLimit = size_t{1} << 18;
-  std::unordered_map<uint64_t, uint32_t> first_group_;  // work read before its call
-  size_t first_sweep_above_ = size_t{1} << 16;
   PagedBits grouped_pushed_;  // calls pushed out of CallSlots with their group
   std::unordered_map<uint64_t, uint32_t> work_groups_;  // stream or device -> group
   // Thread groups whose thread has a name: bare tid -> "tid (name)".
@@ -644,13 +641,6 @@ void OpsStream::on_api_batch(const ApiBatch& batch) {
   }
   if (!slots_.pushed().empty()) keep_pushed();
   if (tagged_ && !filtering_) tagged_work_.call_tagged(correlation, t.group);
-  if (!first_group_.empty()) {
-    auto it = first_group_.find(correlation);
-    if (it != first_group_.end()) {
-      slots_.set_tag(correlation, it->second);
-      first_group_.erase(it);
-    }
-  }
   if (info->category == ApiCategory::kLaunch) gaps_.launch(start_ns, correlation);
   t.stream->add_made(false, start_ns, [&](StreamEvent& e) {
     e.node.start_ns = start_ns;
@@ -867,11 +857,9 @@ void OpsStream::on_gpu_batch(const GpuBatch& batch) {
 void OpsStream::first_work(uint64_t correlation, CallSlots::Gpu pairing, uint32_t group) {
   if (correlation == 0) return;
   switch (pairing) {
-    case CallSlots::Gpu::kOpened: {
-      const uint32_t tag = slots_.tag(correlation);
-      if (tag == 0 || tag == kBare) fail("GPU work of a call walked before it came");
+    case CallSlots::Gpu::kOpened:
+      if (slots_.tag(correlation) == 0) fail("GPU work of a call walked before it came");
       return;
-    }
     case CallSlots::Gpu::kLate:
       // Only calls that may still get work are handed on when pushed out
       // (CallSlots::pushed): any other's is work after its walk too.
@@ -880,29 +868,19 @@ void OpsStream::first_work(uint64_t correlation, CallSlots::Gpu pairing, uint32_
     case CallSlots::Gpu::kWaiting:
       break;
   }
-  if (slots_.has_call(correlation)) {
-    if (slots_.tag(correlation) == 0) slots_.set_tag(correlation, group);
-    return;
-  }
-  if (slots_.gave_up(correlation)) return;
-  first_group_.try_emplace(correlation, group);
-  if (first_group_.size() > first_sweep_above_) {
-    std::erase_if(first_group_, [&](const auto& f) { return slots_.gave_up(f.first); });
-    first_sweep_above_ = std::max(size_t{1} << 16, 2 * first_group_.size());
-  }
+  // The call, or its id waiting for it (CallSlots::gpu() made the entry).
+  if (slots_.tag(correlation) == 0) slots_.set_tag(correlation, group);
 }
 
 // --group-by stream|device: a call is walked in its first work's row.
 bool OpsStream::ready(StreamEvent& e, bool must) {
   if ((e.node.flags & kNodeRange) || e.correlation == 0) return true;
   const uint32_t tag = slots_.tag(e.correlation);
-  if (tag != 0 && tag != kBare) {
+  if (tag != 0) {
     e.node.label = regrouped(e.node.label, tag);
     return true;
   }
-  if (e.issues_work && !must) return false;
-  slots_.set_tag(e.correlation, kBare);
-  return true;
+  return !e.issues_work || must;  // walked without a group: its work must not come
 }
 
 // Work no call will claim: a GPU row without a thread, or, held by the
@@ -935,18 +913,14 @@ void OpsStream::on_external_correlation(uint64_t cupti_id, uint64_t external_id)
   CallSlots::Gpu outcome{};
   uint64_t records = 0, ns = 0;
   uint32_t context = WalkContexts::kNone;
-  if (!slots_.rename(correlation, external_id, outcome, records, ns, context))
+  uint32_t tag = 0;
+  if (!slots_.rename(correlation, external_id, outcome, records, ns, context, tag))
     return fail("a GPU record given up before its external correlation came");
   if (records == 0) return;
   if (tagged_) tagged_work_.renamed(correlation, external_id, outcome);
-  if (by_work_) {
-    auto first = first_group_.find(correlation);
-    if (first != first_group_.end()) {
-      const uint32_t group = first->second;
-      first_group_.erase(first);
-      first_work(external_id, outcome, group);
-      if (!why_.empty()) return;
-    }
+  if (by_work_ && tag != 0) {  // work waited under the CUPTI id
+    first_work(external_id, outcome, tag);
+    if (!why_.empty()) return;
   }
   // A launch has no sync record (one carries its sync call's id): what
   // waited under a launch's id is work.

@@ -64,8 +64,9 @@ void CallSlots::vacate(const Slot& slot) {
 uint32_t CallSlots::tag(uint64_t correlation) const {
   if (tags_.empty()) return 0;
   if (slots_[correlation & mask_].correlation == correlation) return tags_[correlation & mask_];
-  auto it = tags_aside_.find(correlation);
-  return it == tags_aside_.end() ? 0 : it->second;
+  if (auto it = tags_aside_.find(correlation); it != tags_aside_.end()) return it->second;
+  auto it = waiting_.find(correlation);
+  return it == waiting_.end() ? 0 : it->second.tag;
 }
 
 void CallSlots::set_tag(uint64_t correlation, uint32_t tag) {
@@ -74,6 +75,8 @@ void CallSlots::set_tag(uint64_t correlation, uint32_t tag) {
     tags_[correlation & mask_] = tag;
   else if (unwalked_.contains(correlation))
     tags_aside_[correlation] = tag;
+  else if (auto it = waiting_.find(correlation); it != waiting_.end())
+    it->second.tag = tag;
 }
 
 bool CallSlots::add_call(uint64_t correlation, Expect expect, uint32_t tag) {
@@ -90,6 +93,7 @@ bool CallSlots::add_call(uint64_t correlation, Expect expect, uint32_t tag) {
   if (it != waiting_.end()) {
     slot.received = true;
     slot.gpu_ns = it->second.gpu_ns;
+    if (!tags_.empty() && it->second.tag != 0) tags_[correlation & mask_] = it->second.tag;
     waiting_.erase(it);  // its place in waiting_order_ is skipped later
   }
   return true;
@@ -174,21 +178,24 @@ CallSlots::Gpu CallSlots::gpu_without_call(uint64_t correlation, uint64_t ns, ui
 }
 
 bool CallSlots::rename(uint64_t from, uint64_t to, Gpu& outcome, uint64_t& records, uint64_t& ns,
-                       uint32_t& context) {
+                       uint32_t& context, uint32_t& tag) {
   records = ns = 0;
+  tag = 0;
   outcome = Gpu::kWaiting;
   auto it = waiting_.find(from);
   if (it == waiting_.end()) return !given_up_.test(from);
   records = it->second.records;
   ns = it->second.gpu_ns;
+  tag = it->second.tag;
   waiting_.erase(it);  // its place in waiting_order_ is skipped later
   if (Slot* slot = find(to)) {
     slot->received = true;
-    if (slot->opened) {
+    if (slot->opened) {  // walked: its tag is the owner's to check
       context = slot->context;
       outcome = Gpu::kOpened;
     } else {
       slot->gpu_ns += ns;
+      if (tag != 0 && this->tag(to) == 0) set_tag(to, tag);
     }
     return true;
   }
@@ -203,6 +210,7 @@ bool CallSlots::rename(uint64_t from, uint64_t to, Gpu& outcome, uint64_t& recor
   auto [moved, added] = waiting_.try_emplace(to);
   moved->second.gpu_ns += ns;
   moved->second.records += records;
+  if (moved->second.tag == 0) moved->second.tag = tag;
   if (added) waiting_order_.push_back(to);
   return true;
 }

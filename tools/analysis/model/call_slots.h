@@ -25,7 +25,7 @@
 // call is in the table or aside, and pushed() hands on: a GPU row's group,
 // and whether it counts, are its call's.
 //
-// Memory: 24 bytes × 2^bits (28 with tags), 32 bytes per waiting GPU id (at most
+// Memory: 24 bytes × 2^bits (28 with tags), 40 bytes per waiting GPU id (at most
 // `waiting_limit`), and 1 bit per correlation id up to the largest pushed
 // out (8 KiB pages, made as needed).
 #pragma once
@@ -68,14 +68,18 @@ class CallSlots {
   // is not work), one record (a launch, a copy, a set), or many (a graph).
   enum class Expect : uint8_t { kNothing, kOne, kMany };
   // A call with this id was read. Returns false on a conflict. `tag`: kept
-  // with keep_tags() only.
+  // with keep_tags() only; a tag set while its GPU records waited for it
+  // goes first.
   bool add_call(uint64_t correlation, Expect expect = Expect::kNothing, uint32_t tag = 0);
 
   // Calls carry a tag from now on; call before the first add_call().
   void keep_tags() { tags_.assign(slots_.size(), 0); }
-  // The tag of a call has_call() finds (0 without keep_tags()).
+  // The tag of a call has_call() finds, or of an id whose GPU records wait
+  // for their call (0: none, or no keep_tags()).
   uint32_t tag(uint64_t correlation) const;
-  // A tag known only later (whether the walk found the call in a --range).
+  // A tag known only later: whether the walk found the call in a --range;
+  // the stream of the first work of a call, or of an id still waiting for
+  // its call (which then gets it).
   void set_tag(uint64_t correlation, uint32_t tag);
   // Whether GPU records of this id waited so long for a call that they were
   // given up: none of this id will pair.
@@ -126,10 +130,11 @@ class CallSlots {
   // External correlation (external_ids.h): GPU records of CUPTI id `from`
   // read before the mapping that says they are `to`'s. They move to `to` as
   // gpu() would have taken them; `records` and `ns` get how many and their
-  // work time (0 records: none was waiting). False when they were given up
+  // work time (0 records: none was waiting), `tag` the tag set on `from`
+  // (which `to` takes unless it has one). False when they were given up
   // already, which the in-memory pairing would not have done (a conflict).
   bool rename(uint64_t from, uint64_t to, Gpu& outcome, uint64_t& records, uint64_t& ns,
-              uint32_t& context);
+              uint32_t& context, uint32_t& tag);
   // Whether a GPU record of this call's id came: 1 or 0, and -1 when the
   // call was pushed out of the table (no longer known).
   int received(uint64_t correlation) {
@@ -167,6 +172,7 @@ class CallSlots {
   struct Waiting {
     uint64_t gpu_ns = 0;
     uint64_t records = 0;
+    uint32_t tag = 0;
   };
   // opened() and gpu() for a call not in its slot (aside, or none), and
   // gpu() for id 0. The inline parts above answer nearly every record.

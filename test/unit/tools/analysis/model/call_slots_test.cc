@@ -164,6 +164,38 @@ TEST_CASE("a call's tag follows it aside, back to the table, and into pushed()")
   CHECK_FALSE(waiting.gave_up(101));
 }
 
+TEST_CASE("a tag set while an id waits for its call goes to the call, and moves with a rename") {
+  // --group-by stream: the first work of a call can come before the call.
+  CallSlots slots(4, 8);
+  slots.keep_tags();
+  uint32_t context = 0;
+  CHECK(slots.gpu(7, 10, context) == CallSlots::Gpu::kWaiting);
+  slots.set_tag(7, 55);
+  CHECK(slots.tag(7) == 55);
+  REQUIRE(slots.add_call(7, CallSlots::Expect::kOne, 0));
+  CHECK(slots.tag(7) == 55);
+  // A CUPTI id's waiting tag goes to the pushed id's waiting records, then
+  // to its call; a walked call keeps none (its owner checks).
+  CHECK(slots.gpu(9, 10, context) == CallSlots::Gpu::kWaiting);
+  slots.set_tag(9, 66);
+  CallSlots::Gpu outcome{};
+  uint64_t records = 0, ns = 0;
+  uint32_t tag = 0;
+  REQUIRE(slots.rename(9, 100, outcome, records, ns, context, tag));
+  CHECK(tag == 66);
+  CHECK(slots.tag(100) == 66);
+  REQUIRE(slots.add_call(100, CallSlots::Expect::kOne, 0));
+  CHECK(slots.tag(100) == 66);
+  REQUIRE(slots.add_call(11, CallSlots::Expect::kOne, 0));
+  REQUIRE(slots.opened(11, 3, ns));
+  CHECK(slots.gpu(12, 10, context) == CallSlots::Gpu::kWaiting);
+  slots.set_tag(12, 77);
+  REQUIRE(slots.rename(12, 11, outcome, records, ns, context, tag));
+  CHECK(outcome == CallSlots::Gpu::kOpened);
+  CHECK(tag == 77);
+  CHECK(slots.tag(11) == 0);
+}
+
 TEST_CASE("two calls with one id are a conflict") {
   CallSlots slots(4, 8);
   REQUIRE(slots.add_call(3));

@@ -55,7 +55,8 @@ TEST_CASE("GPU records read before their mapping move to the call that pushed th
   REQUIRE(slots.opened(P + 1, 42, ns));
   CallSlots::Gpu outcome{};
   uint64_t records = 0;
-  REQUIRE(slots.rename(9, P + 1, outcome, records, ns, context));
+  uint32_t tag = 0;
+  REQUIRE(slots.rename(9, P + 1, outcome, records, ns, context, tag));
   CHECK(outcome == CallSlots::Gpu::kOpened);
   CHECK(records == 1);
   CHECK(ns == 100);
@@ -63,7 +64,7 @@ TEST_CASE("GPU records read before their mapping move to the call that pushed th
   CHECK(slots.unpaired() == 0);
   CHECK(slots.received(P + 1) == 1);
   // No record waited under 10: nothing moves.
-  REQUIRE(slots.rename(10, P + 2, outcome, records, ns, context));
+  REQUIRE(slots.rename(10, P + 2, outcome, records, ns, context, tag));
   CHECK(records == 0);
 }
 
@@ -73,7 +74,8 @@ TEST_CASE("a record moved to a call not read yet waits under the pushed id") {
   CHECK(slots.gpu(9, 100, context) == CallSlots::Gpu::kWaiting);
   CallSlots::Gpu outcome{};
   uint64_t records = 0, ns = 0;
-  REQUIRE(slots.rename(9, P + 1, outcome, records, ns, context));
+  uint32_t tag = 0;
+  REQUIRE(slots.rename(9, P + 1, outcome, records, ns, context, tag));
   CHECK(outcome == CallSlots::Gpu::kWaiting);
   CHECK(slots.unpaired() == 1);
   REQUIRE(slots.add_call(P + 1, CallSlots::Expect::kOne));
