@@ -37,6 +37,8 @@ STREAMED = (
     ["--view", "launches", "--limit", "0"],
     ["--view", "launches", "--format", "json"],
     ["--view", "memory", "--limit", "0"],
+    ["--view", "launches", "--range", "*", "--limit", "0"],
+    ["--view", "memory", "--range", "*", "--sort", "bytes"],
 )
 
 
@@ -145,7 +147,8 @@ class StreamMatchesMemory(StreamCase):
                             path], check=True, capture_output=True)
             for args in ([], ["--view", "kernels", "--format", "csv"],
                          ["--group-by", "thread", "--view", "kernels"],
-                         ["--range", "ProfilerStep*", "--step", "ProfilerStep*"]):
+                         ["--range", "ProfilerStep*", "--step", "ProfilerStep*"],
+                         ["--view", "launches", "--range", "ProfilerStep*"]):
                 streamed, peak_kb = report_with_peak(args, [path])
                 self.assertEqual(streamed.returncode, 0, streamed.stderr)
                 self.assertNotIn("read in memory", streamed.stderr)
@@ -202,14 +205,11 @@ class DiffStreams(E2ETestCase):
 class InMemoryWhenItMustBe(E2ETestCase):
     def test_options_the_stream_cannot_take_say_nothing(self):
         """--group-by stream/device with --range (a call would carry both its first work's
-        stream and its scope), and --range in the launches and memory views, are read in memory
-        without a note: a user did not ask for a file the stream declines, but for an option
-        it does not take yet."""
+        stream and its scope) is read in memory without a note: a user did not ask for a file
+        the stream declines, but for an option it does not take yet."""
         run = run_program([program("train_loop")], self.tmp)
         self.assertEqual(run.returncode, 0, run.stderr)
-        for args in (["--group-by", "stream", "--range", "*"], ["--group-by", "device", "--range", "*"],
-                     ["--view", "launches", "--range", "forward"],
-                     ["--view", "memory", "--range", "*"]):
+        for args in (["--group-by", "stream", "--range", "*"], ["--group-by", "device", "--range", "*"]):
             streamed = report(args, run.files)
             self.assertEqual(streamed.returncode, 0, streamed.stderr)
             self.assertNotIn("read in memory", streamed.stderr)
@@ -222,7 +222,8 @@ class InMemoryWhenItMustBe(E2ETestCase):
         run = run_program([program("nvtx_ranges")], self.tmp)
         self.assertEqual(run.returncode, 0, run.stderr)
         for args, note in ((["--range", "handoff"], True), (["--range", "worker"], False),
-                           (["--range", "*"], True)):
+                           (["--range", "*"], True), (["--view", "memory", "--range", "*"], True),
+                           (["--view", "launches", "--range", "worker"], False)):
             streamed = report(args, run.files)
             self.assertEqual(streamed.returncode, 0, streamed.stderr)
             self.assertEqual(f"gpuprof: note: {run.files[0]}: read in memory (--range naming a "

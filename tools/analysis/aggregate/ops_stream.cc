@@ -126,6 +126,8 @@ class OpsStream final : public RecordVisitor,
 
   const std::string& why() const { return why_; }
   bool saw_memory() const { return saw_memory_; }
+  // With --range: each call the walk finds in range goes to `scope` too.
+  void mark_scope(CallSet* scope) { scope_out_ = scope; }
 
   // RecordVisitor
   // Asked after each frame (reader.h): the end of a frame, when the threads
@@ -421,6 +423,7 @@ class OpsStream final : public RecordVisitor,
       options_.group_by == GroupBy::kInputShape || options_.group_by == GroupBy::kSeq;
   const bool by_thread_ = options_.group_by == GroupBy::kThread;
   const bool filtering_ = !options_.ranges.empty();  // --range
+  CallSet* scope_out_ = nullptr;
   // A GPU row depends on its call: its thread's group, whether it is in
   // range. Calls carry that as a tag (CallSlots), kInScope the range's bit.
   const bool tagged_ = by_thread_ || filtering_;
@@ -984,6 +987,7 @@ bool OpsStream::walked(const StreamEvent& e, const WalkVisit& v, NestingWalk& wa
                       [this](uint32_t l) -> Row& { return label_rows_[l]; });
   }
   if (filtering_ && in_range) {
+    if (scope_out_ != nullptr) scope_out_->add(e.node.id);
     if (e.sync) throughput_.sync_call(e.node.start_ns, e.node.end_ns);
     if (e.launch_label != UINT32_MAX) count_launch(e.launch_label, e.node.id);
   }
@@ -1153,13 +1157,14 @@ bool streamable(const OpsOptions& options) {
 std::optional<StreamedFile> stream_ops_file(uint32_t index, const std::string& path,
                                             const OpsOptions& options,
                                             const std::optional<std::vector<std::string>>& steps,
-                                            KeyAverages& rows, std::string& why,
-                                            unsigned decoders) {
+                                            KeyAverages& rows, std::string& why, unsigned decoders,
+                                            CallSet* scope) {
   StreamedFile out;
   out.info.path = path;
   KeyAverages local;
   try {
     OpsStream stream(out.info, options, steps.value_or(std::vector<std::string>{}));
+    stream.mark_scope(scope);
     out.info.status =
         decoders > 0 ? read_file_pipelined(path, stream, decoders) : read_file(path, stream);
     if (!stream.why().empty() || !stream.finish(local, steps ? &out.throughput : nullptr, index)) {

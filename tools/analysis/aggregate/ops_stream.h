@@ -42,6 +42,7 @@
 #include "tools/analysis/aggregate/key_averages.h"
 #include "tools/analysis/aggregate/ops_rows.h"
 #include "tools/analysis/aggregate/throughput.h"
+#include "tools/analysis/model/call_scope.h"
 #include "tools/analysis/read/profile.h"
 
 namespace gprof::analysis {
@@ -61,10 +62,12 @@ struct StreamedFile {
 // `decoders`: threads that decode the file's frames beside the calling
 // thread's aggregation (formats/pipelined_reader.h), for cores that would
 // otherwise idle; 0: the calling thread decodes too.
+// `scope` (with --range): the calls in range, by ApiCall::index, for a
+// second stream of the same file (report's launches and memory views).
 std::optional<StreamedFile> stream_ops_file(uint32_t index, const std::string& path,
                                             const OpsOptions& options,
                                             const std::optional<std::vector<std::string>>& steps,
                                             KeyAverages& rows, std::string& why,
-                                            unsigned decoders = 0);
+                                            unsigned decoders = 0, CallSet* scope = nullptr);
 
 }  // namespace gprof::analysis

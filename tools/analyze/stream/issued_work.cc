@@ -18,14 +18,17 @@ class Join {
   void owner(const CallRecord& c) {
     call_ = c.call;
     correlation_ = c.correlation;
+    index_ = static_cast<int32_t>(c.index);
     work_.clear();
   }
   void issued(const GpuScan& g) {
     windowed_.paired(g);
     if (!g.is_work) return;
     scan_.worked(correlation_);
-    work_.push_back(g.work);
-    out_.on_work(g.work, names_[g.work.name]);
+    Work w = g.work;
+    w.call = index_;
+    work_.push_back(w);
+    out_.on_work(w, names_[w.name]);
   }
   void owned() {
     if (!work_.empty()) out_.on_launch(call_, work_, names_);
@@ -45,6 +48,7 @@ class Join {
   FileScan& scan_;
   Call call_;
   uint64_t correlation_ = 0;
+  int32_t index_ = kNone;
   std::vector<Work> work_;  // one call's: a graph launch's nodes at most
 };
 

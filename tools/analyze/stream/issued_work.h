@@ -19,7 +19,9 @@ class IssuedWorkVisitor {
  public:
   virtual ~IssuedWorkVisitor() = default;
   // Each GPU work record (kernels, copies, sets: not syncs), in no given
-  // order (by correlation id); `name` its row name (gpu_names.h).
+  // order (by correlation id); `name` its row name (gpu_names.h);
+  // work.call the ApiCall::index of the call that issued it, kNone for work
+  // no call claimed.
   virtual void on_work(const Work& /*work*/, const std::string& /*name*/) {}
   // Each call that issued GPU work, its work by start (never empty; names
   // in `names`), in the order of the loader's on_launch: by correlation id.

@@ -135,7 +135,7 @@ struct ScopeOnly {
 template <typename View>
 struct ScopedWork : analysis::FileWork {
   ScopedWork(const ReportOptions& options, unsigned decoders)
-      : stream(views_may_stream(options)), decoders(decoders) {
+      : stream(views_may_stream()), ranges(options.ranges), decoders(decoders) {
     if (!options.ranges.empty()) scope.emplace(options);
     std::vector<analysis::ProfileVisitor*> visitors;
     if (scope) visitors.push_back(&scope->visitor);
@@ -147,12 +147,13 @@ struct ScopedWork : analysis::FileWork {
   std::optional<analysis::FileInfo> read(uint32_t /*file*/, const std::string& path) override {
     if (!stream) return std::nullopt;
     std::optional<analysis::FileInfo> info =
-        stream_view_file(path, decoders, out, in_memory_because);
-    if (!info) out = View(nullptr);  // read again, in memory, from nothing
+        stream_view_file(path, decoders, ranges, out, in_memory_because);
+    if (!info) out = View(scope ? &scope->visitor : nullptr);  // read again in memory
     return info;
   }
 
   const bool stream;
+  const std::vector<std::string> ranges;
   const unsigned decoders;
   std::string in_memory_because;  // why a file was not streamed
   std::optional<ScopeOnly> scope;

@@ -5,17 +5,28 @@
 
 #include "formats/api_ids.h"
 #include "formats/reader.h"
+#include "tools/analysis/aggregate/ops_stream.h"
 #include "tools/analyze/stream/issued_work.h"
 
 namespace gprof::cli {
 namespace {
 
+// As analysis::in_scope: without a scope everything, with one only work that
+// a call in it issued.
+bool in_scope(const analysis::CallSet* scope, int32_t call) {
+  return scope == nullptr ||
+         (call != analyze::kNone && scope->contains(static_cast<uint32_t>(call)));
+}
+
 // A launch as the loader's Launch gives it to LaunchesVisitor::on_launch.
+// `scope` (--range): only launches of calls in it.
 class LaunchSink final : public analyze::stream::IssuedWorkVisitor {
  public:
-  explicit LaunchSink(analysis::LaunchesVisitor& view) : view_(view) {}
+  LaunchSink(analysis::LaunchesVisitor& view, const analysis::CallSet* scope)
+      : view_(view), scope_(scope) {}
   void on_launch(const analyze::Call& call, std::span<const analyze::Work> work,
                  const std::vector<std::string>& names) override {
+    if (!in_scope(scope_, work.front().call)) return;
     const ApiInfo* info = api_info(call.api);
     const std::string_view name = work.size() == 1 || info == nullptr
                                       ? std::string_view(names[work.front().name])
@@ -27,20 +38,40 @@ class LaunchSink final : public analyze::stream::IssuedWorkVisitor {
 
  private:
   analysis::LaunchesVisitor& view_;
+  const analysis::CallSet* scope_;
 };
 
-// A copy or set as the loader's GpuActivity gives it to TransfersVisitor::on_gpu.
+// A copy or set as the loader's GpuActivity gives it to TransfersVisitor::on_gpu;
+// `scope` (--range): only those issued by a call in it.
 class TransferSink final : public analyze::stream::IssuedWorkVisitor {
  public:
-  explicit TransferSink(analysis::TransfersVisitor& view) : view_(view) {}
+  TransferSink(analysis::TransfersVisitor& view, const analysis::CallSet* scope)
+      : view_(view), scope_(scope) {}
   void on_work(const analyze::Work& work, const std::string& name) override {
-    if (work.kind == GpuKind::kMemcpy || work.kind == GpuKind::kMemset)
+    if ((work.kind == GpuKind::kMemcpy || work.kind == GpuKind::kMemset) &&
+        in_scope(scope_, work.call))
       view_.add_transfer(name, work.bytes, work.duration());
   }
 
  private:
   analysis::TransfersVisitor& view_;
+  const analysis::CallSet* scope_;
 };
+
+// With --range, a first stream of the file marks the calls in range as the
+// key-averages views walk them (ops_stream.h); the second pairs their work.
+// Two reads of the file, in memory that follows the rows and a bit a call,
+// rather than one that holds the file.
+bool mark_scope(const std::string& path, unsigned decoders, const std::vector<std::string>& ranges,
+                analysis::CallSet& scope, std::string& why) {
+  analysis::KeyAverages scratch;
+  const std::optional<analysis::StreamedFile> walked = analysis::stream_ops_file(
+      0, path, analysis::OpsOptions{analysis::GroupBy::kName, ranges, false}, std::nullopt, scratch,
+      why, decoders, &scope);
+  if (!walked) return false;
+  retract_read_progress(walked->info.status);  // the file counts once, in the second read
+  return true;
+}
 
 std::optional<analysis::FileInfo> stream(const std::string& path, unsigned decoders,
                                          analyze::stream::IssuedWorkVisitor& sink,
@@ -53,22 +84,28 @@ std::optional<analysis::FileInfo> stream(const std::string& path, unsigned decod
 
 }  // namespace
 
-bool views_may_stream(const ReportOptions& options) {
+bool views_may_stream() {
   const char* value = std::getenv("GPROF_STREAM");
-  return options.ranges.empty() && !(value != nullptr && std::string(value) == "0");
+  return !(value != nullptr && std::string(value) == "0");
 }
 
 std::optional<analysis::FileInfo> stream_view_file(const std::string& path, unsigned decoders,
+                                                   const std::vector<std::string>& ranges,
                                                    analysis::LaunchesVisitor& view,
                                                    std::string& why) {
-  LaunchSink sink(view);
+  analysis::CallSet scope;
+  if (!ranges.empty() && !mark_scope(path, decoders, ranges, scope, why)) return std::nullopt;
+  LaunchSink sink(view, ranges.empty() ? nullptr : &scope);
   return stream(path, decoders, sink, why);
 }
 
 std::optional<analysis::FileInfo> stream_view_file(const std::string& path, unsigned decoders,
+                                                   const std::vector<std::string>& ranges,
                                                    analysis::TransfersVisitor& view,
                                                    std::string& why) {
-  TransferSink sink(view);
+  analysis::CallSet scope;
+  if (!ranges.empty() && !mark_scope(path, decoders, ranges, scope, why)) return std::nullopt;
+  TransferSink sink(view, ranges.empty() ? nullptr : &scope);
   return stream(path, decoders, sink, why);
 }
 
