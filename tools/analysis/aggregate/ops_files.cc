@@ -26,7 +26,7 @@ class OpsFileWork : public FileWork {
   OpsFileWork(const OpsFilesOptions& options, unsigned decoders)
       : options_(options),
         decoders_(decoders),
-        stream_(streamable(options.ops) && !in_memory_asked()),
+        stream_(!in_memory_asked()),
         ops_(rows_, options.ops),
         throughput_(options.steps.value_or(std::vector<std::string>{}),
                     options.ops.ranges.empty() ? nullptr : &ops_),

@@ -306,7 +306,9 @@ class OpsStream final : public RecordVisitor,
       ++info_.gpu.records;
     }
     if (filtering_ && !(tag & kInScope)) return;  // its call is out of range
-    count_work(regrouped(h.label, tag & ~kInScope), h.seq, h.device, h.start_ns, h.end_ns);
+    // By stream or device the row is the work's own (gpu_label).
+    const uint32_t l = by_thread_ ? regrouped(h.label, group_of(tag)) : h.label;
+    count_work(l, h.seq, h.device, h.start_ns, h.end_ns);
   }
   // `call`: its index; with --range launches are counted as the threads
   // are walked, and their rows go in call order once the file has ended.
@@ -378,7 +380,7 @@ class OpsStream final : public RecordVisitor,
       });
       if (!any) kept_targets_.add(KeptTarget{p.correlation, 0, kNoTarget});
       if (tagged_) tagged_work_.pushed(p.correlation, p.tag);
-      if (by_work_ && p.tag != 0) grouped_pushed_.set(p.correlation);
+      if (by_work_ && group_of(p.tag) != 0) grouped_pushed_.set(p.correlation);
     }
     slots_.pushed().clear();
   }
@@ -428,12 +430,15 @@ class OpsStream final : public RecordVisitor,
   // range. Calls carry that as a tag (CallSlots), kInScope the range's bit.
   const bool tagged_ = by_thread_ || filtering_;
   static constexpr uint32_t kInScope = 1u << 31;
+  // The row group a tag carries: the call's thread's, or its first work's.
+  static uint32_t group_of(uint32_t tag) { return tag & ~kInScope; }
   // --group-by stream|device: an API row's group is the stream or device of
   // the first GPU work its call issued. The call carries that as its tag
   // once the work has come (CallSlots keeps it for an id still waiting for
   // its call); a launch, copy or set is held back from the walk until then
   // (ready()), at most kHoldLimit events of its thread. Work of a call
-  // walked without a tag makes the file go in memory.
+  // walked without a group makes the file go in memory. With --range the
+  // walk adds kInScope to the group.
   const bool by_work_ =
       options_.group_by == GroupBy::kStream || options_.group_by == GroupBy::kDevice;
   static constexpr size_t kHoldLimit = size_t{1} << 18;
@@ -861,7 +866,7 @@ void OpsStream::first_work(uint64_t correlation, CallSlots::Gpu pairing, uint32_
   if (correlation == 0) return;
   switch (pairing) {
     case CallSlots::Gpu::kOpened:
-      if (slots_.tag(correlation) == 0) fail("GPU work of a call walked before it came");
+      if (group_of(slots_.tag(correlation)) == 0) fail("GPU work of a call walked before it came");
       return;
     case CallSlots::Gpu::kLate:
       // Only calls that may still get work are handed on when pushed out
@@ -878,9 +883,9 @@ void OpsStream::first_work(uint64_t correlation, CallSlots::Gpu pairing, uint32_
 // --group-by stream|device: a call is walked in its first work's row.
 bool OpsStream::ready(StreamEvent& e, bool must) {
   if ((e.node.flags & kNodeRange) || e.correlation == 0) return true;
-  const uint32_t tag = slots_.tag(e.correlation);
-  if (tag != 0) {
-    e.node.label = regrouped(e.node.label, tag);
+  const uint32_t group = group_of(slots_.tag(e.correlation));
+  if (group != 0) {
+    e.node.label = regrouped(e.node.label, group);
     return true;
   }
   return !e.issues_work || must;  // walked without a group: its work must not come
@@ -921,7 +926,7 @@ void OpsStream::on_external_correlation(uint64_t cupti_id, uint64_t external_id)
     return fail("a GPU record given up before its external correlation came");
   if (records == 0) return;
   if (tagged_) tagged_work_.renamed(correlation, external_id, outcome);
-  if (by_work_ && tag != 0) {  // work waited under the CUPTI id
+  if (by_work_ && group_of(tag) != 0) {  // work waited under the CUPTI id
     first_work(external_id, outcome, tag);
     if (!why_.empty()) return;
   }
@@ -975,8 +980,11 @@ bool OpsStream::walked(const StreamEvent& e, const WalkVisit& v, NestingWalk& wa
     uint64_t gpu_ns = 0;
     if (!slots_.opened(e.correlation, v.context, gpu_ns)) return false;
     if (filtering_) {
-      // The GPU rows of its work count now that the walk said.
-      const uint32_t group = by_thread_ ? labels_.get(e.node.label).group : Interner::kEmpty;
+      // The GPU rows of its work count now that the walk said; by stream or
+      // device, the call keeps its first work's group.
+      const uint32_t group = by_thread_ ? labels_.get(e.node.label).group
+                             : by_work_ ? group_of(slots_.tag(e.correlation))
+                                        : Interner::kEmpty;
       const uint32_t tag = group | (in_range ? kInScope : 0);
       slots_.set_tag(e.correlation, tag);
       tagged_work_.call_tagged(e.correlation, tag);
@@ -1147,12 +1155,6 @@ bool OpsStream::finish(KeyAverages& out, std::optional<FileThroughput>* throughp
 }
 
 }  // namespace
-
-bool streamable(const OpsOptions& options) {
-  // A call's tag is its first work's group or its scope, not both.
-  return options.ranges.empty() ||
-         (options.group_by != GroupBy::kStream && options.group_by != GroupBy::kDevice);
-}
 
 std::optional<StreamedFile> stream_ops_file(uint32_t index, const std::string& path,
                                             const OpsOptions& options,

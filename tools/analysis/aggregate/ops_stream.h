@@ -26,9 +26,10 @@
 // --group-by stream|device: a call's row is that of its first GPU work; a
 // call that issues work is held back from its thread's walk until the work
 // has come (ThreadStream::hold_until_ready), at most 2^18 events a thread.
+// Its tag is that work's group, and with --range the walk adds the scope.
 //
-// Some files are not for the stream: --group-by stream|device with
-// --range, work that comes after its call had to be walked without it, a
+// Some files are not for the stream: work that comes after its call had to
+// be walked without it (--group-by stream|device), a
 // --range naming a start/end range (a window over every thread), ids too
 // far apart to unwrap, and files the checks find out of order.
 // stream_ops_file() then says why, and the caller reads the file in memory,
@@ -46,9 +47,6 @@
 #include "tools/analysis/read/profile.h"
 
 namespace gprof::analysis {
-
-// Whether files can be streamed with these options at all.
-bool streamable(const OpsOptions& options);
 
 struct StreamedFile {
   FileInfo info;

@@ -212,5 +212,84 @@ TEST_CASE("a file with a capture window streams, leaving out the work issued out
   CHECK(streamed.rows == reference.rows);
 }
 
+// --group-by stream with --range: an API row is the stream of its call's
+// first GPU work, and GPU work counts only when its call was walked in
+// range. A call carries both in one tag (the group, and the walk's scope
+// bit). Work of a graph launch on two streams keeps each record's own
+// stream; work read before its call, and after its walk, counts as in memory.
+std::string streams_and_ranges_file() {
+  SidecarBuilder b;
+  b.header(test_header())
+      .strings({{1, "kernel_a"}, {2, "kernel_b"}})
+      .named(pb::StringEntry::NVTX, {{kFirstNvtx, "in"}, {kFirstNvtx + 1, "out"}});
+  std::vector<ApiRecord> calls;
+  std::vector<RangeEvent> events;
+  std::vector<GpuRecord> before, after;
+  uint64_t t = 1'000'000, correlation = 1;
+  for (uint32_t i = 0; i < 40; ++i, t += 1'000) {
+    const bool in = i % 3 != 0;
+    events.push_back(make_range_event(RangeOp::kPush, t, kFirstNvtx + (in ? 0 : 1)));
+    ApiRecord call;
+    if (i % 7 == 0) {
+      call = make_call(ApiId::cudaGraphLaunch, t + 10, 20);
+      GpuRecord a = make_kernel(1, t + 100, 40, correlation);
+      GpuRecord c = make_kernel(2, t + 150, 40, correlation);
+      a.stream = 9;  // the first: the API row's stream
+      c.stream = 11;
+      a.graph = c.graph = 3;
+      after.push_back(a);
+      after.push_back(c);
+    } else {
+      call = make_call(ApiId::cudaLaunchKernel, t + 10, 20);
+      call.kernel = 1 + i % 2;
+      GpuRecord k = make_kernel(1 + i % 2, t + 100, 40, correlation);
+      k.stream = i % 2 == 0 ? 7 : 13;
+      (i % 4 == 1 ? before : after).push_back(k);  // some read before their call
+    }
+    call.correlation = correlation++;
+    calls.push_back(call);
+    events.push_back(make_range_event(RangeOp::kPop, t + 500));
+  }
+  b.gpu(before);
+  b.drain({{7, calls}}, {{7, events}});
+  b.gpu(after);
+  b.footer(pb::Footer{});
+  return write_temp_file("ops_stream_streams_ranges.gprof", b.bytes());
+}
+
+TEST_CASE("--group-by stream with --range streams the in-memory rows", "[analysis][stream]") {
+  const std::string path = streams_and_ranges_file();
+  for (const GroupBy by : {GroupBy::kStream, GroupBy::kDevice}) {
+    std::vector<std::string> rows[2];
+    size_t in_memory[2] = {1, 1};
+    for (const bool stream : {true, false}) {
+      if (stream)
+        unsetenv("GPROF_STREAM");
+      else
+        setenv("GPROF_STREAM", "0", 1);
+      OpsFilesOptions options;
+      options.ops = OpsOptions{by, {"in"}, false};
+      options.jobs = 1;
+      OpsFiles files = aggregate_ops_files({path}, options);
+      unsetenv("GPROF_STREAM");
+      in_memory[stream] = files.in_memory.size();
+      for (const Row& r : files.rows.finish()) rows[stream].push_back(row_text(r));
+    }
+    CHECK(in_memory[1] == 0);  // streamed, not read again in memory
+    CHECK(rows[1] == rows[0]);
+    if (by != GroupBy::kStream) continue;
+    const auto count_of = [&](const std::string& prefix) {
+      for (const std::string& r : rows[1])
+        if (r.rfind(prefix, 0) == 0) return r;
+      return std::string("none");
+    };
+    // Graph launches 7, 14, 28, 35 are in "in" (0 and 21 are not): the API
+    // row on stream 9; kernel_b's records on stream 11 their own row.
+    CHECK(count_of("cudaGraphLaunch | 9 ") != "none");
+    CHECK(count_of("cudaGraphLaunch | 11 ") == "none");
+    CHECK(count_of("kernel_b | 11 ") != "none");
+  }
+}
+
 }  // namespace
 }  // namespace gprof::analysis
