@@ -11,6 +11,7 @@
 #include "formats/record_batches.h"
 #include "tools/analysis/aggregate/call_tagged_work.h"
 #include "tools/analysis/aggregate/gpu_busy.h"
+#include "tools/analysis/aggregate/late_device_time.h"
 #include "tools/analysis/aggregate/memory_ledger.h"
 #include "tools/analysis/aggregate/throughput_stream.h"
 #include "tools/analysis/model/call_slots.h"
@@ -31,30 +32,6 @@
 
 namespace gprof::analysis {
 namespace {
-
-// Where a call pushed out of CallSlots before its GPU work came sends that
-// work's time (one record per target of its context; kNoTarget: none), and
-// the late work itself. Both sorted by correlation id on disk past a
-// budget, and joined when the file ends.
-struct KeptTarget {
-  uint64_t correlation;
-  uint32_t key;
-  uint8_t field;
-};
-constexpr uint8_t kNoTarget = 0xff;
-struct LateWork {
-  uint64_t correlation;
-  uint64_t ns;
-};
-struct ByCorrelation {
-  bool operator()(const KeptTarget& a, const KeptTarget& b) const {
-    return a.correlation < b.correlation;
-  }
-  bool operator()(const LateWork& a, const LateWork& b) const {
-    return a.correlation < b.correlation;
-  }
-};
-constexpr size_t kLateBudget = (size_t{4} << 20) / sizeof(KeptTarget);
 
 // Where a label's first kept event stands in the walk order of the file:
 // by thread, then as walks_before() orders a thread's events.
@@ -370,42 +347,11 @@ class OpsStream final : public RecordVisitor,
   // while their contexts are alive.
   void keep_pushed() {
     for (const CallSlots::Pushed& p : slots_.pushed()) {
-      bool any = false;
-      contexts_.for_each(p.context, [&](const WalkTarget& t) {
-        if (t.field != WalkField::kIssued && t.field != WalkField::kSelfDevice &&
-            t.field != WalkField::kDeviceTotal)
-          return;
-        kept_targets_.add(KeptTarget{p.correlation, t.key, static_cast<uint8_t>(t.field)});
-        any = true;
-      });
-      if (!any) kept_targets_.add(KeptTarget{p.correlation, 0, kNoTarget});
+      late_device_.pushed(p.correlation, contexts_, p.context);
       if (tagged_) tagged_work_.pushed(p.correlation, p.tag);
       if (by_work_ && group_of(p.tag) != 0) grouped_pushed_.set(p.correlation);
     }
     slots_.pushed().clear();
-  }
-  // Once the file has ended: the late work's time to its call's targets.
-  // False when a late record's call was not kept (it had its record).
-  bool add_late_work() {
-    auto late = late_work_.sorted();
-    auto kept = kept_targets_.sorted();
-    LateWork w{};
-    KeptTarget k{};
-    bool has_w = late.next(w), has_k = kept.next(k);
-    std::vector<KeptTarget> targets;  // of one call
-    while (has_w) {
-      const uint64_t id = w.correlation;
-      uint64_t ns = 0;
-      for (; has_w && w.correlation == id; has_w = late.next(w)) ns += w.ns;
-      while (has_k && k.correlation < id) has_k = kept.next(k);
-      if (!has_k || k.correlation != id) return false;
-      targets.clear();
-      for (; has_k && k.correlation == id; has_k = kept.next(k)) targets.push_back(k);
-      for (const KeptTarget& t : targets)
-        if (t.field != kNoTarget)
-          add_device_field(label_rows_[t.key], static_cast<WalkField>(t.field), ns);
-    }
-    return true;
   }
   // Contexts of calls no longer in the slots nor on a stack are dropped
   // (walk_contexts.h): done when their number has doubled since.
@@ -464,8 +410,7 @@ class OpsStream final : public RecordVisitor,
     return static_cast<OpsStream*>(self)->slots_.received(correlation);
   }
   GapTally gaps_{&OpsStream::received, this};
-  SpillSorter<KeptTarget, ByCorrelation> kept_targets_{kLateBudget};
-  SpillSorter<LateWork, ByCorrelation> late_work_{kLateBudget};
+  LateDeviceTime late_device_;
   bool windowed_ = false;  // has_capture_window: unpaired GPU work may be outside it
   SpillSorter<HeldGpu, BySeq> held_{kHeldBudget};
   uint64_t gpu_seq_ = 0;
@@ -825,7 +770,7 @@ void OpsStream::on_gpu_batch(const GpuBatch& batch) {
                         [this](uint32_t l) -> Row& { return label_rows_[l]; });
       break;
     case CallSlots::Gpu::kLate:
-      if (work && duration != 0) late_work_.add(LateWork{correlation, duration});
+      if (work) late_device_.late(correlation, duration);
       break;
     case CallSlots::Gpu::kWaiting:
       break;
@@ -937,7 +882,7 @@ void OpsStream::on_external_correlation(uint64_t cupti_id, uint64_t external_id)
   if (outcome == CallSlots::Gpu::kOpened)
     add_device_time(contexts_, context, ns, [this](uint32_t l) -> Row& { return label_rows_[l]; });
   else if (outcome == CallSlots::Gpu::kLate)
-    late_work_.add(LateWork{external_id, ns});
+    late_device_.late(external_id, ns);
 }
 
 void OpsStream::count_work(uint32_t label, uint64_t seq, uint32_t device, uint64_t start_ns,
@@ -1108,7 +1053,10 @@ bool OpsStream::finish(KeyAverages& out, std::optional<FileThroughput>* throughp
   }
   saw_memory_ = !deltas.empty();
 
-  if (!add_late_work() || !tagged_work_.join_late()) {
+  const bool joined = late_device_.join([this](uint32_t key, WalkField field, uint64_t ns) {
+    add_device_field(label_rows_[key], field, ns);
+  });
+  if (!joined || !tagged_work_.join_late()) {
     fail("a GPU record whose call left the pairing window");
     return false;
   }

@@ -1,0 +1,71 @@
+// GPU time that comes after its call left the pairing table
+// (late_device_time.h): joined with the call's device targets once the file
+// has ended, summed per call, memory fields and calls without targets left
+// out, past the in-memory budget too; a late record whose call was never
+// kept is an error, not lost time.
+#include "tools/analysis/aggregate/late_device_time.h"
+
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <tuple>
+
+namespace gprof::analysis {
+namespace {
+
+using Added = std::map<std::pair<uint32_t, WalkField>, uint64_t>;
+
+Added join(LateDeviceTime& late, bool* ok) {
+  Added out;
+  *ok = late.join([&](uint32_t key, WalkField field, uint64_t ns) { out[{key, field}] += ns; });
+  return out;
+}
+
+TEST_CASE("late work goes to its pushed call's device targets, summed") {
+  WalkContexts contexts;
+  const WalkTarget range[] = {{1, WalkField::kDeviceTotal}, {1, WalkField::kTotalMemory}};
+  const WalkTarget call{2, WalkField::kIssued};
+  const uint32_t in_range = contexts.extend(WalkContexts::kNone, range, 2);
+  const uint32_t launch = contexts.extend(in_range, &call, 1);
+  LateDeviceTime late;
+  late.late(10, 5);  // may come before its call is pushed: joined at the end
+  late.pushed(10, contexts, launch);
+  late.pushed(11, contexts, WalkContexts::kNone);  // no targets: its time goes nowhere
+  late.late(10, 7);
+  late.late(11, 100);
+  late.late(10, 0);  // no time: nothing kept
+  bool ok = false;
+  const Added added = join(late, &ok);
+  CHECK(ok);
+  CHECK(added == Added{{{1, WalkField::kDeviceTotal}, 12}, {{2, WalkField::kIssued}, 12}});
+}
+
+TEST_CASE("late work of a call never kept fails the join") {
+  WalkContexts contexts;
+  const WalkTarget call{2, WalkField::kIssued};
+  LateDeviceTime late;
+  late.pushed(10, contexts, contexts.extend(WalkContexts::kNone, &call, 1));
+  late.late(9, 1);
+  bool ok = true;
+  join(late, &ok);
+  CHECK_FALSE(ok);
+}
+
+TEST_CASE("many pushed calls, past the in-memory budget, each get their own late time") {
+  WalkContexts contexts;
+  const WalkTarget call{3, WalkField::kSelfDevice};
+  const uint32_t context = contexts.extend(WalkContexts::kNone, &call, 1);
+  LateDeviceTime late;
+  constexpr uint64_t kCalls = 600'000;  // over 4 MiB of 16-byte records: spilled
+  for (uint64_t id = kCalls; id > 0; --id) late.pushed(id, contexts, context);
+  for (uint64_t id = 1; id <= kCalls; ++id) late.late(id, id % 7);
+  bool ok = false;
+  const Added added = join(late, &ok);
+  CHECK(ok);
+  uint64_t expected = 0;
+  for (uint64_t id = 1; id <= kCalls; ++id) expected += id % 7;
+  CHECK(added == Added{{{3, WalkField::kSelfDevice}, expected}});
+}
+
+}  // namespace
+}  // namespace gprof::analysis
