@@ -235,6 +235,13 @@ TEST_CASE("gpuprof report --range and --top-level-only", "[cli_report]") {
   CHECK(launches.status == 0);
   CHECK(rows_named(launches.out, "square(float*, int)") == 1);
   CHECK(rows_named(launches.out, "vector_add") == 0);
+  // As the key-averages views: a --range that matches nothing is an error, not an empty table.
+  for (const char* view : {"launches", "memory"}) {
+    const Run typo = report(std::string("--view ") + view + " --range forwrd");
+    CHECK(typo.status == 2);
+    CHECK(typo.out.empty());
+    CHECK(contains(typo.err, "gpuprof: error: --range forwrd matches no range\n"));
+  }
 }
 
 TEST_CASE("gpuprof report: memory columns on demand, usage errors", "[cli_report]") {

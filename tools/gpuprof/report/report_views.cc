@@ -147,7 +147,7 @@ struct ScopedWork : analysis::FileWork {
   std::optional<analysis::FileInfo> read(uint32_t /*file*/, const std::string& path) override {
     if (!stream) return std::nullopt;
     std::optional<analysis::FileInfo> info =
-        stream_view_file(path, decoders, ranges, out, in_memory_because);
+        stream_view_file(path, decoders, ranges, out, range_matched, in_memory_because);
     if (!info) out = View(scope ? &scope->visitor : nullptr);  // read again in memory
     return info;
   }
@@ -156,6 +156,7 @@ struct ScopedWork : analysis::FileWork {
   const std::vector<std::string> ranges;
   const unsigned decoders;
   std::string in_memory_because;  // why a file was not streamed
+  bool range_matched = false;     // streamed: whether --range matched a range of the file
   std::optional<ScopeOnly> scope;
   View out;
   std::optional<analysis::VisitorChain> chain;
@@ -164,8 +165,10 @@ struct ScopedWork : analysis::FileWork {
 // The files into `view`, several at once (--jobs), merged in file order;
 // the cores the files leave idle decode frames (as ops_files.cc). The
 // "read in memory" notes are printed once every file has been read.
+// `range_matched`: whether --range matched a range of any file.
 template <typename View>
-std::vector<analysis::FileInfo> read_view_files(const ReportOptions& options, View& view) {
+std::vector<analysis::FileInfo> read_view_files(const ReportOptions& options, View& view,
+                                                bool& range_matched) {
   const unsigned jobs = options.jobs == 0 ? analysis::default_jobs() : options.jobs;
   const unsigned count = static_cast<unsigned>(std::max<size_t>(options.files.size(), 1));
   const unsigned decoders = jobs >= 2 * count ? jobs / count - 1 : 0;
@@ -176,11 +179,22 @@ std::vector<analysis::FileInfo> read_view_files(const ReportOptions& options, Vi
       [&](uint32_t, analysis::FileWork& work, const analysis::FileInfo& info) {
         auto& file = static_cast<ScopedWork<View>&>(work);
         view.merge(std::move(file.out));
+        // In memory, the ranges in scope are rows of the scope's own table.
+        range_matched = range_matched || file.range_matched ||
+                        (file.scope && file.scope->scratch.row_count() != 0);
         if (!file.in_memory_because.empty())
           in_memory.emplace_back(info.path, file.in_memory_because);
       });
   print_in_memory_notes(in_memory);
   return files;
+}
+
+// As diff: a --range that selects nothing is a mistake (a typo, a file
+// without NVTX ranges), not an empty table.
+int range_matches_nothing(const ReportOptions& options) {
+  fmt::print(stderr, "gpuprof: error: --range {} matches no range\n",
+             fmt::join(options.ranges, ", "));
+  return kExitUsage;
 }
 
 }  // namespace
@@ -215,12 +229,7 @@ int run_key_averages_view(const ReportOptions& options) {
   print_in_memory_notes(ops.in_memory);
 
   std::vector<analysis::Row> rows = ops.rows.finish();
-  // As diff: a --range that selects nothing is a mistake, not an empty table.
-  if (!options.ranges.empty() && rows.empty()) {
-    fmt::print(stderr, "gpuprof: error: --range {} matches no range\n",
-               fmt::join(options.ranges, ", "));
-    return kExitUsage;
-  }
+  if (!options.ranges.empty() && rows.empty()) return range_matches_nothing(options);
   // Shares of everything in scope, whichever part the view shows (docs/columns.md): with
   // --top-level-only too, which keeps only the rows that hold the others.
   table.totals =
@@ -354,8 +363,10 @@ int run_memory_view(const ReportOptions& options) {
   table.time_unit = time_unit(options);
 
   analysis::TransfersVisitor transfers;
-  const std::vector<analysis::FileInfo> files = read_view_files(options, transfers);
+  bool range_matched = false;
+  const std::vector<analysis::FileInfo> files = read_view_files(options, transfers, range_matched);
   if (!check_files(files)) return kExitFileError;
+  if (!range_matched && !options.ranges.empty()) return range_matches_nothing(options);
   if (options.format != "table")
     return print_cells(analysis::transfer_cells(transfers.finish(), table), options, files);
   const std::string text = analysis::render_transfer_table(transfers.finish(), table);
@@ -378,8 +389,10 @@ int run_launches_view(const ReportOptions& options) {
   table.time_unit = time_unit(options);
 
   analysis::LaunchesVisitor launches;
-  const std::vector<analysis::FileInfo> files = read_view_files(options, launches);
+  bool range_matched = false;
+  const std::vector<analysis::FileInfo> files = read_view_files(options, launches, range_matched);
   if (!check_files(files)) return kExitFileError;
+  if (!range_matched && !options.ranges.empty()) return range_matches_nothing(options);
   std::vector<analysis::LaunchRow> rows = launches.finish();
   if (options.format != "table")
     return print_cells(analysis::launch_cells(rows, table), options, files);

@@ -63,12 +63,13 @@ class TransferSink final : public analyze::stream::IssuedWorkVisitor {
 // Two reads of the file, in memory that follows the rows and a bit a call,
 // rather than one that holds the file.
 bool mark_scope(const std::string& path, unsigned decoders, const std::vector<std::string>& ranges,
-                analysis::CallSet& scope, std::string& why) {
+                analysis::CallSet& scope, bool& range_matched, std::string& why) {
   analysis::KeyAverages scratch;
   const std::optional<analysis::StreamedFile> walked = analysis::stream_ops_file(
       0, path, analysis::OpsOptions{analysis::GroupBy::kName, ranges, false}, std::nullopt, scratch,
       why, decoders, &scope);
   if (!walked) return false;
+  range_matched = scratch.row_count() != 0;    // the ranges themselves are rows in scope
   retract_read_progress(walked->info.status);  // the file counts once, in the second read
   return true;
 }
@@ -92,9 +93,10 @@ bool views_may_stream() {
 std::optional<analysis::FileInfo> stream_view_file(const std::string& path, unsigned decoders,
                                                    const std::vector<std::string>& ranges,
                                                    analysis::LaunchesVisitor& view,
-                                                   std::string& why) {
+                                                   bool& range_matched, std::string& why) {
   analysis::CallSet scope;
-  if (!ranges.empty() && !mark_scope(path, decoders, ranges, scope, why)) return std::nullopt;
+  if (!ranges.empty() && !mark_scope(path, decoders, ranges, scope, range_matched, why))
+    return std::nullopt;
   LaunchSink sink(view, ranges.empty() ? nullptr : &scope);
   return stream(path, decoders, sink, why);
 }
@@ -102,9 +104,10 @@ std::optional<analysis::FileInfo> stream_view_file(const std::string& path, unsi
 std::optional<analysis::FileInfo> stream_view_file(const std::string& path, unsigned decoders,
                                                    const std::vector<std::string>& ranges,
                                                    analysis::TransfersVisitor& view,
-                                                   std::string& why) {
+                                                   bool& range_matched, std::string& why) {
   analysis::CallSet scope;
-  if (!ranges.empty() && !mark_scope(path, decoders, ranges, scope, why)) return std::nullopt;
+  if (!ranges.empty() && !mark_scope(path, decoders, ranges, scope, range_matched, why))
+    return std::nullopt;
   TransferSink sink(view, ranges.empty() ? nullptr : &scope);
   return stream(path, decoders, sink, why);
 }

@@ -22,14 +22,15 @@ bool views_may_stream();
 // Reads `path` into the view, or nullopt (`why` says why) when it must be
 // read in memory; what the progress display counted is then taken back.
 // `ranges` (--range): only the work of calls in them, which a first stream
-// of the file marks (ops_stream.h) as the key-averages views find them.
+// of the file marks (ops_stream.h) as the key-averages views find them;
+// `range_matched`: whether any range of the file matched them.
 std::optional<analysis::FileInfo> stream_view_file(const std::string& path, unsigned decoders,
                                                    const std::vector<std::string>& ranges,
                                                    analysis::LaunchesVisitor& view,
-                                                   std::string& why);
+                                                   bool& range_matched, std::string& why);
 std::optional<analysis::FileInfo> stream_view_file(const std::string& path, unsigned decoders,
                                                    const std::vector<std::string>& ranges,
                                                    analysis::TransfersVisitor& view,
-                                                   std::string& why);
+                                                   bool& range_matched, std::string& why);
 
 }  // namespace gprof::cli
