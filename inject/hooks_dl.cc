@@ -1,6 +1,6 @@
 // dlclose: the one way a loaded object's read-only text goes away. The NVTX
 // pointer cache trusts pointers into read-only segments without comparing
-// their text (collector/names/readonly_text.h); they are forgotten around every
+// their text (collector/interning/readonly_text.h); they are forgotten around every
 // dlclose, so that an object mapped later at the same address is never taken
 // for the old one. dlopen is not hooked: it resolves $ORIGIN and RUNPATH from
 // its caller's address, which a hook would change.
@@ -8,7 +8,7 @@
 
 #include <atomic>
 
-#include "collector/names/readonly_text.h"
+#include "collector/interning/readonly_text.h"
 #include "collector/process/recorder.h"
 
 namespace gprof::inject {

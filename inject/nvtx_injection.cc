@@ -10,7 +10,7 @@
 #include <cstring>
 #include <cwchar>
 
-#include "collector/names/readonly_text.h"
+#include "collector/interning/readonly_text.h"
 #include "collector/process/capture_window.h"
 #include "collector/process/process_state.h"
 #include "collector/process/recorder.h"

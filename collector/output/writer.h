@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "collector/gpu/gpu_source.h"
-#include "collector/names/kernel_registry.h"
-#include "collector/names/string_table.h"
+#include "collector/interning/kernel_registry.h"
+#include "collector/interning/string_table.h"
 #include "collector/output/output_file.h"
 #include "collector/output/process_info.h"
 #include "collector/process/config.h"

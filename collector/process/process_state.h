@@ -11,8 +11,8 @@
 
 #include "collector/gpu/cupti_status.h"
 #include "collector/gpu/gpu_source.h"
-#include "collector/names/kernel_registry.h"
-#include "collector/names/string_table.h"
+#include "collector/interning/kernel_registry.h"
+#include "collector/interning/string_table.h"
 #include "collector/process/config.h"
 #include "collector/queues/chunk_pool.h"
 #include "collector/queues/thread_queues.h"

@@ -6,8 +6,8 @@
 #include <atomic>
 #include <cstdint>
 
-#include "collector/names/kernel_registry.h"
-#include "collector/names/string_table.h"
+#include "collector/interning/kernel_registry.h"
+#include "collector/interning/string_table.h"
 #include "collector/process/config.h"
 #include "collector/process/process_state.h"
 #include "formats/record.h"

@@ -1,4 +1,4 @@
-"""`gpuprof analyze` (tools/analyze, docs/analyze.md) on the analyze_* test programs: each makes
+"""`gpuprof analyze` (tools/findings, docs/analyze.md) on the analyze_* test programs: each makes
 one mistake inside a named NVTX range, and with --efficient does the same work the efficient way.
 Each rule must fire on its program and name the range; no rule may fire on an efficient version;
 --fail-on exits 1, 0 or 2; `gpuprof record` prints the findings, `gpuprof diff` the new ones.

@@ -1,5 +1,5 @@
 """The findings of analyze, diff and record read as a stream (issue 13,
-tools/analyze/stream/streamed_file.h) against the in-memory timelines (GPROF_STREAM=0): the same
+tools/findings/stream/streamed_file.h) against the in-memory timelines (GPROF_STREAM=0): the same
 bytes on files the shim wrote through the fake runtime and on gpuprof-gen's files, with
 thresholds low enough that every rule has something to say; the stream really used (no
 "read in memory" note); a file it cannot take read in memory, with the note; and the peak

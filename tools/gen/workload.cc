@@ -164,7 +164,7 @@ enum : uint32_t {
 };
 
 // An op as PyTorch's emit_nvtx names it; the shim interns the text without
-// ", seq = N, op_id = M" and keeps the numbers (collector/names/torch_message.h).
+// ", seq = N, op_id = M" and keeps the numbers (collector/interning/torch_message.h).
 struct OpSpec {
   const char* name;   // "aten::linear, sizes = [[32, 1024], [4096, 1024], [4096]]"
   const char* child;  // the op it calls, named without seq, or nullptr
@@ -345,7 +345,7 @@ class Generator {
   // Full buffers held for Settings::gpu_lag_ns: (when they are delivered, buffer).
   std::deque<std::pair<uint64_t, std::unique_ptr<ActivityBuffer>>> lagging_;
   std::unordered_map<std::string, uint32_t> nvtx_ids_;
-  uint32_t next_nvtx_ = 1u << 28;  // as collector/names/string_table.h numbers them
+  uint32_t next_nvtx_ = 1u << 28;  // as collector/interning/string_table.h numbers them
   uint32_t kernel_ids_[kKernelCount] = {};
   uint32_t gpu_kernel_ids_[kKernelCount] = {};
   uint32_t next_kernel_ = 1, next_gpu_kernel_ = 1u << 24;

@@ -1,4 +1,4 @@
-// gpuprof analyze FILE|DIR...: runs the rules of tools/analyze over sidecar
+// gpuprof analyze FILE|DIR...: runs the rules of tools/findings over sidecar
 // files and prints what they found, with the evidence, where it happened and
 // a suggestion; --fail-on makes it a CI gate (docs/analyze.md).
 #include <fmt/format.h>
@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "tools/analyze/load.h"
-#include "tools/analyze/render/render.h"
-#include "tools/analyze/rules/rules.h"
+#include "tools/findings/load.h"
+#include "tools/findings/render/render.h"
+#include "tools/findings/rules/rules.h"
 #include "tools/gpuprof/cli/diagnostics.h"
 #include "tools/gpuprof/cli/input_paths.h"
 #include "tools/gpuprof/cli/progress.h"
@@ -43,7 +43,7 @@ struct AnalyzeArgs {
 
 std::vector<std::string> rule_ids() {
   std::vector<std::string> out;
-  for (const analyze::RuleSpec* rule : analyze::all_rules()) out.emplace_back(rule->id);
+  for (const findings::RuleSpec* rule : findings::all_rules()) out.emplace_back(rule->id);
   return out;
 }
 
@@ -53,46 +53,46 @@ int usage_error(const std::string& message) {
 }
 
 std::optional<std::string> unknown_rule(const std::string& option, const std::string& id) {
-  if (analyze::find_rule(id) != nullptr) return std::nullopt;
+  if (findings::find_rule(id) != nullptr) return std::nullopt;
   return fmt::format("{}: unknown rule '{}'; rules: {}{}", option, id, fmt::join(rule_ids(), ", "),
                      did_you_mean(id, rule_ids()));
 }
 
 int run(const AnalyzeArgs& args) {
-  std::vector<const analyze::RuleSpec*> rules;
+  std::vector<const findings::RuleSpec*> rules;
   for (const std::string& id : args.rules) {
     if (const auto error = unknown_rule("--rules", id)) return usage_error(*error);
-    if (std::find(rules.begin(), rules.end(), analyze::find_rule(id)) == rules.end())
-      rules.push_back(analyze::find_rule(id));
+    if (std::find(rules.begin(), rules.end(), findings::find_rule(id)) == rules.end())
+      rules.push_back(findings::find_rule(id));
   }
   if (rules.empty())
-    for (const analyze::RuleSpec* rule : analyze::all_rules()) rules.push_back(rule);
+    for (const findings::RuleSpec* rule : findings::all_rules()) rules.push_back(rule);
   std::vector<std::string> gated;
   for (const std::string& id : args.fail_on) {
     if (id == "all") {
-      for (const analyze::RuleSpec* rule : rules) gated.emplace_back(rule->id);
+      for (const findings::RuleSpec* rule : rules) gated.emplace_back(rule->id);
       continue;
     }
     if (const auto error = unknown_rule("--fail-on", id)) return usage_error(*error);
-    if (std::find(rules.begin(), rules.end(), analyze::find_rule(id)) == rules.end())
+    if (std::find(rules.begin(), rules.end(), findings::find_rule(id)) == rules.end())
       return usage_error(
           fmt::format("--fail-on {}: the rule is not among --rules, so it never runs", id));
     gated.push_back(id);
   }
   const std::optional<double> min_share =
-      analyze::parse_threshold(args.min_share, analyze::ThresholdUnit::kShare);
+      findings::parse_threshold(args.min_share, findings::ThresholdUnit::kShare);
   if (!min_share)
     return usage_error(fmt::format("--min-share '{}': a share, as 1% or 0.01", args.min_share));
-  analyze::Thresholds thresholds;
+  findings::Thresholds thresholds;
   for (const std::string& assignment : args.thresholds)
     if (const auto error = thresholds.set(assignment)) return usage_error("--threshold " + *error);
 
   Inputs inputs = expand_inputs(args.files);
   if (!report_input_errors(inputs.errors)) return kExitBadInput;
   ProgressScope progress(inputs.files, 1, args.quiet);
-  analyze::AnalyzedFiles loaded =
-      analyze::analyze_files(inputs.files, rules, std::move(thresholds),
-                             analyze::Scope{args.ranges, args.steps, args.data_ranges});
+  findings::AnalyzedFiles loaded =
+      findings::analyze_files(inputs.files, rules, std::move(thresholds),
+                              findings::Scope{args.ranges, args.steps, args.data_ranges});
   progress.finish();
   print_in_memory_notes(loaded.in_memory);
   if (!check_files(loaded.infos)) return kExitBadInput;
@@ -101,15 +101,15 @@ int run(const AnalyzeArgs& args) {
                quoted_list(args.ranges));
     return kExitBadInput;
   }
-  analyze::Analysis& analysis = loaded.analysis;
-  analyze::hide_below(analysis, *min_share);
+  findings::Analysis& analysis = loaded.analysis;
+  findings::hide_below(analysis, *min_share);
   analysis.full_names = args.full_names;
   if (args.format == "json")
-    fmt::print("{}", analyze::render_json(analysis));
+    fmt::print("{}", findings::render_json(analysis));
   else if (args.format == "md")
-    fmt::print("{}", analyze::render_markdown(analysis));
+    fmt::print("{}", findings::render_markdown(analysis));
   else
-    fmt::print("{}", analyze::render_text(analysis));
+    fmt::print("{}", findings::render_text(analysis));
   if (args.format != "json") print_table_notes(stdout, loaded.infos);
   std::fflush(stdout);
   std::vector<std::string> fired;
@@ -123,7 +123,7 @@ int run(const AnalyzeArgs& args) {
 
 std::string rules_help() {
   std::string out = "Run only these rules, comma-separated (default: all). Rules:";
-  for (const analyze::RuleSpec* rule : analyze::all_rules())
+  for (const findings::RuleSpec* rule : findings::all_rules())
     out += fmt::format(" {}: {};", rule->id, rule->description);
   out.back() = '.';
   return out;
@@ -133,10 +133,10 @@ std::string thresholds_help() {
   std::string out =
       "Set a rule's threshold, e.g. small-memcpy.min_count=20 (repeatable). "
       "Thresholds and defaults:";
-  for (const analyze::RuleSpec* rule : analyze::all_rules())
-    for (const analyze::ThresholdSpec& spec : rule->thresholds)
+  for (const findings::RuleSpec* rule : findings::all_rules())
+    for (const findings::ThresholdSpec& spec : rule->thresholds)
       out += fmt::format(" {}.{}={} ({});", rule->id, spec.key,
-                         analyze::format_threshold(spec.value, spec.unit), spec.meaning);
+                         findings::format_threshold(spec.value, spec.unit), spec.meaning);
   out.back() = '.';
   return out;
 }

@@ -52,7 +52,7 @@ class LaunchesVisitor : public ProfileVisitor {
   // One launch under `name` (its work's row name, or the API's display name
   // for several), as on_launch takes it apart: the call's span, the first
   // start and last end of its work. For readers that pair without the
-  // loader (analyze/stream/issued_work.h); never scoped.
+  // loader (findings/stream/issued_work.h); never scoped.
   void add_launch(std::string_view name, uint64_t call_start, uint64_t call_end,
                   uint64_t first_start, uint64_t last_end);
 

@@ -47,7 +47,7 @@ class TransfersVisitor : public ProfileVisitor {
   void on_file_end(uint32_t file, const FileInfo& info) override;
 
   // One copy or set (row name, bytes, GPU time), for readers that pair
-  // without the loader (analyze/stream/issued_work.h); never scoped.
+  // without the loader (findings/stream/issued_work.h); never scoped.
   void add_transfer(const std::string& name, uint64_t bytes, uint64_t duration_ns) {
     add(Pending{&name, bytes, duration_ns, nullptr});
   }

@@ -9,8 +9,8 @@
 #include "tools/analysis/render/sort.h"
 #include "tools/analysis/render/transfer_table.h"
 #include "tools/analysis/render/views.h"
-#include "tools/analyze/rules/rule.h"
-#include "tools/diff/runs/metrics.h"
+#include "tools/comparison/runs/metrics.h"
+#include "tools/findings/rules/rule.h"
 
 namespace gprof::cli {
 namespace {
@@ -34,9 +34,10 @@ std::vector<std::string> parsed_choices(std::string_view command, std::string_vi
     append(out, analysis::launch_sort_key_names());
   }
   if (command == "diff" && (option == "--sort" || option == "--metrics"))
-    for (diff::Metric metric : diff::kAllMetrics) out.emplace_back(diff::metric_name(metric));
+    for (comparison::Metric metric : comparison::kAllMetrics)
+      out.emplace_back(comparison::metric_name(metric));
   if (command == "analyze" && (option == "--rules" || option == "--fail-on")) {
-    for (const analyze::RuleSpec* rule : analyze::all_rules()) out.emplace_back(rule->id);
+    for (const findings::RuleSpec* rule : findings::all_rules()) out.emplace_back(rule->id);
     if (option == "--fail-on") out.emplace_back("all");
   }
   return out;

@@ -17,16 +17,16 @@
 #include "tools/analysis/aggregate/group_by.h"
 #include "tools/analysis/read/parallel_files.h"
 #include "tools/analysis/render/duration.h"
-#include "tools/analyze/load.h"
-#include "tools/diff/compare/comparison.h"
-#include "tools/diff/compare/rule.h"
-#include "tools/diff/compare/rule_sets.h"
-#include "tools/diff/render/diff_json.h"
-#include "tools/diff/render/diff_junit.h"
-#include "tools/diff/render/diff_markdown.h"
-#include "tools/diff/render/diff_text.h"
-#include "tools/diff/render/github_annotations.h"
-#include "tools/diff/render/no_comparison.h"
+#include "tools/comparison/compare/comparison.h"
+#include "tools/comparison/compare/rule.h"
+#include "tools/comparison/compare/rule_sets.h"
+#include "tools/comparison/render/diff_json.h"
+#include "tools/comparison/render/diff_junit.h"
+#include "tools/comparison/render/diff_markdown.h"
+#include "tools/comparison/render/diff_text.h"
+#include "tools/comparison/render/github_annotations.h"
+#include "tools/comparison/render/no_comparison.h"
+#include "tools/findings/load.h"
 #include "tools/gpuprof/cli/diagnostics.h"
 #include "tools/gpuprof/cli/input_paths.h"
 #include "tools/gpuprof/cli/jobs_option.h"
@@ -55,7 +55,7 @@ struct DiffArgs {
   std::vector<std::string> fail_on;
   std::string rules;  // --rules NAME; empty: not given
   std::string min_time = "0";
-  double alpha = diff::kDefaultAlpha;
+  double alpha = comparison::kDefaultAlpha;
   std::string group_by = "name";
   std::vector<std::string> ranges;
   std::string sort;
@@ -75,7 +75,8 @@ struct DiffArgs {
 
 std::vector<std::string> metric_names() {
   std::vector<std::string> out;
-  for (diff::Metric metric : diff::kAllMetrics) out.emplace_back(diff::metric_name(metric));
+  for (comparison::Metric metric : comparison::kAllMetrics)
+    out.emplace_back(comparison::metric_name(metric));
   return out;
 }
 
@@ -93,12 +94,12 @@ bool write_file(const std::string& path, const std::string& text) {
   return false;
 }
 
-std::string render(const diff::Comparison& comparison, const std::string& format,
+std::string render(const comparison::Comparison& comparison, const std::string& format,
                    size_t name_width) {
-  if (format == "md") return diff::render_markdown(comparison);
-  if (format == "json") return diff::render_json(comparison);
-  if (format == "junit") return diff::render_junit(comparison);
-  return diff::render_text(comparison, name_width);
+  if (format == "md") return comparison::render_markdown(comparison);
+  if (format == "json") return comparison::render_json(comparison);
+  if (format == "junit") return comparison::render_junit(comparison);
+  return comparison::render_text(comparison, name_width);
 }
 
 // `compared`: set once there is a comparison, so that a failed write of one
@@ -107,13 +108,14 @@ std::string render(const diff::Comparison& comparison, const std::string& format
 // A rule that GPU records decide: CUDA times of rows or totals, or GPU
 // activity rows appearing or vanishing. CPU-side rules (self_cpu, count,
 // api.*) compare runs without GPU records as well.
-bool reads_gpu_times(const std::vector<diff::Rule>& rules) {
-  for (const diff::Rule& r : rules) {
-    if (r.scope == diff::Scope::kTotal) {
-      if (r.total == diff::TotalMetric::kSelfCuda) return true;
-    } else if (r.check != diff::Check::kIncrease) {
-      if (r.scope == diff::Scope::kGpu || r.scope == diff::Scope::kAll) return true;
-    } else if (r.metric == diff::Metric::kSelfCuda || r.metric == diff::Metric::kCudaTotal) {
+bool reads_gpu_times(const std::vector<comparison::Rule>& rules) {
+  for (const comparison::Rule& r : rules) {
+    if (r.scope == comparison::Scope::kTotal) {
+      if (r.total == comparison::TotalMetric::kSelfCuda) return true;
+    } else if (r.check != comparison::Check::kIncrease) {
+      if (r.scope == comparison::Scope::kGpu || r.scope == comparison::Scope::kAll) return true;
+    } else if (r.metric == comparison::Metric::kSelfCuda ||
+               r.metric == comparison::Metric::kCudaTotal) {
       return true;
     }
   }
@@ -131,35 +133,35 @@ bool all_sidecars(const std::vector<std::string>& side) {
 
 // The findings of `gpuprof analyze` (all rules, default thresholds) in NEW
 // whose rule found nothing in BASE.
-std::vector<diff::NewFinding> new_findings(const analyze::Analysis& before,
-                                           const analyze::Analysis& after) {
-  std::vector<diff::NewFinding> out;
-  for (const analyze::Finding& f : after.findings)
+std::vector<comparison::NewFinding> new_findings(const findings::Analysis& before,
+                                                 const findings::Analysis& after) {
+  std::vector<comparison::NewFinding> out;
+  for (const findings::Finding& f : after.findings)
     if (!before.fired(f.rule))
-      out.push_back(diff::NewFinding{f.rule, std::string(analyze::severity_name(f.severity)),
-                                     f.summary, analyze::brief_text(f), f.impact_ns,
-                                     f.impact_share});
+      out.push_back(comparison::NewFinding{f.rule, std::string(findings::severity_name(f.severity)),
+                                           f.summary, findings::brief_text(f), f.impact_ns,
+                                           f.impact_share});
   return out;
 }
 
 int compare_and_write(const DiffArgs& args, bool& compared, std::string& reason) {
-  diff::CompareOptions options;
+  comparison::CompareOptions options;
   if (!args.rules.empty() && !args.fail_on.empty())
     return usage_error(
         "--rules and --fail-on go apart: --rules names a whole set, --fail-on gives the rules "
         "one by one instead");
   options.rule_set = args.fail_on.empty()
-                         ? (args.rules.empty() ? diff::kDefaultRuleSet : args.rules)
+                         ? (args.rules.empty() ? comparison::kDefaultRuleSet : args.rules)
                          : std::string();
   if (!options.rule_set.empty()) {
-    std::optional<std::vector<diff::Rule>> set = diff::rule_set(options.rule_set);
+    std::optional<std::vector<comparison::Rule>> set = comparison::rule_set(options.rule_set);
     if (!set)
       return usage_error(fmt::format("--rules: unknown rule set '{}'; sets: {}", args.rules,
-                                     diff::rule_set_names()));
+                                     comparison::rule_set_names()));
     options.rules = std::move(*set);
   }
   for (const std::string& text : args.fail_on) {
-    const diff::ParsedRule parsed = diff::parse_rule(text);
+    const comparison::ParsedRule parsed = comparison::parse_rule(text);
     if (!parsed.rule) return usage_error("--fail-on " + parsed.error);
     options.rules.push_back(*parsed.rule);
   }
@@ -172,7 +174,7 @@ int compare_and_write(const DiffArgs& args, bool& compared, std::string& reason)
   options.min_time_ns = static_cast<double>(*min_time);
   options.alpha = args.alpha;
   if (!args.sort.empty()) {
-    options.sort = diff::parse_metric(args.sort);
+    options.sort = comparison::parse_metric(args.sort);
     if (!options.sort)
       return usage_error(fmt::format("--sort: unknown metric '{}'; metrics: {}{}", args.sort,
                                      kMetricNames, did_you_mean(args.sort, metric_names())));
@@ -181,7 +183,7 @@ int compare_and_write(const DiffArgs& args, bool& compared, std::string& reason)
   options.group_by = args.group_by;
   options.full_names = args.full_names;
   for (const std::string& name : args.metrics) {
-    const std::optional<diff::Metric> metric = diff::parse_metric(name);
+    const std::optional<comparison::Metric> metric = comparison::parse_metric(name);
     if (!metric)
       return usage_error(fmt::format("--metrics: unknown metric '{}'; metrics: {}{}", name,
                                      kMetricNames, did_you_mean(name, metric_names())));
@@ -193,7 +195,8 @@ int compare_and_write(const DiffArgs& args, bool& compared, std::string& reason)
         "--github prints its lines on stdout, where they would break the {} document: write "
         "it with --output-{} FILE and keep --format text or md",
         args.format, args.format));
-  const diff::RowOptions rows{*analysis::parse_group_by(args.group_by), args.ranges, args.jobs};
+  const comparison::RowOptions rows{*analysis::parse_group_by(args.group_by), args.ranges,
+                                    args.jobs};
   if (const std::optional<std::string> error = unmatchable_group(rows.group_by))
     return usage_error(*error);
   const bool listed = !args.base_list.empty() || !args.new_list.empty();
@@ -224,14 +227,14 @@ int compare_and_write(const DiffArgs& args, bool& compared, std::string& reason)
     std::vector<std::string> files;
     for (const std::vector<std::string>& run : expand_run_list(side).runs)
       files.insert(files.end(), run.begin(), run.end());
-    analyze::AnalyzedFiles out =
-        analyze::analyze_files_with_defaults(files, analyze::Scope{args.ranges, {}, {}});
+    findings::AnalyzedFiles out =
+        findings::analyze_files_with_defaults(files, findings::Scope{args.ranges, {}, {}});
     // As analyze shows them: a finding under 1% of the window is no news.
-    analyze::hide_below(out.analysis, analyze::kDefaultMinShare);
+    findings::hide_below(out.analysis, findings::kDefaultMinShare);
     return out;
   };
-  analyze::AnalyzedFiles before;
-  analyze::AnalyzedFiles after;
+  findings::AnalyzedFiles before;
+  findings::AnalyzedFiles after;
   if (analyzed && (base || now)) {
     // The rows' reading threads leave what they freed in their malloc
     // arenas; given back first, the passes' peaks do not add up.
@@ -240,7 +243,7 @@ int compare_and_write(const DiffArgs& args, bool& compared, std::string& reason)
     if (base && now && jobs >= 2) {
       // A future of std::async waits for its thread when destroyed: an
       // exception on this side leaves only once the other side has ended.
-      std::future<analyze::AnalyzedFiles> other =
+      std::future<findings::AnalyzedFiles> other =
           std::async(std::launch::async, findings, std::cref(new_args));
       before = findings(base_args);
       after = other.get();
@@ -270,21 +273,21 @@ int compare_and_write(const DiffArgs& args, bool& compared, std::string& reason)
                quoted_list(args.ranges));
     return kExitBadInput;
   }
-  diff::Comparison comparison = diff::compare(std::move(base->info), std::move(now->info),
-                                              base->runs, now->runs, std::move(options));
+  comparison::Comparison comparison = comparison::compare(
+      std::move(base->info), std::move(now->info), base->runs, now->runs, std::move(options));
   if (analyzed) comparison.new_findings = new_findings(before.analysis, after.analysis);
   compared = true;
 
   fmt::print("{}", render(comparison, args.format, args.name_width));
-  if (args.github) fmt::print("{}", diff::render_github_annotations(comparison));
+  if (args.github) fmt::print("{}", comparison::render_github_annotations(comparison));
   std::fflush(stdout);
   bool written = true;
   if (!args.output_md.empty())
-    written = write_file(args.output_md, diff::render_markdown(comparison)) && written;
+    written = write_file(args.output_md, comparison::render_markdown(comparison)) && written;
   if (!args.output_json.empty())
-    written = write_file(args.output_json, diff::render_json(comparison)) && written;
+    written = write_file(args.output_json, comparison::render_json(comparison)) && written;
   if (!args.output_junit.empty())
-    written = write_file(args.output_junit, diff::render_junit(comparison)) && written;
+    written = write_file(args.output_junit, comparison::render_junit(comparison)) && written;
   if (!written) return kExitBadInput;
   return comparison.gate.regression() ? kExitRegression : kExitOk;
 }
@@ -299,13 +302,13 @@ void write_error_outputs(const DiffArgs& args, const std::string& reason) {
             "cannot be used); the job's log has its error lines."
           : "gpuprof diff could not compare the runs (exit status 2): " + reason + ".";
   if (args.github && !reason.empty())
-    fmt::print("::error title=gpuprof diff::{}\n", diff::escape_workflow_data(what));
+    fmt::print("::error title=gpuprof diff::{}\n", comparison::escape_workflow_data(what));
   if (!args.output_md.empty())
-    write_file(args.output_md, diff::render_no_comparison_markdown(what));
+    write_file(args.output_md, comparison::render_no_comparison_markdown(what));
   if (!args.output_json.empty())
-    write_file(args.output_json, diff::render_no_comparison_json(what));
+    write_file(args.output_json, comparison::render_no_comparison_json(what));
   if (!args.output_junit.empty())
-    write_file(args.output_junit, diff::render_no_comparison_junit(what));
+    write_file(args.output_junit, comparison::render_no_comparison_junit(what));
 }
 
 int run(const DiffArgs& args) {
@@ -358,15 +361,16 @@ void add_diff_command(CLI::App& app, int& exit_status) {
                   "api_calls. Repeatable")
       ->type_name("RULE")
       ->allow_extra_args(false);
-  cmd->add_option("--rules", args->rules,
-                  "The gate as a named set of rules. default: " + std::string(diff::kDefaultRules) +
-                      " (the run's GPU and CPU totals, the CPU's only with several runs a side, "
-                      "and rows found on both sides, ranges and steps among them; rows that "
-                      "appeared or vanished are listed, and fail only through a total they make "
-                      "grow). strict: " +
-                      std::string(diff::kStrictRules) +
-                      " (also any kernel, copy or set that appeared or vanished, and GPU time "
-                      "from nothing)")
+  cmd->add_option(
+         "--rules", args->rules,
+         "The gate as a named set of rules. default: " + std::string(comparison::kDefaultRules) +
+             " (the run's GPU and CPU totals, the CPU's only with several runs a side, "
+             "and rows found on both sides, ranges and steps among them; rows that "
+             "appeared or vanished are listed, and fail only through a total they make "
+             "grow). strict: " +
+             std::string(comparison::kStrictRules) +
+             " (also any kernel, copy or set that appeared or vanished, and GPU time "
+             "from nothing)")
       ->type_name("NAME")
       ->check(CLI::IsMember({"default", "strict"}));
   cmd->add_option("--min-time", args->min_time,

@@ -7,8 +7,8 @@
 #include <iterator>
 #include <set>
 
-#include "tools/diff/runs/json_baseline.h"
-#include "tools/diff/runs/sidecar_run.h"
+#include "tools/comparison/runs/json_baseline.h"
+#include "tools/comparison/runs/sidecar_run.h"
 #include "tools/gpuprof/cli/diagnostics.h"
 #include "tools/gpuprof/cli/input_paths.h"
 
@@ -24,7 +24,7 @@ std::optional<std::string> json_text(const std::string& path) {
   std::string text(4096, '\0');
   in.read(text.data(), static_cast<std::streamsize>(text.size()));
   text.resize(static_cast<size_t>(in.gcount()));
-  if (!diff::looks_like_json(text)) return std::nullopt;
+  if (!comparison::looks_like_json(text)) return std::nullopt;
   text.append(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   return text;
 }
@@ -61,7 +61,7 @@ std::optional<std::string> unmatchable_group(analysis::GroupBy group_by) {
 // Each run of `arguments` (expand_run_list), with a line on stderr for every
 // problem; nullopt when some run cannot be used.
 std::optional<LoadedSide> load_side(const std::vector<std::string>& arguments,
-                                    const std::string& group_by, const diff::RowOptions& rows,
+                                    const std::string& group_by, const comparison::RowOptions& rows,
                                     analysis::ProfileVisitor* also, InMemoryNotes& notes) {
   const Runs runs = expand_run_list(arguments);
   if (!report_input_errors(runs.errors)) return std::nullopt;
@@ -73,7 +73,7 @@ std::optional<LoadedSide> load_side(const std::vector<std::string>& arguments,
     const std::optional<std::string> text =
         files.size() == 1 ? json_text(files.front()) : std::nullopt;
     if (!text) {
-      diff::SidecarRun run = diff::load_sidecar_run(files, rows, also);
+      comparison::SidecarRun run = comparison::load_sidecar_run(files, rows, also);
       const bool readable = check_files(run.files);
       ok = readable && ok;
       print_in_memory_notes(run.in_memory, &notes);
@@ -99,7 +99,7 @@ std::optional<LoadedSide> load_side(const std::vector<std::string>& arguments,
       continue;
     }
     const std::string& path = files.front();
-    diff::JsonBaseline json = diff::parse_json_baseline(*text);
+    comparison::JsonBaseline json = comparison::parse_json_baseline(*text);
     if (!json.rows) {
       print_error(path, json.error);
       ok = false;
@@ -133,7 +133,8 @@ std::optional<LoadedSide> load_side(const std::vector<std::string>& arguments,
     // A report written before it counted GPU records: GPU time in its totals
     // says it had some (none says nothing: a CPU-side run, or a window).
     std::optional<uint64_t> gpu_records = json.gpu_records;
-    if (!gpu_records && json.rows->totals[static_cast<size_t>(diff::TotalMetric::kSelfCuda)] > 0)
+    if (!gpu_records &&
+        json.rows->totals[static_cast<size_t>(comparison::TotalMetric::kSelfCuda)] > 0)
       gpu_records = 1;
     side.runs.push_back(std::move(*json.rows));
     side.processes.push_back(json.processes);
@@ -144,7 +145,7 @@ std::optional<LoadedSide> load_side(const std::vector<std::string>& arguments,
 }
 
 bool no_rows(const LoadedSide& side) {
-  for (const diff::RunRows& run : side.runs)
+  for (const comparison::RunRows& run : side.runs)
     if (!run.rows.empty()) return false;
   return true;
 }

@@ -9,16 +9,16 @@
 #include <vector>
 
 #include "tools/analysis/aggregate/group_by.h"
-#include "tools/diff/compare/comparison.h"
-#include "tools/diff/runs/run_rows.h"
-#include "tools/diff/runs/sidecar_run.h"
+#include "tools/comparison/compare/comparison.h"
+#include "tools/comparison/runs/run_rows.h"
+#include "tools/comparison/runs/sidecar_run.h"
 #include "tools/gpuprof/cli/diagnostics.h"
 
 namespace gprof::cli {
 
 struct LoadedSide {
-  diff::SideInfo info;
-  std::vector<diff::RunRows> runs;
+  comparison::SideInfo info;
+  std::vector<comparison::RunRows> runs;
   // Processes (files) each run adds up; 0 where a JSON report does not say.
   std::vector<size_t> processes;
   // GPU records each run holds; nullopt where a JSON report does not say.
@@ -35,7 +35,7 @@ std::optional<std::string> unmatchable_group(analysis::GroupBy group_by);
 // (nullptr: nothing else does). `notes`: the "read in memory" notes the
 // command printed, so that a file read twice gets one.
 std::optional<LoadedSide> load_side(const std::vector<std::string>& arguments,
-                                    const std::string& group_by, const diff::RowOptions& rows,
+                                    const std::string& group_by, const comparison::RowOptions& rows,
                                     analysis::ProfileVisitor* also, InMemoryNotes& notes);
 
 // Whether no run of the side has a row.

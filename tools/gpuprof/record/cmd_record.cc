@@ -28,7 +28,7 @@
 #include "tools/analysis/read/profile.h"
 #include "tools/analysis/render/range_text.h"
 #include "tools/analysis/render/table.h"
-#include "tools/analyze/load.h"
+#include "tools/findings/load.h"
 #include "tools/gpuprof/cli/diagnostics.h"
 #include "tools/gpuprof/commands.h"
 #include "tools/gpuprof/record/child_process.h"
@@ -214,14 +214,14 @@ void print_summary(const std::vector<std::string>& files) {
   fmt::print(stderr, "The whole table: gpuprof report {}\n", listed);
   // The findings of `gpuprof analyze`, most costly first: a glance too.
   // A pass of its own (analyze_files: a stream, in bounded memory).
-  analyze::Analysis analysis =
-      analyze::analyze_files_with_defaults(files, analyze::Scope{}).analysis;
-  analyze::hide_below(analysis, analyze::kDefaultMinShare);
+  findings::Analysis analysis =
+      findings::analyze_files_with_defaults(files, findings::Scope{}).analysis;
+  findings::hide_below(analysis, findings::kDefaultMinShare);
   if (analysis.findings.empty()) return;
   fmt::print(stderr, "Findings ({} of {}):\n", std::min(kSummaryFindings, analysis.findings.size()),
              analysis.findings.size());
   for (size_t i = 0; i < analysis.findings.size() && i < kSummaryFindings; ++i)
-    fmt::print(stderr, "  {}\n", analyze::brief_text(analysis.findings[i]));
+    fmt::print(stderr, "  {}\n", findings::brief_text(analysis.findings[i]));
   fmt::print(stderr, "Evidence and suggestions: gpuprof analyze {}\n", listed);
 }
 

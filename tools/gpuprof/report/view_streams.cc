@@ -6,7 +6,7 @@
 #include "formats/api_ids.h"
 #include "formats/reader.h"
 #include "tools/analysis/aggregate/ops_stream.h"
-#include "tools/analyze/stream/issued_work.h"
+#include "tools/findings/stream/issued_work.h"
 
 namespace gprof::cli {
 namespace {
@@ -15,16 +15,16 @@ namespace {
 // a call in it issued.
 bool in_scope(const analysis::CallSet* scope, int32_t call) {
   return scope == nullptr ||
-         (call != analyze::kNone && scope->contains(static_cast<uint32_t>(call)));
+         (call != findings::kNone && scope->contains(static_cast<uint32_t>(call)));
 }
 
 // A launch as the loader's Launch gives it to LaunchesVisitor::on_launch.
 // `scope` (--range): only launches of calls in it.
-class LaunchSink final : public analyze::stream::IssuedWorkVisitor {
+class LaunchSink final : public findings::stream::IssuedWorkVisitor {
  public:
   LaunchSink(analysis::LaunchesVisitor& view, const analysis::CallSet* scope)
       : view_(view), scope_(scope) {}
-  void on_launch(const analyze::Call& call, std::span<const analyze::Work> work,
+  void on_launch(const findings::Call& call, std::span<const findings::Work> work,
                  const std::vector<std::string>& names) override {
     if (!in_scope(scope_, work.front().call)) return;
     const ApiInfo* info = api_info(call.api);
@@ -32,7 +32,7 @@ class LaunchSink final : public analyze::stream::IssuedWorkVisitor {
                                       ? std::string_view(names[work.front().name])
                                       : std::string_view(info->display);
     uint64_t last_end = work.front().start_ns;
-    for (const analyze::Work& w : work) last_end = std::max(last_end, w.end_ns);
+    for (const findings::Work& w : work) last_end = std::max(last_end, w.end_ns);
     view_.add_launch(name, call.start_ns, call.end_ns, work.front().start_ns, last_end);
   }
 
@@ -43,11 +43,11 @@ class LaunchSink final : public analyze::stream::IssuedWorkVisitor {
 
 // A copy or set as the loader's GpuActivity gives it to TransfersVisitor::on_gpu;
 // `scope` (--range): only those issued by a call in it.
-class TransferSink final : public analyze::stream::IssuedWorkVisitor {
+class TransferSink final : public findings::stream::IssuedWorkVisitor {
  public:
   TransferSink(analysis::TransfersVisitor& view, const analysis::CallSet* scope)
       : view_(view), scope_(scope) {}
-  void on_work(const analyze::Work& work, const std::string& name) override {
+  void on_work(const findings::Work& work, const std::string& name) override {
     if ((work.kind == GpuKind::kMemcpy || work.kind == GpuKind::kMemset) &&
         in_scope(scope_, work.call))
       view_.add_transfer(name, work.bytes, work.duration());
@@ -75,10 +75,10 @@ bool mark_scope(const std::string& path, unsigned decoders, const std::vector<st
 }
 
 std::optional<analysis::FileInfo> stream(const std::string& path, unsigned decoders,
-                                         analyze::stream::IssuedWorkVisitor& sink,
+                                         findings::stream::IssuedWorkVisitor& sink,
                                          std::string& why) {
   analysis::FileInfo info;
-  if (analyze::stream::stream_issued_work(path, decoders, info, sink, why)) return info;
+  if (findings::stream::stream_issued_work(path, decoders, info, sink, why)) return info;
   retract_read_progress(info.status);
   return std::nullopt;
 }

@@ -1,5 +1,5 @@
 // report's launches and memory views over a stream of each file's GPU work
-// and the calls that issued it (analyze/stream/issued_work.h), so that their
+// and the calls that issued it (findings/stream/issued_work.h), so that their
 // memory follows the rows and not the run, --range included; files the
 // stream cannot take are read in memory, with a note, as the key-averages
 // views do.

@@ -1,7 +1,7 @@
 // Writes a golden sidecar file from training_fixture.h's captures:
 //   make_golden_sidecar training test/unit/tools/golden/training.gprof
-//   make_golden_sidecar regressed test/unit/tools/diff/golden/regressed.gprof
-//   make_golden_sidecar analyze test/unit/tools/analyze/golden/analyze.gprof
+//   make_golden_sidecar regressed test/unit/tools/comparison/golden/regressed.gprof
+//   make_golden_sidecar analyze test/unit/tools/findings/golden/analyze.gprof
 // (README.md here and in ../diff/golden). The tests read the checked-in copies
 // and never regenerate them.
 #include <cstdio>

@@ -1,0 +1,309 @@
+// The rules on the hand-built capture of analyze_fixture.h, whose numbers
+// can be worked out by hand, and the thresholds that change their verdicts.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "test/unit/formats/sidecar_builder.h"
+#include "test/unit/tools/analyze_fixture.h"
+#include "tools/findings/load.h"
+#include "tools/findings/render/render.h"
+#include "tools/findings/rules/rule_support.h"
+#include "tools/findings/rules/rules.h"
+
+namespace gprof::findings {
+namespace {
+
+const std::vector<Timeline>& fixture() {
+  static const std::vector<Timeline> timelines =
+      load_timelines({test::write_temp_file("analyze.gprof", test::analyze_capture())}, Scope{})
+          .timelines;
+  return timelines;
+}
+
+const Finding* find(const Analysis& analysis, std::string_view rule) {
+  for (const Finding& f : analysis.findings)
+    if (f.rule == rule) return &f;
+  return nullptr;
+}
+
+double metric(const Finding& finding, std::string_view key) {
+  for (const Metric& m : finding.evidence)
+    if (m.key == key) return m.value;
+  FAIL("no metric " << key);
+  return 0;
+}
+
+// Every rule on `path` at its defaults, in memory and streamed, the stream
+// having taken the file (no "read in memory").
+struct BothPaths {
+  Analysis in_memory;
+  Analysis streamed;
+};
+BothPaths both_paths(const std::string& path) {
+  const std::span<const RuleSpec* const> rules = all_rules();
+  BothPaths out;
+  out.in_memory = analyze(load_timelines({path}, Scope{}).timelines, {rules.begin(), rules.end()},
+                          Thresholds{}, {});
+  AnalyzedFiles files = analyze_files({path}, {rules.begin(), rules.end()}, Thresholds{}, Scope{});
+  REQUIRE(files.in_memory.empty());
+  out.streamed = std::move(files.analysis);
+  return out;
+}
+
+Analysis run_all(const Thresholds& thresholds = Thresholds{}) {
+  const std::span<const RuleSpec* const> rules = all_rules();
+  return analyze(fixture(), {rules.begin(), rules.end()}, thresholds, {});
+}
+
+TEST_CASE("analyze: every rule fires on the fixture with hand-worked numbers", "[analyze]") {
+  // The fixture's synchronize calls block 8.5% of the window: below excessive-sync's default.
+  CHECK_FALSE(run_all().fired("excessive-sync"));
+  Thresholds thresholds;
+  REQUIRE_FALSE(thresholds.set("excessive-sync.min_share=5%"));
+  const Analysis a = run_all(thresholds);
+  REQUIRE(a.findings.size() == 6);
+  CHECK(a.steps == 10);
+  CHECK(a.window_ns == 94'510'000);  // first call at 5 ms, last call ends at 99.51 ms
+
+  const Finding* idle = find(a, "gpu-idle");
+  REQUIRE(idle);
+  CHECK(metric(*idle, "gaps") == 9);
+  CHECK(metric(*idle, "idle_time") == 9 * 5'518'000.0);
+  CHECK(idle->where.ranges.front().name == "data_loader");
+  CHECK(idle->where.ranges.front().share == 1.0);
+  CHECK(idle->where.steps_hit == 9);
+  REQUIRE(idle->gaps.size() == 3);
+  CHECK(idle->gaps[0].range == "data_loader");
+  CHECK(idle->severity == Severity::kHigh);  // 52.6% of the GPU's window
+
+  const Finding* launch = find(a, "launch-bound");
+  REQUIRE(launch);
+  CHECK(metric(*launch, "launches") == 120);
+  // Per step: 9 tiny_op -> tiny_op (150 us) and tiny_op -> loss_kernel (50 us) are short;
+  // loss_kernel -> loss_reduce (1.1 ms) and loss_reduce -> the next step pause too long.
+  CHECK(metric(*launch, "short_launches") == 100);
+  CHECK(metric(*launch, "median_kernel_time") == 10'000);
+  CHECK(metric(*launch, "median_launch_interval") == 150'000);
+  CHECK(launch->where.ranges.front().name == "forward");
+  REQUIRE(launch->where.activities.size() == 1);
+  CHECK(launch->where.activities.front().name == "tiny_op(float*, int)");
+
+  const Finding* sync = find(a, "excessive-sync");
+  REQUIRE(sync);
+  // The 10 synchronize calls: the blocking copies (10 pageable cudaMemcpy, 9 DtoH) are the copy
+  // rules' evidence, not counted twice.
+  CHECK(metric(*sync, "calls") == 10);
+  CHECK(metric(*sync, "blocked_time") == 10 * 800'000.0);
+  CHECK(sync->where.ranges.front().name == "forward");
+
+  const Finding* small = find(a, "small-memcpy");
+  REQUIRE(small);
+  CHECK(metric(*small, "copies") == 70);
+  CHECK(metric(*small, "median_bytes") == 1024);
+  CHECK(small->where.ranges.front().name == "upload_params");
+
+  const Finding* dtoh = find(a, "memcpy-dtoh-sync");
+  REQUIRE(dtoh);
+  CHECK(metric(*dtoh, "copies") == 10);
+  CHECK(metric(*dtoh, "wait_time") == 10 * 480'000.0);
+  CHECK(dtoh->where.ranges.front().name == "read_loss");
+
+  const Finding* pageable = find(a, "pageable-memcpy");
+  REQUIRE(pageable);
+  CHECK(metric(*pageable, "copies") == 10);
+  CHECK(metric(*pageable, "bytes") == 10 * 256 * 1024.0);
+  CHECK(pageable->where.ranges.front().name == "data_loader");
+  CHECK(pageable->where.ranges.front().share == 1.0);
+}
+
+TEST_CASE("analyze: gpu-idle leaves the setup before the first step out", "[analyze]") {
+  // Seen on an H200 (issue 32 item 4): a 4.1 s gap before torch's first step, imports and
+  // model setup, was the run's main idle time. Here 400 ms pass between a setup copy and the
+  // first step; the in-memory and the streamed analyses agree.
+  constexpr uint64_t kSetup = 400'000'000;
+  const std::string path =
+      test::write_temp_file("setup.gprof", test::analyze_capture_after_setup(kSetup));
+  const BothPaths both = both_paths(path);
+  for (const Analysis* a : {&both.in_memory, &both.streamed}) {
+    const Finding* idle = find(*a, "gpu-idle");
+    REQUIRE(idle);
+    // The window starts with the first step: step 0's 4.02 ms before its first copy is a gap
+    // now, and the 9 gaps of 5.518 ms are as before.
+    CHECK(metric(*idle, "gaps") == 10);
+    CHECK(metric(*idle, "idle_time") == 9 * 5'518'000.0 + 4'020'000.0);
+    CHECK(metric(*idle, "longest_gap") == 5'518'000.0);
+    CHECK(metric(*idle, "setup") == 1'000'000.0 + kSetup - 250'000.0);
+    CHECK(metric(*idle, "setup_idle") == 1'000'000.0 + kSetup - 450'000.0);
+    CHECK(idle->gaps.front().length_ns == 5'518'000);
+  }
+}
+
+TEST_CASE("analyze: launch-bound finds a launch-bound phase the run hides", "[analyze]") {
+  // Issue 32 item 1: 2000 back-to-back launches of a 1 us kernel in "optimizer" were not
+  // reported, because 300 launches of a 200 us kernel in "forward" kept the run's GPU busy
+  // 76% of the time between launches. In memory and streamed alike.
+  const std::string path = test::write_temp_file("phases.gprof", test::launch_phases_capture());
+  const BothPaths both = both_paths(path);
+  for (const Analysis* a : {&both.in_memory, &both.streamed}) {
+    const Finding* launch = find(*a, "launch-bound");
+    REQUIRE(launch);
+    CHECK(metric(*launch, "launches") == 2000);
+    // Each optimizer launch but the last is followed by another 10 us later: 9 us idle.
+    CHECK(metric(*launch, "short_launches") == 1999);
+    CHECK(metric(*launch, "idle_time") == 1999 * 9'000.0);
+    CHECK(metric(*launch, "gpu_busy_share") == Approx(0.1));
+    CHECK(metric(*launch, "run_launches") == 2300);
+    CHECK(metric(*launch, "run_gpu_busy_share") > 0.5);
+    CHECK(launch->summary.starts_with("In 'optimizer', 1999 of 2000 kernels"));
+    REQUIRE_FALSE(launch->where.ranges.empty());
+    CHECK(launch->where.ranges.front().name == "optimizer");
+    CHECK(launch->where.activities.front().name == "tiny_update(float*, int)");
+  }
+}
+
+TEST_CASE("analyze: launch-bound counts the GPU's idle time once when threads wait together",
+          "[analyze]") {
+  // Seen on an H200 emit_nvtx run: the main and autograd threads' waits added up to 34.6 ms of
+  // idle time in a 23.2 ms window.
+  const std::string path =
+      test::write_temp_file("two_threads.gprof", test::two_thread_launches_capture());
+  const BothPaths both = both_paths(path);
+  for (const Analysis* a : {&both.in_memory, &both.streamed}) {
+    const Finding* launch = find(*a, "launch-bound");
+    REQUIRE(launch);
+    CHECK(metric(*launch, "launches") == 198);
+    CHECK(metric(*launch, "short_launches") == 196);
+    CHECK(metric(*launch, "idle_time") == 984'000.0);
+    CHECK(launch->impact_share <= 1.0);
+  }
+}
+
+TEST_CASE("analyze: gpu-idle and excessive-sync judge the steps when the window hides them",
+          "[analyze]") {
+  const std::string path = test::write_temp_file("eval.gprof", test::steps_then_eval_capture());
+  const BothPaths both = both_paths(path);
+  for (const Analysis* a : {&both.in_memory, &both.streamed}) {
+    CHECK(a->window_ns == 400'010'000);  // the first launch at 1 ms to the last kernel's end
+    const Finding* idle = find(*a, "gpu-idle");
+    REQUIRE(idle);
+    CHECK(metric(*idle, "idle_share") == Approx(70.0 / 400.0).epsilon(1e-3));
+    CHECK(metric(*idle, "median_step_idle_share") == Approx(0.7));
+    // 7 ms a step (the gap before each kernel starts 10 us into it), the first step's window
+    // from its kernel's start.
+    CHECK(metric(*idle, "step_idle_time") == 69'990'000.0);
+    CHECK(idle->impact_ns == 69'990'000);
+    CHECK(idle->summary.find("In the median step the GPU was idle 70.0%") == 0);
+    const Finding* sync = find(*a, "excessive-sync");
+    REQUIRE(sync);
+    CHECK(metric(*sync, "calls") == 10);
+    CHECK(metric(*sync, "window_share") == Approx(30.0 / 400.01));
+    CHECK(metric(*sync, "median_step_blocked_share") == Approx(0.3));
+    CHECK(metric(*sync, "step_blocked_time") == 30'000'000.0);
+    CHECK(sync->summary.find("In the median step a thread waited 30.0%") == 0);
+    CHECK_FALSE(a->fired("launch-bound"));
+  }
+  CHECK(render_json(both.in_memory) == render_json(both.streamed));
+  // Without the steps (a --step that matches none), the window alone decides: neither fires.
+  const std::span<const RuleSpec* const> rules = all_rules();
+  const Analysis no_steps =
+      analyze(load_timelines({path}, Scope{{}, {"no_such_step"}, {}}).timelines,
+              {rules.begin(), rules.end()}, Thresholds{}, {});
+  CHECK_FALSE(no_steps.fired("gpu-idle"));
+  CHECK_FALSE(no_steps.fired("excessive-sync"));
+}
+
+TEST_CASE("analyze: thresholds decide whether a rule fires", "[analyze]") {
+  Thresholds thresholds;
+  CHECK_FALSE(thresholds.set("pageable-memcpy.min_count=11"));
+  CHECK_FALSE(thresholds.set("small-memcpy.max_bytes=1KB"));
+  CHECK_FALSE(thresholds.set("gpu-idle.min_gap=6ms"));
+  CHECK_FALSE(thresholds.set("excessive-sync.min_share=15%"));
+  CHECK_FALSE(thresholds.set("launch-bound.max_gpu_busy=0.05"));
+  CHECK_FALSE(thresholds.set("memcpy-dtoh-sync.min_count=11"));
+  CHECK(thresholds.get("small-memcpy", "max_bytes") == 1024);
+  CHECK(thresholds.get("gpu-idle", "min_gap") == 6e6);
+  CHECK(thresholds.get("excessive-sync", "min_share") == 0.15);
+  CHECK(run_all(thresholds).findings.empty());
+  // One short of firing, each: at the default they all fire (above).
+  Thresholds lower;
+  CHECK_FALSE(lower.set("pageable-memcpy.min_count=10"));
+  CHECK(run_all(lower).fired("pageable-memcpy"));
+}
+
+TEST_CASE("analyze: bad thresholds are refused with the reason", "[analyze]") {
+  Thresholds thresholds;
+  CHECK(thresholds.set("nonsense").value().find("RULE.KEY=VALUE") != std::string::npos);
+  CHECK(thresholds.set("no-such-rule.min_count=3").value().find("no rule") != std::string::npos);
+  CHECK(thresholds.set("gpu-idle.min_count=3").value().find("min_gap, min_share") !=
+        std::string::npos);
+  CHECK(thresholds.set("gpu-idle.min_gap=3").has_value());  // a time needs its unit
+  CHECK(thresholds.set("gpu-idle.min_share=130%").has_value());
+  CHECK(thresholds.set("small-memcpy.min_count=2.5").has_value());
+  CHECK(thresholds.set("small-memcpy.min_count=-1").has_value());
+}
+
+TEST_CASE("analyze: --range keeps the calls inside matching ranges", "[analyze]") {
+  const std::vector<Timeline> timelines =
+      load_timelines({test::write_temp_file("analyze_range.gprof", test::analyze_capture())},
+                     Scope{{"upload_*"}, {}, {}})
+          .timelines;
+  REQUIRE(timelines.size() == 1);
+  CHECK(timelines[0].window_ns() == 10 * 500'000);
+  const Analysis a =
+      analyze(timelines, {&kSmallMemcpyRule, &kPageableMemcpyRule}, Thresholds{}, {"upload_*"});
+  REQUIRE(a.findings.size() == 1);
+  CHECK(metric(a.findings[0], "copies") == 60);
+  CHECK_FALSE(a.fired("pageable-memcpy"));
+}
+
+TEST_CASE("analyze: several files (ranks) are analyzed together", "[analyze]") {
+  const std::string bytes = test::analyze_capture();
+  const std::vector<Timeline> timelines =
+      load_timelines({test::write_temp_file("rank0.gprof", bytes),
+                      test::write_temp_file("rank1.gprof", bytes)},
+                     Scope{})
+          .timelines;
+  REQUIRE(timelines.size() == 2);
+  const Analysis a = analyze(timelines, {&kMemcpyDtohSyncRule}, Thresholds{}, {});
+  CHECK(a.window_ns == 2 * 94'510'000);
+  CHECK(a.steps == 20);
+  REQUIRE(a.findings.size() == 1);
+  CHECK(metric(a.findings[0], "copies") == 20);
+  const Where& where = a.findings[0].where;
+  CHECK(where.steps_hit == 20);
+  REQUIRE(where.files.size() == 2);
+  CHECK(where.files[0].share == 0.5);
+  CHECK(where.files[1].share == 0.5);
+}
+
+TEST_CASE("analyze: which calls block the host", "[analyze]") {
+  Call sync;
+  sync.category = ApiCategory::kSync;
+  sync.api = ApiId::cudaStreamSynchronize;
+  CHECK(blocks_host(sync, nullptr));
+  sync.api = ApiId::cudaStreamWaitEvent;
+  CHECK_FALSE(blocks_host(sync, nullptr));
+  Call copy;
+  copy.category = ApiCategory::kCopy;
+  Work dtoh;
+  dtoh.kind = GpuKind::kMemcpy;
+  dtoh.copy_kind = kCopyDtoH;
+  dtoh.dst_kind = 2;  // pinned
+  CHECK(blocks_host(copy, &dtoh));
+  copy.async = true;
+  CHECK_FALSE(blocks_host(copy, &dtoh));
+  dtoh.dst_kind = kMemoryPageable;
+  dtoh.start_ns = 100;
+  copy.end_ns = 90;  // returned before its copy began: it did not wait
+  CHECK_FALSE(blocks_host(copy, &dtoh));
+  copy.end_ns = 110;
+  CHECK(blocks_host(copy, &dtoh));
+  copy.async = false;
+  Work dtod = dtoh;
+  dtod.copy_kind = 8;
+  CHECK_FALSE(blocks_host(copy, &dtod));
+}
+
+}  // namespace
+}  // namespace gprof::findings

@@ -1,0 +1,49 @@
+// Reads sidecar files into timelines and runs rules on them: what
+// `gpuprof analyze`, the findings `gpuprof record` prints and the new
+// findings of `gpuprof diff` share.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tools/analysis/read/profile.h"
+#include "tools/findings/analysis.h"
+#include "tools/findings/timeline/timeline_builder.h"
+
+namespace gprof::findings {
+
+struct Loaded {
+  std::vector<analysis::FileInfo> infos;
+  std::vector<Timeline> timelines;
+};
+
+Loaded load_timelines(const std::vector<std::string>& paths, const Scope& scope);
+
+struct AnalyzedFiles {
+  std::vector<analysis::FileInfo> infos;
+  Analysis analysis;
+  bool range_matched = false;  // with --range: some file has a range it matches
+  // Files that made the analysis read every file in memory, and why: one
+  // "gpuprof: note: FILE: read in memory (WHY)" each (print_in_memory_notes).
+  std::vector<std::pair<std::string, std::string>> in_memory;
+};
+
+// Reads the files and runs `rules` on them: as streams (streamed_file.h),
+// in memory that does not grow with the files; when a file cannot be
+// streamed (or GPROF_STREAM=0), every file in memory (load_timelines),
+// which gives the same findings.
+AnalyzedFiles analyze_files(const std::vector<std::string>& paths,
+                            std::vector<const RuleSpec*> rules, Thresholds thresholds,
+                            const Scope& scope);
+
+// Every rule with its default thresholds.
+Analysis analyze_with_defaults(const std::vector<Timeline>& timelines);
+AnalyzedFiles analyze_files_with_defaults(const std::vector<std::string>& paths,
+                                          const Scope& scope);
+
+// "[high] gpu-idle: 12.3ms, 65.0% of the window, in 'data_loader' (100.0%)": one
+// line of a finding, for record's summary and diff's list.
+std::string brief_text(const Finding& finding);
+
+}  // namespace gprof::findings

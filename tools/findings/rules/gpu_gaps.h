@@ -1,0 +1,86 @@
+// What gpu-idle computes, in one pass over sorted input, so that the
+// in-memory timeline and the stream (streamed_analysis.h) share it:
+//   GapFinder:    the idle gaps of one device, from its busy intervals by
+//                 (start, end), within the windows that count;
+//   GapExplainer: for gaps by start, the innermost range open during most of
+//                 each and the API calls open during it, from ranges and
+//                 calls by start. It keeps only what overlaps the gap at hand.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "formats/api_ids.h"
+
+namespace gprof::findings {
+
+uint64_t overlap(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1);
+
+class GapFinder {
+ public:
+  using Emit = std::function<void(uint64_t start_ns, uint64_t end_ns)>;
+  // `windows` sorted and disjoint; `min_gap` at least 1.
+  GapFinder(std::vector<std::pair<uint64_t, uint64_t>> windows, uint64_t min_gap, Emit emit);
+  // The device's busy intervals, by (start, end).
+  void add(uint64_t start_ns, uint64_t end_ns);
+  void finish();
+  // The windows' length: the time the gaps are a share of.
+  uint64_t window_ns() const { return window_ns_; }
+
+ private:
+  bool open_window();  // moves to the next non-empty window; false: none left
+  void close_window();
+
+  std::vector<std::pair<uint64_t, uint64_t>> windows_;
+  uint64_t min_gap_;
+  Emit emit_;
+  size_t window_ = 0;
+  bool in_window_ = false;
+  uint64_t cursor_ = 0;
+  uint64_t latest_end_ = 0;  // of the intervals already seen
+  uint64_t window_ns_ = 0;
+};
+
+struct ExplainedGap {
+  uint64_t start_ns = 0;
+  uint64_t end_ns = 0;
+  const std::string* range = nullptr;  // innermost range open during most of it; nullptr: none
+  uint32_t range_tid = 0;
+  std::vector<std::pair<uint64_t, std::string_view>> calls;  // (overlap, API name), most first
+  uint64_t length() const { return end_ns - start_ns; }
+};
+
+class GapExplainer {
+ public:
+  struct Range {
+    uint64_t start_ns;
+    uint64_t end_ns;
+    const std::string* name;
+    uint32_t tid;
+  };
+  struct Call {
+    uint64_t start_ns;
+    uint64_t end_ns;
+    ApiId api;
+  };
+  // Before explain(gap): every range and call that starts before the gap
+  // ends, by start, not given before.
+  void add_range(const Range& range, uint64_t gap_start_ns) {
+    if (range.end_ns > gap_start_ns) ranges_.push_back(range);
+  }
+  void add_call(const Call& call, uint64_t gap_start_ns) {
+    if (call.end_ns > gap_start_ns) calls_.push_back(call);
+  }
+  // Gaps by start.
+  void explain(ExplainedGap& gap);
+
+ private:
+  std::vector<Range> ranges_;
+  std::vector<Call> calls_;
+};
+
+}  // namespace gprof::findings

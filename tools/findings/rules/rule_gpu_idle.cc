@@ -1,0 +1,261 @@
+// gpu-idle: the GPU idle for a large share of the window in gaps long enough
+// to matter, with what the CPU was doing meanwhile: the innermost range open
+// during most of each gap and the API calls it was in (nsys analyze's
+// gpu_gaps and gpu_time_util rules; HTA's idle time).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <optional>
+
+#include "tools/findings/rules/rule.h"
+#include "tools/findings/rules/rule_support.h"
+#include "tools/findings/rules/rule_tallies.h"
+#include "tools/findings/rules/rules.h"
+#include "tools/findings/rules/where_builder.h"
+
+namespace gprof::findings {
+namespace {
+
+constexpr std::string_view kId = "gpu-idle";
+constexpr ThresholdSpec kThresholds[] = {
+    {"min_gap", 1e6, ThresholdUnit::kTime, "idle time counts in gaps of at least this length"},
+    {"min_share", 0.3, ThresholdUnit::kShare,
+     "fires when such gaps add up to this share of the window"},
+};
+constexpr size_t kListedGaps = 3;
+
+// The idle gaps of one device of an in-memory timeline, by time: the
+// complement of its work within each of the timeline's windows (without
+// --range: from its first work to its last).
+std::vector<ExplainedGap> device_gaps(const Timeline& timeline, uint32_t device,
+                                      GpuIdleTally& tally) {
+  std::vector<std::pair<uint64_t, uint64_t>> busy;
+  for (const Work& w : timeline.work)
+    if (w.device == device && timeline.in_scope(w)) busy.emplace_back(w.start_ns, w.end_ns);
+  std::vector<ExplainedGap> gaps;
+  if (busy.empty()) return gaps;
+  std::sort(busy.begin(), busy.end());
+  uint64_t last = 0;
+  for (const auto& [s, e] : busy) last = std::max(last, e);
+  const uint64_t min_gap = std::max<uint64_t>(tally.min_gap(), 1);
+  GapFinder finder(device_windows(timeline, busy.front().first, last), min_gap,
+                   [&](uint64_t start, uint64_t end) {
+                     gaps.push_back(ExplainedGap{start, end, nullptr, 0, {}});
+                   });
+  uint64_t setup_idle = 0;
+  std::optional<GapFinder> setup;
+  if (const auto window = setup_window(timeline, busy.front().first, last))
+    setup.emplace(std::vector{*window}, min_gap,
+                  [&](uint64_t start, uint64_t end) { setup_idle += end - start; });
+  for (const auto& [s, e] : busy) {
+    finder.add(s, e);
+    if (setup) setup->add(s, e);
+  }
+  finder.finish();
+  tally.add_window(finder.window_ns());
+  if (setup) {
+    setup->finish();
+    tally.add_setup(setup->window_ns(), setup_idle);
+  }
+  return gaps;
+}
+
+// For each gap of one timeline: what the CPU did meanwhile, swept over
+// ranges and calls by start time.
+void explain(const Timeline& timeline, std::vector<ExplainedGap*> gaps) {
+  std::stable_sort(gaps.begin(), gaps.end(), [](const ExplainedGap* a, const ExplainedGap* b) {
+    return a->start_ns < b->start_ns;
+  });
+  std::vector<uint32_t> ranges(timeline.ranges.size()), calls(timeline.calls.size());
+  for (uint32_t i = 0; i < ranges.size(); ++i) ranges[i] = i;
+  for (uint32_t i = 0; i < calls.size(); ++i) calls[i] = i;
+  std::stable_sort(ranges.begin(), ranges.end(), [&](uint32_t a, uint32_t b) {
+    return timeline.ranges[a].start_ns < timeline.ranges[b].start_ns;
+  });
+  std::stable_sort(calls.begin(), calls.end(), [&](uint32_t a, uint32_t b) {
+    return timeline.calls[a].start_ns < timeline.calls[b].start_ns;
+  });
+  GapExplainer explainer;
+  size_t next_range = 0, next_call = 0;
+  for (ExplainedGap* gap : gaps) {
+    for (; next_range < ranges.size() && timeline.ranges[ranges[next_range]].start_ns < gap->end_ns;
+         ++next_range) {
+      const Span& span = timeline.ranges[ranges[next_range]];
+      explainer.add_range({span.start_ns, span.end_ns, &span.name, span.tid}, gap->start_ns);
+    }
+    for (; next_call < calls.size() && timeline.calls[calls[next_call]].start_ns < gap->end_ns;
+         ++next_call) {
+      const Call& call = timeline.calls[calls[next_call]];
+      explainer.add_call({call.start_ns, call.end_ns, call.api}, gap->start_ns);
+    }
+    explainer.explain(*gap);
+  }
+}
+
+std::optional<Finding> run(const RuleContext& context) {
+  GpuIdleTally tally(context.thresholds);
+  uint64_t order = 0;
+  for (const Timeline& timeline : context.files) {
+    std::vector<uint32_t> devices;
+    for (const Work& w : timeline.work)
+      if (std::find(devices.begin(), devices.end(), w.device) == devices.end())
+        devices.push_back(w.device);
+    std::sort(devices.begin(), devices.end());
+    std::vector<std::pair<uint32_t, std::vector<ExplainedGap>>> by_device;
+    std::vector<ExplainedGap*> all;
+    for (uint32_t device : devices) {
+      by_device.emplace_back(device, device_gaps(timeline, device, tally));
+      for (ExplainedGap& gap : by_device.back().second) all.push_back(&gap);
+    }
+    explain(timeline, all);
+    std::vector<uint64_t> idle(timeline.steps.size(), 0);
+    for (const auto& [device, gaps] : by_device)
+      for (const ExplainedGap& gap : gaps) {
+        tally.add_gap(timeline, device, gap, order++);
+        add_to_steps(timeline.steps, gap.start_ns, gap.end_ns, idle);
+      }
+    add_step_shares(timeline.steps, idle, tally);
+  }
+  return tally.finish(context);
+}
+
+}  // namespace
+
+std::vector<std::pair<uint64_t, uint64_t>> device_windows(const Timeline& timeline,
+                                                          uint64_t first_start_ns,
+                                                          uint64_t last_end_ns) {
+  if (timeline.windows.size() != 1) return timeline.windows;
+  uint64_t start = std::max(timeline.windows[0].first, first_start_ns);
+  if (!timeline.steps.empty()) start = std::max(start, timeline.steps.front().start_ns);
+  const uint64_t end = std::min(timeline.windows[0].second, last_end_ns);
+  if (start >= end) return {};
+  return {{start, end}};
+}
+
+std::optional<std::pair<uint64_t, uint64_t>> setup_window(const Timeline& timeline,
+                                                          uint64_t first_start_ns,
+                                                          uint64_t last_end_ns) {
+  if (timeline.windows.size() != 1 || timeline.steps.empty()) return std::nullopt;
+  const uint64_t start = std::max(timeline.windows[0].first, first_start_ns);
+  const uint64_t end =
+      std::min({timeline.windows[0].second, last_end_ns, timeline.steps.front().start_ns});
+  if (start >= end) return std::nullopt;
+  return std::pair{start, end};
+}
+
+void add_to_steps(const std::vector<Step>& steps, uint64_t start_ns, uint64_t end_ns,
+                  std::vector<uint64_t>& ns) {
+  // Steps do not overlap (find_steps), so their ends rise with their starts.
+  auto it = std::upper_bound(steps.begin(), steps.end(), start_ns,
+                             [](uint64_t t, const Step& s) { return t < s.end_ns; });
+  for (; it != steps.end() && it->start_ns < end_ns; ++it)
+    ns[it - steps.begin()] += overlap(start_ns, end_ns, it->start_ns, it->end_ns);
+}
+
+void add_step_shares(const std::vector<Step>& steps, const std::vector<uint64_t>& idle,
+                     GpuIdleTally& tally) {
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const uint64_t length = steps[i].end_ns - steps[i].start_ns;
+    if (length > 0) tally.add_step(idle[i], length);
+  }
+}
+
+GpuIdleTally::GpuIdleTally(const Thresholds& thresholds)
+    : min_gap_(static_cast<uint64_t>(thresholds.get(kId, "min_gap"))) {}
+
+void GpuIdleTally::add_gap(const Timeline& timeline, uint32_t device, const ExplainedGap& gap,
+                           uint64_t order) {
+  ++gaps_;
+  idle_ns_ += gap.length();
+  where_.add_time(timeline, gap.range, gap.range_tid, gap.start_ns, device, gap.length());
+  for (const auto& [ns, name] : gap.calls) by_api_[name] += ns;
+  // The longest few, as a stable sort by length of all gaps would list them.
+  const auto after = [&](const Listed& l) {
+    return l.gap.length_ns > gap.length() || (l.gap.length_ns == gap.length() && l.order < order);
+  };
+  const auto at = std::find_if_not(longest_.begin(), longest_.end(), after);
+  if (at == longest_.end() && longest_.size() >= kListedGaps) return;
+  Gap g;
+  g.file = file_label(timeline);
+  g.device = device;
+  const uint64_t origin = timeline.windows.empty() ? 0 : timeline.windows.front().first;
+  g.offset_ns = gap.start_ns - std::min(origin, gap.start_ns);
+  g.length_ns = gap.length();
+  if (gap.range != nullptr) g.range = *gap.range;
+  for (size_t i = 0; i < gap.calls.size() && i < 2; ++i)
+    g.calls.push_back(fmt::format("{} ({})", gap.calls[i].second, time_text(gap.calls[i].first)));
+  longest_.insert(at, Listed{std::move(g), order});
+  if (longest_.size() > kListedGaps) longest_.pop_back();
+}
+
+std::optional<Finding> GpuIdleTally::finish(const RuleContext& context) {
+  const uint64_t min_gap = min_gap_, idle_ns = idle_ns_, window_ns = window_ns_;
+  if (gaps_ == 0 || window_ns == 0) return std::nullopt;
+  const double idle_share = static_cast<double>(idle_ns) / static_cast<double>(window_ns);
+  const double min_share = context.get(kId, "min_share");
+  const double step_share = step_shares_.size() > 0 ? step_shares_.median() / 1e6 : 0;
+  // The steps judged on their own when the window is not idle enough: time
+  // outside them (an evaluation, checkpoints, the end of the run) can keep
+  // the GPU busy and hide steps that idle most of the time (issue 32 item 1).
+  const bool in_steps = idle_share < min_share;
+  if (in_steps && (step_shares_.size() == 0 || step_share < min_share)) return std::nullopt;
+  Finding f;
+  f.rule = kId;
+  set_impact(f, in_steps ? step_idle_ns_ : idle_ns, window_ns);
+  f.evidence = {time_metric("idle_time", "GPU idle time", idle_ns),
+                share_metric("idle_share", "share of the window", idle_share),
+                count_metric("gaps", fmt::format("gaps of {} or more", time_text(min_gap)), gaps_),
+                time_metric("longest_gap", "longest gap", longest_.front().gap.length_ns),
+                time_metric("window", "window (GPU's first to last work)", window_ns)};
+  if (step_shares_.size() > 0)
+    f.evidence.push_back(
+        share_metric("median_step_idle_share", "median idle share of a step", step_share));
+  if (in_steps)
+    f.evidence.push_back(
+        time_metric("step_idle_time", "GPU idle time inside steps", step_idle_ns_));
+  if (setup_window_ns_ > 0) {
+    f.evidence.push_back(
+        time_metric("setup", "before the first step (setup, not counted)", setup_window_ns_));
+    f.evidence.push_back(
+        time_metric("setup_idle", "GPU idle before the first step", setup_idle_ns_));
+  }
+  std::vector<std::pair<std::string_view, uint64_t>> apis(by_api_.begin(), by_api_.end());
+  std::stable_sort(apis.begin(), apis.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  for (size_t i = 0; i < apis.size() && i < 3; ++i)
+    f.evidence.push_back(time_metric(fmt::format("cpu_in.{}", apis[i].first),
+                                     fmt::format("CPU in {} meanwhile", apis[i].first),
+                                     apis[i].second));
+  for (Listed& listed : longest_) f.gaps.push_back(std::move(listed.gap));
+  f.where = where_.finish(context.files);
+  const Gap& top = f.gaps.front();
+  const std::string longest =
+      fmt::format("{}, while the CPU was in {}{}", time_text(top.length_ns),
+                  top.range.empty() ? "no range" : "'" + top.range + "'",
+                  top.calls.empty() ? ", in no CUDA call" : " and " + top.calls.front());
+  if (in_steps)
+    f.summary = fmt::format(
+        "In the median step the GPU was idle {} of the time, in gaps of {} or more ({} in all "
+        "the steps), though over the whole window it was idle only {}: the time outside the "
+        "steps kept it busier. The longest gap, {}.",
+        share_text(step_share), time_text(min_gap), time_text(step_idle_ns_),
+        share_text(idle_share), longest);
+  else
+    f.summary =
+        fmt::format("The GPU was idle {} ({} of the window) in {} of {} or more; the longest, {}.",
+                    time_text(idle_ns), share_text(idle_share), count_text(gaps_, "gap", "gaps"),
+                    time_text(min_gap), longest);
+  f.suggestion =
+      "Keep the GPU fed while the CPU works: overlap input preparation with GPU work "
+      "(PyTorch: DataLoader(num_workers>0, pin_memory=True), prefetching to the GPU on a side "
+      "stream), move CPU-side preprocessing to the GPU, or queue the next step's kernels "
+      "before host work that does not depend on them.";
+  return f;
+}
+
+const RuleSpec kGpuIdleRule{
+    kId, "the GPU idle for a large share of the window, with what the CPU did meanwhile",
+    kThresholds, run};
+
+}  // namespace gprof::findings

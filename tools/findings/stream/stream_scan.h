@@ -1,0 +1,163 @@
+// The first step of a file's streamed analysis (streamed_analysis.h): the
+// reader's records into external sorts, with what the in-memory path's
+// loader (profile.h) and TimelineBuilder say of the file besides: its
+// FileInfo, the names of its GPU rows and ranges, its thread names. Push/pop
+// ranges pair as they come (a stack per thread and domain, as RangePairing
+// does); start/end events are sorted by id and paired after the file.
+//
+// External correlations (gprof's pushed ids above CUPTI's, formats/
+// correlation_ids.h) are sorted by CUPTI id and applied to the GPU records
+// once the file is read: a record pairs through its mapping, else by its
+// own id, as CallPairing does (apply_externals says where they differ). CUPTI gaps are counted as
+// the records come (gap_tally.h); the join tells the tally which launches got work (worked), and
+// finish_gaps() gives FileInfo.gaps.
+//
+// CUPTI's ids are unwrapped as they are read (stream_ids.h). Files whose
+// pairing the stream does not reproduce are refused (why()): pushed ids
+// from 1 (an older gprof's), external correlation or gaps with a capture
+// window. A file with a capture window
+// has its GPU records counted once paired (WindowedGpu below).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "formats/reader.h"
+#include "tools/analysis/model/gap_tally.h"
+#include "tools/analysis/model/stream_ids.h"
+#include "tools/analysis/read/profile.h"
+#include "tools/analysis/read/spill_sorter.h"
+#include "tools/findings/stream/stream_records.h"
+
+namespace gprof::findings::stream {
+
+template <typename T, typename Less>
+using Sorted = analysis::SpillSorter<T, Less>;
+
+class FileScan final : public RecordVisitor {
+ public:
+  // `ranges`: keep the paired ranges (ranges_by_thread, ranges_by_start)
+  // for the findings' joins; without, ranges are paired and counted only,
+  // as FileInfo says them (report's launches and memory views).
+  FileScan(analysis::FileInfo& info, std::vector<std::string>& gpu_names, bool ranges = true);
+
+  void on_header(const pb::FileHeader& header) override;
+  void on_string(const pb::StringEntry& entry) override;
+  void on_api(const ApiRecord& record) override;
+  void on_range(const RangeEvent& event) override;
+  void on_gpu(const GpuRecord& record) override;
+  void on_external_correlation(uint64_t correlation, uint64_t external_id) override;
+  void on_cupti(const pb::CuptiStatus& status) override;
+  void on_devices(const google::protobuf::RepeatedPtrField<pb::Device>& devices) override;
+  void on_footer(const pb::Footer& footer) override { info_.footer = footer; }
+  bool wants_more() override { return why_.empty(); }
+
+  // The file was recorded with a capture window (has_capture_window): its
+  // GPU records are counted in FileInfo and the span by WindowedGpu, as the
+  // join hands them out, not as they are read.
+  bool windowed() const { return windowed_; }
+
+  // After the read: closes open ranges, pairs start/end events, names
+  // ranges and threads. False when the file is not for the stream (why()).
+  bool finish();
+  const std::string& why() const { return why_; }
+  // A GPU work record paired with the call of this correlation (the join).
+  void worked(uint64_t correlation) { gaps_.worked(correlation); }
+  // Once the join has told worked(): the file's FileInfo.gaps.
+  void finish_gaps();
+
+  // Row names of ranges (range_row_name), by RangeRecord::name.
+  const std::vector<std::string>& range_names() const { return range_names_; }
+
+  Sorted<CallRecord, ByThreadStart> calls;
+  Sorted<RangeRecord, RangeNesting> ranges_by_thread;
+  Sorted<RangeRecord, ByStart> ranges_by_start;
+  Sorted<GpuScan, ByCorrelation> gpu;
+  // The span of the calls and GPU work (set_windows without --range); it
+  // begins at the first GPU work or call that may issue some (work_begin),
+  // else at the first call.
+  uint64_t span_begin = UINT64_MAX, span_end = 0, work_begin = UINT64_MAX;
+
+ private:
+  struct Open {
+    RangeRecord range;
+  };
+  void refuse(const char* why) {
+    if (why_.empty()) why_ = why;
+  }
+  void seen(uint64_t start_ns, uint64_t end_ns);
+  uint32_t name_key(uint32_t name, uint32_t domain);
+  void emit(const RangeRecord& range);
+  void pair_start_end(uint64_t last_ns);
+  const std::string* string_of(int kind, uint32_t id) const;
+
+  analysis::FileInfo& info_;
+  std::vector<std::string>& gpu_names_;
+  std::unordered_map<std::string, uint32_t> gpu_name_ids_;
+  std::unordered_map<uint64_t, uint32_t> gpu_row_names_;  // gpu_row_name_key -> gpu_names_
+  std::unordered_map<uint32_t, std::string> kernels_;
+  // Kernel ids of GPU records read before their name (a damaged file's
+  // frames out of order) -> their gpu_names_ entry, named when the name
+  // comes: the in-memory readers name records once the file is read.
+  std::unordered_map<uint32_t, uint32_t> unnamed_kernels_;
+  std::unordered_map<uint64_t, std::string> strings_;
+  std::map<std::pair<uint32_t, uint32_t>, std::vector<RangeRecord>> stacks_;  // (tid, domain)
+  struct External {
+    uint64_t cupti;
+    uint64_t pushed;
+  };
+  struct ByCupti {
+    bool operator()(const External& a, const External& b) const {
+      return a.cupti != b.cupti ? a.cupti < b.cupti : a.pushed < b.pushed;
+    }
+  };
+  bool apply_externals();
+  static int never_received(void*, uint64_t) { return 0; }  // pairs after reading
+  Sorted<External, ByCupti> externals_;
+  analysis::GapTally gaps_{&FileScan::never_received, nullptr};
+  analysis::StreamIds ids_;
+  Sorted<StartEvent, ById> starts_;
+  Sorted<EndEvent, ById> ends_;
+  std::map<uint32_t, uint32_t> thread_names_;         // tid -> NVTX string id
+  std::unordered_map<uint64_t, uint32_t> name_keys_;  // domain << 32 | name -> key
+  std::vector<std::pair<uint32_t, uint32_t>> keys_;   // key -> (name, domain)
+  std::vector<std::string> range_names_;
+  uint64_t range_seq_ = 0;
+  uint64_t gpu_seq_ = 0;
+  uint32_t calls_seen_ = 0;
+  bool seen_any_ = false;
+  std::string why_;
+  bool keep_ranges_;
+  bool windowed_ = false;
+};
+
+// A windowed file's GPU records as join_by_correlation hands them out: an
+// unpaired one that started outside every window is work issued outside
+// them, left out and counted as such (CaptureWindows, profile.cc); the
+// others count in FileInfo and the span as FileScan counts those of other
+// files as it reads them. Without a window: nothing to do, nothing left out.
+class WindowedGpu {
+ public:
+  // After scan.finish().
+  WindowedGpu(FileScan& scan, analysis::FileInfo& info)
+      : scan_(scan), info_(info), window_(scan.windowed(), info.cupti) {}
+  // issued(g)
+  void paired(const GpuScan& g) {
+    if (scan_.windowed()) count(g);
+  }
+  // unpaired(g): false when it is left out.
+  bool unpaired(const GpuScan& g);
+
+ private:
+  void count(const GpuScan& g);
+
+  FileScan& scan_;
+  analysis::FileInfo& info_;
+  analysis::CaptureWindows window_;
+};
+
+}  // namespace gprof::findings::stream

@@ -1,0 +1,477 @@
+#include "tools/findings/stream/streamed_file.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <tuple>
+#include <unordered_map>
+
+#include "tools/analysis/model/glob.h"
+#include "tools/analysis/model/steps.h"
+#include "tools/findings/stream/correlation_join.h"
+#include "tools/findings/stream/stream_scan.h"
+
+namespace gprof::findings::stream {
+namespace {
+
+template <typename T>
+constexpr size_t budget() {
+  return (size_t{8} << 20) / sizeof(T);
+}
+
+struct Busy {
+  uint32_t device;
+  uint64_t start_ns;
+  uint64_t end_ns;
+};
+struct ByDeviceTime {
+  bool operator()(const Busy& a, const Busy& b) const {
+    return std::tie(a.device, a.start_ns, a.end_ns) < std::tie(b.device, b.start_ns, b.end_ns);
+  }
+};
+struct KernelEnd {
+  uint32_t device;
+  uint64_t end_ns;
+};
+struct ByDeviceEnd {
+  bool operator()(const KernelEnd& a, const KernelEnd& b) const {
+    return std::tie(a.device, a.end_ns) < std::tie(b.device, b.end_ns);
+  }
+};
+// memcpy-dtoh-sync's question for a copy: did a kernel of its device end
+// between its call's start and its own?
+struct ByDeviceCallStart {
+  bool operator()(const GpuRecordRow& a, const GpuRecordRow& b) const {
+    return std::tie(a.work.device, a.call.start_ns, a.seq) <
+           std::tie(b.work.device, b.call.start_ns, b.seq);
+  }
+  static Prefix prefix(const GpuRecordRow& g) { return {g.work.device, g.call.start_ns}; }
+};
+struct FoundGap {
+  uint64_t start_ns;
+  uint64_t end_ns;
+  uint64_t order;
+  uint32_t device;
+};
+struct ByGapStart {
+  bool operator()(const FoundGap& a, const FoundGap& b) const {
+    return std::tie(a.start_ns, a.order) < std::tie(b.start_ns, b.order);
+  }
+  static Prefix prefix(const FoundGap& g) { return {g.start_ns, g.order}; }
+};
+
+using Windows = std::vector<std::pair<uint64_t, uint64_t>>;
+
+// A sort read to its end gives back its memory and temporary file.
+template <typename T, typename Less>
+void release(analysis::SpillSorter<T, Less>& sorter) {
+  sorter = analysis::SpillSorter<T, Less>(1);
+}
+
+// What gpu-idle's explanation needs of a call.
+struct CallSpan {
+  uint64_t start_ns;
+  uint64_t end_ns;
+  uint32_t index;
+  ApiId api;
+};
+struct SpanByStart {
+  bool operator()(const CallSpan& a, const CallSpan& b) const {
+    return std::tie(a.start_ns, a.index) < std::tie(b.start_ns, b.index);
+  }
+};
+
+class FileJoin {
+ public:
+  FileJoin(const Scope& scope, Timeline& timeline, FileScan& scan, analysis::FileInfo& info,
+           Tallies& tallies)
+      : scope_(scope),
+        timeline_(timeline),
+        scan_(scan),
+        counts_(info.gpu),
+        tallies_(tallies),
+        windowed_(scan, info) {}
+
+  void run() {
+    name_facts();
+    steps_and_windows();
+    // Each sort is let go once read, with its temporary file.
+    place_calls();
+    release(scan_.calls);
+    release(scan_.ranges_by_thread);
+    pair();
+    release(by_correlation_);
+    release(scan_.gpu);
+    span_window();  // a windowed file's span is known once paired (WindowedGpu)
+    call_rules();
+    release(by_thread_);
+    work_rules();
+    release(work_);
+    memcpy_dtoh_sync();
+    release(questions_);
+    release(kernel_ends_);
+    gpu_idle();
+  }
+
+ private:
+  const std::string* range_name(int32_t name) const {
+    return name == kNone ? nullptr : &scan_.range_names()[name];
+  }
+  CallPlace place(const Call& call, int32_t name) const {
+    return CallPlace{range_name(name), call.step, call.tid};
+  }
+
+  // Per range name: the first step pattern it matches, and --range.
+  void name_facts() {
+    const std::vector<std::string>& names = scan_.range_names();
+    step_pattern_.resize(names.size(), SIZE_MAX);
+    in_range_.resize(names.size(), false);
+    loads_data_.resize(names.size(), false);
+    for (size_t i = 0; i < names.size(); ++i) {
+      for (size_t p = 0; p < scope_.steps.size(); ++p)
+        if (analysis::glob_match(scope_.steps[p], names[i])) {
+          step_pattern_[i] = p;
+          break;
+        }
+      in_range_[i] = analysis::glob_match_any(scope_.ranges, names[i]);
+      loads_data_[i] = analysis::glob_match_any(scope_.data, names[i]);
+    }
+  }
+
+  // TimelineBuilder::find_steps and set_windows, over the ranges by start.
+  void steps_and_windows() {
+    size_t best = SIZE_MAX;
+    std::vector<Step> steps;
+    Windows windows, loading;
+    auto cursor = scan_.ranges_by_start.sorted();
+    RangeRecord r;
+    while (cursor.next(r)) {
+      const size_t p = step_pattern_[r.name];
+      if (p < best) {
+        best = p;
+        steps.clear();
+      }
+      if (p != SIZE_MAX && p == best) {
+        if (steps.empty() || r.start_ns >= steps.back().end_ns)
+          steps.push_back(Step{r.start_ns, r.end_ns, kNone});
+      }
+      if (!scope_.ranges.empty() && in_range_[r.name]) windows.emplace_back(r.start_ns, r.end_ns);
+      // Joined as they come (by start), as merged_windows would.
+      if (loads_data_[r.name]) {
+        if (!loading.empty() && r.start_ns <= loading.back().second)
+          loading.back().second = std::max(loading.back().second, r.end_ns);
+        else
+          loading.emplace_back(r.start_ns, r.end_ns);
+      }
+    }
+    timeline_.data_loading = std::move(loading);
+    timeline_.steps = std::move(steps);
+    if (best != SIZE_MAX) timeline_.step_pattern = scope_.steps[best];
+    if (!scope_.ranges.empty()) timeline_.windows = merged_windows(std::move(windows));
+  }
+
+  // Without --range: the span of the calls and the GPU work.
+  void span_window() {
+    if (scope_.ranges.empty() && window_begin(scan_.span_begin, scan_.work_begin) < scan_.span_end)
+      timeline_.windows = {{window_begin(scan_.span_begin, scan_.work_begin), scan_.span_end}};
+  }
+
+  // TimelineBuilder::place_calls: a thread's ranges by start (longer
+  // first) and its calls by start, swept together.
+  void place_calls() {
+    auto calls = scan_.calls.sorted();
+    auto ranges = scan_.ranges_by_thread.sorted();
+    RangeRecord r{};
+    bool has_r = ranges.next(r);
+    std::vector<RangeRecord> open;
+    uint32_t thread = 0;
+    bool any = false;
+    const bool filtered = !scope_.ranges.empty();
+    CallRecord c;
+    while (calls.next(c)) {
+      if (!any || c.call.tid != thread) {
+        open.clear();
+        thread = c.call.tid;
+        any = true;
+      }
+      while (has_r && (r.tid < thread || (r.tid == thread && r.start_ns <= c.call.start_ns))) {
+        if (r.tid == thread) {
+          // What ends before this range starts ends before every later call.
+          std::erase_if(open, [&](const RangeRecord& o) { return o.end_ns < r.start_ns; });
+          open.push_back(r);
+        }
+        has_r = ranges.next(r);
+      }
+      std::erase_if(open, [&](const RangeRecord& o) { return o.end_ns < c.call.start_ns; });
+      c.range_name = open.empty() ? kNone : static_cast<int32_t>(open.back().name);
+      if (filtered)
+        c.call.in_scope = std::any_of(open.begin(), open.end(),
+                                      [&](const RangeRecord& o) { return in_range_[o.name]; });
+      c.call.step = step_at(timeline_, c.call.start_ns);
+      by_correlation_.add(c);
+      by_start_.add(CallSpan{c.call.start_ns, c.call.end_ns, c.index, c.call.api});
+    }
+  }
+
+  void emit_call(const PairedCall& paired) {
+    const Call& c = paired.call.call;
+    if (c.work > 0) {
+      auto [it, added] = last_issue_.try_emplace(c.tid, c.start_ns);
+      if (!added) it->second = std::max(it->second, c.start_ns);
+    }
+    by_thread_.add(paired);
+  }
+
+  // Which call issued what (correlation_join.h).
+  void pair() {
+    auto calls = by_correlation_.sorted();
+    auto gpu = scan_.gpu.sorted();
+    join_by_correlation(calls, gpu, *this);
+    scan_.finish_gaps();
+  }
+
+ public:  // join_by_correlation's visit
+  void owner(const CallRecord& c) { owner_ = PairedCall{c, 0, false, {}}; }
+  void issued(const GpuScan& g) {
+    windowed_.paired(g);
+    if (!g.is_work) return;
+    scan_.worked(owner_.call.correlation);
+    GpuRecordRow row;
+    row.work = g.work;
+    row.work.call = static_cast<int32_t>(owner_.call.index);
+    row.seq = g.seq;
+    row.has_call = true;
+    row.call = owner_.call.call;
+    row.range_name = owner_.call.range_name;
+    ++owner_.call.call.work;
+    owner_.gpu_ns += g.work.duration();
+    if (!owner_.has_first) {
+      owner_.has_first = true;
+      owner_.first = row.work;
+      row.first_of_call = true;
+    }
+    work_.add(row);
+  }
+  void owned() { emit_call(owner_); }
+  void other(const CallRecord& c) { emit_call(PairedCall{c, 0, false, {}}); }
+  void unpaired(const GpuScan& g) {
+    if (!windowed_.unpaired(g)) return;
+    ++counts_.unpaired;
+    if (!g.is_work) return;
+    GpuRecordRow row;
+    row.work = g.work;
+    row.seq = g.seq;
+    work_.add(row);
+  }
+
+ private:
+  void call_rules() {
+    auto calls = by_thread_.sorted();
+    PairedCall paired;
+    bool any = false;
+    uint32_t thread = 0;
+    while (calls.next(paired)) {
+      const CallRecord& c = paired.call;
+      if (any && c.call.tid != thread) tallies_.launch_bound.end_thread();
+      any = true;
+      thread = c.call.tid;
+      const CallPlace p = place(c.call, c.range_name);
+      const Work* first = paired.has_first ? &paired.first : nullptr;
+      const auto issue = last_issue_.find(c.call.tid);
+      tallies_.excessive_sync.add(timeline_, c.call, p, first,
+                                  issue == last_issue_.end() ? nullptr : &issue->second);
+      if (c.call.category == ApiCategory::kLaunch && c.call.work > 0 && c.call.in_scope)
+        tallies_.launch_bound.launch(timeline_, c.call, p, paired.gpu_ns, first);
+    }
+    tallies_.launch_bound.end_thread();
+    tallies_.excessive_sync.end_file(timeline_);
+  }
+
+  void work_rules() {
+    tallies_.pageable_memcpy.begin_file();
+    tallies_.small_memcpy.begin_file();
+    tallies_.straggler.begin_file(timeline_);
+    tallies_.exposed_comm.begin_file(timeline_);
+    auto work = work_.sorted();
+    GpuRecordRow g;
+    while (work.next(g)) {
+      const Work& w = g.work;
+      const CallPlace p = place(g.call, g.range_name);
+      const bool in_scope = g.has_call ? g.call.in_scope : timeline_.windows_cover(w.start_ns);
+      const WorkEvent event{w, g.has_call ? &g.call : nullptr, g.has_call ? &p : nullptr, in_scope};
+      tallies_.pageable_memcpy.add(timeline_, event);
+      tallies_.small_memcpy.add(timeline_, event);
+      tallies_.straggler.add(timeline_, event);
+      tallies_.exposed_comm.add(timeline_, event);
+      if (g.has_call && MemcpyDtohSyncTally::candidate(g.call, w, g.first_of_call))
+        questions_.add(g);
+      if (w.kind == GpuKind::kKernel) kernel_ends_.add(KernelEnd{w.device, w.end_ns});
+      if (std::find(devices_.begin(), devices_.end(), w.device) == devices_.end())
+        devices_.push_back(w.device);
+      if (in_scope) busy_.add(Busy{w.device, w.start_ns, w.end_ns});
+    }
+    tallies_.straggler.end_file(timeline_);
+    tallies_.exposed_comm.end_file(timeline_);
+  }
+
+  // The first kernel end of the copy's device at or after its call's start
+  // (questions and ends both by device and time): before the copy began?
+  void memcpy_dtoh_sync() {
+    auto questions = questions_.sorted();
+    auto ends = kernel_ends_.sorted();
+    KernelEnd e{};
+    bool has_e = ends.next(e);
+    GpuRecordRow g;
+    while (questions.next(g)) {
+      while (has_e && std::tie(e.device, e.end_ns) < std::tie(g.work.device, g.call.start_ns))
+        has_e = ends.next(e);
+      if (!has_e || e.device != g.work.device || e.end_ns > g.work.start_ns) continue;
+      tallies_.memcpy_dtoh_sync.add(timeline_, g.call, place(g.call, g.range_name), g.work);
+    }
+  }
+
+  void gpu_idle() {
+    // Each device's first busy start and last end, for its window.
+    std::map<uint32_t, std::pair<uint64_t, uint64_t>> extent;
+    {
+      auto busy = busy_.sorted();
+      Busy b;
+      while (busy.next(b)) {
+        auto [it, added] = extent.try_emplace(b.device, b.start_ns, b.end_ns);
+        if (!added) it->second.second = std::max(it->second.second, b.end_ns);
+      }
+    }
+    std::sort(devices_.begin(), devices_.end());
+    analysis::SpillSorter<FoundGap, ByGapStart> gaps(budget<FoundGap>());
+    find_gaps(extent, gaps);
+    release(busy_);
+    explain_gaps(gaps);
+  }
+
+  void find_gaps(const std::map<uint32_t, std::pair<uint64_t, uint64_t>>& extent,
+                 analysis::SpillSorter<FoundGap, ByGapStart>& gaps) {
+    GpuIdleTally& tally = tallies_.gpu_idle;
+    auto busy = busy_.sorted();
+    Busy b{};
+    bool has_b = busy.next(b);
+    for (uint32_t device : devices_) {
+      const auto it = extent.find(device);
+      if (it == extent.end()) continue;
+      const uint64_t min_gap = std::max<uint64_t>(tally.min_gap(), 1);
+      GapFinder finder(device_windows(timeline_, it->second.first, it->second.second), min_gap,
+                       [&](uint64_t start, uint64_t end) {
+                         gaps.add(FoundGap{start, end, tallies_.gap_order++, device});
+                       });
+      uint64_t setup_idle = 0;
+      std::optional<GapFinder> setup;
+      if (const auto window = setup_window(timeline_, it->second.first, it->second.second))
+        setup.emplace(std::vector{*window}, min_gap,
+                      [&](uint64_t start, uint64_t end) { setup_idle += end - start; });
+      while (has_b && b.device < device) has_b = busy.next(b);
+      for (; has_b && b.device == device; has_b = busy.next(b)) {
+        finder.add(b.start_ns, b.end_ns);
+        if (setup) setup->add(b.start_ns, b.end_ns);
+      }
+      finder.finish();
+      tally.add_window(finder.window_ns());
+      if (setup) {
+        setup->finish();
+        tally.add_setup(setup->window_ns(), setup_idle);
+      }
+    }
+  }
+
+  void explain_gaps(analysis::SpillSorter<FoundGap, ByGapStart>& gaps) {
+    GpuIdleTally& tally = tallies_.gpu_idle;
+    auto gap_cursor = gaps.sorted();
+    auto ranges = scan_.ranges_by_start.sorted();
+    auto calls = by_start_.sorted();
+    RangeRecord r{};
+    CallSpan c{};
+    bool has_r = ranges.next(r), has_c = calls.next(c);
+    GapExplainer explainer;
+    std::vector<uint64_t> idle(timeline_.steps.size(), 0);
+    FoundGap found;
+    ExplainedGap gap;
+    while (gap_cursor.next(found)) {
+      gap.start_ns = found.start_ns;
+      gap.end_ns = found.end_ns;
+      for (; has_r && r.start_ns < gap.end_ns; has_r = ranges.next(r))
+        explainer.add_range({r.start_ns, r.end_ns, range_name(static_cast<int32_t>(r.name)), r.tid},
+                            gap.start_ns);
+      for (; has_c && c.start_ns < gap.end_ns; has_c = calls.next(c))
+        explainer.add_call({c.start_ns, c.end_ns, c.api}, gap.start_ns);
+      explainer.explain(gap);
+      tally.add_gap(timeline_, found.device, gap, found.order);
+      add_to_steps(timeline_.steps, gap.start_ns, gap.end_ns, idle);
+    }
+    add_step_shares(timeline_.steps, idle, tally);
+  }
+
+  const Scope& scope_;
+  Timeline& timeline_;
+  FileScan& scan_;
+  analysis::GpuCounts& counts_;
+  Tallies& tallies_;
+  WindowedGpu windowed_;
+  std::vector<size_t> step_pattern_;
+  std::vector<bool> in_range_;
+  std::vector<bool> loads_data_;
+  analysis::SpillSorter<CallRecord, ByCorrelation> by_correlation_{budget<CallRecord>()};
+  analysis::SpillSorter<CallSpan, SpanByStart> by_start_{budget<CallSpan>()};
+  analysis::SpillSorter<PairedCall, ByThreadStart> by_thread_{budget<PairedCall>()};
+  analysis::SpillSorter<GpuRecordRow, ByStart> work_{budget<GpuRecordRow>()};
+  analysis::SpillSorter<GpuRecordRow, ByDeviceCallStart> questions_{budget<GpuRecordRow>()};
+  analysis::SpillSorter<KernelEnd, ByDeviceEnd> kernel_ends_{budget<KernelEnd>()};
+  analysis::SpillSorter<Busy, ByDeviceTime> busy_{budget<Busy>()};
+  std::unordered_map<uint32_t, uint64_t> last_issue_;  // tid -> start of its last issuing call
+  PairedCall owner_;                                   // the call pair() is pairing
+  std::vector<uint32_t> devices_;
+};
+
+}  // namespace
+
+Tallies::Tallies(const Thresholds& thresholds)
+    : launch_bound(thresholds),
+      small_memcpy(thresholds),
+      gpu_idle(thresholds),
+      straggler(thresholds) {}
+
+std::optional<Finding> Tallies::finish(std::string_view rule, const RuleContext& context) {
+  if (rule == "excessive-sync") return excessive_sync.finish(context);
+  if (rule == "launch-bound") return launch_bound.finish(context);
+  if (rule == "memcpy-dtoh-sync") return memcpy_dtoh_sync.finish(context);
+  if (rule == "pageable-memcpy") return pageable_memcpy.finish(context);
+  if (rule == "small-memcpy") return small_memcpy.finish(context);
+  if (rule == "gpu-idle") return gpu_idle.finish(context);
+  if (rule == "straggler") return straggler.finish(context);
+  if (rule == "exposed-comm") return exposed_comm.finish(context);
+  return std::nullopt;
+}
+
+bool stream_file(uint32_t index, const std::string& path, const Scope& scope, Timeline& timeline,
+                 analysis::FileInfo& info, Tallies& tallies, std::string& why) {
+  info = analysis::FileInfo{};
+  info.path = path;
+  timeline = Timeline{};
+  timeline.file = index;
+  timeline.path = path;
+  FileScan scan(info, timeline.names);
+  info.status = read_file(path, scan);
+  if (!scan.finish()) {
+    why = scan.why();
+    return false;
+  }
+  if (info.header) {
+    timeline.pid = info.header->pid();
+    timeline.rank = info.header->rank();
+  }
+  for (const auto& [tid, name] : info.thread_names) timeline.thread_names.emplace_back(tid, name);
+  Scope full = scope;
+  if (full.steps.empty()) full.steps = analysis::default_step_patterns();
+  if (full.data.empty()) full.data = default_data_patterns();
+  FileJoin(full, timeline, scan, info, tallies).run();
+  return true;
+}
+
+}  // namespace gprof::findings::stream

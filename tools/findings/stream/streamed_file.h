@@ -1,0 +1,54 @@
+// One file of a streamed analysis (streamed_analysis.h): read once into
+// external sorts (stream_scan.h), then joined step by step as the in-memory
+// TimelineBuilder would place and pair its records, each step reading the
+// last one's output in the order it needs:
+//   1. calls by thread and start, swept with the thread's ranges: each
+//      call's innermost range, --range scope and step;
+//   2. calls and GPU records by correlation: which call issued what, its
+//      first GPU record and GPU time;
+//   3. calls by thread and start: excessive-sync and launch-bound;
+//   4. GPU records by start (Timeline::work's order): the copy rules,
+//      memcpy-dtoh-sync's questions and gpu-idle's busy intervals, then
+//      those answered by further sorts (kernel ends by device, busy time by
+//      device, gaps by start against ranges and calls by start).
+// Memory: the sorts' buffers, the distinct names, the steps and --range
+// windows, and what is open at a time (nested ranges, a gap's overlaps).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "tools/analysis/read/profile.h"
+#include "tools/findings/rules/rule_tallies.h"
+#include "tools/findings/timeline/timeline.h"
+#include "tools/findings/timeline/timeline_builder.h"
+
+namespace gprof::findings::stream {
+
+// Every rule's tally, fed file by file.
+struct Tallies {
+  explicit Tallies(const Thresholds& thresholds);
+  std::optional<Finding> finish(std::string_view rule, const RuleContext& context);
+
+  ExcessiveSyncTally excessive_sync;
+  LaunchBoundTally launch_bound;
+  MemcpyDtohSyncTally memcpy_dtoh_sync;
+  PageableMemcpyTally pageable_memcpy;
+  SmallMemcpyTally small_memcpy;
+  GpuIdleTally gpu_idle;
+  StragglerTally straggler;
+  ExposedCommTally exposed_comm;
+  uint64_t gap_order = 0;  // gaps so far, over the files
+};
+
+// Reads file `index` at `path` into `tallies`. `timeline` gets what the
+// rules ask of a file besides its records (path, rank, steps, windows,
+// names; no calls, ranges or work), `info` what load_file would say.
+// False: the file needs the in-memory path (`why` says why); `tallies`
+// are then of no use.
+bool stream_file(uint32_t index, const std::string& path, const Scope& scope, Timeline& timeline,
+                 analysis::FileInfo& info, Tallies& tallies, std::string& why);
+
+}  // namespace gprof::findings::stream
