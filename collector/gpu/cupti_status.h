@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "formats/frame_encoder.h"
+#include "formats/write/frame_encoder.h"
 
 namespace gprof {
 

@@ -21,7 +21,7 @@
 #include "collector/queues/queue_records.h"
 #include "collector/queues/thread_queues.h"
 #include "collector/queues/timestamp.h"
-#include "formats/frame_encoder.h"
+#include "formats/write/frame_encoder.h"
 
 namespace gprof {
 

@@ -147,7 +147,7 @@ class Generator(unittest.TestCase):
 
     def test_decoders_do_not_change_one_files_output(self):
         """One file on N cores: its frames are decoded on N - 1 threads and handed to the
-        stream in file order (formats/pipelined_reader.h): the same bytes for any N."""
+        stream in file order (formats/read/pipelined_reader.h): the same bytes for any N."""
         summary = generate(self.dir, "400K", "--seed", "9", name="decoders-rank%r.gprof")
         path = summary["files"][0]["path"]
         self.assertGreater(summary["files"][0]["frames"], 8)

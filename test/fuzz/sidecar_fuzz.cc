@@ -20,10 +20,10 @@
 #include <google/protobuf/stubs/logging.h>
 
 #include "formats/crc32c.h"
-#include "formats/frame_decoder.h"
 #include "formats/framing.h"
-#include "formats/pipelined_reader.h"
-#include "formats/reader.h"
+#include "formats/read/frame_decoder.h"
+#include "formats/read/pipelined_reader.h"
+#include "formats/read/reader.h"
 #include "test/unit/formats/call_recorder.h"
 
 namespace gprof {

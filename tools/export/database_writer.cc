@@ -9,7 +9,7 @@
 #include <set>
 #include <tuple>
 
-#include "formats/reader.h"
+#include "formats/read/reader.h"
 #include "tools/analysis/model/capture_windows.h"
 #include "tools/analysis/render/cupti_status.h"
 #include "tools/export/correlation_ids.h"

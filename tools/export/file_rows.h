@@ -14,7 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "formats/reader.h"
+#include "formats/read/reader.h"
 #include "tools/analysis/model/nvtx_ranges.h"
 #include "tools/analysis/read/profile.h"
 #include "tools/export/correlation_ids.h"

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "formats/reader.h"
+#include "formats/read/reader.h"
 
 namespace {
 

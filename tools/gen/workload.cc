@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "formats/correlation_ids.h"
-#include "formats/frame_encoder.h"
 #include "formats/record.h"
+#include "formats/write/frame_encoder.h"
 
 namespace gprof::gen {
 namespace {

@@ -1,6 +1,6 @@
 // gpuprof-gen's model of a training run: the records one rank's process
 // writes, made without running anything and encoded with the shim's own
-// encoder (formats/frame_encoder.h), so that benchmarks and tests of the
+// encoder (formats/write/frame_encoder.h), so that benchmarks and tests of the
 // readers do not depend on the fake runtime's speed (issue 13 item 5).
 #pragma once
 

@@ -19,7 +19,7 @@
 #include <utility>
 #include <vector>
 
-#include "formats/reader.h"
+#include "formats/read/reader.h"
 #include "tools/analysis/aggregate/memory_ledger.h"
 #include "tools/analysis/model/gap_tally.h"
 #include "tools/analysis/read/interner.h"

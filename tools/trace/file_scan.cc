@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "formats/reader.h"
+#include "formats/read/reader.h"
 
 namespace gprof::trace {
 namespace {

@@ -10,8 +10,8 @@
 #include <set>
 #include <tuple>
 
-#include "formats/pipelined_reader.h"
-#include "formats/reader.h"
+#include "formats/read/pipelined_reader.h"
+#include "formats/read/reader.h"
 #include "tools/analysis/read/work_progress.h"
 #include "tools/analysis/render/cupti_status.h"
 #include "tools/trace/clock_alignment.h"

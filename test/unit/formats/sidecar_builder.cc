@@ -9,8 +9,8 @@
 
 #include "formats/api_ids.h"
 #include "formats/crc32c.h"
-#include "formats/frame_encoder.h"
 #include "formats/framing.h"
+#include "formats/write/frame_encoder.h"
 
 namespace gprof::test {
 

@@ -32,7 +32,7 @@ class SidecarBuilder {
   SidecarBuilder& header(const pb::FileHeader& header);
   SidecarBuilder& strings(const std::vector<std::pair<uint32_t, std::string>>& kernels);
   SidecarBuilder& calls(uint32_t tid, const std::vector<ApiRecord>& records);
-  // GPU activities, written with the in-process encoder (formats/frame_encoder.h).
+  // GPU activities, written with the in-process encoder (formats/write/frame_encoder.h).
   SidecarBuilder& gpu(const std::vector<GpuRecord>& records);
   SidecarBuilder& external(const std::vector<std::pair<uint64_t, uint64_t>>& pairs);
   SidecarBuilder& cupti(const pb::CuptiStatus& status);

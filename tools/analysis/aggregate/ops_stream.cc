@@ -7,8 +7,8 @@
 #include <memory>
 #include <unordered_map>
 
-#include "formats/pipelined_reader.h"
-#include "formats/record_batches.h"
+#include "formats/read/pipelined_reader.h"
+#include "formats/read/record_batches.h"
 #include "tools/analysis/aggregate/call_tagged_work.h"
 #include "tools/analysis/aggregate/gpu_busy.h"
 #include "tools/analysis/aggregate/late_device_time.h"
@@ -67,7 +67,7 @@ class IdLabels {
 };
 
 // What a call's ApiId says, by raw id (a known one is below 256,
-// formats/record_batches.h): a lookup per call instead of two.
+// formats/read/record_batches.h): a lookup per call instead of two.
 struct ApiTraits {
   const ApiInfo* info = nullptr;
   bool memory = false;  // allocates or frees (memory_effect)
@@ -115,7 +115,7 @@ class OpsStream final : public RecordVisitor,
   }
   void on_header(const pb::FileHeader& header) override;
   void on_string(const pb::StringEntry& entry) override;
-  // A batch at a time (formats/record_batches.h): the thread is looked up
+  // A batch at a time (formats/read/record_batches.h): the thread is looked up
   // once per batch, and no record costs a call through the visitor.
   void on_api_batch(const ApiBatch& batch) override;
   void on_range_batch(const RangeBatch& batch) override;

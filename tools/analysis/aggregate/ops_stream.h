@@ -58,7 +58,7 @@ struct StreamedFile {
 // in-memory path creates them). nullopt: the file needs the in-memory path
 // (`why` says why); `rows` is then as it was.
 // `decoders`: threads that decode the file's frames beside the calling
-// thread's aggregation (formats/pipelined_reader.h), for cores that would
+// thread's aggregation (formats/read/pipelined_reader.h), for cores that would
 // otherwise idle; 0: the calling thread decodes too.
 // `scope` (with --range): the calls in range, by ApiCall::index, for a
 // second stream of the same file (report's launches and memory views).

@@ -22,7 +22,7 @@
 
 #include "formats/api_ids.h"
 #include "formats/gprof.pb.h"
-#include "formats/reader.h"
+#include "formats/read/reader.h"
 #include "formats/record.h"
 #include "tools/analysis/model/capture_windows.h"
 #include "tools/analysis/model/nvtx_ranges.h"

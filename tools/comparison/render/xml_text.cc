@@ -2,7 +2,7 @@
 
 #include <cstdint>
 
-#include "formats/utf8_text.h"
+#include "formats/read/utf8_text.h"
 
 namespace gprof::comparison {
 namespace {

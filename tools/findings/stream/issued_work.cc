@@ -1,6 +1,6 @@
 #include "tools/findings/stream/issued_work.h"
 
-#include "formats/pipelined_reader.h"
+#include "formats/read/pipelined_reader.h"
 #include "tools/findings/stream/correlation_join.h"
 #include "tools/findings/stream/stream_scan.h"
 

@@ -26,7 +26,7 @@
 #include <utility>
 #include <vector>
 
-#include "formats/reader.h"
+#include "formats/read/reader.h"
 #include "tools/analysis/model/gap_tally.h"
 #include "tools/analysis/model/stream_ids.h"
 #include "tools/analysis/read/profile.h"

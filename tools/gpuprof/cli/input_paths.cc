@@ -12,7 +12,7 @@
 #include <system_error>
 
 #include "formats/framing.h"
-#include "formats/reader.h"
+#include "formats/read/reader.h"
 
 namespace gprof::cli {
 namespace {

@@ -13,7 +13,7 @@
 #include <string>
 #include <utility>
 
-#include "formats/reader.h"
+#include "formats/read/reader.h"
 #include "tools/analysis/read/work_progress.h"
 #include "tools/gpuprof/cli/input_paths.h"
 #include "tools/gpuprof/cli/recent_rate.h"

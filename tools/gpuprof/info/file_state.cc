@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <optional>
 
-#include "formats/reader.h"
+#include "formats/read/reader.h"
 
 namespace gprof::cli {
 namespace {

@@ -4,7 +4,7 @@
 #include <cstdlib>
 
 #include "formats/api_ids.h"
-#include "formats/reader.h"
+#include "formats/read/reader.h"
 #include "tools/analysis/aggregate/ops_stream.h"
 #include "tools/findings/stream/issued_work.h"
 

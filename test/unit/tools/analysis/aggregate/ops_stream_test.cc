@@ -1,5 +1,5 @@
 // The report's stream, which reads a frame's batches whole
-// (formats/record_batches.h), against the in-memory path (GPROF_STREAM=0),
+// (formats/read/record_batches.h), against the in-memory path (GPROF_STREAM=0),
 // which takes the records one by one: the same rows with the same sums on a
 // file of mixed record kinds, NVTX names of two domains and more of them
 // than the stream's cache of names holds, an empty batch and a bad frame;

@@ -1,4 +1,4 @@
-#include "formats/pipelined_reader.h"
+#include "formats/read/pipelined_reader.h"
 
 #include <condition_variable>
 #include <cstdint>
@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "formats/crc32c.h"
-#include "formats/frame_decoder.h"
-#include "formats/frame_stream.h"
 #include "formats/framing.h"
+#include "formats/read/frame_decoder.h"
+#include "formats/read/frame_stream.h"
 
 namespace gprof {
 namespace {

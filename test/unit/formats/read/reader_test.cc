@@ -1,4 +1,4 @@
-#include "formats/reader.h"
+#include "formats/read/reader.h"
 
 #include <catch2/catch.hpp>
 

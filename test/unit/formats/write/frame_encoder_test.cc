@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "formats/crc32c.h"
-#include "formats/frame_encoder.h"
 #include "formats/framing.h"
 #include "formats/gprof.pb.h"
-#include "formats/reader.h"
+#include "formats/read/reader.h"
+#include "formats/write/frame_encoder.h"
 
 using namespace gprof;
 

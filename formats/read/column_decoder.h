@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <string>
 
-#include "formats/frame_columns.h"
+#include "formats/read/frame_columns.h"
 
 namespace gprof {
 

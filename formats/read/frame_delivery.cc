@@ -1,12 +1,12 @@
-#include "formats/frame_delivery.h"
+#include "formats/read/frame_delivery.h"
 
 #include <array>
 #include <vector>
 
 #include "formats/api_ids.h"
 #include "formats/batch_fields.h"
+#include "formats/read/record_batches.h"
 #include "formats/record.h"
-#include "formats/record_batches.h"
 
 namespace gprof {
 

@@ -1,9 +1,9 @@
-// A frame's batches handed out whole (formats/record_batches.h) against the
+// A frame's batches handed out whole (formats/read/record_batches.h) against the
 // per-record calls: a visitor that reads the columns through the cursors
 // must see exactly the records, in the order, that one taking on_api,
 // on_gpu and on_range sees, on frames of mixed record kinds, with optional
 // columns present and absent, empty batches and a bad frame.
-#include "formats/record_batches.h"
+#include "formats/read/record_batches.h"
 
 #include <catch2/catch.hpp>
 
@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "formats/pipelined_reader.h"
-#include "formats/reader.h"
+#include "formats/read/pipelined_reader.h"
+#include "formats/read/reader.h"
 #include "test/unit/formats/sidecar_builder.h"
 
 namespace gprof {

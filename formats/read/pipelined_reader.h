@@ -16,7 +16,7 @@
 #include <cstddef>
 #include <string>
 
-#include "formats/reader.h"
+#include "formats/read/reader.h"
 
 namespace gprof {
 

@@ -1,12 +1,12 @@
-#include "formats/reader.h"
+#include "formats/read/reader.h"
 
 #include <atomic>
 #include <exception>
 #include <vector>
 
 #include "formats/crc32c.h"
-#include "formats/frame_decoder.h"
-#include "formats/frame_stream.h"
+#include "formats/read/frame_decoder.h"
+#include "formats/read/frame_stream.h"
 
 namespace gprof {
 namespace {

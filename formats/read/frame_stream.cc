@@ -1,4 +1,4 @@
-#include "formats/frame_stream.h"
+#include "formats/read/frame_stream.h"
 
 #include <sys/stat.h>
 

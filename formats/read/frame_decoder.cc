@@ -1,10 +1,10 @@
-#include "formats/frame_decoder.h"
+#include "formats/read/frame_decoder.h"
 
 #include <string>
 
-#include "formats/column_decoder.h"
-#include "formats/frame_delivery.h"
-#include "formats/utf8_text.h"
+#include "formats/read/column_decoder.h"
+#include "formats/read/frame_delivery.h"
+#include "formats/read/utf8_text.h"
 
 namespace gprof {
 namespace {

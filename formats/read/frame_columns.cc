@@ -1,4 +1,4 @@
-#include "formats/frame_columns.h"
+#include "formats/read/frame_columns.h"
 
 #include "formats/batch_fields.h"
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "formats/reader.h"
+#include "formats/read/reader.h"
 
 namespace gprof {
 

@@ -2,7 +2,7 @@
 // visitor's calls of read_file on one thread: the same calls in the same
 // order, wants_more after each frame, an early stop honoured, whatever the
 // number of decoders and frames in flight.
-#include "formats/pipelined_reader.h"
+#include "formats/read/pipelined_reader.h"
 
 #include <catch2/catch.hpp>
 

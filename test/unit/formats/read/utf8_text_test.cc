@@ -1,4 +1,4 @@
-#include "formats/utf8_text.h"
+#include "formats/read/utf8_text.h"
 
 #include <catch2/catch.hpp>
 #include <string>

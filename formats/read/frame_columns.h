@@ -1,6 +1,6 @@
 // The record batches of one frame as columns of plain numbers, the form the
-// reader delivers records from (formats/frame_delivery.h). Filled by the
-// hand-written decoder (formats/column_decoder.h) straight from the frame's
+// reader delivers records from (formats/read/frame_delivery.h). Filled by the
+// hand-written decoder (formats/read/column_decoder.h) straight from the frame's
 // bytes, or, for a frame that decoder leaves to libprotobuf, from parsed
 // messages (columns_from_messages). Reused from frame to frame: after the
 // first frames, decoding allocates nothing.

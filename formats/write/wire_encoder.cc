@@ -1,4 +1,4 @@
-#include "formats/wire_encoder.h"
+#include "formats/write/wire_encoder.h"
 
 #include <cstdlib>
 #include <cstring>

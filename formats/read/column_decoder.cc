@@ -1,6 +1,6 @@
-#include "formats/column_decoder.h"
+#include "formats/read/column_decoder.h"
 
-#include "formats/wire_decoder.h"
+#include "formats/read/wire_decoder.h"
 
 namespace gprof {
 namespace {

@@ -2,7 +2,7 @@
 // columns written by gprof's own encoders, then reshaped, broken and cut, the
 // reader must deliver exactly what the libprotobuf-only reader delivers, and
 // reject exactly the frames it rejects.
-#include "formats/frame_decoder.h"
+#include "formats/read/frame_decoder.h"
 
 #include <catch2/catch.hpp>
 
@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "formats/column_decoder.h"
-#include "formats/frame_columns.h"
-#include "formats/frame_encoder.h"
-#include "formats/wire_decoder.h"
-#include "formats/wire_encoder.h"
+#include "formats/read/column_decoder.h"
+#include "formats/read/frame_columns.h"
+#include "formats/read/wire_decoder.h"
+#include "formats/write/frame_encoder.h"
+#include "formats/write/wire_encoder.h"
 #include "test/unit/formats/call_recorder.h"
 
 namespace gprof {

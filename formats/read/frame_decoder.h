@@ -1,5 +1,5 @@
 // Turns the payload of one checksummed frame into visitor calls: the
-// hand-written column decoder (formats/column_decoder.h) for the records,
+// hand-written column decoder (formats/read/column_decoder.h) for the records,
 // libprotobuf for the rest, and libprotobuf for the whole frame when the
 // column decoder refuses it. Holds the buffers frames reuse.
 #pragma once
@@ -8,9 +8,9 @@
 #include <cstdint>
 #include <string>
 
-#include "formats/frame_columns.h"
 #include "formats/gprof.pb.h"
-#include "formats/reader.h"
+#include "formats/read/frame_columns.h"
+#include "formats/read/reader.h"
 
 namespace gprof {
 

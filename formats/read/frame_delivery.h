@@ -2,9 +2,9 @@
 // its batches split back into records (docs/architecture.md §4.2).
 #pragma once
 
-#include "formats/frame_columns.h"
 #include "formats/gprof.pb.h"
-#include "formats/reader.h"
+#include "formats/read/frame_columns.h"
+#include "formats/read/reader.h"
 
 namespace gprof {
 

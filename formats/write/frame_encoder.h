@@ -8,7 +8,7 @@
 
 #include "formats/batch_fields.h"
 #include "formats/record.h"
-#include "formats/wire_encoder.h"
+#include "formats/write/wire_encoder.h"
 
 namespace gprof {
 

@@ -1,5 +1,5 @@
 // Protobuf wire-format reading without libprotobuf, for the record columns
-// of a frame (formats/column_decoder.h). The encoding is the one described at
+// of a frame (formats/read/column_decoder.h). The encoding is the one described at
 // https://protobuf.dev/programming-guides/encoding/: "Base 128 Varints",
 // "Message Structure" (tag = field number << 3 | wire type), "Length-Delimited
 // Records" and "Packed Repeated Fields" (a length, then the varints back to

@@ -1,4 +1,4 @@
-#include "formats/frame_encoder.h"
+#include "formats/write/frame_encoder.h"
 
 #include "formats/crc32c.h"
 #include "formats/framing.h"
