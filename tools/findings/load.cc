@@ -2,8 +2,7 @@
 
 #include <fmt/format.h>
 
-#include <cstdlib>
-
+#include "tools/analysis/read/in_memory_asked.h"
 #include "tools/analysis/render/format.h"
 #include "tools/findings/rules/rule_support.h"
 #include "tools/findings/stream/streamed_file.h"
@@ -20,12 +19,6 @@ Loaded load_timelines(const std::vector<std::string>& paths, const Scope& scope)
 
 namespace {
 
-// GPROF_STREAM=0: every file in memory, as report does (ops_files.cc).
-bool in_memory_asked() {
-  const char* value = std::getenv("GPROF_STREAM");
-  return value != nullptr && std::string(value) == "0";
-}
-
 std::vector<const RuleSpec*> every_rule() {
   const std::span<const RuleSpec* const> rules = all_rules();
   return {rules.begin(), rules.end()};
@@ -37,7 +30,7 @@ AnalyzedFiles analyze_files(const std::vector<std::string>& paths,
                             std::vector<const RuleSpec*> rules, Thresholds thresholds,
                             const Scope& scope) {
   AnalyzedFiles out;
-  if (!in_memory_asked()) {
+  if (!analysis::in_memory_asked()) {
     stream::Tallies tallies(thresholds);
     std::vector<Timeline> timelines(paths.size());
     out.infos.resize(paths.size());

@@ -1,23 +1,16 @@
 #include "tools/analysis/aggregate/ops_files.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <memory>
 
 #include "tools/analysis/aggregate/ops_stream.h"
 
+#include "tools/analysis/read/in_memory_asked.h"
 #include "tools/analysis/read/parallel_files.h"
 #include "tools/analysis/read/visitor_chain.h"
 
 namespace gprof::analysis {
 namespace {
-
-// GPROF_STREAM=0 reads every file in memory: the path the stream is checked
-// against (tests, and a user who suspects the stream).
-bool in_memory_asked() {
-  const char* value = std::getenv("GPROF_STREAM");
-  return value != nullptr && std::string(value) == "0";
-}
 
 // One file's rows and lines; the throughput visitor asks the rows' visitor
 // what --range keeps, as report's chain does.

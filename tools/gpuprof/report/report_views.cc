@@ -19,6 +19,7 @@
 #include "tools/analysis/aggregate/ops_rows.h"
 #include "tools/analysis/aggregate/throughput.h"
 #include "tools/analysis/aggregate/transfers.h"
+#include "tools/analysis/read/in_memory_asked.h"
 #include "tools/analysis/read/parallel_files.h"
 #include "tools/analysis/read/visitor_chain.h"
 #include "tools/analysis/render/cell_table.h"
@@ -135,7 +136,7 @@ struct ScopeOnly {
 template <typename View>
 struct ScopedWork : analysis::FileWork {
   ScopedWork(const ReportOptions& options, unsigned decoders)
-      : stream(views_may_stream()), ranges(options.ranges), decoders(decoders) {
+      : stream(!analysis::in_memory_asked()), ranges(options.ranges), decoders(decoders) {
     if (!options.ranges.empty()) scope.emplace(options);
     std::vector<analysis::ProfileVisitor*> visitors;
     if (scope) visitors.push_back(&scope->visitor);

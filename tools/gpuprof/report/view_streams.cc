@@ -1,7 +1,6 @@
 #include "tools/gpuprof/report/view_streams.h"
 
 #include <algorithm>
-#include <cstdlib>
 
 #include "formats/api_ids.h"
 #include "formats/read/reader.h"
@@ -83,33 +82,32 @@ std::optional<analysis::FileInfo> stream(const std::string& path, unsigned decod
   return std::nullopt;
 }
 
-}  // namespace
-
-bool views_may_stream() {
-  const char* value = std::getenv("GPROF_STREAM");
-  return !(value != nullptr && std::string(value) == "0");
+// The view's sink over the issued work, after the scope with --range.
+template <typename Sink, typename View>
+std::optional<analysis::FileInfo> stream_scoped(const std::string& path, unsigned decoders,
+                                                const std::vector<std::string>& ranges, View& view,
+                                                bool& range_matched, std::string& why) {
+  analysis::CallSet scope;
+  if (!ranges.empty() && !mark_scope(path, decoders, ranges, scope, range_matched, why))
+    return std::nullopt;
+  Sink sink(view, ranges.empty() ? nullptr : &scope);
+  return stream(path, decoders, sink, why);
 }
+
+}  // namespace
 
 std::optional<analysis::FileInfo> stream_view_file(const std::string& path, unsigned decoders,
                                                    const std::vector<std::string>& ranges,
                                                    analysis::LaunchesVisitor& view,
                                                    bool& range_matched, std::string& why) {
-  analysis::CallSet scope;
-  if (!ranges.empty() && !mark_scope(path, decoders, ranges, scope, range_matched, why))
-    return std::nullopt;
-  LaunchSink sink(view, ranges.empty() ? nullptr : &scope);
-  return stream(path, decoders, sink, why);
+  return stream_scoped<LaunchSink>(path, decoders, ranges, view, range_matched, why);
 }
 
 std::optional<analysis::FileInfo> stream_view_file(const std::string& path, unsigned decoders,
                                                    const std::vector<std::string>& ranges,
                                                    analysis::TransfersVisitor& view,
                                                    bool& range_matched, std::string& why) {
-  analysis::CallSet scope;
-  if (!ranges.empty() && !mark_scope(path, decoders, ranges, scope, range_matched, why))
-    return std::nullopt;
-  TransferSink sink(view, ranges.empty() ? nullptr : &scope);
-  return stream(path, decoders, sink, why);
+  return stream_scoped<TransferSink>(path, decoders, ranges, view, range_matched, why);
 }
 
 }  // namespace gprof::cli

@@ -16,9 +16,6 @@
 
 namespace gprof::cli {
 
-// Whether the views may stream: not with GPROF_STREAM=0.
-bool views_may_stream();
-
 // Reads `path` into the view, or nullopt (`why` says why) when it must be
 // read in memory; what the progress display counted is then taken back.
 // `ranges` (--range): only the work of calls in them, which a first stream
