@@ -44,13 +44,14 @@ STREAMED = (
 )
 
 
-def report(args, paths, stream=True):
-    env = dict(os.environ)
-    env.pop("GPROF_STREAM", None)
+def report(args, paths, stream=True, env=None):
+    """`gpuprof report`: streamed (GPROF_STREAM unset, or as `env` sets it), or in memory."""
+    run_env = {k: v for k, v in os.environ.items() if k != "GPROF_STREAM"}
+    run_env.update(env or {})
     if not stream:
-        env["GPROF_STREAM"] = "0"
+        run_env["GPROF_STREAM"] = "0"
     return subprocess.run([GPUPROF, "report", "--quiet", *args, *paths], capture_output=True,
-                          text=True, env=env, timeout=300)
+                          text=True, env=run_env, timeout=300)
 
 
 class StreamCase(E2ETestCase):
@@ -115,13 +116,15 @@ class StreamMatchesMemory(StreamCase):
         more calls than the stream's pairing table holds (2^20). They were read in memory: on a
         15M-record file 9.1 s and 1.43 GB instead of 1.2 s and 67 MB. Here every buffer comes at
         the end of a run of 1.25M calls; the stream keeps where the pushed-out calls' time goes
-        on disk, gives the in-memory bytes, and stays in its memory."""
+        on disk, gives the in-memory bytes, and stays in its memory. --group-by stream, whose
+        API rows wait for their first work, overflows its hold and reads the file twice."""
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "lag.gprof")
             subprocess.run([GEN, "--records", "7M", "--gpu-lag", "60", "-o", path], check=True,
                            capture_output=True)
             for args in ([], ["--view", "ranges", "--format", "csv"],
                          ["--group-by", "thread", "--limit", "0"],
+                         ["--group-by", "stream", "--limit", "0"],
                          ["--range", "aten::linear", "--view", "kernels"]):
                 streamed, peak_kb = report_with_peak(args, [path])
                 self.assertEqual(streamed.returncode, 0, streamed.stderr)
@@ -205,42 +208,6 @@ class DiffStreams(E2ETestCase):
 
 
 class InMemoryWhenItMustBe(E2ETestCase):
-    def test_a_start_end_range_that_range_names_is_read_in_memory_with_a_note(self):
-        """--range over a start/end range keeps what lies inside its time on every thread,
-        events walked before its end was read: the stream declines with a note. A push/pop
-        range named beside it streams."""
-        run = run_program([program("nvtx_ranges")], self.tmp)
-        self.assertEqual(run.returncode, 0, run.stderr)
-        for args, note in ((["--range", "handoff"], True), (["--range", "worker"], False),
-                           (["--range", "*"], True), (["--view", "memory", "--range", "*"], True),
-                           (["--view", "launches", "--range", "worker"], False)):
-            streamed = report(args, run.files)
-            self.assertEqual(streamed.returncode, 0, streamed.stderr)
-            self.assertEqual(f"gpuprof: note: {run.files[0]}: read in memory (--range naming a "
-                             "start/end range)" in streamed.stderr, note, args)
-            self.assertEqual(streamed.stdout, report(args, run.files, stream=False).stdout, args)
-
-    @unittest.skipUnless(GEN, "GPUPROF_GEN not set")
-    def test_group_by_stream_holds_calls_for_their_work_then_declines(self):
-        """--group-by stream|device: an API row is the stream or device of the first GPU work
-        its call issued. The stream holds a launch back from the walk until that work has come
-        (2^18 events of its thread at most): a GPU 2 s behind streams; one whose buffers come
-        60 s late overflows the hold, and the file is read in memory with a note. The same
-        bytes either way."""
-        with tempfile.TemporaryDirectory() as d:
-            for lag, note in (("2", False), ("60", True)):
-                path = os.path.join(d, f"lag{lag}.gprof")
-                subprocess.run([GEN, "--records", "3M", "--gpu-lag", lag, "-o", path],
-                               check=True, capture_output=True)
-                for args in (["--group-by", "stream"], ["--group-by", "device", "--view", "api"],
-                             ["--group-by", "stream", "--range", "aten::*"]):
-                    streamed = report(args, [path])
-                    self.assertEqual(streamed.returncode, 0, streamed.stderr)
-                    self.assertEqual(f"gpuprof: note: {path}: read in memory (GPU work of a call "
-                                     "walked before it came)" in streamed.stderr, note, args)
-                    self.assertEqual(streamed.stdout, report(args, [path], stream=False).stdout,
-                                     args)
-
     def test_ids_too_far_apart_to_unwrap_are_read_in_memory_with_a_note(self):
         """The fake advances its 32-bit id counter by 2^26 a call (2^26 calls gprof never sees):
         the ids wrap every 64 calls, and a GPU record read 32 calls after its call could belong
@@ -254,6 +221,52 @@ class InMemoryWhenItMustBe(E2ETestCase):
             self.assertIn(f"gpuprof: note: {run.files[0]}: read in memory (correlation ids too "
                           "far apart to unwrap as they come)", streamed.stderr, args)
             self.assertEqual(streamed.stdout, report(args, run.files, stream=False).stdout, args)
+
+class StartEndWindows(E2ETestCase):
+    def test_a_start_end_range_that_range_names_streams_in_two_passes(self):
+        """--range over a start/end range keeps what lies inside its time on every thread,
+        events walked before its end was read: the stream reads the file twice, the windows
+        first (they were read in memory, with a note). The in-memory bytes, no note, in every
+        view; a push/pop range named beside it as before."""
+        run = run_program([program("nvtx_ranges")], self.tmp)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        for args in (["--range", "handoff"], ["--range", "worker"], ["--range", "*"],
+                     ["--range", "handoff", "--group-by", "thread", "--profile-memory"],
+                     ["--range", "handoff", "--top-level-only"],
+                     ["--view", "memory", "--range", "*"],
+                     ["--view", "launches", "--range", "handoff"]):
+            streamed = report(args, run.files)
+            self.assertEqual(streamed.returncode, 0, streamed.stderr)
+            self.assertNotIn("read in memory", streamed.stderr, args)
+            self.assertEqual(streamed.stdout, report(args, run.files, stream=False).stdout, args)
+        # The window holds the handoff thread's copies: rows, not an empty table.
+        self.assertIn("cudaMemcpy", report(["--range", "handoff"], run.files).stdout)
+
+
+class GroupByWork(E2ETestCase):
+    @unittest.skipUnless(GEN, "GPUPROF_GEN not set")
+    def test_group_by_stream_holds_calls_for_their_work_else_reads_twice(self):
+        """--group-by stream|device: an API row is the stream or device of the first GPU work
+        its call issued. The stream holds a launch back from the walk until that work has come
+        (2^19 events of all threads at most): a GPU 2 s behind streams at once; one whose
+        buffers come 60 s late overflows the hold, and the file is streamed twice, the calls'
+        groups found in the first pass. No note, and the in-memory bytes either way;
+        GPROF_STREAM=two-pass takes the second way on the 2 s file too."""
+        with tempfile.TemporaryDirectory() as d:
+            for lag, env in (("2", {}), ("60", {}), ("2", {"GPROF_STREAM": "two-pass"})):
+                path = os.path.join(d, f"lag{lag}.gprof")
+                if not os.path.exists(path):
+                    subprocess.run([GEN, "--records", "3M", "--gpu-lag", lag, "-o", path],
+                                   check=True, capture_output=True)
+                for args in (["--group-by", "stream"], ["--group-by", "device", "--view", "api"],
+                             ["--group-by", "stream", "--range", "aten::*"],
+                             ["--group-by", "device", "--range", "aten::*", "--profile-memory"]):
+                    streamed = report(args, [path], env=env)
+                    self.assertEqual(streamed.returncode, 0, streamed.stderr)
+                    self.assertNotIn("read in memory", streamed.stderr, (lag, env, args))
+                    self.assertEqual(streamed.stdout, report(args, [path], stream=False).stdout,
+                                     (lag, env, args))
+
 
 class WrappedIds(StreamCase):
     @unittest.skipUnless(GEN, "GPUPROF_GEN not set")

@@ -19,7 +19,7 @@ void OpsRowsVisitor::on_file_begin(uint32_t /*file*/, const std::string& /*path*
   launch_counts_.clear();
   work_order_.clear();
   launch_order_.clear();
-  windows_.clear();
+  windows_ = RangeWindows{};
   results_.clear();
   labels_.clear();
   gpu_names_.clear();
@@ -110,7 +110,7 @@ void OpsRowsVisitor::on_range(const RangeSpan& span) {
   n.label =
       labels_.label(RowLabel{RowKind::kRange, interned(range_names_, &span.name, false), group});
   nodes_.push_back(n);
-  if (detached && named) windows_.emplace_back(r.start_ns, r.end_ns);
+  if (detached && named) windows_.add(r.start_ns, r.end_ns);
 }
 
 uint32_t OpsRowsVisitor::gpu_group(const GpuRecord& r) {
@@ -180,23 +180,9 @@ void OpsRowsVisitor::regroup_by_thread(const FileInfo& info) {
 
 void OpsRowsVisitor::mark_windows() {
   if (windows_.empty()) return;
-  std::sort(windows_.begin(), windows_.end());
-  std::vector<std::pair<uint64_t, uint64_t>> merged;
-  for (const auto& w : windows_) {
-    if (!merged.empty() && w.first <= merged.back().second)
-      merged.back().second = std::max(merged.back().second, w.second);
-    else
-      merged.push_back(w);
-  }
-  for (CpuNode& n : nodes_) {
-    // The last window starting at or before the node; merged windows are
-    // disjoint, so it is the only one that can hold it.
-    auto it = std::upper_bound(merged.begin(), merged.end(), n.start_ns,
-                               [](uint64_t t, const auto& w) { return t < w.first; });
-    if (it == merged.begin()) continue;
-    --it;
-    if (std::max(n.end_ns, n.start_ns) <= it->second) n.flags |= kNodeInWindow;
-  }
+  windows_.merge();
+  for (CpuNode& n : nodes_)
+    if (windows_.contains(n.start_ns, n.end_ns)) n.flags |= kNodeInWindow;
 }
 
 bool OpsRowsVisitor::call_in_scope(uint32_t call) const {

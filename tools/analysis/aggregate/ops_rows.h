@@ -29,6 +29,7 @@
 #include "tools/analysis/aggregate/memory_ledger.h"
 #include "tools/analysis/model/call_scope.h"
 #include "tools/analysis/model/cpu_tree.h"
+#include "tools/analysis/model/range_windows.h"
 #include "tools/analysis/model/row_labels.h"
 #include "tools/analysis/read/interner.h"
 #include "tools/analysis/read/profile.h"
@@ -114,7 +115,7 @@ class OpsRowsVisitor : public ProfileVisitor, public CallScope {
   // Labels in the order of their first record: the order rows appear in.
   std::vector<uint32_t> work_order_;
   std::vector<uint32_t> launch_order_;
-  std::vector<std::pair<uint64_t, uint64_t>> windows_;  // start/end ranges matching --range
+  RangeWindows windows_;  // start/end ranges matching --range
   AllocationLedger ledger_;
   std::vector<uint8_t> results_;  // CpuNodeResult by node id, once the file has ended
   uint32_t process_ = Interner::kEmpty;

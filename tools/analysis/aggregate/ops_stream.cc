@@ -10,6 +10,7 @@
 #include "formats/read/pipelined_reader.h"
 #include "formats/read/record_batches.h"
 #include "tools/analysis/aggregate/call_tagged_work.h"
+#include "tools/analysis/aggregate/call_work_groups.h"
 #include "tools/analysis/aggregate/gpu_busy.h"
 #include "tools/analysis/aggregate/late_device_time.h"
 #include "tools/analysis/aggregate/memory_ledger.h"
@@ -20,12 +21,14 @@
 #include "tools/analysis/model/gap_tally.h"
 #include "tools/analysis/model/glob.h"
 #include "tools/analysis/model/nvtx_ranges.h"
+#include "tools/analysis/model/range_windows.h"
 #include "tools/analysis/model/row_labels.h"
 #include "tools/analysis/model/steps.h"
 #include "tools/analysis/model/stream_ids.h"
 #include "tools/analysis/model/thread_stream.h"
 #include "tools/analysis/read/demangle.h"
 #include "tools/analysis/read/gpu_names.h"
+#include "tools/analysis/read/in_memory_asked.h"
 #include "tools/analysis/read/interner.h"
 #include "tools/analysis/read/range_names.h"
 #include "tools/analysis/read/spill_sorter.h"
@@ -81,6 +84,25 @@ const std::array<ApiTraits, 256> kApiTraits = [] {
   return table;
 }();
 
+// What a first pass over a file finds for the second, when one pass cannot
+// know an event's row or scope in time (stream_ops_file()).
+struct FirstPass {
+  // --group-by stream|device: each call's first work's stream or device.
+  CallWorkGroups groups;
+  // --range naming start/end ranges: their windows, and the push/pop ranges
+  // in one (by their number in the file: pushed before their end is read).
+  RangeWindows windows;
+  CallSet pushes_in_window;
+};
+struct PushSpan {  // a push/pop range, for the windows of the first pass
+  uint64_t id;
+  uint64_t start_ns;
+  uint64_t end_ns;
+};
+struct ById {
+  bool operator()(const PushSpan& a, const PushSpan& b) const { return a.id < b.id; }
+};
+
 bool first_before(const CpuNode& a, const CpuNode& b) {
   if (a.thread != b.thread) return a.thread < b.thread;
   return walks_before(a, b);
@@ -91,12 +113,18 @@ class OpsStream final : public RecordVisitor,
                         public WalkedEvents,
                         public CallTaggedWork::Sink {
  public:
-  OpsStream(FileInfo& info, const OpsOptions& options, std::vector<std::string> step_patterns)
+  // `finding`: filled, as the first of two passes (its rows are not the
+  // file's); `found`: read, as the second.
+  OpsStream(FileInfo& info, const OpsOptions& options, std::vector<std::string> step_patterns,
+            FirstPass* finding = nullptr, FirstPass* found = nullptr)
       : info_(info),
         options_(options),
-        rules_{!options.ranges.empty(), options.top_level_only},
+        finding_(finding),
+        found_(found),
+        rules_{filtering_, options.top_level_only},
         throughput_(std::move(step_patterns)) {
     by_key_ = &label_rows_;  // row() below
+    if (finding_ != nullptr && !options.ranges.empty()) push_spans_.emplace(kPushSpanBudget);
     process_ = strings_.id("-");
     if (tagged_ || by_work_) slots_.keep_tags();
   }
@@ -105,6 +133,9 @@ class OpsStream final : public RecordVisitor,
   bool saw_memory() const { return saw_memory_; }
   // With --range: each call the walk finds in range goes to `scope` too.
   void mark_scope(CallSet* scope) { scope_out_ = scope; }
+  // The stream failed for what two passes answer: a call's work came after
+  // the hold let it go, or --range names a start/end range.
+  bool needs_two_passes() const { return needs_two_passes_; }
 
   // RecordVisitor
   // Asked after each frame (reader.h): the end of a frame, when the threads
@@ -209,7 +240,8 @@ class OpsStream final : public RecordVisitor,
     if (!t.stream) {
       t.stream = std::make_unique<ThreadStream>(rules_, *this, contexts_, *this);
       if (by_thread_) t.group = thread_group(tid);
-      if (by_work_) t.stream->hold_until_ready(kHoldLimit);
+      if (by_work_ && finding_ == nullptr && found_ == nullptr)
+        t.stream->hold_until_ready(kHoldLimit, &held_events_);  // the threads share it
     }
     last_tid_ = tid;
     last_state_ = &t;
@@ -304,13 +336,22 @@ class OpsStream final : public RecordVisitor,
   uint32_t gpu_label(const GpuCursor& r, const std::string* kernel);
   // --group-by stream|device: the group of a GPU record, "7".
   uint32_t work_group(const GpuCursor& c) {
-    const uint64_t value = options_.group_by == GroupBy::kStream ? c.stream() : c.device();
+    return value_group(options_.group_by == GroupBy::kStream ? c.stream() : c.device());
+  }
+  uint32_t value_group(uint64_t value) {
     auto it = work_groups_.find(value);
-    if (it == work_groups_.end())
+    if (it == work_groups_.end()) {
       it = work_groups_.emplace(value, strings_.id(std::to_string(value))).first;
+      if (groups_out_ != nullptr) group_values_.emplace(it->second, value);
+    }
     return it->second;
   }
   void first_work(uint64_t correlation, CallSlots::Gpu pairing, uint32_t group);
+  void collect_first_work(uint64_t correlation, CallSlots::Gpu pairing, uint32_t group);
+  void walked_too_soon() {
+    if (why_.empty()) needs_two_passes_ = true;
+    fail("GPU work of a call walked before it came");
+  }
   bool ready(StreamEvent& e, bool must) override;
   // The row name of NVTX name `name` in `domain`, from the cache when it
   // is there.
@@ -349,7 +390,10 @@ class OpsStream final : public RecordVisitor,
     for (const CallSlots::Pushed& p : slots_.pushed()) {
       late_device_.pushed(p.correlation, contexts_, p.context);
       if (tagged_) tagged_work_.pushed(p.correlation, p.tag);
-      if (by_work_ && group_of(p.tag) != 0) grouped_pushed_.set(p.correlation);
+      if (groups_out_ != nullptr && !(p.tag & kGrouped) && p.tag != 0)
+        groups_out_->pushed(p.correlation, p.tag - 1);
+      else if (by_work_ && group_of(p.tag) != 0)
+        grouped_pushed_.set(p.correlation);
     }
     slots_.pushed().clear();
   }
@@ -370,7 +414,10 @@ class OpsStream final : public RecordVisitor,
   const bool by_numbers_ =
       options_.group_by == GroupBy::kInputShape || options_.group_by == GroupBy::kSeq;
   const bool by_thread_ = options_.group_by == GroupBy::kThread;
-  const bool filtering_ = !options_.ranges.empty();  // --range
+  FirstPass* const finding_;
+  FirstPass* const found_;
+  // --range; not in a first pass, which needs the names it matches only.
+  const bool filtering_ = !options_.ranges.empty() && finding_ == nullptr;
   CallSet* scope_out_ = nullptr;
   // A GPU row depends on its call: its thread's group, whether it is in
   // range. Calls carry that as a tag (CallSlots), kInScope the range's bit.
@@ -382,14 +429,31 @@ class OpsStream final : public RecordVisitor,
   // the first GPU work its call issued. The call carries that as its tag
   // once the work has come (CallSlots keeps it for an id still waiting for
   // its call); a launch, copy or set is held back from the walk until then
-  // (ready()), at most kHoldLimit events of its thread. Work of a call
-  // walked without a group makes the file go in memory. With --range the
-  // walk adds kInScope to the group.
+  // (ready()), at most kHoldLimit events of all threads together. Work of
+  // a call walked without a group makes the file go in two passes
+  // (call_work_groups.h). With --range the walk adds kInScope to the group.
   const bool by_work_ =
       options_.group_by == GroupBy::kStream || options_.group_by == GroupBy::kDevice;
-  static constexpr size_t kHoldLimit = size_t{1} << 18;
+  static constexpr size_t kHoldLimit = size_t{1} << 19;  // about 90 bytes an event
+  size_t held_events_ = 0;                               // by all threads
   PagedBits grouped_pushed_;  // calls pushed out of CallSlots with their group
   std::unordered_map<uint64_t, uint32_t> work_groups_;  // stream or device -> group
+  bool needs_two_passes_ = false;
+  bool file_ended_ = false;  // finish() walks what is held
+  // In two passes, no call is held. The first pass tags a call with its
+  // index + 1 until its first work comes, then with that work's group and
+  // kGrouped (no --range there: the bit is free).
+  CallWorkGroups* const groups_out_ = finding_ != nullptr && by_work_ ? &finding_->groups : nullptr;
+  CallWorkGroups* const groups_in_ = found_ != nullptr && by_work_ ? &found_->groups : nullptr;
+  static constexpr uint32_t kGrouped = kInScope;
+  // --range naming start/end ranges, in a first pass: every push/pop range.
+  std::optional<SpillSorter<PushSpan, ById>> push_spans_;
+  static constexpr size_t kPushSpanBudget = (size_t{4} << 20) / sizeof(PushSpan);
+  bool find_windows(const std::vector<Range>& detached);
+  bool in_window(uint64_t start_ns, uint64_t end_ns) const {
+    return found_ != nullptr && found_->windows.contains(start_ns, end_ns);
+  }
+  std::unordered_map<uint32_t, uint64_t> group_values_;  // group -> stream or device
   // Thread groups whose thread has a name: bare tid -> "tid (name)".
   std::unordered_map<uint32_t, uint32_t> named_threads_;
   const CpuTreeRules rules_;
@@ -567,7 +631,17 @@ void OpsStream::on_api_batch(const ApiBatch& batch) {
     group = strings_.id(launch_config_text(c.grid(), c.block(), c.shared_mem()));
   else if (by_file())
     group = process_;
-  const uint32_t api = regrouped(api_label(*info, group), t.group);
+  uint32_t api = regrouped(api_label(*info, group), t.group);
+  uint32_t call_tag = t.group;
+  if (groups_in_ != nullptr) {
+    if (const std::optional<uint64_t> value = groups_in_->group(index)) {
+      call_tag = value_group(*value);
+      api = regrouped(api, call_tag);
+    }
+  } else if (groups_out_ != nullptr) {
+    if (index >= kGrouped - 1) return fail("more than 2^31 calls in two passes");
+    call_tag = index + 1;
+  }
   const bool memory = traits.memory && c.result() == 0;
   if (memory) ledger_.add(c.record(), index);
   uint32_t launch_label = UINT32_MAX;
@@ -588,9 +662,14 @@ void OpsStream::on_api_batch(const ApiBatch& batch) {
       : info->category == ApiCategory::kCopy || info->category == ApiCategory::kSet
           ? CallSlots::Expect::kOne
           : CallSlots::Expect::kNothing;
-  if (correlation != 0 && !slots_.add_call(correlation, expect, t.group)) {
+  if (correlation != 0 && !slots_.add_call(correlation, expect, call_tag)) {
     fail("a correlation id used twice, or by a call that came long after its GPU work");
     return;
+  }
+  if (groups_out_ != nullptr && correlation != 0) {
+    // Work that waited for its call set the group first.
+    const uint32_t tag = slots_.tag(correlation);
+    if (tag & kGrouped) groups_out_->found(index, group_values_.at(group_of(tag)));
   }
   if (!slots_.pushed().empty()) keep_pushed();
   if (tagged_ && !filtering_) tagged_work_.call_tagged(correlation, t.group);
@@ -601,6 +680,7 @@ void OpsStream::on_api_batch(const ApiBatch& batch) {
     e.node.thread = c.tid();
     e.node.id = index;
     e.node.label = api;
+    if (in_window(start_ns, end_ns)) e.node.flags = kNodeInWindow;
     e.correlation = correlation;
     e.memory = memory;
     e.launch_label = launch_label;
@@ -674,7 +754,9 @@ void OpsStream::on_range_batch(const RangeBatch& batch) {
         s.node.end_ns = kOpenEnd;
         s.node.thread = c.tid();
         s.node.id = id;
-        s.node.flags = static_cast<uint8_t>(kNodeRange | (name->scope_root ? kNodeScopeRoot : 0));
+        s.node.flags = static_cast<uint8_t>(
+            kNodeRange | (name->scope_root ? kNodeScopeRoot : 0) |
+            (found_ != nullptr && found_->pushes_in_window.contains(id) ? kNodeInWindow : 0));
         s.node.label = label;
       });
       break;
@@ -691,6 +773,7 @@ void OpsStream::on_range_batch(const RangeBatch& batch) {
       const uint64_t end = std::max(time_ns, push.start_ns);
       ++counts_.push_pop;
       throughput_.range(push.step_pattern, push.start_ns, end);
+      if (push_spans_) push_spans_->add(PushSpan{push.id, push.start_ns, end});
       ok = t.stream->set_end(push.id, end);
       t.stream->advance(time_ns);
       break;
@@ -701,7 +784,10 @@ void OpsStream::on_range_batch(const RangeBatch& batch) {
         // over events of every thread walked before its end is read.
         const RangeName* name = range_name(c.name(), c.domain());
         if (name == nullptr) return;
-        if (name->scope_root) return fail("--range naming a start/end range");
+        if (name->scope_root && found_ == nullptr) {
+          needs_two_passes_ = why_.empty();
+          return fail("--range naming a start/end range");
+        }
       }
       ++range_seq_;  // the in-memory path numbers pushes, starts and marks together
       start_end_.add(c.event());
@@ -779,8 +865,11 @@ void OpsStream::on_gpu_batch(const GpuBatch& batch) {
     if (hold) held_.add(HeldGpu{seq, correlation, start_ns, end_ns, 0, c.device(), kind});
     return;
   }
-  if (by_work_) {
-    first_work(correlation, pairing, work_group(c));
+  if (by_work_ && groups_in_ == nullptr) {
+    if (groups_out_ != nullptr)
+      collect_first_work(correlation, pairing, work_group(c));
+    else
+      first_work(correlation, pairing, work_group(c));
     if (!why_.empty()) return;
   }
   const std::string* kernel = nullptr;
@@ -811,18 +900,53 @@ void OpsStream::first_work(uint64_t correlation, CallSlots::Gpu pairing, uint32_
   if (correlation == 0) return;
   switch (pairing) {
     case CallSlots::Gpu::kOpened:
-      if (group_of(slots_.tag(correlation)) == 0) fail("GPU work of a call walked before it came");
+      if (group_of(slots_.tag(correlation)) == 0) walked_too_soon();
       return;
     case CallSlots::Gpu::kLate:
       // Only calls that may still get work are handed on when pushed out
       // (CallSlots::pushed): any other's is work after its walk too.
-      if (!grouped_pushed_.test(correlation)) fail("GPU work of a call walked before it came");
+      if (!grouped_pushed_.test(correlation)) walked_too_soon();
       return;
     case CallSlots::Gpu::kWaiting:
       break;
   }
   // The call, or its id waiting for it (CallSlots::gpu() made the entry).
   if (slots_.tag(correlation) == 0) slots_.set_tag(correlation, group);
+}
+
+// The first of two passes, once the file has ended: the windows of the
+// start/end ranges --range names, and the push/pop ranges inside one.
+bool OpsStream::find_windows(const std::vector<Range>& detached) {
+  for (const Range& r : detached) {
+    const RangeName* name = range_name(r.name, r.domain);
+    if (name == nullptr) return false;
+    if (name->scope_root) finding_->windows.add(r.start_ns, r.end_ns);
+  }
+  if (finding_->windows.empty()) return true;
+  finding_->windows.merge();
+  auto spans = push_spans_->sorted();
+  for (PushSpan s; spans.next(s);)
+    if (finding_->windows.contains(s.start_ns, s.end_ns))
+      finding_->pushes_in_window.add(static_cast<uint32_t>(s.id));
+  return true;
+}
+
+// The first of two passes: work of call `correlation`.
+void OpsStream::collect_first_work(uint64_t correlation, CallSlots::Gpu pairing, uint32_t group) {
+  if (correlation == 0) return;
+  if (pairing == CallSlots::Gpu::kLate) {
+    // Its first late work gives a pushed call its group; the rest find it
+    // grouped.
+    if (groups_out_->late(correlation, group_values_.at(group)))
+      grouped_pushed_.set(correlation);
+    else if (!grouped_pushed_.test(correlation))
+      fail("GPU work of a call pushed out without its index");
+    return;
+  }
+  const uint32_t tag = slots_.tag(correlation);
+  if (tag & kGrouped) return;                                          // not its first work
+  if (tag != 0) groups_out_->found(tag - 1, group_values_.at(group));  // the call's index + 1
+  slots_.set_tag(correlation, group | kGrouped);  // or the id's, waiting for its call
 }
 
 // --group-by stream|device: a call is walked in its first work's row.
@@ -833,7 +957,12 @@ bool OpsStream::ready(StreamEvent& e, bool must) {
     e.node.label = regrouped(e.node.label, group);
     return true;
   }
-  return !e.issues_work || must;  // walked without a group: its work must not come
+  if (!e.issues_work) return true;
+  // Past the hold while the file is read: its work is most likely still to
+  // come (a GPU that far behind), and the file goes in two passes now
+  // rather than once that work has come.
+  if (must && !file_ended_) walked_too_soon();
+  return must;  // walked without a group: its work must not come
 }
 
 // Work no call will claim: a GPU row without a thread, or, held by the
@@ -871,8 +1000,11 @@ void OpsStream::on_external_correlation(uint64_t cupti_id, uint64_t external_id)
     return fail("a GPU record given up before its external correlation came");
   if (records == 0) return;
   if (tagged_) tagged_work_.renamed(correlation, external_id, outcome);
-  if (by_work_ && group_of(tag) != 0) {  // work waited under the CUPTI id
-    first_work(external_id, outcome, tag);
+  if (by_work_ && groups_in_ == nullptr && group_of(tag) != 0) {  // work waited under the CUPTI id
+    if (groups_out_ != nullptr)
+      collect_first_work(external_id, outcome, group_of(tag));
+    else
+      first_work(external_id, outcome, tag);
     if (!why_.empty()) return;
   }
   // A launch has no sync record (one carries its sync call's id): what
@@ -977,6 +1109,7 @@ bool OpsStream::close_open_pushes(uint64_t last_ns) {
       ++counts_.push_pop;
       ++counts_.open_at_exit;
       throughput_.range(p.step_pattern, p.start_ns, end);
+      if (push_spans_) push_spans_->add(PushSpan{p.id, p.start_ns, end});
       if (!state.stream->set_end(p.id, end)) return false;
     }
   }
@@ -984,6 +1117,7 @@ bool OpsStream::close_open_pushes(uint64_t last_ns) {
 }
 
 bool OpsStream::finish(KeyAverages& out, std::optional<FileThroughput>* throughput, uint32_t file) {
+  file_ended_ = true;
   if (why_.empty() && ids_.ambiguous())
     fail("correlation ids too far apart to unwrap as they come");
   if (why_.empty() && info_.cupti && info_.cupti->gaps_size() != 0) {
@@ -1005,6 +1139,7 @@ bool OpsStream::finish(KeyAverages& out, std::optional<FileThroughput>* throughp
   }
   // Start/end ranges: rows at their place in the walk order, no nesting.
   const std::vector<Range> detached = start_end_.finish(last, info_.ranges);
+  if (push_spans_ && !find_windows(detached)) return false;
   info_.ranges += counts_;
   NestingWalk aside(rules_, *this);
   uint32_t detached_id = 0;
@@ -1016,7 +1151,9 @@ bool OpsStream::finish(KeyAverages& out, std::optional<FileThroughput>* throughp
     n.end_ns = r.end_ns;
     n.thread = r.tid;
     n.id = detached_id++;
-    n.flags = kNodeRange | kNodeDetached;
+    n.flags =
+        static_cast<uint8_t>(kNodeRange | kNodeDetached | (name->scope_root ? kNodeScopeRoot : 0) |
+                             (in_window(r.start_ns, r.end_ns) ? kNodeInWindow : 0));
     n.label = range_label(*name, r.seq, r.op_id);
     if (by_thread_) n.label = regrouped(n.label, thread_group(r.tid));
     aside.visit(n);
@@ -1104,6 +1241,52 @@ bool OpsStream::finish(KeyAverages& out, std::optional<FileThroughput>* throughp
 
 }  // namespace
 
+namespace {
+
+// One read of the file into `out` and `local`; false (`why` says) when
+// the stream cannot take it. `first` and `second`: as OpsStream's.
+bool stream_once(uint32_t index, const std::string& path, const OpsOptions& options,
+                 const std::optional<std::vector<std::string>>& steps, unsigned decoders,
+                 CallSet* scope, FirstPass* first, FirstPass* second, StreamedFile& out,
+                 KeyAverages& local, std::string& why, bool& needs_two_passes) {
+  OpsStream stream(out.info, options, steps.value_or(std::vector<std::string>{}), first, second);
+  stream.mark_scope(scope);
+  out.info.status =
+      decoders > 0 ? read_file_pipelined(path, stream, decoders) : read_file(path, stream);
+  if (!stream.why().empty() || !stream.finish(local, steps ? &out.throughput : nullptr, index)) {
+    why = stream.why();
+    needs_two_passes = stream.needs_two_passes();
+    retract_read_progress(out.info.status);
+    return false;
+  }
+  out.saw_memory = stream.saw_memory();
+  return true;
+}
+
+// A file one pass cannot take exactly (--group-by stream|device on a GPU
+// too far behind for the hold, --range naming a start/end range): what
+// the second pass needs from a first (FirstPass), then the rows.
+bool stream_twice(uint32_t index, const std::string& path, const OpsOptions& options,
+                  const std::optional<std::vector<std::string>>& steps, unsigned decoders,
+                  CallSet* scope, StreamedFile& out, KeyAverages& local, std::string& why) {
+  FirstPass found;
+  bool again = false;
+  {
+    StreamedFile scratch_file;
+    scratch_file.info.path = path;
+    KeyAverages scratch;
+    if (!stream_once(index, path, options, std::nullopt, decoders, nullptr, &found, nullptr,
+                     scratch_file, scratch, why, again))
+      return false;
+    retract_read_progress(scratch_file.info.status);  // the file counts once, in the second
+  }
+  found.groups.finish();
+  return stream_once(index, path, options, steps, decoders, scope, nullptr, &found, out, local, why,
+                     again);
+}
+
+}  // namespace
+
 std::optional<StreamedFile> stream_ops_file(uint32_t index, const std::string& path,
                                             const OpsOptions& options,
                                             const std::optional<std::vector<std::string>>& steps,
@@ -1113,16 +1296,20 @@ std::optional<StreamedFile> stream_ops_file(uint32_t index, const std::string& p
   out.info.path = path;
   KeyAverages local;
   try {
-    OpsStream stream(out.info, options, steps.value_or(std::vector<std::string>{}));
-    stream.mark_scope(scope);
-    out.info.status =
-        decoders > 0 ? read_file_pipelined(path, stream, decoders) : read_file(path, stream);
-    if (!stream.why().empty() || !stream.finish(local, steps ? &out.throughput : nullptr, index)) {
-      why = stream.why();
-      retract_read_progress(out.info.status);  // read again in memory
-      return std::nullopt;
+    const bool by_work =
+        options.group_by == GroupBy::kStream || options.group_by == GroupBy::kDevice;
+    bool twice = by_work && two_passes_asked();
+    if (twice || !stream_once(index, path, options, steps, decoders, scope, nullptr, nullptr, out,
+                              local, why, twice)) {
+      if (!twice) return std::nullopt;  // read again in memory
+      out = StreamedFile{};
+      out.info.path = path;
+      local = KeyAverages{};
+      if (scope != nullptr) *scope = CallSet{};
+      why.clear();
+      if (!stream_twice(index, path, options, steps, decoders, scope, out, local, why))
+        return std::nullopt;
     }
-    out.saw_memory = stream.saw_memory();
   } catch (const std::exception& e) {
     // The throughput lines spill to temporary files (throughput_stream.h);
     // the in-memory path needs none.

@@ -25,13 +25,18 @@
 //
 // --group-by stream|device: a call's row is that of its first GPU work; a
 // call that issues work is held back from its thread's walk until the work
-// has come (ThreadStream::hold_until_ready), at most 2^18 events a thread.
-// Its tag is that work's group, and with --range the walk adds the scope.
+// has come (ThreadStream::hold_until_ready), at most 2^19 events of all
+// threads. Its tag is that work's group, and with --range the walk adds the
+// scope. A GPU further behind makes the file go in two passes: the groups
+// by call first, then the rows (call_work_groups.h).
 //
-// Some files are not for the stream: work that comes after its call had to
-// be walked without it (--group-by stream|device), a
-// --range naming a start/end range (a window over every thread), ids too
-// far apart to unwrap, and files the checks find out of order.
+// --range naming a start/end range: a window in time over every thread's
+// events, known once its end is read, long after the events inside it were
+// walked. The file goes in two passes: the windows, and which push/pop
+// ranges lie in one (by their number in the file), first.
+//
+// Some files are not for the stream: ids too far apart to unwrap, and files
+// the checks find out of order.
 // stream_ops_file() then says why, and the caller reads the file in memory,
 // which gives the same results.
 #pragma once

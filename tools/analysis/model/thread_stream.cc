@@ -32,6 +32,8 @@ bool ThreadStream::release(bool all) {
   std::vector<StreamEvent>& pushes = pushes_.events;
   size_t c = calls_.head;
   size_t p = pushes_.head;
+  // Held by the other streams sharing the hold.
+  const size_t others = shared_held_ != nullptr ? *shared_held_ - held_ : 0;
   const StreamEvent* last = nullptr;
   for (;;) {
     const bool have_call = c < calls.size();
@@ -42,7 +44,7 @@ bool ThreadStream::release(bool all) {
     StreamEvent& next = push_first ? pushes[p] : calls[c];
     if (!all && next.node.start_ns >= latest_) break;
     if (hold_limit_ != 0) {
-      const bool must = all || calls.size() - c + pushes.size() - p >= hold_limit_;
+      const bool must = all || others + calls.size() - c + pushes.size() - p >= hold_limit_;
       if (!walked_.ready(next, must) && !must) break;
     }
     // The merge of two sorted lists gives each event after the one before
@@ -56,6 +58,10 @@ bool ThreadStream::release(bool all) {
   if (last != nullptr) {
     walked_any_ = true;
     last_walked_ = last->node;
+  }
+  if (shared_held_ != nullptr) {
+    held_ = calls.size() - c + pushes.size() - p;
+    *shared_held_ = others + held_;
   }
   calls_.drop(c);
   pushes_.drop(p);

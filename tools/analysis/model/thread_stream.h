@@ -111,8 +111,13 @@ class ThreadStream {
   // The frame has been read: walks what can be. False: out of order.
   bool end_frame() { return release(false); }
   // Ask WalkedEvents::ready() before each walk, holding up to `limit`
-  // events: a row that depends on something read after the event.
-  void hold_until_ready(size_t limit) { hold_limit_ = limit; }
+  // events: a row that depends on something read after the event. With
+  // `shared`, the limit is of the events every stream given it holds (the
+  // count there; each updates it as it releases).
+  void hold_until_ready(size_t limit, size_t* shared = nullptr) {
+    hold_limit_ = limit;
+    shared_held_ = shared;
+  }
   // Walks what is left and closes everything; open ranges must have been
   // given an end.
   bool finish();
@@ -166,7 +171,9 @@ class ThreadStream {
   Pending calls_;
   Pending pushes_;
   uint64_t latest_ = 0;
-  size_t hold_limit_ = 0;  // 0: no ready() questions
+  size_t hold_limit_ = 0;          // 0: no ready() questions
+  size_t* shared_held_ = nullptr;  // hold_until_ready()
+  size_t held_ = 0;                // of *shared_held_: this stream's, at its last release
   bool walked_any_ = false;
   CpuNode last_walked_{};
 };

@@ -8,6 +8,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -257,26 +258,32 @@ std::string streams_and_ranges_file() {
   return write_temp_file("ops_stream_streams_ranges.gprof", b.bytes());
 }
 
+// The calls are held back for their work (ops_stream.cc), or, past the
+// hold, their groups found in a first pass (call_work_groups.h, forced here
+// with GPROF_STREAM=two-pass): the in-memory rows either way.
 TEST_CASE("--group-by stream with --range streams the in-memory rows", "[analysis][stream]") {
   const std::string path = streams_and_ranges_file();
   for (const GroupBy by : {GroupBy::kStream, GroupBy::kDevice}) {
-    std::vector<std::string> rows[2];
-    size_t in_memory[2] = {1, 1};
-    for (const bool stream : {true, false}) {
-      if (stream)
+    std::vector<std::string> rows[3];
+    size_t in_memory[3] = {1, 1, 1};
+    const char* const modes[3] = {"0", nullptr, "two-pass"};  // in memory, held, two passes
+    for (int mode = 0; mode < 3; ++mode) {
+      if (modes[mode] == nullptr)
         unsetenv("GPROF_STREAM");
       else
-        setenv("GPROF_STREAM", "0", 1);
+        setenv("GPROF_STREAM", modes[mode], 1);
       OpsFilesOptions options;
       options.ops = OpsOptions{by, {"in"}, false};
       options.jobs = 1;
       OpsFiles files = aggregate_ops_files({path}, options);
       unsetenv("GPROF_STREAM");
-      in_memory[stream] = files.in_memory.size();
-      for (const Row& r : files.rows.finish()) rows[stream].push_back(row_text(r));
+      in_memory[mode] = files.in_memory.size();
+      for (const Row& r : files.rows.finish()) rows[mode].push_back(row_text(r));
     }
     CHECK(in_memory[1] == 0);  // streamed, not read again in memory
+    CHECK(in_memory[2] == 0);
     CHECK(rows[1] == rows[0]);
+    CHECK(rows[2] == rows[0]);
     if (by != GroupBy::kStream) continue;
     const auto count_of = [&](const std::string& prefix) {
       for (const std::string& r : rows[1])
@@ -289,6 +296,115 @@ TEST_CASE("--group-by stream with --range streams the in-memory rows", "[analysi
     CHECK(count_of("cudaGraphLaunch | 11 ") == "none");
     CHECK(count_of("kernel_b | 11 ") != "none");
   }
+}
+
+// --range naming a start/end range: a window in time over every thread
+// (cpu_tree.h, kNodeInWindow), known only once its end is read, after the
+// events inside it were. The stream reads the file twice: the windows and
+// the push/pop ranges inside one first, then the rows.
+std::string start_end_window_file() {
+  SidecarBuilder b;
+  b.header(test_header())
+      .strings({{1, "kernel_a"}})
+      .named(pb::StringEntry::NVTX, {{kFirstNvtx, "window"},
+                                     {kFirstNvtx + 1, "inside"},
+                                     {kFirstNvtx + 2, "straddle"},
+                                     {kFirstNvtx + 3, "outer"},
+                                     {kFirstNvtx + 4, "other"}});
+  constexpr uint64_t kMs = 1'000'000;
+  std::vector<ApiRecord> main_calls, side_calls;
+  std::vector<GpuRecord> work;
+  uint64_t correlation = 1;
+  for (uint64_t t = 1 * kMs; t < 8 * kMs; t += kMs / 4) {  // every 0.25 ms, on both threads
+    for (auto* calls : {&main_calls, &side_calls}) {
+      ApiRecord call = make_call(ApiId::cudaLaunchKernel, t + (calls == &side_calls ? 50 : 0), 20);
+      call.kernel = 1;
+      call.correlation = correlation;
+      work.push_back(make_kernel(1, t + 1000, 40, correlation++));
+      calls->push_back(call);
+    }
+  }
+  ApiRecord alloc = make_call(ApiId::cudaMalloc, 3 * kMs + 100, 20);  // inside: its memory
+  alloc.bytes = 1u << 20;
+  alloc.address = 0x7f0000000000;
+  main_calls.push_back(alloc);
+  std::sort(main_calls.begin(), main_calls.end(),
+            [](const ApiRecord& a, const ApiRecord& b) { return a.start_ns < b.start_ns; });
+  const auto event = [](RangeOp op, uint64_t t, uint32_t name, uint64_t id = 0) {
+    return make_range_event(op, t, name == 0 ? 0 : kFirstNvtx + name - 1, id);
+  };
+  const std::vector<RangeEvent> main_events = {
+      event(RangeOp::kPush, 1 * kMs + 10, 4),  // outer, around the window
+      event(RangeOp::kStart, 2 * kMs + 10, 1, 42),
+      event(RangeOp::kStart, 2 * kMs + 20, 5, 43),  // other: not named
+      event(RangeOp::kPush, 3 * kMs + 10, 2),       // inside
+      event(RangeOp::kPop, 4 * kMs + 10, 0),
+      event(RangeOp::kPush, 4 * kMs + 510, 3),  // straddle: past the window's end
+      event(RangeOp::kPop, 6 * kMs + 10, 0),
+      event(RangeOp::kEnd, 6 * kMs + 20, 0, 43),
+      event(RangeOp::kPop, 7 * kMs + 900, 0),
+  };
+  // The window ends on the other thread, in a later frame.
+  const std::vector<RangeEvent> side_events = {event(RangeOp::kEnd, 5 * kMs + 10, 0, 42)};
+  const size_t half = main_calls.size() / 2;
+  b.drain({{7, {main_calls.begin(), main_calls.begin() + half}},
+           {8, {side_calls.begin(), side_calls.begin() + side_calls.size() / 2}}},
+          {{7, {main_events.begin(), main_events.begin() + 5}}});
+  b.gpu(work);
+  b.drain({{7, {main_calls.begin() + half, main_calls.end()}},
+           {8, {side_calls.begin() + side_calls.size() / 2, side_calls.end()}}},
+          {{7, {main_events.begin() + 5, main_events.end()}}, {8, side_events}});
+  b.footer(pb::Footer{});
+  return write_temp_file("ops_stream_start_end_window.gprof", b.bytes());
+}
+
+// The rows of `path` in memory and streamed, and how many files the stream
+// left to memory.
+struct BothWays {
+  std::vector<std::string> in_memory, streamed;
+  size_t declined = 0;
+};
+BothWays both_ways(const std::string& path, const OpsOptions& ops) {
+  BothWays out;
+  for (const bool stream : {false, true}) {
+    if (stream)
+      unsetenv("GPROF_STREAM");
+    else
+      setenv("GPROF_STREAM", "0", 1);
+    OpsFilesOptions options;
+    options.ops = ops;
+    options.jobs = 1;
+    OpsFiles files = aggregate_ops_files({path}, options);
+    unsetenv("GPROF_STREAM");
+    if (stream) out.declined = files.in_memory.size();
+    for (const Row& r : files.rows.finish())
+      (stream ? out.streamed : out.in_memory).push_back(row_text(r));
+  }
+  return out;
+}
+
+TEST_CASE("--range naming a start/end range streams in two passes", "[analysis][stream]") {
+  const std::string path = start_end_window_file();
+  const auto has = [](const std::vector<std::string>& rows, const std::string& prefix) {
+    for (const std::string& r : rows)
+      if (r.rfind(prefix, 0) == 0) return true;
+    return false;
+  };
+  for (const OpsOptions& ops :
+       {OpsOptions{GroupBy::kName, {"window"}, false}, OpsOptions{GroupBy::kName, {"w*"}, true},
+        OpsOptions{GroupBy::kThread, {"window", "outer"}, false},
+        OpsOptions{GroupBy::kStream, {"window"}, false}}) {
+    const BothWays rows = both_ways(path, ops);
+    CHECK(rows.declined == 0);
+    CHECK(rows.streamed == rows.in_memory);
+    CHECK(!rows.streamed.empty());
+  }
+  const BothWays named = both_ways(path, OpsOptions{GroupBy::kName, {"window"}, false});
+  CHECK(has(named.streamed, "inside | "));  // within 2 to 5 ms
+  CHECK(!has(named.streamed, "straddle | "));
+  CHECK(!has(named.streamed, "outer | "));
+  CHECK(has(named.streamed, "cudaMalloc | "));
+  CHECK(has(named.streamed, "window | "));
 }
 
 }  // namespace
