@@ -295,9 +295,9 @@ class Takeovers(StreamCase):
     read in memory: its later calls pair through external ids, and it has CUPTI gaps. Both
     stream now (external_ids.h, gap_tally.h): the same bytes, the gaps' counts included."""
 
-    def takeover(self, *args):
+    def takeover(self, *args, env=None):
         return self.record("kineto_takeover", "--before", "8", "--during", "3", "--after",
-                           "12", "--pause-ms", "300", *args)
+                           "12", "--pause-ms", "300", *args, env=env)
 
     def test_subscriber_held_by_another_tool_from_the_start(self):
         self.check(self.record("train_loop", env={"GPROF_FAKE_CUPTI": "subscriber_taken"}))
@@ -313,6 +313,30 @@ class Takeovers(StreamCase):
         files = self.takeover()
         self.check(files)
         self.assertIn("3 launches in it, 3 without GPU records", report([], files).stdout)
+
+    def test_a_takeover_inside_a_capture_window(self):
+        """GPROF_CAPTURE=cudaProfilerApi around a takeover, with work issued before the window
+        opened and after it closed: the stays' external correlations, and the gaps' counts of
+        the GPU records the window keeps, were read in memory (report, analyze); streamed now.
+        With --subscribe the calls pair through pushed ids; without, by CUPTI id."""
+        for extra in ((), ("--subscribe",)):
+            files = self.takeover("--profiler-window", *extra,
+                                  env={"GPROF_CAPTURE": "cudaProfilerApi"})
+            info = subprocess.run([GPUPROF, "info", *files], capture_output=True,
+                                  text=True).stdout
+            self.assertRegex(info, r"Taken over:.*3 launches in it", extra)
+            self.check(files)
+            self.assertIn("3 launches in it, 3 without GPU records; GPU records: 5 before, "
+                          "0 during, 13 after", report([], files).stdout, extra)
+            for args in (["--group-by", "thread"], ["--group-by", "stream"]):
+                self.assertIn("GPU records: 5 before, 0 during, 13 after",
+                              report(args, files).stdout, (extra, args))
+            env = {k: v for k, v in os.environ.items() if k != "GPROF_STREAM"}
+            analyzed = [subprocess.run([GPUPROF, "analyze", *files], capture_output=True,
+                                       text=True, env={**env, **more})
+                        for more in ({}, {"GPROF_STREAM": "0"})]
+            self.assertNotIn("read in memory", analyzed[0].stderr, extra)
+            self.assertEqual(analyzed[0].stdout, analyzed[1].stdout, extra)
 
     @unittest.skipUnless(GEN, "GPUPROF_GEN not set")
     def test_generated_takeovers(self):

@@ -12,8 +12,11 @@
 //   with --finalize: cuptiFinalize, a pause of F ms, then A more launches + cudaDeviceSynchronize
 // Usage: kineto_takeover [--before B] [--during D] [--after A] [--pause-ms P] [--finalize]
 //                        [--pause-after-finalize-ms F]
-//                        [--private-handle]
+//                        [--private-handle] [--profiler-window]
 // (B = 4, D = 3, A = 5, P = 1000).
+// --profiler-window: cudaProfilerStart after the first half of the B launches, cudaProfilerStop
+// after the A launches, then 2 more launches: under GPROF_CAPTURE=cudaProfilerApi, a capture
+// window around the takeover, with work issued before and after it.
 //
 // --private-handle: every CUPTI call goes through dlopen("libcupti.so.13", RTLD_LOCAL) + dlsym on
 // that handle, as a tool that loads CUPTI itself does (and kineto first tries cuptiSubscribe:
@@ -24,6 +27,7 @@
 // It prints what the second client received: its kernel records, and the buffers it was handed
 // that it never gave out (kineto's bufferCompleted logs "unknown buffer" and drops them). Links
 // libcupti.so.13: on the fake (test/fakes/cupti first on LD_LIBRARY_PATH) or a real one.
+#include <cuda_profiler_api.h>
 #include <cuda_runtime.h>
 #include <cupti.h>
 
@@ -223,7 +227,7 @@ int Arg(int argc, char** argv, int& i) {
 
 int main(int argc, char** argv) {
   int before = 4, during = 3, after = 5, pause_ms = 1000, finalize_pause_ms = 0;
-  bool finalize = false, private_handle = false, subscribe = false;
+  bool finalize = false, private_handle = false, subscribe = false, window = false;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--before") == 0) {
       before = Arg(argc, argv, i);
@@ -241,16 +245,25 @@ int main(int argc, char** argv) {
       private_handle = true;
     } else if (std::strcmp(argv[i], "--subscribe") == 0) {
       subscribe = true;
+    } else if (std::strcmp(argv[i], "--profiler-window") == 0) {
+      window = true;
     } else {
       std::fprintf(stderr,
                    "usage: kineto_takeover [--before B] [--during D] [--after A] [--pause-ms P] "
-                   "[--finalize] [--pause-after-finalize-ms F] [--private-handle] [--subscribe]\n");
+                   "[--finalize] [--pause-after-finalize-ms F] [--private-handle] [--subscribe] "
+                   "[--profiler-window]\n");
       return 2;
     }
   }
   float* data = nullptr;
   Check(cudaMalloc(&data, 32 * sizeof(float)), "cudaMalloc");
-  Launches(data, before, false);
+  if (window) {
+    Launches(data, before / 2, false);
+    Check(cudaProfilerStart(), "cudaProfilerStart");
+    Launches(data, before - before / 2, false);
+  } else {
+    Launches(data, before, false);
+  }
   if (private_handle) {
     UsePrivateHandle();
     // kineto subscribes for its callbacks first (CuptiCallbackApi::initCallbackApi); with a
@@ -293,6 +306,10 @@ int main(int argc, char** argv) {
   timespec pause{pause_ms / 1000, static_cast<long>(pause_ms % 1000) * 1000000L};
   nanosleep(&pause, nullptr);
   Launches(data, after, false);
+  if (window) {
+    Check(cudaProfilerStop(), "cudaProfilerStop");
+    Launches(data, 2, false);
+  }
   if (finalize) {
     // CuptiCallbackApi.cpp:94-104: with TEARDOWN_CUPTI=1, cuptiUnsubscribe of its own subscriber
     // (when it has one) and cuptiFinalize.

@@ -310,9 +310,10 @@ class OpsStream final : public RecordVisitor,
                   uint64_t end_ns);
   // CallTaggedWork::Sink
   void count(const HeldGpu& h, uint32_t tag) override {
-    if (h.held) {
+    if (h.held) {  // its call came: counted as any record is (add_gpu), late
       info_.gpu.count(h.kind);
       ++info_.gpu.records;
+      gaps_.gpu(h.start_ns);
     }
     if (filtering_ && !(tag & kInScope)) return;  // its call is out of range
     // By stream or device the row is the work's own (gpu_label).
@@ -477,6 +478,21 @@ class OpsStream final : public RecordVisitor,
   LateDeviceTime late_device_;
   bool windowed_ = false;  // has_capture_window: unpaired GPU work may be outside it
   SpillSorter<HeldGpu, BySeq> held_{kHeldBudget};
+  // External correlations that moved held records: by CUPTI id.
+  struct Rename {
+    uint64_t from;
+    uint64_t to;
+  };
+  struct RenameOrder {
+    bool operator()(const Rename& a, const Rename& b) const { return a.from < b.from; }
+  };
+  SpillSorter<Rename, RenameOrder> held_renames_{(size_t{1} << 20) / sizeof(Rename)};
+  struct HeldByCorrelation {
+    bool operator()(const HeldGpu& a, const HeldGpu& b) const {
+      return a.correlation < b.correlation;
+    }
+  };
+  void rename_held();
   uint64_t gpu_seq_ = 0;
   // --group-by thread, --range: GPU rows that wait for their call's tag.
   CallTaggedWork tagged_work_{slots_, *this, filtering_};
@@ -990,8 +1006,6 @@ void OpsStream::on_external_correlation(uint64_t cupti_id, uint64_t external_id)
     case ExternalIds::Added::kNew:
       break;
   }
-  // Work issued outside a capture window is held by CUPTI id (release_held).
-  if (windowed_) return fail("external correlation ids with a capture window");
   CallSlots::Gpu outcome{};
   uint64_t records = 0, ns = 0;
   uint32_t context = WalkContexts::kNone;
@@ -999,6 +1013,9 @@ void OpsStream::on_external_correlation(uint64_t cupti_id, uint64_t external_id)
   if (!slots_.rename(correlation, external_id, outcome, records, ns, context, tag))
     return fail("a GPU record given up before its external correlation came");
   if (records == 0) return;
+  // Records held by the capture window under the CUPTI id are its call's
+  // now (release_held()).
+  if (windowed_) held_renames_.add(Rename{correlation, external_id});
   if (tagged_) tagged_work_.renamed(correlation, external_id, outcome);
   if (by_work_ && groups_in_ == nullptr && group_of(tag) != 0) {  // work waited under the CUPTI id
     if (groups_out_ != nullptr)
@@ -1034,7 +1051,9 @@ void OpsStream::count_work(uint32_t label, uint64_t seq, uint32_t device, uint64
 // were issued outside the window and are left out.
 void OpsStream::release_held() {
   if (!windowed_) return;
+  rename_held();
   const CaptureWindows window(true, info_.cupti);
+  const bool gaps = info_.cupti && info_.cupti->gaps_size() != 0;
   auto held = held_.sorted();
   for (HeldGpu h; held.next(h);) {
     if (slots_.never_paired(h.correlation) && window.outside(h.start_ns)) {
@@ -1043,11 +1062,36 @@ void OpsStream::release_held() {
     }
     info_.gpu.count(h.kind);
     ++info_.gpu.records;
+    // The gaps are closed: a record counts before, during or after each.
+    if (gaps) gaps_.gpu(h.start_ns);
     // With --range, only work no call claimed is held here: in no range.
     if (h.kind == GpuKind::kSync || filtering_) continue;
     count_work(h.label, h.seq, h.device, h.start_ns, h.end_ns);
   }
   held_ = SpillSorter<HeldGpu, BySeq>(1);
+}
+
+// Held records whose CUPTI id an external correlation renamed after they
+// were held: under their call's id (which decides whether they paired),
+// through a sort by id and a join with the renames, then in seq order again.
+void OpsStream::rename_held() {
+  if (held_renames_.size() == 0) return;
+  SpillSorter<HeldGpu, HeldByCorrelation> by_id(kHeldBudget);
+  {
+    auto held = held_.sorted();
+    for (HeldGpu h; held.next(h);) by_id.add(h);
+  }
+  SpillSorter<HeldGpu, BySeq> renamed(kHeldBudget);
+  auto renames = held_renames_.sorted();
+  Rename r{};
+  bool has_r = renames.next(r);
+  auto records = by_id.sorted();
+  for (HeldGpu h; records.next(h);) {
+    while (has_r && r.from < h.correlation) has_r = renames.next(r);
+    if (has_r && r.from == h.correlation) h.correlation = r.to;
+    renamed.add(h);
+  }
+  held_ = std::move(renamed);
 }
 
 bool OpsStream::walked(const StreamEvent& e, const WalkVisit& v, NestingWalk& walk) {
@@ -1120,15 +1164,10 @@ bool OpsStream::finish(KeyAverages& out, std::optional<FileThroughput>* throughp
   file_ended_ = true;
   if (why_.empty() && ids_.ambiguous())
     fail("correlation ids too far apart to unwrap as they come");
-  if (why_.empty() && info_.cupti && info_.cupti->gaps_size() != 0) {
-    // Work issued outside a window is left out once the file has ended.
-    if (windowed_)
-      fail("CUPTI gaps with a capture window");
-    else if (gaps_.finish(*info_.cupti))
-      info_.gaps = gaps_.counts();
-    else
-      why_ = gaps_.why();
-  }
+  // Work held by a capture window counts in the gaps once they are closed
+  // (release_held()).
+  const bool gaps = info_.cupti && info_.cupti->gaps_size() != 0;
+  if (why_.empty() && gaps && !gaps_.finish(*info_.cupti)) why_ = gaps_.why();
   if (!why_.empty()) return false;
 
   uint64_t last = info_.last_ns;
@@ -1169,6 +1208,7 @@ bool OpsStream::finish(KeyAverages& out, std::optional<FileThroughput>* throughp
   // Every call has come and been walked: what still waits has no call.
   tagged_work_.no_more_calls();
   release_held();
+  if (gaps) info_.gaps = gaps_.counts();
   for (const auto& [tid, name] : thread_names_) {
     const std::string* text = string_of(pb::StringEntry::NVTX, name);
     if (text == nullptr) text = string_of(pb::StringEntry::THREAD, name);

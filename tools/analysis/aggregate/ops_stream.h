@@ -14,7 +14,9 @@
 //   - with a capture window, GPU records read before any call of their id
 //     are held (on disk past 4 MiB) until the file ends: then those whose
 //     call never came and that started outside every window are left out
-//     as work issued outside it (capture_windows.h), the others counted.
+//     as work issued outside it (capture_windows.h), the others counted;
+//     a held record's CUPTI id that an external correlation maps later
+//     (another tool took CUPTI over in the window) is renamed first.
 // Kept until the file ends: start/end ranges (they pair across threads),
 // allocation and free calls (memory_ledger.h), step ranges (steps.h).
 //

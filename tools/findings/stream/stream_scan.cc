@@ -95,8 +95,8 @@ void FileScan::on_api(const ApiRecord& r) {
 void FileScan::on_external_correlation(uint64_t correlation, uint64_t external_id) {
   ++info_.gpu.external_correlations;
   if (!is_pushed_id(external_id)) refuse("external ids pushed from 1 (a file of an older gprof)");
-  // Work issued outside a window is told by its pairing (WindowedGpu).
-  if (windowed_) refuse("external correlation ids with a capture window");
+  // With a capture window, whether work was issued outside it is told by
+  // its pairing (WindowedGpu), after apply_externals().
   if (why_.empty()) externals_.add(External{ids_.call(correlation), external_id});
 }
 
@@ -254,6 +254,7 @@ bool WindowedGpu::unpaired(const GpuScan& g) {
 void WindowedGpu::count(const GpuScan& g) {
   ++info_.gpu.records;
   info_.gpu.count(g.work.kind);
+  scan_.counted_gpu(g.work.start_ns);
   if (!g.is_work) return;
   scan_.span_begin = std::min(scan_.span_begin, g.work.start_ns);
   scan_.span_end = std::max(scan_.span_end, g.work.end_ns);
@@ -302,13 +303,10 @@ void FileScan::pair_start_end(uint64_t last_ns) {
 bool FileScan::finish() {
   if (why_.empty() && ids_.ambiguous())
     refuse("correlation ids too far apart to unwrap as they come");
-  if (why_.empty() && info_.cupti && info_.cupti->gaps_size() > 0) {
-    // Work issued outside a window is counted once paired (WindowedGpu).
-    if (windowed_)
-      refuse("CUPTI gaps with a capture window");
-    else if (!gaps_.finish(*info_.cupti))
-      why_ = gaps_.why();
-  }
+  // With a capture window, GPU records count in the gaps, closed now, once
+  // paired (WindowedGpu).
+  if (why_.empty() && info_.cupti && info_.cupti->gaps_size() > 0 && !gaps_.finish(*info_.cupti))
+    why_ = gaps_.why();
   if (!why_.empty()) return false;
   if (info_.gpu.external_correlations != 0 && !apply_externals()) return false;
   // Open ranges end when the process did (FileAdapter::finish_ranges).

@@ -14,9 +14,9 @@
 //
 // CUPTI's ids are unwrapped as they are read (stream_ids.h). Files whose
 // pairing the stream does not reproduce are refused (why()): pushed ids
-// from 1 (an older gprof's), external correlation or gaps with a capture
-// window. A file with a capture window
-// has its GPU records counted once paired (WindowedGpu below).
+// from 1 (an older gprof's). A file with a capture window has its GPU
+// records counted once paired (WindowedGpu below), through their external
+// correlations, and in its CUPTI gaps' counts then.
 #pragma once
 
 #include <cstdint>
@@ -67,6 +67,9 @@ class FileScan final : public RecordVisitor {
   const std::string& why() const { return why_; }
   // A GPU work record paired with the call of this correlation (the join).
   void worked(uint64_t correlation) { gaps_.worked(correlation); }
+  // With a capture window: a GPU record counted once paired (WindowedGpu),
+  // for the gaps' counts.
+  void counted_gpu(uint64_t start_ns) { gaps_.gpu(start_ns); }
   // Once the join has told worked(): the file's FileInfo.gaps.
   void finish_gaps();
 
