@@ -242,6 +242,28 @@ class StartEndWindows(E2ETestCase):
         # The window holds the handoff thread's copies: rows, not an empty table.
         self.assertIn("cudaMemcpy", report(["--range", "handoff"], run.files).stdout)
 
+    @unittest.skipUnless(GEN, "GPUPROF_GEN not set")
+    def test_generated_start_end_steps(self):
+        """gpuprof-gen --start-end: every step also a start/end range, train_step. --range
+        train_step streams in two passes at 3M records: the in-memory bytes, no note, in the
+        stream's memory (in memory: about 1 GB at 10M records)."""
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "se.gprof")
+            subprocess.run([GEN, "--records", "3M", "--start-end", "-o", path], check=True,
+                           capture_output=True)
+            info = subprocess.run([GPUPROF, "info", path], capture_output=True, text=True)
+            self.assertRegex(info.stdout, r"Ranges:.* \d+ start/end")
+            for args in (["--range", "train_step"],
+                         ["--range", "train_step", "--group-by", "thread", "--profile-memory"],
+                         ["--range", "train_step", "--view", "launches"]):
+                streamed, peak_kb = report_with_peak(args, [path])
+                self.assertEqual(streamed.returncode, 0, streamed.stderr)
+                self.assertNotIn("read in memory", streamed.stderr, args)
+                if "launches" not in args:
+                    self.assertIn("train_step", streamed.stdout, args)
+                self.assertEqual(streamed.stdout, report(args, [path], stream=False).stdout, args)
+                self.assertLess(peak_kb, 160 * 1024, args)
+
 
 class GroupByWork(E2ETestCase):
     @unittest.skipUnless(GEN, "GPUPROF_GEN not set")

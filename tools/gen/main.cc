@@ -172,6 +172,9 @@ int main(int argc, char** argv) {
   app.add_option("--slow-by", slow_ms, "How long the --slow-rank waits per step (default 5 ms)")
       ->type_name("MS")
       ->check(CLI::Range(0.0, 600000.0));
+  app.add_flag("--start-end", settings.start_end,
+               "Each ProfilerStep#N also as an NVTX start/end range named train_step "
+               "(nvtxRangeStartA/nvtxRangeEnd), a window in time for --range train_step");
   std::string comm = "serialized";
   app.add_option("--comm", comm,
                  "Where each step's all-reduce (an NCCL kernel) runs: 'serialized', after the "

@@ -313,6 +313,7 @@ class Generator {
   void push(Thread& t, uint32_t name, uint64_t seq = 0, uint64_t op_id = 0);
   void pop(Thread& t);
   void mark(Thread& t, uint32_t name);
+  void start_end(Thread& t, RangeOp op, uint32_t name, uint64_t range_id);
   ApiRecord call(Thread& t, ApiId api, uint64_t duration);
   void launch(Thread& t, uint32_t k, bool on_comm_stream = false, uint64_t longer_ns = 0);
   void copy(Thread& t, uint8_t cuda_kind, uint64_t bytes);
@@ -457,6 +458,19 @@ void Generator::mark(Thread& t, uint32_t name) {
   e.name = name;
   t.ranges.add(e);
   t.now += 100;
+  ++counts_.ranges;
+  ++pending_;
+}
+
+void Generator::start_end(Thread& t, RangeOp op, uint32_t name, uint64_t range_id) {
+  RangeEvent e{};
+  e.kind = RecordKind::kRange;
+  e.op = op;
+  e.time_ns = t.now;
+  e.name = name;
+  e.range_id = range_id;
+  t.ranges.add(e);
+  t.now += 200;
   ++counts_.ranges;
   ++pending_;
 }
@@ -693,6 +707,7 @@ void Generator::work(Thread& t, const Unit& u) {
       if (!s_.takeover_steps.empty()) step_takeover(true);
       in_step_ = true;
       push(t, nvtx("ProfilerStep#" + std::to_string(step_)));
+      if (s_.start_end) start_end(t, RangeOp::kStart, nvtx("train_step"), step_ + 1);
       if (slow()) {
         push(t, nvtx("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__"));
         t.now += s_.slow_ns;
@@ -728,6 +743,7 @@ void Generator::work(Thread& t, const Unit& u) {
       sync(t);
       pop(t);
       pop(t);
+      if (s_.start_end) start_end(t, RangeOp::kEnd, 0, step_ + 1);
       pop(t);  // ProfilerStep#N
       in_step_ = false;
       ++step_;
@@ -758,6 +774,8 @@ void Generator::work(Thread& t, const Unit& u) {
 uint64_t Generator::records_of(const Unit& u) const {
   uint64_t records = u.records();
   if (u.kind == Unit::kStepBegin && slow()) records += 2;          // the DataLoader range
+  if ((u.kind == Unit::kStepBegin || u.kind == Unit::kStepEnd) && s_.start_end)
+    records += 1;  // train_step's start or end
   if (u.kind == Unit::kStepEnd && reduced_in_step_) records -= 4;  // no all-reduce there
   return records;
 }

@@ -56,6 +56,11 @@ struct Settings {
   // CUPTI's ids, and external correlations (in the same buffers, after the
   // records) map them to the pushed ids. `records` are the run's.
   std::vector<std::pair<uint64_t, uint64_t>> takeover_steps;
+  // Each step is also a start/end range ("train_step", nvtxRangeStartA /
+  // nvtxRangeEnd, as code that times spans across threads marks them),
+  // started after ProfilerStep#N is pushed and ended before it is popped:
+  // a window over every thread's events for --range train_step.
+  bool start_end = false;
 };
 
 struct Counts {
