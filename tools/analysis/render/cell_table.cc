@@ -5,8 +5,10 @@
 
 namespace gprof::analysis {
 
+// No rows (a CPU-only file, a --range without work): the header alone, as
+// the key-averages views print it, so that a script reading the columns
+// finds them.
 std::string render_cells_markdown(const CellTable& table) {
-  if (table.display.empty()) return "";
   std::string out = "|";
   for (const std::string& title : table.titles) out += " " + escape_markdown(title) + " |";
   out += "\n|";
@@ -23,7 +25,6 @@ std::string render_cells_markdown(const CellTable& table) {
 }
 
 std::string render_cells_csv(const CellTable& table) {
-  if (table.raw.empty()) return "";
   std::string out;
   for (size_t i = 0; i < table.keys.size(); ++i) out += (i ? "," : "") + csv_field(table.keys[i]);
   out += "\n";

@@ -18,9 +18,11 @@ struct CellTable {
   std::vector<std::string> footer;                // lines under the table
 };
 
-// Name a code span, other cells escaped; footer lines as paragraphs.
+// Name a code span, other cells escaped; footer lines as paragraphs. With
+// no rows, the header (and footer) still.
 std::string render_cells_markdown(const CellTable& table);
-// Header of keys, one line per row of raw values (names quoted as CSV needs).
+// Header of keys, one line per row of raw values (names quoted as CSV
+// needs); the header alone with no rows.
 std::string render_cells_csv(const CellTable& table);
 
 }  // namespace gprof::analysis
