@@ -773,9 +773,9 @@ void Generator::work(Thread& t, const Unit& u) {
 
 uint64_t Generator::records_of(const Unit& u) const {
   uint64_t records = u.records();
-  if (u.kind == Unit::kStepBegin && slow()) records += 2;          // the DataLoader range
+  if (u.kind == Unit::kStepBegin && slow()) records += 2;  // the DataLoader range
   if ((u.kind == Unit::kStepBegin || u.kind == Unit::kStepEnd) && s_.start_end)
-    records += 1;  // train_step's start or end
+    records += 1;                                                  // train_step's start or end
   if (u.kind == Unit::kStepEnd && reduced_in_step_) records -= 4;  // no all-reduce there
   return records;
 }

@@ -349,10 +349,12 @@ class OpsStream final : public RecordVisitor,
   }
   void first_work(uint64_t correlation, CallSlots::Gpu pairing, uint32_t group);
   void collect_first_work(uint64_t correlation, CallSlots::Gpu pairing, uint32_t group);
-  void walked_too_soon() {
+  // What two passes answer (needs_two_passes()).
+  void fail_for_two_passes(const char* reason) {
     if (why_.empty()) needs_two_passes_ = true;
-    fail("GPU work of a call walked before it came");
+    fail(reason);
   }
+  void walked_too_soon() { fail_for_two_passes("GPU work of a call walked before it came"); }
   bool ready(StreamEvent& e, bool must) override;
   // The row name of NVTX name `name` in `domain`, from the cache when it
   // is there.
@@ -800,10 +802,8 @@ void OpsStream::on_range_batch(const RangeBatch& batch) {
         // over events of every thread walked before its end is read.
         const RangeName* name = range_name(c.name(), c.domain());
         if (name == nullptr) return;
-        if (name->scope_root && found_ == nullptr) {
-          needs_two_passes_ = why_.empty();
-          return fail("--range naming a start/end range");
-        }
+        if (name->scope_root && found_ == nullptr)
+          return fail_for_two_passes("--range naming a start/end range");
       }
       ++range_seq_;  // the in-memory path numbers pushes, starts and marks together
       start_end_.add(c.event());
