@@ -3,6 +3,7 @@ one (GPROF_STREAM=0): the same bytes for every option the stream takes, on files
 through the fake runtime and on gpuprof-gen's files; the stream really used (no "read in
 memory" note); and the files it cannot take read in memory, with the note."""
 
+import itertools
 import os
 import re
 import shutil
@@ -54,8 +55,36 @@ def report(args, paths, stream=True, env=None):
                           text=True, env=run_env, timeout=300)
 
 
+def info(paths, stream=True):
+    """`gpuprof info`: streamed beside report's rows, or in memory (GPROF_STREAM=0)."""
+    env = {k: v for k, v in os.environ.items() if k != "GPROF_STREAM"}
+    if not stream:
+        env["GPROF_STREAM"] = "0"
+    return subprocess.run([GPUPROF, "info", "--quiet", *paths], capture_output=True, text=True,
+                          env=env, timeout=300)
+
+
 class StreamCase(E2ETestCase):
     def check(self, paths, option_sets=STREAMED):
+        streamed, in_memory = info(paths), info(paths, stream=False)
+        self.assertNotIn("read in memory", streamed.stderr)
+        self.assertIn("GPU records:", streamed.stdout)
+        self.assertEqual((streamed.returncode, streamed.stdout, streamed.stderr),
+                         (in_memory.returncode, in_memory.stdout, in_memory.stderr))
+        # `dump` prints API records as it reads them; --records all through the in-memory
+        # loader prints them first too. Compared line by line from files: this process must
+        # stay small (with_peak).
+        with tempfile.TemporaryFile("w+") as api, tempfile.TemporaryFile("w+") as everything:
+            for out, more in ((api, []), (everything, ["--records", "all"])):
+                subprocess.run([GPUPROF, "dump", "--quiet", *more, *paths], stdout=out,
+                               check=True, timeout=300)
+                out.seek(0)
+            lines = 0
+            for streamed_line, loaded_line in itertools.zip_longest(
+                    api, (line for line in everything if line.endswith('"type":"api"}\n'))):
+                self.assertEqual(streamed_line, loaded_line)
+                lines += 1
+            self.assertGreater(lines, 0)
         for args in option_sets:
             streamed = report(args, paths)
             in_memory = report(args, paths, stream=False)
@@ -163,16 +192,24 @@ class StreamMatchesMemory(StreamCase):
 
 def report_with_peak(args, paths):
     """`gpuprof report` and the peak resident memory of that process alone, in KiB."""
+    return with_peak(["report", "--quiet", *args, *paths])
+
+
+def with_peak(args, stdout_path=None):
+    """A gpuprof command streamed, and the peak resident memory of that process alone, in KiB.
+    A forked child's peak starts at this process's size (the pages it shares until exec count),
+    so big outputs go to a file (`stdout_path`: then stdout is not read back)."""
     env = dict(os.environ)
     env.pop("GPROF_STREAM", None)
-    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
-        child = subprocess.Popen([GPUPROF, "report", "--quiet", *args, *paths], stdout=out,
-                                 stderr=err, text=True, env=env)
+    with (open(stdout_path, "w+") if stdout_path else tempfile.TemporaryFile("w+")) as out, \
+            tempfile.TemporaryFile("w+") as err:
+        child = subprocess.Popen([GPUPROF, *args], stdout=out, stderr=err, text=True, env=env)
         _, status, usage = os.wait4(child.pid, 0)
         child.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         err.seek(0)
-        return (subprocess.CompletedProcess(child.args, child.returncode, out.read(), err.read()),
+        return (subprocess.CompletedProcess(child.args, child.returncode,
+                                            "" if stdout_path else out.read(), err.read()),
                 usage.ru_maxrss)
 
 
@@ -221,6 +258,38 @@ class InMemoryWhenItMustBe(E2ETestCase):
             self.assertIn(f"gpuprof: note: {run.files[0]}: read in memory (correlation ids too "
                           "far apart to unwrap as they come)", streamed.stderr, args)
             self.assertEqual(streamed.stdout, report(args, run.files, stream=False).stdout, args)
+        streamed = info(run.files)
+        self.assertIn("read in memory (correlation ids too far apart", streamed.stderr)
+        self.assertEqual(streamed.stdout, info(run.files, stream=False).stdout)
+
+
+class InfoAndDump(E2ETestCase):
+    @unittest.skipUnless(GEN, "GPUPROF_GEN not set")
+    def test_info_and_dump_stream(self):
+        """Issue 31 item 2 ("every command"): `info` read every file in memory (686 MB for 10M
+        records, ~70 bytes a record) and so did `dump`, even of API records only. `info` now
+        reads through report's stream, its counts beside it in the same read; `dump` (API
+        records) prints each call as it is read (the bytes are compared with the in-memory
+        loader's in StreamCase.check). The same bytes, in bounded memory."""
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "lag.gprof")
+            subprocess.run([GEN, "--records", "2M", "--gpu-lag", "30", "-o", path], check=True,
+                           capture_output=True)
+            streamed, peak_kb = with_peak(["info", "--quiet", path])
+            self.assertEqual(streamed.returncode, 0, streamed.stderr)
+            self.assertNotIn("read in memory", streamed.stderr)
+            self.assertRegex(streamed.stdout, r"GPU records: +\d+ .*; 0 unpaired")
+            self.assertEqual(streamed.stdout, info([path], stream=False).stdout)
+            self.assertLess(peak_kb, 100 * 1024)
+            lines = os.path.join(d, "api.jsonl")
+            api, peak_kb = with_peak(["dump", "--quiet", path], stdout_path=lines)
+            self.assertEqual(api.returncode, 0, api.stderr)
+            calls = int(re.search(r"Records: +(\d+) API calls", streamed.stdout).group(1))
+            self.assertGreater(calls, 300000)
+            with open(lines) as f:
+                self.assertEqual(sum(line.endswith('"type":"api"}\n') for line in f), calls)
+            self.assertLess(peak_kb, 40 * 1024)
+
 
 class StartEndWindows(E2ETestCase):
     def test_a_start_end_range_that_range_names_streams_in_two_passes(self):

@@ -31,6 +31,7 @@
 #include "tools/analysis/read/in_memory_asked.h"
 #include "tools/analysis/read/interner.h"
 #include "tools/analysis/read/range_names.h"
+#include "tools/analysis/read/record_tee.h"
 #include "tools/analysis/read/spill_sorter.h"
 
 namespace gprof::analysis {
@@ -1288,11 +1289,15 @@ namespace {
 bool stream_once(uint32_t index, const std::string& path, const OpsOptions& options,
                  const std::optional<std::vector<std::string>>& steps, unsigned decoders,
                  CallSet* scope, FirstPass* first, FirstPass* second, StreamedFile& out,
-                 KeyAverages& local, std::string& why, bool& needs_two_passes) {
+                 KeyAverages& local, std::string& why, bool& needs_two_passes,
+                 RecordVisitor* beside) {
   OpsStream stream(out.info, options, steps.value_or(std::vector<std::string>{}), first, second);
   stream.mark_scope(scope);
+  std::optional<RecordTee> tee;
+  if (beside != nullptr) tee.emplace(stream, *beside);
+  RecordVisitor& visitor = tee ? static_cast<RecordVisitor&>(*tee) : stream;
   out.info.status =
-      decoders > 0 ? read_file_pipelined(path, stream, decoders) : read_file(path, stream);
+      decoders > 0 ? read_file_pipelined(path, visitor, decoders) : read_file(path, visitor);
   if (!stream.why().empty() || !stream.finish(local, steps ? &out.throughput : nullptr, index)) {
     why = stream.why();
     needs_two_passes = stream.needs_two_passes();
@@ -1308,7 +1313,8 @@ bool stream_once(uint32_t index, const std::string& path, const OpsOptions& opti
 // the second pass needs from a first (FirstPass), then the rows.
 bool stream_twice(uint32_t index, const std::string& path, const OpsOptions& options,
                   const std::optional<std::vector<std::string>>& steps, unsigned decoders,
-                  CallSet* scope, StreamedFile& out, KeyAverages& local, std::string& why) {
+                  CallSet* scope, StreamedFile& out, KeyAverages& local, std::string& why,
+                  RecordVisitor* beside) {
   FirstPass found;
   bool again = false;
   {
@@ -1316,13 +1322,13 @@ bool stream_twice(uint32_t index, const std::string& path, const OpsOptions& opt
     scratch_file.info.path = path;
     KeyAverages scratch;
     if (!stream_once(index, path, options, std::nullopt, decoders, nullptr, &found, nullptr,
-                     scratch_file, scratch, why, again))
+                     scratch_file, scratch, why, again, nullptr))
       return false;
     retract_read_progress(scratch_file.info.status);  // the file counts once, in the second
   }
   found.groups.finish();
   return stream_once(index, path, options, steps, decoders, scope, nullptr, &found, out, local, why,
-                     again);
+                     again, beside);
 }
 
 }  // namespace
@@ -1331,7 +1337,7 @@ std::optional<StreamedFile> stream_ops_file(uint32_t index, const std::string& p
                                             const OpsOptions& options,
                                             const std::optional<std::vector<std::string>>& steps,
                                             KeyAverages& rows, std::string& why, unsigned decoders,
-                                            CallSet* scope) {
+                                            CallSet* scope, RecordVisitor* beside) {
   StreamedFile out;
   out.info.path = path;
   KeyAverages local;
@@ -1340,14 +1346,14 @@ std::optional<StreamedFile> stream_ops_file(uint32_t index, const std::string& p
         options.group_by == GroupBy::kStream || options.group_by == GroupBy::kDevice;
     bool twice = by_work && two_passes_asked();
     if (twice || !stream_once(index, path, options, steps, decoders, scope, nullptr, nullptr, out,
-                              local, why, twice)) {
+                              local, why, twice, beside)) {
       if (!twice) return std::nullopt;  // read again in memory
       out = StreamedFile{};
       out.info.path = path;
       local = KeyAverages{};
       if (scope != nullptr) *scope = CallSet{};
       why.clear();
-      if (!stream_twice(index, path, options, steps, decoders, scope, out, local, why))
+      if (!stream_twice(index, path, options, steps, decoders, scope, out, local, why, beside))
         return std::nullopt;
     }
   } catch (const std::exception& e) {

@@ -69,10 +69,14 @@ struct StreamedFile {
 // otherwise idle; 0: the calling thread decodes too.
 // `scope` (with --range): the calls in range, by ApiCall::index, for a
 // second stream of the same file (report's launches and memory views).
+// `beside`: also handed every record of the read that gives the rows (info's
+// counts), in the same read; when nullopt comes back it saw part of a file
+// at most, and its counts are to be thrown away.
 std::optional<StreamedFile> stream_ops_file(uint32_t index, const std::string& path,
                                             const OpsOptions& options,
                                             const std::optional<std::vector<std::string>>& steps,
                                             KeyAverages& rows, std::string& why,
-                                            unsigned decoders = 0, CallSet* scope = nullptr);
+                                            unsigned decoders = 0, CallSet* scope = nullptr,
+                                            RecordVisitor* beside = nullptr);
 
 }  // namespace gprof::analysis

@@ -10,9 +10,12 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
+#include "formats/api_ids.h"
 #include "formats/correlation_ids.h"
+#include "formats/read/reader.h"
 #include "tools/analysis/read/gpu_names.h"
 #include "tools/analysis/read/profile.h"
 #include "tools/gpuprof/cli/diagnostics.h"
@@ -35,31 +38,81 @@ void print_line(const nlohmann::json& j) {
   std::fwrite(line.data(), 1, line.size(), stdout);
 }
 
+// An API record as a JSON object; `kernel`: its launch's mangled name, when known.
+nlohmann::json api_json(uint32_t file, const ApiRecord& r, const ApiInfo& info,
+                        const std::string* kernel) {
+  nlohmann::json j = {
+      {"type", "api"},      {"file", file},         {"tid", r.tid},
+      {"api", info.symbol}, {"name", info.display}, {"start_ns", r.start_ns},
+      {"end_ns", r.end_ns}, {"result", r.result},   {"correlation", r.correlation},
+  };
+  const uint32_t fields = info.fields;
+  if (fields & kFieldLaunch) {
+    j["kernel"] = kernel ? nlohmann::json(*kernel) : nlohmann::json(nullptr);
+    j["grid"] = {r.grid.x, r.grid.y, r.grid.z};
+    j["block"] = {r.block.x, r.block.y, r.block.z};
+    j["shared_mem"] = r.shared_mem;
+  }
+  if (fields & kFieldStream) j["stream"] = r.stream;
+  if (fields & kFieldBytes) j["bytes"] = r.bytes;
+  if (fields & kFieldAddress) j["address"] = r.address;
+  if (fields & kFieldCopyKind) j["copy_kind"] = r.copy_kind;
+  if (r.runtime) j["runtime"] = "libcudart.so." + std::to_string(r.runtime);
+  return j;
+}
+
+// --records api: each call printed as it is read, nothing kept but the
+// file's kernel names, so that memory does not grow with the file. Its
+// FileInfo holds what check_files needs (status, header, footer).
+class ApiLines final : public RecordVisitor {
+ public:
+  ApiLines(uint32_t file, analysis::FileInfo& info) : file_(file), info_(info) {}
+
+  void on_header(const pb::FileHeader& header) override { info_.header = header; }
+  void on_devices(const google::protobuf::RepeatedPtrField<pb::Device>& devices) override {
+    if (!info_.header) info_.header.emplace();
+    analysis::merge_devices(*info_.header, devices);
+  }
+  void on_footer(const pb::Footer& footer) override { info_.footer = footer; }
+  void on_string(const pb::StringEntry& entry) override {
+    if (entry.kind() == pb::StringEntry::KERNEL) kernels_[entry.id()] = entry.value();
+  }
+  void on_api(const ApiRecord& record) override {
+    const ApiInfo* info = api_info(record.api);
+    if (info == nullptr) return;  // the reader skips unknown APIs; be safe anyway
+    const std::string* kernel = nullptr;
+    if (info->fields & kFieldLaunch && record.kernel != 0) {
+      const auto it = kernels_.find(record.kernel);
+      if (it != kernels_.end()) kernel = &it->second;
+    }
+    print_line(api_json(file_, record, *info, kernel));
+  }
+
+ private:
+  uint32_t file_;
+  analysis::FileInfo& info_;
+  std::unordered_map<uint32_t, std::string> kernels_;
+};
+
+std::vector<analysis::FileInfo> dump_api(const std::vector<std::string>& paths) {
+  std::vector<analysis::FileInfo> files;
+  for (const std::string& path : paths) {
+    analysis::FileInfo& info = files.emplace_back();
+    info.path = path;
+    ApiLines lines(static_cast<uint32_t>(files.size() - 1), info);
+    info.status = read_file(path, lines);
+  }
+  return files;
+}
+
+// --records gpu|ranges|all: through the in-memory loader, which pairs a
+// file's GPU records and ranges once it has been read.
 class DumpVisitor : public analysis::ProfileVisitor {
  public:
   DumpVisitor(bool api, bool gpu, bool ranges) : api_(api), gpu_(gpu), ranges_(ranges) {}
 
   void on_api(const analysis::ApiCall& call) override {
-    if (!api_) return;
-    const ApiRecord& r = call.record;
-    nlohmann::json j = {
-        {"type", "api"},           {"file", call.file},         {"tid", r.tid},
-        {"api", call.info.symbol}, {"name", call.info.display}, {"start_ns", r.start_ns},
-        {"end_ns", r.end_ns},      {"result", r.result},        {"correlation", r.correlation},
-    };
-    const uint32_t fields = call.info.fields;
-    if (fields & kFieldLaunch) {
-      j["kernel"] = call.kernel ? nlohmann::json(*call.kernel) : nlohmann::json(nullptr);
-      j["grid"] = {r.grid.x, r.grid.y, r.grid.z};
-      j["block"] = {r.block.x, r.block.y, r.block.z};
-      j["shared_mem"] = r.shared_mem;
-    }
-    if (fields & kFieldStream) j["stream"] = r.stream;
-    if (fields & kFieldBytes) j["bytes"] = r.bytes;
-    if (fields & kFieldAddress) j["address"] = r.address;
-    if (fields & kFieldCopyKind) j["copy_kind"] = r.copy_kind;
-    if (r.runtime) j["runtime"] = "libcudart.so." + std::to_string(r.runtime);
-    print_line(j);
+    if (api_) print_line(api_json(call.file, call.record, call.info, call.kernel));
   }
 
   // A paired range (nvtx_ranges.h) with its row name; a mark has start = end.
@@ -145,12 +198,13 @@ void add_dump_command(CLI::App& app, int& exit_status) {
   cmd->footer("Exit status: 0 every file was read; 1 some file could not be read; 2 bad usage.");
   cmd->callback([options, &exit_status] {
     const std::string& which = options->records;
-    DumpVisitor visitor(which == "api" || which == "all", which == "gpu" || which == "all",
+    DumpVisitor visitor(which == "all", which == "gpu" || which == "all",
                         which == "ranges" || which == "all");
     const Inputs inputs = expand_inputs(options->files);
     const bool found = report_input_errors(inputs.errors);
     ProgressScope progress(inputs.files, 1, options->quiet, true);
-    std::vector<analysis::FileInfo> infos = analysis::load_files(inputs.files, visitor);
+    const std::vector<analysis::FileInfo> infos =
+        which == "api" ? dump_api(inputs.files) : analysis::load_files(inputs.files, visitor);
     exit_status = check_files(infos) && found ? kExitOk : kExitFileError;
   });
 }

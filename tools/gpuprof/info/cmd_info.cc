@@ -8,13 +8,15 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "tools/analysis/aggregate/ops_stream.h"
 #include "tools/analysis/aggregate/throughput.h"
 #include "tools/analysis/read/cuda_errors.h"
+#include "tools/analysis/read/in_memory_asked.h"
+#include "tools/analysis/read/parallel_files.h"
 #include "tools/analysis/read/profile.h"
 #include "tools/analysis/read/visitor_chain.h"
 #include "tools/analysis/render/footer_text.h"
@@ -25,6 +27,7 @@
 #include "tools/gpuprof/cli/input_paths.h"
 #include "tools/gpuprof/cli/progress.h"
 #include "tools/gpuprof/commands.h"
+#include "tools/gpuprof/info/call_counts.h"
 #include "tools/gpuprof/info/file_state.h"
 #include "tools/gpuprof/info/info_gpu.h"
 #include "tools/gpuprof/info/info_text.h"
@@ -35,32 +38,6 @@ namespace {
 struct InfoOptions {
   std::vector<std::string> files;
   bool quiet = false;
-};
-
-// Counts what one file holds.
-class InfoVisitor : public analysis::ProfileVisitor {
- public:
-  void on_string(uint32_t /*file*/, const pb::StringEntry& entry) override {
-    ++strings_[entry.kind()];
-  }
-
-  void on_api(const analysis::ApiCall& call) override {
-    ++calls_[call.info.display];  // the name report and trace show
-    threads_.insert(call.record.tid);
-    if (call.info.fields & kFieldLaunch) ++launches_;
-    if (call.info.category == ApiCategory::kLaunch && !(call.info.fields & kFieldLaunch))
-      ++graph_launches_;
-    ++runtimes_[call.record.runtime];
-    if (call.record.result != 0) ++failures_[{call.info.display, call.record.result}];
-  }
-
-  std::map<int, uint64_t> strings_;             // by StringEntry::Kind
-  std::map<std::string_view, uint64_t> calls_;  // by API display name
-  std::map<std::pair<std::string_view, int>, uint64_t> failures_;
-  std::set<uint32_t> threads_;
-  uint64_t launches_ = 0;
-  uint64_t graph_launches_ = 0;       // each runs a graph's kernels: counted under GPU records
-  std::map<int, uint64_t> runtimes_;  // calls by the libcudart major they went to, 0: unknown
 };
 
 // Single-quotes an argument that the shell would split or expand.
@@ -140,7 +117,7 @@ void print_footer_extras(const pb::Footer& footer) {
                           : fmt::format("{} times", footer.output_reopens())));
 }
 
-void print_file(const analysis::FileInfo& file, const InfoVisitor& counts,
+void print_file(const analysis::FileInfo& file, const CallCounts& counts,
                 const analysis::FileThroughput& throughput) {
   const ReadStatus& s = file.status;
   fmt::print("== {}\n", file.path);
@@ -154,23 +131,23 @@ void print_file(const analysis::FileInfo& file, const InfoVisitor& counts,
     field("End time", analysis::format_iso8601_utc(file.footer->end_wall_ns()));
 
   std::string records = plural(s.records, "API call", "API calls") + " on " +
-                        plural(counts.threads_.size(), "thread", "threads") + ", " +
-                        plural(counts.launches_, "kernel launch", "kernel launches");
-  if (counts.graph_launches_)
-    records += ", " + plural(counts.graph_launches_, "graph launch", "graph launches");
+                        plural(counts.threads(), "thread", "threads") + ", " +
+                        plural(counts.launches(), "kernel launch", "kernel launches");
+  if (counts.graph_launches())
+    records += ", " + plural(counts.graph_launches(), "graph launch", "graph launches");
   if (file.footer && file.footer->api_records() != s.records)
     records += fmt::format("; the footer counts {}", file.footer->api_records());
   if (s.skipped_records) records += fmt::format("; {} skipped (unknown API)", s.skipped_records);
   field("Records", records);
   // Which runtime the hooked calls went to: a process may hold cudart 12 and 13.
   std::string runtimes;
-  for (const auto& [major, n] : counts.runtimes_) {
+  for (const auto& [major, n] : counts.runtimes()) {
     if (major == 0) continue;
     if (!runtimes.empty()) runtimes += ", ";
     runtimes += fmt::format("libcudart.so.{}: {}", major, plural(n, "call", "calls"));
   }
-  if (const auto unknown = counts.runtimes_.find(0);
-      !runtimes.empty() && unknown != counts.runtimes_.end())
+  if (const auto unknown = counts.runtimes().find(0);
+      !runtimes.empty() && unknown != counts.runtimes().end())
     runtimes += fmt::format(", {} seen by CUPTI callbacks only", unknown->second);
   if (!runtimes.empty()) field("Runtimes", runtimes);
   field("GPU records", describe_gpu_records(file));
@@ -179,10 +156,7 @@ void print_file(const analysis::FileInfo& file, const InfoVisitor& counts,
   if (!throughput.empty())
     for (const auto& [label, value] : analysis::throughput_fields(throughput, std::nullopt, {}))
       field(label, value);
-  const auto strings = [&](int kind) {
-    auto it = counts.strings_.find(kind);
-    return it == counts.strings_.end() ? uint64_t{0} : it->second;
-  };
+  const auto strings = [&](int kind) { return counts.strings(kind); };
   field("Strings", fmt::format("{} kernel names, {} thread names, {} NVTX strings, {} other",
                                strings(pb::StringEntry::KERNEL), strings(pb::StringEntry::THREAD),
                                strings(pb::StringEntry::NVTX) + strings(pb::StringEntry::DOMAIN) +
@@ -204,9 +178,9 @@ void print_file(const analysis::FileInfo& file, const InfoVisitor& counts,
     field("Exit flush", "timed out; the last records may be missing");
   if (file.footer) print_footer_extras(*file.footer);
 
-  if (!counts.calls_.empty()) {
-    std::vector<std::pair<std::string_view, uint64_t>> calls(counts.calls_.begin(),
-                                                             counts.calls_.end());
+  const std::map<std::string_view, uint64_t> per_api = counts.per_api();
+  if (!per_api.empty()) {
+    std::vector<std::pair<std::string_view, uint64_t>> calls(per_api.begin(), per_api.end());
     std::stable_sort(calls.begin(), calls.end(),
                      [](const auto& a, const auto& b) { return a.second > b.second; });
     size_t width = 0;
@@ -214,15 +188,42 @@ void print_file(const analysis::FileInfo& file, const InfoVisitor& counts,
     fmt::print("Calls per API:\n");
     for (const auto& [api, n] : calls) fmt::print("  {:<{}}  {:>10}\n", api, width, n);
   }
-  if (!counts.failures_.empty()) {
+  const auto failures = counts.failures();
+  if (!failures.empty()) {
     size_t width = 0;
-    for (const auto& [key, n] : counts.failures_) width = std::max(width, key.first.size());
+    for (const auto& [key, n] : failures) width = std::max(width, key.first.size());
     fmt::print("Failed calls:\n");
-    for (const auto& [key, n] : counts.failures_) {
+    for (const auto& [key, n] : failures) {
       fmt::print("  {:<{}}  {:>10}  {}\n", key.first, width, n,
                  analysis::describe_cuda_error(key.second));
     }
   }
+}
+
+// One file through report's stream (aggregate/ops_stream.h), the counts
+// beside it in the same read: memory follows what is open, not the file.
+// A file the stream declines is read in memory, with report's note.
+struct DescribedFile {
+  analysis::FileInfo info;
+  analysis::FileThroughput throughput;
+};
+
+DescribedFile describe(const std::string& path, CallCounts& counts) {
+  if (!analysis::in_memory_asked()) {
+    const unsigned jobs = analysis::default_jobs();
+    analysis::KeyAverages rows;
+    std::string why;
+    std::optional<analysis::StreamedFile> streamed =
+        analysis::stream_ops_file(0, path, analysis::OpsOptions{}, std::vector<std::string>{}, rows,
+                                  why, jobs >= 2 ? jobs - 1 : 0, nullptr, &counts);
+    if (streamed) return {std::move(streamed->info), std::move(*streamed->throughput)};
+    counts.clear();
+    print_in_memory_notes({{path, why}}, nullptr);
+  }
+  analysis::ThroughputVisitor throughput;
+  analysis::VisitorChain chain({&counts.calls(), &throughput});
+  std::vector<analysis::FileInfo> files = analysis::load_files({path}, chain);
+  return {std::move(files.front()), throughput.files().front()};
 }
 
 int run_info(const InfoOptions& options) {
@@ -232,11 +233,9 @@ int run_info(const InfoOptions& options) {
   for (const std::string& path : inputs.files) {
     // Each file is described once read: its own progress.
     ProgressScope progress({path}, 1, options.quiet);
-    InfoVisitor counts;
-    analysis::ThroughputVisitor throughput;
-    analysis::VisitorChain chain({&counts, &throughput});
-    const std::vector<analysis::FileInfo> files = analysis::load_files({path}, chain);
-    const analysis::FileInfo& file = files.front();
+    CallCounts counts;
+    const DescribedFile described = describe(path, counts);
+    const analysis::FileInfo& file = described.info;
     if (!file.status.opened) {
       print_error(file.path, file.status.error);
       status = kExitFileError;
@@ -244,7 +243,7 @@ int run_info(const InfoOptions& options) {
     }
     if (!first) fmt::print("\n");
     first = false;
-    print_file(file, counts, throughput.files().front());
+    print_file(file, counts, described.throughput);
     std::fflush(stdout);
     if (is_damaged(file.status)) print_warning(file.path, integrity_text(file));
   }
