@@ -12,7 +12,7 @@
 // call pushed out before the work it issued came is handed to the owner
 // (pushed()), which keeps where its time goes aside, on disk; a record of a
 // pushed-out call is then late (Gpu::kLate), and the owner adds its time
-// there once the file has ended (ops_stream.cc).
+// there once the file has ended (ops_stream_visitor.cc).
 //
 // Everything the streaming report cannot answer exactly is a conflict, and
 // the file is then read in memory (ops_stream.h): a call whose id a GPU
