@@ -121,12 +121,25 @@ class DamagedFiles(E2ETestCase):
         self.check("analyze", analyze, (0, 2))
         if analyze.returncode == 0:
             json.loads(analyze.stdout)
-        self.check("info", gpuprof(["info", path]), (0, 1))
+        info = gpuprof(["info", path])
+        self.check("info", info, (0, 1))
+        in_memory = gpuprof(["info", path], {"GPROF_STREAM": "0"})
+        self.assertEqual((info.returncode, info.stdout), (in_memory.returncode, in_memory.stdout))
         dumped = gpuprof(["dump", "--quiet", "--records", "all", path])
         self.check("dump", dumped, (0, 1))
         if dumped.returncode == 0:
             for line in dumped.stdout.splitlines():
                 json.loads(line)
+        # API records printed as read, GPU records from two reads: as the in-memory loader.
+        api = gpuprof(["dump", "--quiet", path])
+        self.check("dump api", api, (0, 1))
+        self.assertEqual((api.returncode, api.stdout), (dumped.returncode, "".join(
+            line for line in dumped.stdout.splitlines(keepends=True)
+            if line.endswith('"type":"api"}\n'))))
+        args = ["dump", "--quiet", "--records", "gpu", path]
+        gpu, in_memory = gpuprof(args), gpuprof(args, {"GPROF_STREAM": "0"})
+        self.check("dump gpu", gpu, (0, 1))
+        self.assertEqual((gpu.returncode, gpu.stdout), (in_memory.returncode, in_memory.stdout))
         # The documented statuses: 1 a regression, 2 a side that cannot be read.
         self.check("diff", gpuprof(["diff", "--quiet", base, path]), (0, 1, 2))
 

@@ -85,6 +85,18 @@ class StreamCase(E2ETestCase):
                 self.assertEqual(streamed_line, loaded_line)
                 lines += 1
             self.assertGreater(lines, 0)
+        # `dump --records gpu`: a first read pairs (findings/stream/gpu_calls.h), a second
+        # prints the records in file order.
+        with tempfile.TemporaryFile("w+") as streamed, tempfile.TemporaryFile("w+") as loaded:
+            for out, env in ((streamed, {}), (loaded, {"GPROF_STREAM": "0"})):
+                run = subprocess.run([GPUPROF, "dump", "--quiet", "--records", "gpu", *paths],
+                                     stdout=out, stderr=subprocess.PIPE, text=True, timeout=300,
+                                     env={**os.environ, **env})
+                self.assertEqual(run.returncode, 0, run.stderr)
+                self.assertNotIn("read in memory", run.stderr)
+                out.seek(0)
+            for streamed_line, loaded_line in itertools.zip_longest(streamed, loaded):
+                self.assertEqual(streamed_line, loaded_line)
         for args in option_sets:
             streamed = report(args, paths)
             in_memory = report(args, paths, stream=False)
@@ -261,6 +273,12 @@ class InMemoryWhenItMustBe(E2ETestCase):
         streamed = info(run.files)
         self.assertIn("read in memory (correlation ids too far apart", streamed.stderr)
         self.assertEqual(streamed.stdout, info(run.files, stream=False).stdout)
+        gpu = [subprocess.run([GPUPROF, "dump", "--quiet", "--records", "gpu", *run.files],
+                              capture_output=True, text=True, env={**os.environ, **env})
+               for env in ({}, {"GPROF_STREAM": "0"})]
+        self.assertIn("read in memory (correlation ids too far apart", gpu[0].stderr)
+        self.assertIn('"api_correlation"', gpu[0].stdout)
+        self.assertEqual(gpu[0].stdout, gpu[1].stdout)
 
 
 class InfoAndDump(E2ETestCase):
@@ -269,8 +287,9 @@ class InfoAndDump(E2ETestCase):
         """Issue 31 item 2 ("every command"): `info` read every file in memory (686 MB for 10M
         records, ~70 bytes a record) and so did `dump`, even of API records only. `info` now
         reads through report's stream, its counts beside it in the same read; `dump` (API
-        records) prints each call as it is read (the bytes are compared with the in-memory
-        loader's in StreamCase.check). The same bytes, in bounded memory."""
+        records) prints each call as it is read; `dump --records gpu` pairs in a first read and
+        prints in a second (the bytes of both are compared with the in-memory loader's in
+        StreamCase.check). The same bytes, in bounded memory."""
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "lag.gprof")
             subprocess.run([GEN, "--records", "2M", "--gpu-lag", "30", "-o", path], check=True,
@@ -289,6 +308,16 @@ class InfoAndDump(E2ETestCase):
             with open(lines) as f:
                 self.assertEqual(sum(line.endswith('"type":"api"}\n') for line in f), calls)
             self.assertLess(peak_kb, 40 * 1024)
+            gpu, peak_kb = with_peak(["dump", "--quiet", "--records", "gpu", path],
+                                     stdout_path=lines)
+            self.assertEqual(gpu.returncode, 0, gpu.stderr)
+            self.assertNotIn("read in memory", gpu.stderr)
+            records = int(re.search(r"GPU records: +(\d+) ", streamed.stdout).group(1))
+            with open(lines) as f:
+                self.assertEqual(sum('"api_correlation"' in line for line in f),
+                                 records - int(re.search(r"(\d+) unpaired",
+                                                         streamed.stdout).group(1)))
+            self.assertLess(peak_kb, 100 * 1024)
 
 
 class StartEndWindows(E2ETestCase):

@@ -1,8 +1,6 @@
 #include "tools/findings/stream/issued_work.h"
 
-#include "formats/read/pipelined_reader.h"
-#include "tools/findings/stream/correlation_join.h"
-#include "tools/findings/stream/stream_scan.h"
+#include "tools/findings/stream/scanned_join.h"
 
 namespace gprof::findings::stream {
 namespace {
@@ -52,33 +50,15 @@ class Join {
   std::vector<Work> work_;  // one call's: a graph launch's nodes at most
 };
 
-constexpr size_t kCallBudget = (size_t{8} << 20) / sizeof(CallRecord);
-
 }  // namespace
 
 bool stream_issued_work(const std::string& path, unsigned decoders, analysis::FileInfo& info,
                         IssuedWorkVisitor& visitor, std::string& why) {
-  info = analysis::FileInfo{};
-  info.path = path;
   std::vector<std::string> names;
-  FileScan scan(info, names, /*ranges=*/false);
-  info.status = decoders > 0 ? read_file_pipelined(path, scan, decoders) : read_file(path, scan);
-  if (!scan.finish()) {
-    why = scan.why();
-    return false;
-  }
-  analysis::SpillSorter<CallRecord, ByCorrelation> by_correlation(kCallBudget);
-  {
-    auto calls = scan.calls.sorted();
-    for (CallRecord c; calls.next(c);) by_correlation.add(c);
-  }
-  auto calls = by_correlation.sorted();
-  auto gpu = scan.gpu.sorted();
-  WindowedGpu windowed(scan, info);
-  Join join(names, visitor, info.gpu, windowed, scan);
-  join_by_correlation(calls, gpu, join);
-  scan.finish_gaps();
-  return true;
+  return scan_and_join(path, decoders, info, names, why,
+                       [&](FileScan& scan, WindowedGpu& windowed) {
+                         return Join(names, visitor, info.gpu, windowed, scan);
+                       });
 }
 
 }  // namespace gprof::findings::stream

@@ -73,6 +73,9 @@ class FileScan final : public RecordVisitor {
   // Once the join has told worked(): the file's FileInfo.gaps.
   void finish_gaps();
 
+  // The file's kernel names (mangled) by their id in the file.
+  const std::unordered_map<uint32_t, std::string>& kernels() const { return kernels_; }
+
   // Row names of ranges (range_row_name), by RangeRecord::name.
   const std::vector<std::string>& range_names() const { return range_names_; }
 

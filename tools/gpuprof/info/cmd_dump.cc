@@ -11,13 +11,16 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "formats/api_ids.h"
 #include "formats/correlation_ids.h"
 #include "formats/read/reader.h"
 #include "tools/analysis/read/gpu_names.h"
+#include "tools/analysis/read/in_memory_asked.h"
 #include "tools/analysis/read/profile.h"
+#include "tools/findings/stream/gpu_calls.h"
 #include "tools/gpuprof/cli/diagnostics.h"
 #include "tools/gpuprof/cli/input_paths.h"
 #include "tools/gpuprof/cli/progress.h"
@@ -61,6 +64,45 @@ nlohmann::json api_json(uint32_t file, const ApiRecord& r, const ApiInfo& info,
   return j;
 }
 
+// Every GpuRecord field, whatever the kind, plus the row name and, when
+// paired, the correlation of the API call that issued it (`call`: its id as
+// pairing unwrapped it).
+nlohmann::json gpu_json(uint32_t file, const GpuRecord& r, const std::string& name,
+                        const std::string* kernel, const uint64_t* call) {
+  nlohmann::json j = {
+      {"type", "gpu"},
+      {"file", file},
+      {"kind", analysis::gpu_kind_name(r.kind)},
+      {"name", name},
+      {"start_ns", r.start_ns},
+      {"end_ns", r.end_ns},
+      {"correlation", r.correlation},
+      {"bytes", r.bytes},
+      {"graph", r.graph},
+      {"graph_node", r.graph_node},
+      {"kernel", kernel ? nlohmann::json(*kernel) : nlohmann::json(nullptr)},
+      {"device", r.device},
+      {"stream", r.stream},
+      {"grid", {r.grid.x, r.grid.y, r.grid.z}},
+      {"block", {r.block.x, r.block.y, r.block.z}},
+      {"shared_mem", r.shared_mem},
+      {"registers", r.registers},
+      {"copy_kind", r.copy_kind},
+      {"src_kind", r.src_kind},
+      {"dst_kind", r.dst_kind},
+      {"peer_device", r.peer_device},
+      {"detail", r.detail},
+  };
+  // The call's id as recorded: pairing unwraps CUPTI's 32-bit ids, and an
+  // unwrapped id keeps the recorded one in its low 32 bits; a pushed id
+  // (formats/correlation_ids.h) is recorded whole.
+  if (call != nullptr) {
+    const uint64_t id = *call;
+    j["api_correlation"] = id >> 32 != 0 && !is_pushed_id(id) ? id & 0xFFFFFFFFu : id;
+  }
+  return j;
+}
+
 // --records api: each call printed as it is read, nothing kept but the
 // file's kernel names, so that memory does not grow with the file. Its
 // FileInfo holds what check_files needs (status, header, footer).
@@ -93,6 +135,65 @@ class ApiLines final : public RecordVisitor {
   analysis::FileInfo& info_;
   std::unordered_map<uint32_t, std::string> kernels_;
 };
+
+// --records gpu: which call issued each record from a first read of the
+// file (gpu_calls.h), the records themselves from a second, in file order,
+// so that memory does not grow with the file.
+class GpuLines final : public RecordVisitor {
+ public:
+  GpuLines(uint32_t file, findings::stream::GpuCalls& calls,
+           const std::unordered_map<uint32_t, std::string>& kernels)
+      : file_(file), calls_(calls.sorted()), kernels_(kernels) {}
+
+  void on_gpu(const GpuRecord& r) override {
+    if (r.start_ns == 0 && r.end_ns == 0) return;  // no timestamp: counted, not handed out
+    findings::stream::GpuCall call;
+    if (!calls_.next(call) || !call.kept) return;
+    const std::string* kernel = nullptr;
+    if (r.kind == GpuKind::kKernel && r.kernel != 0) {
+      const auto it = kernels_.find(r.kernel);
+      if (it != kernels_.end()) kernel = &it->second;
+    }
+    const uint64_t key = analysis::gpu_row_name_key(r, kernel != nullptr);
+    auto name = names_.find(key);
+    if (name == names_.end()) name = names_.emplace(key, analysis::gpu_row_name(r, kernel)).first;
+    print_line(
+        gpu_json(file_, r, name->second, kernel, call.has_call ? &call.correlation : nullptr));
+  }
+
+ private:
+  uint32_t file_;
+  decltype(std::declval<findings::stream::GpuCalls&>().sorted()) calls_;
+  const std::unordered_map<uint32_t, std::string>& kernels_;
+  std::unordered_map<uint64_t, std::string> names_;  // gpu_row_name_key -> row name
+};
+
+// --records gpu, a file at a time: streamed (GpuLines), else in memory
+// with report's note.
+std::vector<analysis::FileInfo> dump_gpu(const std::vector<std::string>& paths,
+                                         analysis::ProfileVisitor& in_memory) {
+  std::vector<analysis::FileInfo> files;
+  for (const std::string& path : paths) {
+    const auto index = static_cast<uint32_t>(files.size());
+    analysis::FileInfo& info = files.emplace_back();
+    if (!analysis::in_memory_asked()) {
+      findings::stream::GpuCalls calls;
+      std::unordered_map<uint32_t, std::string> kernels;
+      std::string why;
+      if (findings::stream::stream_gpu_calls(path, info, calls, kernels, why)) {
+        if (!info.status.opened) continue;
+        retract_read_progress(info.status);  // the file counts once, in the second read
+        GpuLines lines(index, calls, kernels);
+        read_file(path, lines);
+        continue;
+      }
+      retract_read_progress(info.status);
+      print_in_memory_notes({{path, why}}, nullptr);
+    }
+    info = analysis::load_file(index, path, in_memory);
+  }
+  return files;
+}
 
 std::vector<analysis::FileInfo> dump_api(const std::vector<std::string>& paths) {
   std::vector<analysis::FileInfo> files;
@@ -134,43 +235,11 @@ class DumpVisitor : public analysis::ProfileVisitor {
     print_line(j);
   }
 
-  // Every GpuRecord field, whatever the kind, plus the row name and, when
-  // paired, the correlation of the API call that issued it.
   void on_gpu(const analysis::GpuActivity& activity) override {
     if (!gpu_) return;
-    const GpuRecord& r = *activity.record;
-    nlohmann::json j = {
-        {"type", "gpu"},
-        {"file", activity.file},
-        {"kind", analysis::gpu_kind_name(r.kind)},
-        {"name", *activity.name},
-        {"start_ns", r.start_ns},
-        {"end_ns", r.end_ns},
-        {"correlation", r.correlation},
-        {"bytes", r.bytes},
-        {"graph", r.graph},
-        {"graph_node", r.graph_node},
-        {"kernel", activity.kernel ? nlohmann::json(*activity.kernel) : nlohmann::json(nullptr)},
-        {"device", r.device},
-        {"stream", r.stream},
-        {"grid", {r.grid.x, r.grid.y, r.grid.z}},
-        {"block", {r.block.x, r.block.y, r.block.z}},
-        {"shared_mem", r.shared_mem},
-        {"registers", r.registers},
-        {"copy_kind", r.copy_kind},
-        {"src_kind", r.src_kind},
-        {"dst_kind", r.dst_kind},
-        {"peer_device", r.peer_device},
-        {"detail", r.detail},
-    };
-    // The call's id as recorded: pairing unwraps CUPTI's 32-bit ids, and an
-    // unwrapped id keeps the recorded one in its low 32 bits; a pushed id
-    // (formats/correlation_ids.h) is recorded whole.
-    if (activity.call != nullptr) {
-      const uint64_t id = activity.call->correlation;
-      j["api_correlation"] = id >> 32 != 0 && !is_pushed_id(id) ? id & 0xFFFFFFFFu : id;
-    }
-    print_line(j);
+    const uint64_t call = activity.call != nullptr ? activity.call->correlation : 0;
+    print_line(gpu_json(activity.file, *activity.record, *activity.name, activity.kernel,
+                        activity.call != nullptr ? &call : nullptr));
   }
 
  private:
@@ -203,8 +272,10 @@ void add_dump_command(CLI::App& app, int& exit_status) {
     const Inputs inputs = expand_inputs(options->files);
     const bool found = report_input_errors(inputs.errors);
     ProgressScope progress(inputs.files, 1, options->quiet, true);
-    const std::vector<analysis::FileInfo> infos =
-        which == "api" ? dump_api(inputs.files) : analysis::load_files(inputs.files, visitor);
+    const std::vector<analysis::FileInfo> infos = which == "api" ? dump_api(inputs.files)
+                                                  : which == "gpu"
+                                                      ? dump_gpu(inputs.files, visitor)
+                                                      : analysis::load_files(inputs.files, visitor);
     exit_status = check_files(infos) && found ? kExitOk : kExitFileError;
   });
 }
