@@ -1,7 +1,7 @@
 // One sidecar file's records as rows, written while the streaming reader
 // hands them out: API calls, GPU activities and external correlations go
 // straight to their tables, so memory does not grow with them. NVTX events
-// are paired into ranges as they stream past (trace/range_stream.h, the rules
+// are paired into ranges as they stream past (analysis/model/range_stream.h, the rules
 // of analysis/nvtx_ranges.h that `report` pairs by): a push/pop range is
 // written at its pop and a mark at once, with the eventId of its place in the
 // order of opening; start/end events, which pair across threads, wait in
@@ -20,7 +20,7 @@
 #include "tools/export/correlation_ids.h"
 #include "tools/export/inserts.h"
 #include "tools/export/string_ids.h"
-#include "tools/trace/range_stream.h"
+#include "tools/analysis/model/range_stream.h"
 
 namespace gprof::exporter {
 
@@ -82,7 +82,7 @@ class FileRows : public RecordVisitor {
   std::unordered_map<uint64_t, std::string> texts_;    // (kind, id) -> other strings
   std::unordered_map<uint32_t, KernelNames> kernel_ids_;
   std::unordered_map<uint16_t, int64_t> api_names_;
-  trace::RangeStream ranges_;
+  analysis::RangeStream ranges_;
   int64_t first_event_id_;  // the file's first range's eventId
   struct FirstUse {
     uint64_t opened;

@@ -29,7 +29,7 @@
 #include "tools/analysis/read/work_progress.h"
 #include "tools/trace/correlation_unwrap.h"
 #include "tools/trace/event_filter.h"
-#include "tools/trace/range_stream.h"
+#include "tools/analysis/model/range_stream.h"
 #include "tools/trace/step_ranges.h"
 #include "tools/trace/trace_item.h"
 
@@ -179,7 +179,7 @@ class FileEvents : public RecordVisitor {
     uint32_t name, shapes, domain;  // strings ids
   };
   std::unordered_map<uint64_t, RangeNames> named_ranges_;
-  RangeStream ranges_;
+  analysis::RangeStream ranges_;
   StepRanges steps_;
   // Ranges of threads without a track yet: tracks are numbered as before
   // ranges streamed (threads with calls by their first call, then the

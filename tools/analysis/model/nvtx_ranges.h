@@ -84,7 +84,7 @@ struct RangeCounts {
 // at `last_ns`, open at exit. `next(event)` reads the next of a sorted stream
 // (false at its end); `closed(range, start)` takes each range. Adds to
 // `counts` all but start_end, which the caller counts where it keeps them.
-// RangePairing pairs sorted vectors with it, trace's RangeStream sorted
+// RangePairing pairs sorted vectors with it, RangeStream (range_stream.h) sorted
 // temporary files.
 template <typename Start, typename End, typename NextStart, typename NextEnd, typename Closed>
 void pair_sorted_start_end(NextStart&& next_start, NextEnd&& next_end, uint64_t last_ns,

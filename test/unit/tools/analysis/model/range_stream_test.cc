@@ -1,4 +1,4 @@
-// The trace's streaming range pairing (range_stream.h) against what it
+// The streaming range pairing (trace, export, dump) (range_stream.h) against what it
 // replaces: analysis::RangePairing over the whole file, then the crossing
 // push/pop ranges found by sorting each thread's ranges (the trace's rule
 // before ranges streamed). Same ranges, numbers, crossings and counts, on
@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "tools/analysis/model/nvtx_ranges.h"
-#include "tools/trace/range_stream.h"
+#include "tools/analysis/model/range_stream.h"
 
-namespace gprof::trace {
+namespace gprof::analysis {
 namespace {
 
 using analysis::Range;
@@ -234,4 +234,4 @@ TEST_CASE("what a thread keeps stays small: nesting ranges keep nothing once clo
 }
 
 }  // namespace
-}  // namespace gprof::trace
+}  // namespace gprof::analysis

@@ -1,6 +1,6 @@
 // A file's NVTX events paired into ranges as they stream past, with the
-// rules of analysis::RangePairing (nvtx_ranges.h), so that the trace's memory
-// does not grow with the ranges: a push/pop range is handed out when it is
+// rules of RangePairing (nvtx_ranges.h), so that the memory of trace, export
+// and dump does not grow with the ranges: a push/pop range is handed out when it is
 // popped (a stack per thread and domain holds only the open ones), a mark at
 // once, and start/end events, which may arrive before their starts (threads'
 // batches interleave), are paired by merge-joining two external sorters
@@ -30,7 +30,7 @@
 #include "tools/analysis/model/nvtx_ranges.h"
 #include "tools/analysis/read/spill_sorter.h"
 
-namespace gprof::trace {
+namespace gprof::analysis {
 
 class RangeStream {
  public:
@@ -125,4 +125,4 @@ class RangeStream {
   uint64_t next_ = 0;
 };
 
-}  // namespace gprof::trace
+}  // namespace gprof::analysis

@@ -1,8 +1,8 @@
-#include "tools/trace/range_stream.h"
+#include "tools/analysis/model/range_stream.h"
 
 #include <algorithm>
 
-namespace gprof::trace {
+namespace gprof::analysis {
 namespace {
 
 // Crossable ranges kept before a thread looks again at which still matter.
@@ -156,4 +156,4 @@ void RangeStream::pair_start_end(uint64_t last_ns) {
                                               });
 }
 
-}  // namespace gprof::trace
+}  // namespace gprof::analysis
