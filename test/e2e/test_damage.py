@@ -130,16 +130,15 @@ class DamagedFiles(E2ETestCase):
         if dumped.returncode == 0:
             for line in dumped.stdout.splitlines():
                 json.loads(line)
-        # API records printed as read, GPU records from two reads: as the in-memory loader.
+        # dump streams (API records and ranges in one read, GPU records in two more): the
+        # in-memory loader's lines.
+        loaded = gpuprof(["dump", "--quiet", "--records", "all", path], {"GPROF_STREAM": "0"})
+        self.assertEqual((dumped.returncode, dumped.stdout), (loaded.returncode, loaded.stdout))
         api = gpuprof(["dump", "--quiet", path])
         self.check("dump api", api, (0, 1))
-        self.assertEqual((api.returncode, api.stdout), (dumped.returncode, "".join(
-            line for line in dumped.stdout.splitlines(keepends=True)
+        self.assertEqual((api.returncode, api.stdout), (loaded.returncode, "".join(
+            line for line in loaded.stdout.splitlines(keepends=True)
             if line.endswith('"type":"api"}\n'))))
-        args = ["dump", "--quiet", "--records", "gpu", path]
-        gpu, in_memory = gpuprof(args), gpuprof(args, {"GPROF_STREAM": "0"})
-        self.check("dump gpu", gpu, (0, 1))
-        self.assertEqual((gpu.returncode, gpu.stdout), (in_memory.returncode, in_memory.stdout))
         # The documented statuses: 1 a regression, 2 a side that cannot be read.
         self.check("diff", gpuprof(["diff", "--quiet", base, path]), (0, 1, 2))
 

@@ -71,45 +71,35 @@ class StreamCase(E2ETestCase):
         self.assertIn("GPU records:", streamed.stdout)
         self.assertEqual((streamed.returncode, streamed.stdout, streamed.stderr),
                          (in_memory.returncode, in_memory.stdout, in_memory.stderr))
-        # `dump` prints API records as it reads them; --records all through the in-memory
-        # loader prints them first too. Compared line by line from files: this process must
-        # stay small (with_peak).
-        with tempfile.TemporaryFile("w+") as api, tempfile.TemporaryFile("w+") as everything:
-            for out, more in ((api, []), (everything, ["--records", "all"])):
-                subprocess.run([GPUPROF, "dump", "--quiet", *more, *paths], stdout=out,
-                               check=True, timeout=300)
-                out.seek(0)
-            lines = 0
-            for streamed_line, loaded_line in itertools.zip_longest(
-                    api, (line for line in everything if line.endswith('"type":"api"}\n'))):
+        # `dump` streams: API records and ranges in one read (ranges printed once it ends),
+        # GPU records paired in a first read (findings/stream/gpu_calls.h) and printed in a
+        # second. Compared line by line with the in-memory loader's, from files: this process
+        # must stay small (with_peak).
+        def dump(records, env, out):
+            run = subprocess.run([GPUPROF, "dump", "--quiet", "--records", records, *paths],
+                                 stdout=out, stderr=subprocess.PIPE, text=True, timeout=300,
+                                 env={**{k: v for k, v in os.environ.items()
+                                         if k != "GPROF_STREAM"}, **env})
+            self.assertEqual(run.returncode, 0, run.stderr)
+            self.assertNotIn("read in memory", run.stderr)
+            out.seek(0)
+            return out
+
+        for records in ("gpu", "ranges", "all"):
+            with tempfile.TemporaryFile("w+") as streamed, tempfile.TemporaryFile("w+") as loaded:
+                lines = 0
+                for streamed_line, loaded_line in itertools.zip_longest(
+                        dump(records, {}, streamed), dump(records, {"GPROF_STREAM": "0"}, loaded)):
+                    self.assertEqual(streamed_line, loaded_line, records)
+                    lines += 1
+                if records == "all":
+                    self.assertGreater(lines, 0)
+        with tempfile.TemporaryFile("w+") as api, tempfile.TemporaryFile("w+") as loaded:
+            api_lines = (line for line in dump("all", {"GPROF_STREAM": "0"}, loaded)
+                         if line.endswith('"type":"api"}\n'))
+            for streamed_line, loaded_line in itertools.zip_longest(dump("api", {}, api),
+                                                                    api_lines):
                 self.assertEqual(streamed_line, loaded_line)
-                lines += 1
-            self.assertGreater(lines, 0)
-        # `dump --records gpu`: a first read pairs (findings/stream/gpu_calls.h), a second
-        # prints the records in file order.
-        with tempfile.TemporaryFile("w+") as streamed, tempfile.TemporaryFile("w+") as loaded:
-            for out, env in ((streamed, {}), (loaded, {"GPROF_STREAM": "0"})):
-                run = subprocess.run([GPUPROF, "dump", "--quiet", "--records", "gpu", *paths],
-                                     stdout=out, stderr=subprocess.PIPE, text=True, timeout=300,
-                                     env={**os.environ, **env})
-                self.assertEqual(run.returncode, 0, run.stderr)
-                self.assertNotIn("read in memory", run.stderr)
-                out.seek(0)
-            for streamed_line, loaded_line in itertools.zip_longest(streamed, loaded):
-                self.assertEqual(streamed_line, loaded_line)
-        for args in option_sets:
-            streamed = report(args, paths)
-            in_memory = report(args, paths, stream=False)
-            if "--range" in args and "matches no range" in streamed.stderr:
-                # A file without NVTX ranges: the same error either way.
-                self.assertEqual((streamed.returncode, streamed.stderr),
-                                 (in_memory.returncode, in_memory.stderr), args)
-                continue
-            self.assertEqual(streamed.returncode, 0, (args, streamed.stderr))
-            self.assertNotIn("read in memory", streamed.stderr, args)
-            self.assertTrue(streamed.stdout, args)
-            self.assertEqual(streamed.stdout, in_memory.stdout, args)
-            self.assertEqual(streamed.stderr, in_memory.stderr, args)
 
     def record(self, *args, env=None):
         run = run_program([program(args[0]), *args[1:]], self.tmp, env=env)
@@ -287,9 +277,9 @@ class InfoAndDump(E2ETestCase):
         """Issue 31 item 2 ("every command"): `info` read every file in memory (686 MB for 10M
         records, ~70 bytes a record) and so did `dump`, even of API records only. `info` now
         reads through report's stream, its counts beside it in the same read; `dump` (API
-        records) prints each call as it is read; `dump --records gpu` pairs in a first read and
-        prints in a second (the bytes of both are compared with the in-memory loader's in
-        StreamCase.check). The same bytes, in bounded memory."""
+        records) prints each call as it is read; `dump --records all` pairs ranges as they come
+        and GPU records in a second read, and prints those in a third (the bytes are compared
+        with the in-memory loader's in StreamCase.check). The same bytes, in bounded memory."""
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "lag.gprof")
             subprocess.run([GEN, "--records", "2M", "--gpu-lag", "30", "-o", path], check=True,
@@ -308,15 +298,23 @@ class InfoAndDump(E2ETestCase):
             with open(lines) as f:
                 self.assertEqual(sum(line.endswith('"type":"api"}\n') for line in f), calls)
             self.assertLess(peak_kb, 40 * 1024)
-            gpu, peak_kb = with_peak(["dump", "--quiet", "--records", "gpu", path],
-                                     stdout_path=lines)
-            self.assertEqual(gpu.returncode, 0, gpu.stderr)
-            self.assertNotIn("read in memory", gpu.stderr)
+            everything, peak_kb = with_peak(["dump", "--quiet", "--records", "all", path],
+                                            stdout_path=lines)
+            self.assertEqual(everything.returncode, 0, everything.stderr)
+            self.assertNotIn("read in memory", everything.stderr)
             records = int(re.search(r"GPU records: +(\d+) ", streamed.stdout).group(1))
+            unpaired = int(re.search(r"(\d+) unpaired", streamed.stdout).group(1))
+            ranges = re.search(r"Ranges: +(\d+) push/pop, (\d+) start/end, (\d+) mark",
+                               streamed.stdout)
+            kinds = {"api": 0, "gpu": 0, "range": 0, "paired": 0}
             with open(lines) as f:
-                self.assertEqual(sum('"api_correlation"' in line for line in f),
-                                 records - int(re.search(r"(\d+) unpaired",
-                                                         streamed.stdout).group(1)))
+                for line in f:
+                    kinds[re.search(r'"type":"(\w+)"}$', line).group(1)] += 1
+                    kinds["paired"] += '"api_correlation"' in line
+            self.assertEqual(kinds, {"api": calls, "gpu": records,
+                                     "range": sum(int(n) for n in ranges.groups()),
+                                     "paired": records - unpaired})
+            self.assertGreater(kinds["range"], 100000)
             self.assertLess(peak_kb, 100 * 1024)
 
 

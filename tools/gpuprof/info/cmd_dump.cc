@@ -2,29 +2,35 @@
 // that need them rather than a table. API records by default (so existing
 // consumers see what they always saw); --records gpu|ranges|all adds GPU
 // records and NVTX ranges, which come after the API records of their file
-// (they are paired at its end): ranges and marks first, then GPU records.
-// Ranges of PyTorch ops carry "seq" (torch's sequence_nr) and "op_id" when
-// the message had them.
-#include <nlohmann/json.hpp>
+// (they are paired once it is read): ranges and marks first, then GPU
+// records. Ranges of PyTorch ops carry "seq" (torch's sequence_nr) and
+// "op_id" when the message had them. Every file streams (memory does not
+// grow with it): API records and ranges in one read, GPU records in two
+// more; GPROF_STREAM=0 reads through the in-memory loader instead, which
+// the tests compare with.
 
-#include <cstdio>
+#include <algorithm>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "formats/api_ids.h"
-#include "formats/correlation_ids.h"
 #include "formats/read/reader.h"
+#include "tools/analysis/model/range_stream.h"
 #include "tools/analysis/read/gpu_names.h"
 #include "tools/analysis/read/in_memory_asked.h"
 #include "tools/analysis/read/profile.h"
+#include "tools/analysis/read/range_names.h"
+#include "tools/analysis/read/spill_sorter.h"
 #include "tools/findings/stream/gpu_calls.h"
 #include "tools/gpuprof/cli/diagnostics.h"
 #include "tools/gpuprof/cli/input_paths.h"
 #include "tools/gpuprof/cli/progress.h"
 #include "tools/gpuprof/commands.h"
+#include "tools/gpuprof/info/dump_json.h"
 
 namespace gprof::cli {
 namespace {
@@ -35,80 +41,23 @@ struct DumpOptions {
   bool quiet = false;
 };
 
-void print_line(const nlohmann::json& j) {
-  std::string line = j.dump();
-  line += '\n';
-  std::fwrite(line.data(), 1, line.size(), stdout);
-}
-
-// An API record as a JSON object; `kernel`: its launch's mangled name, when known.
-nlohmann::json api_json(uint32_t file, const ApiRecord& r, const ApiInfo& info,
-                        const std::string* kernel) {
-  nlohmann::json j = {
-      {"type", "api"},      {"file", file},         {"tid", r.tid},
-      {"api", info.symbol}, {"name", info.display}, {"start_ns", r.start_ns},
-      {"end_ns", r.end_ns}, {"result", r.result},   {"correlation", r.correlation},
-  };
-  const uint32_t fields = info.fields;
-  if (fields & kFieldLaunch) {
-    j["kernel"] = kernel ? nlohmann::json(*kernel) : nlohmann::json(nullptr);
-    j["grid"] = {r.grid.x, r.grid.y, r.grid.z};
-    j["block"] = {r.block.x, r.block.y, r.block.z};
-    j["shared_mem"] = r.shared_mem;
-  }
-  if (fields & kFieldStream) j["stream"] = r.stream;
-  if (fields & kFieldBytes) j["bytes"] = r.bytes;
-  if (fields & kFieldAddress) j["address"] = r.address;
-  if (fields & kFieldCopyKind) j["copy_kind"] = r.copy_kind;
-  if (r.runtime) j["runtime"] = "libcudart.so." + std::to_string(r.runtime);
-  return j;
-}
-
-// Every GpuRecord field, whatever the kind, plus the row name and, when
-// paired, the correlation of the API call that issued it (`call`: its id as
-// pairing unwrapped it).
-nlohmann::json gpu_json(uint32_t file, const GpuRecord& r, const std::string& name,
-                        const std::string* kernel, const uint64_t* call) {
-  nlohmann::json j = {
-      {"type", "gpu"},
-      {"file", file},
-      {"kind", analysis::gpu_kind_name(r.kind)},
-      {"name", name},
-      {"start_ns", r.start_ns},
-      {"end_ns", r.end_ns},
-      {"correlation", r.correlation},
-      {"bytes", r.bytes},
-      {"graph", r.graph},
-      {"graph_node", r.graph_node},
-      {"kernel", kernel ? nlohmann::json(*kernel) : nlohmann::json(nullptr)},
-      {"device", r.device},
-      {"stream", r.stream},
-      {"grid", {r.grid.x, r.grid.y, r.grid.z}},
-      {"block", {r.block.x, r.block.y, r.block.z}},
-      {"shared_mem", r.shared_mem},
-      {"registers", r.registers},
-      {"copy_kind", r.copy_kind},
-      {"src_kind", r.src_kind},
-      {"dst_kind", r.dst_kind},
-      {"peer_device", r.peer_device},
-      {"detail", r.detail},
-  };
-  // The call's id as recorded: pairing unwraps CUPTI's 32-bit ids, and an
-  // unwrapped id keeps the recorded one in its low 32 bits; a pushed id
-  // (formats/correlation_ids.h) is recorded whole.
-  if (call != nullptr) {
-    const uint64_t id = *call;
-    j["api_correlation"] = id >> 32 != 0 && !is_pushed_id(id) ? id & 0xFFFFFFFFu : id;
-  }
-  return j;
-}
-
-// --records api: each call printed as it is read, nothing kept but the
-// file's kernel names, so that memory does not grow with the file. Its
-// FileInfo holds what check_files needs (status, header, footer).
-class ApiLines final : public RecordVisitor {
+// One read of a file: its API records printed as they are read (`api`),
+// its NVTX events paired as they stream past (`ranges`, range_stream.h) and
+// printed once the file is read, in the order they were opened, as the
+// in-memory loader hands them out. Kept: the file's names, the open ranges,
+// and the closed ones in a sorter that spills, so that memory does not grow
+// with the file. Its FileInfo holds what check_files needs (status, header,
+// footer) and the range counts.
+class FileLines final : public RecordVisitor {
  public:
-  ApiLines(uint32_t file, analysis::FileInfo& info) : file_(file), info_(info) {}
+  FileLines(uint32_t file, analysis::FileInfo& info, bool api, bool ranges)
+      : file_(file),
+        info_(info),
+        api_(api),
+        ranges_(ranges),
+        stream_(kSortMemory, [this](const analysis::Range& r, uint64_t number, bool) {
+          closed_.add(Numbered{r, number});
+        }) {}
 
   void on_header(const pb::FileHeader& header) override { info_.header = header; }
   void on_devices(const google::protobuf::RepeatedPtrField<pb::Device>& devices) override {
@@ -117,9 +66,15 @@ class ApiLines final : public RecordVisitor {
   }
   void on_footer(const pb::Footer& footer) override { info_.footer = footer; }
   void on_string(const pb::StringEntry& entry) override {
-    if (entry.kind() == pb::StringEntry::KERNEL) kernels_[entry.id()] = entry.value();
+    if (entry.kind() == pb::StringEntry::KERNEL)
+      kernels_[entry.id()] = entry.value();
+    else if (ranges_ &&
+             (entry.kind() == pb::StringEntry::NVTX || entry.kind() == pb::StringEntry::DOMAIN))
+      strings_[string_key(entry.kind(), entry.id())] = entry.value();
   }
   void on_api(const ApiRecord& record) override {
+    seen(record.end_ns);
+    if (!api_) return;
     const ApiInfo* info = api_info(record.api);
     if (info == nullptr) return;  // the reader skips unknown APIs; be safe anyway
     const std::string* kernel = nullptr;
@@ -129,11 +84,70 @@ class ApiLines final : public RecordVisitor {
     }
     print_line(api_json(file_, record, *info, kernel));
   }
+  void on_range(const RangeEvent& event) override {
+    if (event.op != RangeOp::kNameThread && event.op != RangeOp::kNameCategory) seen(event.time_ns);
+    if (ranges_) stream_.add(event);
+  }
+  void on_gpu(const GpuRecord& record) override {
+    if (record.start_ns != 0 || record.end_ns != 0) seen(record.end_ns);
+  }
+
+  // Once the file is read: open ranges end when the process did (the
+  // footer's time, else the last record's), then every range is printed.
+  void finish() {
+    if (!ranges_) return;
+    uint64_t last = last_ns_;
+    if (info_.footer) last = std::max<uint64_t>(last, info_.footer->end_clock_ns());
+    stream_.finish(last, info_.ranges);
+    auto sorted = closed_.sorted();
+    for (Numbered n; sorted.next(n);) {
+      const analysis::Range& r = n.range;
+      const uint64_t key = uint64_t{r.domain} << 32 | r.name;
+      auto names = names_.find(key);
+      if (names == names_.end()) {
+        const std::string* message = string_of(pb::StringEntry::NVTX, r.name);
+        names = names_
+                    .emplace(key,
+                             std::pair(analysis::range_row_name(
+                                           message, string_of(pb::StringEntry::DOMAIN, r.domain)),
+                                       message ? std::string(analysis::torch_input_shapes(*message))
+                                               : std::string()))
+                    .first;
+      }
+      print_line(range_json(file_, r, names->second.first, names->second.second));
+    }
+  }
 
  private:
+  static constexpr size_t kSortMemory = size_t{4} << 20;
+  struct Numbered {
+    analysis::Range range;
+    uint64_t number;  // the order it was opened in
+  };
+  struct ByNumber {
+    bool operator()(const Numbered& a, const Numbered& b) const { return a.number < b.number; }
+    static std::pair<uint64_t, uint64_t> prefix(const Numbered& n) { return {n.number, 0}; }
+  };
+  static uint64_t string_key(int kind, uint32_t id) { return uint64_t(kind) << 32 | id; }
+  const std::string* string_of(int kind, uint32_t id) const {
+    if (id == 0) return nullptr;
+    const auto it = strings_.find(string_key(kind, id));
+    return it == strings_.end() ? nullptr : &it->second;
+  }
+  // The latest end of any record: where open ranges end without a footer.
+  void seen(uint64_t end_ns) { last_ns_ = std::max(last_ns_, end_ns); }
+
   uint32_t file_;
   analysis::FileInfo& info_;
+  bool api_;
+  bool ranges_;
+  uint64_t last_ns_ = 0;
   std::unordered_map<uint32_t, std::string> kernels_;
+  std::unordered_map<uint64_t, std::string> strings_;  // NVTX and DOMAIN, by string_key
+  // (domain, message) -> row name, input shapes
+  std::unordered_map<uint64_t, std::pair<std::string, std::string>> names_;
+  analysis::SpillSorter<Numbered, ByNumber> closed_{kSortMemory / sizeof(Numbered)};
+  analysis::RangeStream stream_;
 };
 
 // --records gpu: which call issued each record from a first read of the
@@ -168,40 +182,45 @@ class GpuLines final : public RecordVisitor {
   std::unordered_map<uint64_t, std::string> names_;  // gpu_row_name_key -> row name
 };
 
-// --records gpu, a file at a time: streamed (GpuLines), else in memory
-// with report's note.
-std::vector<analysis::FileInfo> dump_gpu(const std::vector<std::string>& paths,
-                                         analysis::ProfileVisitor& in_memory) {
+// A file's GPU records: streamed (GpuLines) into `info` when it is the
+// file's first read, else in memory, with report's note.
+void dump_gpu(uint32_t index, const std::string& path, analysis::FileInfo& info, bool first,
+              analysis::ProfileVisitor& in_memory) {
+  analysis::FileInfo scratch;
+  analysis::FileInfo& scanned = first ? info : scratch;
+  findings::stream::GpuCalls calls;
+  std::unordered_map<uint32_t, std::string> kernels;
+  std::string why;
+  const bool streamed = findings::stream::stream_gpu_calls(path, scanned, calls, kernels, why);
+  if (!scanned.status.opened) return;
+  retract_read_progress(scanned.status);  // the file counts once
+  if (streamed) {
+    GpuLines lines(index, calls, kernels);
+    read_file(path, lines);
+    return;
+  }
+  print_in_memory_notes({{path, why}}, nullptr);
+  const analysis::FileInfo loaded = analysis::load_file(index, path, in_memory);
+  if (first) info = loaded;
+}
+
+// Each file streamed, one after another: API records and ranges in one
+// read (FileLines), GPU records in two more (dump_gpu).
+std::vector<analysis::FileInfo> dump_streamed(const std::vector<std::string>& paths, bool api,
+                                              bool ranges, bool gpu,
+                                              analysis::ProfileVisitor& gpu_in_memory) {
   std::vector<analysis::FileInfo> files;
   for (const std::string& path : paths) {
     const auto index = static_cast<uint32_t>(files.size());
     analysis::FileInfo& info = files.emplace_back();
-    if (!analysis::in_memory_asked()) {
-      findings::stream::GpuCalls calls;
-      std::unordered_map<uint32_t, std::string> kernels;
-      std::string why;
-      if (findings::stream::stream_gpu_calls(path, info, calls, kernels, why)) {
-        if (!info.status.opened) continue;
-        retract_read_progress(info.status);  // the file counts once, in the second read
-        GpuLines lines(index, calls, kernels);
-        read_file(path, lines);
-        continue;
-      }
-      retract_read_progress(info.status);
-      print_in_memory_notes({{path, why}}, nullptr);
-    }
-    info = analysis::load_file(index, path, in_memory);
-  }
-  return files;
-}
-
-std::vector<analysis::FileInfo> dump_api(const std::vector<std::string>& paths) {
-  std::vector<analysis::FileInfo> files;
-  for (const std::string& path : paths) {
-    analysis::FileInfo& info = files.emplace_back();
     info.path = path;
-    ApiLines lines(static_cast<uint32_t>(files.size() - 1), info);
-    info.status = read_file(path, lines);
+    if (api || ranges) {
+      FileLines lines(index, info, api, ranges);
+      info.status = read_file(path, lines);
+      lines.finish();
+      if (!info.status.opened) continue;
+    }
+    if (gpu) dump_gpu(index, path, info, !api && !ranges, gpu_in_memory);
   }
   return files;
 }
@@ -216,23 +235,8 @@ class DumpVisitor : public analysis::ProfileVisitor {
     if (api_) print_line(api_json(call.file, call.record, call.info, call.kernel));
   }
 
-  // A paired range (nvtx_ranges.h) with its row name; a mark has start = end.
   void on_range(const analysis::RangeSpan& span) override {
-    if (!ranges_) return;
-    const analysis::Range& r = span.range;
-    const char* kind = r.kind == analysis::RangeKind::kPushPop    ? "push_pop"
-                       : r.kind == analysis::RangeKind::kStartEnd ? "start_end"
-                                                                  : "mark";
-    nlohmann::json j = {
-        {"type", "range"},   {"file", span.file},      {"kind", kind},
-        {"name", span.name}, {"start_ns", r.start_ns}, {"end_ns", r.end_ns},
-        {"tid", r.tid},      {"end_tid", r.end_tid},   {"open_at_exit", r.open_at_exit}};
-    // PyTorch emit_nvtx numbers, when the message had them: torch's own
-    // sequence_nr (stored + 1 so that 0 can mean none).
-    if (r.seq != 0) j["seq"] = r.seq - 1;
-    if (r.op_id != 0) j["op_id"] = r.op_id;
-    if (!span.input_shapes.empty()) j["input_shapes"] = span.input_shapes;
-    print_line(j);
+    if (ranges_) print_line(range_json(span.file, span.range, span.name, span.input_shapes));
   }
 
   void on_gpu(const analysis::GpuActivity& activity) override {
@@ -267,15 +271,19 @@ void add_dump_command(CLI::App& app, int& exit_status) {
   cmd->footer("Exit status: 0 every file was read; 1 some file could not be read; 2 bad usage.");
   cmd->callback([options, &exit_status] {
     const std::string& which = options->records;
-    DumpVisitor visitor(which == "all", which == "gpu" || which == "all",
-                        which == "ranges" || which == "all");
+    const bool api = which == "api" || which == "all", gpu = which == "gpu" || which == "all",
+               ranges = which == "ranges" || which == "all";
+    DumpVisitor visitor(api, gpu, ranges);
+    DumpVisitor gpu_only(false, true, false);
     const Inputs inputs = expand_inputs(options->files);
     const bool found = report_input_errors(inputs.errors);
     ProgressScope progress(inputs.files, 1, options->quiet, true);
-    const std::vector<analysis::FileInfo> infos = which == "api" ? dump_api(inputs.files)
-                                                  : which == "gpu"
-                                                      ? dump_gpu(inputs.files, visitor)
-                                                      : analysis::load_files(inputs.files, visitor);
+    // GPROF_STREAM=0: the in-memory loader, for the tests that compare (API
+    // records alone always stream: there is nothing to pair).
+    const std::vector<analysis::FileInfo> infos =
+        analysis::in_memory_asked() && which != "api"
+            ? analysis::load_files(inputs.files, visitor)
+            : dump_streamed(inputs.files, api, ranges, gpu, gpu_only);
     exit_status = check_files(infos) && found ? kExitOk : kExitFileError;
   });
 }
