@@ -16,11 +16,11 @@
 
 #include "formats/read/reader.h"
 #include "tools/analysis/model/nvtx_ranges.h"
+#include "tools/analysis/model/range_stream.h"
 #include "tools/analysis/read/profile.h"
 #include "tools/export/correlation_ids.h"
 #include "tools/export/inserts.h"
 #include "tools/export/string_ids.h"
-#include "tools/analysis/model/range_stream.h"
 
 namespace gprof::exporter {
 

@@ -22,6 +22,7 @@
 #include "formats/read/reader.h"
 #include "tools/analysis/aggregate/memory_ledger.h"
 #include "tools/analysis/model/gap_tally.h"
+#include "tools/analysis/model/range_stream.h"
 #include "tools/analysis/read/interner.h"
 #include "tools/analysis/read/profile.h"
 #include "tools/analysis/read/spill_merge.h"
@@ -29,7 +30,6 @@
 #include "tools/analysis/read/work_progress.h"
 #include "tools/trace/correlation_unwrap.h"
 #include "tools/trace/event_filter.h"
-#include "tools/analysis/model/range_stream.h"
 #include "tools/trace/step_ranges.h"
 #include "tools/trace/trace_item.h"
 

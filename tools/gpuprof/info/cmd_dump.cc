@@ -225,8 +225,9 @@ std::vector<analysis::FileInfo> dump_streamed(const std::vector<std::string>& pa
   return files;
 }
 
-// --records gpu|ranges|all: through the in-memory loader, which pairs a
-// file's GPU records and ranges once it has been read.
+// Through the in-memory loader, which pairs a file's GPU records and ranges
+// once it has been read: with GPROF_STREAM=0 (the tests' reference), and
+// for the GPU records of a file the findings' stream declines.
 class DumpVisitor : public analysis::ProfileVisitor {
  public:
   DumpVisitor(bool api, bool gpu, bool ranges) : api_(api), gpu_(gpu), ranges_(ranges) {}
