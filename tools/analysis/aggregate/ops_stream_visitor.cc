@@ -25,40 +25,32 @@ void OpsStream::on_string(const pb::StringEntry& entry) {
 }
 
 uint32_t OpsStream::api_label(const ApiInfo& info, uint32_t group) {
-  const RowLabel l{RowKind::kApi, Interner::kEmpty, group};
-  if (group != Interner::kEmpty) {
-    RowLabel named = l;
-    named.name = strings_.id(info.display);
-    return label(named);
-  }
-  return api_labels_.get(static_cast<uint16_t>(info.id), [&] {
-    RowLabel named = l;
-    named.name = strings_.id(info.display);
-    return label(named);
+  // The named row's label, then its group's: no name made per record.
+  const uint32_t l = api_labels_.get(static_cast<uint16_t>(info.id), [&] {
+    return label(RowLabel{RowKind::kApi, strings_.id(info.display), Interner::kEmpty});
   });
+  return regrouped(l, group);
 }
 
 uint32_t OpsStream::kernel_label(const std::string* kernel, uint32_t kernel_id, uint32_t group) {
-  const auto make = [&] {
+  const uint32_t l = kernel_labels_.get(kernel ? kernel_id : 0, [&] {
     const uint32_t name = strings_.id(kernel ? demangle(*kernel) : std::string(kUnknownKernel));
-    return label(RowLabel{RowKind::kGpu, name, group, GpuKind::kKernel});
-  };
-  if (group != Interner::kEmpty) return make();
-  return kernel_labels_.get(kernel ? kernel_id : 0, make);
+    return label(RowLabel{RowKind::kGpu, name, Interner::kEmpty, GpuKind::kKernel});
+  });
+  return regrouped(l, group);
 }
 
 uint32_t OpsStream::gpu_label(const GpuCursor& c, const std::string* kernel) {
   const GpuKind kind = c.kind();
   uint32_t group = Interner::kEmpty;
   if (options_.group_by == GroupBy::kLaunchConfig && kind == GpuKind::kKernel)
-    group = strings_.id(launch_config_text(c.grid(), c.block(), c.shared_mem()));
+    group = launch_config_group(c.grid(), c.block(), c.shared_mem());
   else if (by_file())
     group = process_;
   const auto make = [&] {
-    return label(
-        RowLabel{RowKind::kGpu, strings_.id(gpu_row_name(c.record(), kernel)), group, kind});
+    return label(RowLabel{RowKind::kGpu, strings_.id(gpu_row_name(c.record(), kernel)),
+                          Interner::kEmpty, kind});
   };
-  if (group != Interner::kEmpty) return make();
   uint32_t l;
   if (kind == GpuKind::kKernel) {
     l = kernel_gpu_labels_.get(kernel ? c.kernel() : 0, make);
@@ -68,8 +60,8 @@ uint32_t OpsStream::gpu_label(const GpuCursor& c, const std::string* kernel) {
     if (it == gpu_labels_.end()) it = gpu_labels_.emplace(name_key, make()).first;
     l = it->second;
   }
-  // The named row's label, then its stream's or device's: no name made
-  // per record.
+  // The named row's label, then its group's: no name made per record.
+  l = regrouped(l, group);
   return by_work_ ? regrouped(l, work_group(c)) : l;
 }
 
@@ -97,7 +89,7 @@ void OpsStream::on_api_batch(const ApiBatch& batch) {
   const uint32_t index = calls_++;
   uint32_t group = Interner::kEmpty;
   if (options_.group_by == GroupBy::kLaunchConfig && launch)
-    group = strings_.id(launch_config_text(c.grid(), c.block(), c.shared_mem()));
+    group = launch_config_group(c.grid(), c.block(), c.shared_mem());
   else if (by_file())
     group = process_;
   uint32_t api = regrouped(api_label(*info, group), t.group);

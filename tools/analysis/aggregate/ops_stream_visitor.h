@@ -277,6 +277,14 @@ class OpsStream final : public RecordVisitor,
     }
     return labels_.key(l, out);
   }
+  // --group-by launch-config: the interned text of a configuration, made
+  // once per distinct configuration.
+  uint32_t launch_config_group(const Dim3& grid, const Dim3& block, uint32_t shared_mem) {
+    const LaunchConfig key{{grid.x, grid.y, grid.z, block.x, block.y, block.z, shared_mem}};
+    auto [it, fresh] = launch_configs_.try_emplace(key, Interner::kEmpty);
+    if (fresh) it->second = strings_.id(launch_config_text(grid, block, shared_mem));
+    return it->second;
+  }
   const std::string* string_of(int kind, uint32_t id) const {
     if (id == 0) return nullptr;
     auto it = strings_by_id_.find(static_cast<uint64_t>(kind) << 32 | id);
@@ -514,6 +522,18 @@ class OpsStream final : public RecordVisitor,
   IdLabels kernel_labels_;                                   // kernel id -> label, without a group
   IdLabels kernel_gpu_labels_;                               // kernel id -> GPU row label, no group
   std::unordered_map<uint64_t, uint32_t> gpu_labels_;        // gpu_row_name_key -> label, no group
+  struct LaunchConfig {
+    std::array<uint32_t, 7> v;  // grid, block, shared memory
+    bool operator==(const LaunchConfig&) const = default;
+  };
+  struct LaunchConfigHash {
+    size_t operator()(const LaunchConfig& c) const {
+      uint64_t h = 0;
+      for (const uint32_t x : c.v) h = (h ^ x) * 0x9E3779B97F4A7C15ull;
+      return static_cast<size_t>(h ^ (h >> 32));
+    }
+  };
+  std::unordered_map<LaunchConfig, uint32_t, LaunchConfigHash> launch_configs_;
   std::unordered_map<uint64_t, RangeName> range_names_;      // (domain << 32 | name)
   // range_names_' recent answers, by a hash of their key: a frame names the
   // same few ops over and over. (Interned ids carry tag bits: no vector by
