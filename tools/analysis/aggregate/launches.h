@@ -13,6 +13,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "tools/analysis/model/call_scope.h"
@@ -83,6 +84,11 @@ class LaunchesVisitor : public ProfileVisitor {
       if (a.key != b.key) return a.key < b.key;
       if (a.metric != b.metric) return a.metric < b.metric;
       return a.ns < b.ns;
+    }
+    // The same order as integers (spill_sorter.h radix-sorts them): a
+    // million launches' values sorted by comparisons were a fifth of the view.
+    static std::pair<uint64_t, uint64_t> prefix(const Value& v) {
+      return {uint64_t{v.key} << 2 | v.metric, static_cast<uint64_t>(v.ns) ^ (uint64_t{1} << 63)};
     }
   };
   struct Sample {  // one launch of the current file, until its scope is known

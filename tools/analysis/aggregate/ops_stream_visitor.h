@@ -534,7 +534,7 @@ class OpsStream final : public RecordVisitor,
     }
   };
   std::unordered_map<LaunchConfig, uint32_t, LaunchConfigHash> launch_configs_;
-  std::unordered_map<uint64_t, RangeName> range_names_;      // (domain << 32 | name)
+  std::unordered_map<uint64_t, RangeName> range_names_;  // (domain << 32 | name)
   // range_names_' recent answers, by a hash of their key: a frame names the
   // same few ops over and over. (Interned ids carry tag bits: no vector by
   // id.)
