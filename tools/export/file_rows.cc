@@ -16,10 +16,6 @@
 namespace gprof::exporter {
 namespace {
 
-uint64_t text_key(int kind, uint32_t id) {
-  return static_cast<uint64_t>(kind) << 32 | id;
-}
-
 // Ids and times are unsigned in the file and signed in SQLite; none comes
 // near 2^63.
 int64_t i64(uint64_t value) {
@@ -53,50 +49,32 @@ FileRows::FileRows(Inserts& inserts, StringIds& strings, int64_t global_pid, int
       global_pid_(global_pid),
       next_event_id_(next_event_id),
       info_(info),
+      facts_(info),
       ranges_(kRangeSortMemory, [this](const analysis::Range& range, uint64_t opened,
                                        bool /*crossing*/) { write_range(range, opened); }),
       first_event_id_(next_event_id) {}
 
 void FileRows::on_header(const pb::FileHeader& header) {
-  info_.header = header;
+  facts_.header(header);
 }
 
 void FileRows::on_devices(const google::protobuf::RepeatedPtrField<pb::Device>& devices) {
-  if (!info_.header) info_.header.emplace();
-  analysis::merge_devices(*info_.header, devices);
+  facts_.devices(devices);
 }
 
 void FileRows::on_string(const pb::StringEntry& entry) {
-  if (entry.kind() == pb::StringEntry::KERNEL) {
-    kernels_[entry.id()] = entry.value();
-    kernel_ids_.erase(entry.id());
-  } else {
-    auto [it, added] = texts_.try_emplace(text_key(entry.kind(), entry.id()), entry.value());
-    if (!added && it->second != entry.value()) {
-      in_.nvtx.flush();  // its rows may point into the old text
-      it->second = entry.value();
-    }
-  }
+  // NVTX rows waiting to be inserted point into the texts.
+  if (entry.kind() != pb::StringEntry::KERNEL && facts_.changes(entry)) in_.nvtx.flush();
+  facts_.string(entry);
+  if (entry.kind() == pb::StringEntry::KERNEL) kernel_ids_.erase(entry.id());
 }
 
 void FileRows::on_cupti(const pb::CuptiStatus& status) {
-  info_.cupti = status;
+  facts_.cupti(status);
 }
 
 void FileRows::on_footer(const pb::Footer& footer) {
-  info_.footer = footer;
-}
-
-const std::string* FileRows::text(int kind, uint32_t id) const {
-  if (id == 0) return nullptr;
-  auto it = texts_.find(text_key(kind, id));
-  return it == texts_.end() ? nullptr : &it->second;
-}
-
-void FileRows::seen(uint64_t start_ns, uint64_t end_ns) {
-  if (!seen_any_ || start_ns < info_.first_ns) info_.first_ns = start_ns;
-  info_.last_ns = std::max(info_.last_ns, end_ns);
-  seen_any_ = true;
+  facts_.footer(footer);
 }
 
 int64_t FileRows::api_name(ApiId api, std::string_view display) {
@@ -111,15 +89,15 @@ const FileRows::KernelNames& FileRows::kernel_names(uint32_t kernel) {
   auto it = kernel_ids_.find(kernel);
   if (it != kernel_ids_.end()) return it->second;
   KernelNames names;
-  auto mangled = kernels_.find(kernel);
-  if (mangled == kernels_.end()) {
+  const std::string* mangled = facts_.kernel(kernel);
+  if (mangled == nullptr) {
     names.demangled = names.short_name = strings_.id(analysis::kUnknownKernel);
     names.mangled = 0;
   } else {
-    const std::string demangled = analysis::demangle(mangled->second);
+    const std::string demangled = analysis::demangle(*mangled);
     names.demangled = strings_.id(demangled);
     names.short_name = strings_.id(short_kernel_name(demangled));
-    names.mangled = strings_.id(mangled->second);
+    names.mangled = strings_.id(*mangled);
   }
   return kernel_ids_.emplace(kernel, names).first->second;
 }
@@ -201,10 +179,7 @@ void FileRows::gpu_common(BatchInsert& b, const GpuRecord& r) {
 void FileRows::write_gpu(const GpuRecord& r) {
   // No timestamp: counted, never shown as zero-length work at time 0
   // (docs/architecture.md §3.2).
-  if (r.start_ns == 0 && r.end_ns == 0) {
-    ++info_.gpu.no_timestamp;
-    return;
-  }
+  if (facts_.untimed(r.start_ns, r.end_ns)) return;
   seen(r.start_ns, r.end_ns);
   ++info_.gpu.records;
   info_.gpu.count(r.kind);
@@ -306,7 +281,7 @@ void FileRows::write_range(const analysis::Range& r, uint64_t opened) {
   }
   s.set(4, type);
   if (message != nullptr)
-    s.set(5, std::string_view(*message));  // in texts_: on_string flushes before changing it
+    s.set(5, std::string_view(*message));  // in facts_: on_string flushes before changing it
   else
     s.set_null(5);
   s.set(6, global_tid(global_pid_, r.tid));

@@ -17,6 +17,7 @@
 #include "formats/read/reader.h"
 #include "tools/analysis/model/nvtx_ranges.h"
 #include "tools/analysis/model/range_stream.h"
+#include "tools/analysis/read/file_facts.h"
 #include "tools/analysis/read/profile.h"
 #include "tools/export/correlation_ids.h"
 #include "tools/export/inserts.h"
@@ -61,9 +62,9 @@ class FileRows : public RecordVisitor {
     int64_t demangled, short_name, mangled;
   };
   const KernelNames& kernel_names(uint32_t kernel);
-  const std::string* text(int kind, uint32_t id) const;
+  const std::string* text(int kind, uint32_t id) const { return facts_.text(kind, id); }
   int64_t api_name(ApiId api, std::string_view display);
-  void seen(uint64_t start_ns, uint64_t end_ns);
+  void seen(uint64_t start_ns, uint64_t end_ns) { facts_.seen(start_ns, end_ns); }
   void gpu_common(BatchInsert& insert, const GpuRecord& r);
   void write_api(const ApiRecord& record);
   void write_gpu(const GpuRecord& record);
@@ -78,8 +79,7 @@ class FileRows : public RecordVisitor {
   int64_t global_pid_;
   int64_t& next_event_id_;
   analysis::FileInfo& info_;
-  std::unordered_map<uint32_t, std::string> kernels_;  // file's id -> mangled name
-  std::unordered_map<uint64_t, std::string> texts_;    // (kind, id) -> other strings
+  analysis::FileFacts facts_;
   std::unordered_map<uint32_t, KernelNames> kernel_ids_;
   std::unordered_map<uint16_t, int64_t> api_names_;
   analysis::RangeStream ranges_;
@@ -98,7 +98,6 @@ class FileRows : public RecordVisitor {
   // Ranges written before their NVTX message or domain name was read: named
   // again by finish(), as they would have been had they waited for it.
   std::vector<LateName> late_names_;
-  bool seen_any_ = false;
   IdSpan call_ids_;
   IdSpan external_ids_;
   std::string sqlite_error_;

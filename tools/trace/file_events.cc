@@ -132,10 +132,6 @@ class Lookup {
 // finish_ranges names it.
 constexpr uint32_t kLateName = UINT32_MAX;
 
-uint64_t string_key(int kind, uint32_t id) {
-  return static_cast<uint64_t>(kind) << 32 | id;
-}
-
 }  // namespace
 
 // Each of the pairing's sorters keeps `bytes` before it spills.
@@ -174,6 +170,7 @@ struct FileEvents::Join {
 FileEvents::FileEvents(analysis::FileInfo& info, const EventCut& cut, size_t sort_memory,
                        bool spill_in_background)
     : info_(info),
+      facts_(info),
       ranges_(sort_memory, [this](const analysis::Range& r, uint64_t number,
                                   bool crossing) { add_range(r, number, crossing); }),
       waiting_(analysis::SpillSorter<Item, Earlier>::records_in(sort_memory)),
@@ -186,34 +183,24 @@ FileEvents::FileEvents(analysis::FileInfo& info, const EventCut& cut, size_t sor
 FileEvents::~FileEvents() = default;
 
 void FileEvents::on_devices(const google::protobuf::RepeatedPtrField<pb::Device>& devices) {
-  if (!info_.header) info_.header.emplace();
-  analysis::merge_devices(*info_.header, devices);
+  facts_.devices(devices);
 }
 
 void FileEvents::on_header(const pb::FileHeader& header) {
-  info_.header = header;
+  facts_.header(header);
 }
 
 void FileEvents::on_string(const pb::StringEntry& entry) {
-  if (entry.kind() == pb::StringEntry::KERNEL)
-    kernels_[entry.id()] = entry.value();
-  else
-    texts_[string_key(entry.kind(), entry.id())] = entry.value();
+  facts_.string(entry);
   if (entry.kind() == pb::StringEntry::DOMAIN) domains_[entry.id()] = strings_.id(entry.value());
 }
 
 void FileEvents::on_cupti(const pb::CuptiStatus& status) {
-  info_.cupti = status;
+  facts_.cupti(status);
   if (gaps_counted_ && !gaps_.status(status)) gaps_counted_ = false;
 }
 void FileEvents::on_footer(const pb::Footer& footer) {
-  info_.footer = footer;
-}
-
-void FileEvents::seen(uint64_t start_ns, uint64_t end_ns) {
-  if (!seen_any_ || start_ns < info_.first_ns) info_.first_ns = start_ns;
-  info_.last_ns = std::max(info_.last_ns, end_ns);
-  seen_any_ = true;
+  facts_.footer(footer);
 }
 
 uint32_t FileEvents::track(bool gpu, uint32_t device, uint32_t tid) {
@@ -246,18 +233,6 @@ bool FileEvents::kept_slices(uint32_t track) {
 void FileEvents::add(const Item& item) {
   if (item.kind != EventKind::kCounter) tracks_[item.track].slices = true;
   items_.add(item);
-}
-
-const std::string* FileEvents::string_of(int kind, uint32_t id) const {
-  if (id == 0) return nullptr;
-  auto it = texts_.find(string_key(kind, id));
-  return it == texts_.end() ? nullptr : &it->second;
-}
-
-const std::string* FileEvents::kernel_name(uint32_t id) const {
-  if (id == 0) return nullptr;
-  auto it = kernels_.find(id);
-  return it == kernels_.end() ? nullptr : &it->second;
 }
 
 uint32_t FileEvents::demangled(uint32_t kernel) {
@@ -332,10 +307,7 @@ void FileEvents::on_range(const RangeEvent& event) {
 void FileEvents::on_gpu(const GpuRecord& record) {
   // The shim drops records CUPTI could not time; never show them as
   // zero-length work at time 0 should one get through.
-  if (record.start_ns == 0 && record.end_ns == 0) {
-    ++info_.gpu.no_timestamp;
-    return;
-  }
+  if (facts_.untimed(record.start_ns, record.end_ns)) return;
   seen(record.start_ns, record.end_ns);
   if (!windowed()) gaps_.gpu(record.start_ns);
   join_->gpu.add(GpuIn{record, gpu_seq_++, record.correlation});

@@ -23,6 +23,7 @@
 #include "tools/analysis/aggregate/memory_ledger.h"
 #include "tools/analysis/model/gap_tally.h"
 #include "tools/analysis/model/range_stream.h"
+#include "tools/analysis/read/file_facts.h"
 #include "tools/analysis/read/interner.h"
 #include "tools/analysis/read/profile.h"
 #include "tools/analysis/read/spill_merge.h"
@@ -155,18 +156,17 @@ class FileEvents : public RecordVisitor {
   void add_busy_counters(int64_t to_relative, uint64_t bucket_ns);
   uint32_t demangled(uint32_t kernel);
   uint32_t row_name(const GpuRecord& r);
-  const std::string* string_of(int kind, uint32_t id) const;
-  const std::string* kernel_name(uint32_t id) const;
-  void seen(uint64_t start_ns, uint64_t end_ns);
+  const std::string* string_of(int kind, uint32_t id) const { return facts_.text(kind, id); }
+  const std::string* kernel_name(uint32_t id) const { return facts_.kernel(id); }
+  void seen(uint64_t start_ns, uint64_t end_ns) { facts_.seen(start_ns, end_ns); }
   bool windowed() const;
 
   analysis::FileInfo& info_;
+  analysis::FileFacts facts_;
   analysis::Interner strings_;
   std::vector<Track> tracks_;
   std::unordered_map<uint64_t, uint32_t> track_index_;
   std::pair<uint64_t, uint32_t> last_track_{0, 0};       // the last key asked for, its track
-  std::unordered_map<uint32_t, std::string> kernels_;    // file's id -> mangled
-  std::unordered_map<uint64_t, std::string> texts_;      // other kinds, by (kind, id)
   std::unordered_map<uint32_t, uint32_t> demangled_;     // file's kernel id -> strings id
   std::pair<uint32_t, uint32_t> last_kernel_{0, 0};      // the last found in demangled_
   std::unordered_map<uint64_t, uint32_t> row_names_;     // gpu_names key -> strings id
@@ -205,7 +205,6 @@ class FileEvents : public RecordVisitor {
   analysis::GapTally gaps_{&FileEvents::never_received, nullptr};
   bool gaps_counted_ = true;       // false: the trace gives the shim's numbers instead
   bool small_pushed_ids_ = false;  // a pushed id below kPushedIdBase: a file from before it
-  bool seen_any_ = false;
   // CUPTI's ids as recorded, lowest and highest: whether they can have
   // wrapped (correlation_unwrap.h).
   std::pair<uint64_t, uint64_t> call_ids_{UINT64_MAX, 0};

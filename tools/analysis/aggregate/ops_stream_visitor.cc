@@ -3,7 +3,7 @@
 namespace gprof::analysis::ops_stream {
 
 void OpsStream::on_header(const pb::FileHeader& header) {
-  info_.header = header;
+  facts_.header(header);
   const bool windowed = has_capture_window(header);
   if (windowed != windowed_ && gpu_seq_ != 0) fail("a header after GPU records");
   windowed_ = windowed;
@@ -13,15 +13,7 @@ void OpsStream::on_header(const pb::FileHeader& header) {
 }
 
 void OpsStream::on_string(const pb::StringEntry& entry) {
-  if (entry.kind() == pb::StringEntry::KERNEL) {
-    std::string& kernel = kernels_[entry.id()];  // unordered_map: stays where it is
-    kernel = entry.value();
-    if (entry.id() < kIndexedNames) {
-      if (entry.id() >= kernel_by_id_.size()) kernel_by_id_.resize(size_t{entry.id()} + 1);
-      kernel_by_id_[entry.id()] = &kernel;
-    }
-  } else
-    strings_by_id_[static_cast<uint64_t>(entry.kind()) << 32 | entry.id()] = entry.value();
+  facts_.string(entry);
 }
 
 uint32_t OpsStream::api_label(const ApiInfo& info, uint32_t group) {
@@ -278,10 +270,7 @@ void OpsStream::on_gpu_batch(const GpuBatch& batch) {
   const uint64_t start_ns = c.start_ns();
   const uint64_t end_ns = c.end_ns();
   // The shim drops records CUPTI could not time (profile.cc does the same).
-  if (start_ns == 0 && end_ns == 0) {
-    ++info_.gpu.no_timestamp;
-    return;
-  }
+  if (facts_.untimed(start_ns, end_ns)) return;
   span.add(start_ns, end_ns);
   const GpuKind kind = c.kind();
   const bool work = kind != GpuKind::kSync;

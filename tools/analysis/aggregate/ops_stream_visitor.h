@@ -30,6 +30,7 @@
 #include "tools/analysis/model/stream_ids.h"
 #include "tools/analysis/model/thread_stream.h"
 #include "tools/analysis/read/demangle.h"
+#include "tools/analysis/read/file_facts.h"
 #include "tools/analysis/read/gpu_names.h"
 #include "tools/analysis/read/interner.h"
 #include "tools/analysis/read/range_names.h"
@@ -119,6 +120,7 @@ class OpsStream final : public RecordVisitor,
   OpsStream(FileInfo& info, const OpsOptions& options, std::vector<std::string> step_patterns,
             FirstPass* finding = nullptr, FirstPass* found = nullptr)
       : info_(info),
+        facts_(info),
         options_(options),
         finding_(finding),
         found_(found),
@@ -154,14 +156,13 @@ class OpsStream final : public RecordVisitor,
   void on_gpu_batch(const GpuBatch& batch) override;
   void on_external_correlation(uint64_t correlation, uint64_t external_id) override;
   void on_cupti(const pb::CuptiStatus& status) override {
-    info_.cupti = status;
+    facts_.cupti(status);
     if (why_.empty() && !gaps_.status(status)) why_ = gaps_.why();
   }
   void on_devices(const google::protobuf::RepeatedPtrField<pb::Device>& devices) override {
-    if (!info_.header) info_.header.emplace();
-    merge_devices(*info_.header, devices);
+    facts_.devices(devices);
   }
-  void on_footer(const pb::Footer& footer) override { info_.footer = footer; }
+  void on_footer(const pb::Footer& footer) override { facts_.footer(footer); }
 
   // WalkRows
   uint32_t key_of(const CpuNode& node) override {
@@ -209,11 +210,7 @@ class OpsStream final : public RecordVisitor,
   void fail(const char* reason) {
     if (why_.empty()) why_ = reason;
   }
-  void seen(uint64_t start_ns, uint64_t end_ns) {
-    if (!seen_any_ || start_ns < info_.first_ns) info_.first_ns = start_ns;
-    info_.last_ns = std::max(info_.last_ns, end_ns);
-    seen_any_ = true;
-  }
+  void seen(uint64_t start_ns, uint64_t end_ns) { facts_.seen(start_ns, end_ns); }
   bool by_file() const {
     return options_.group_by == GroupBy::kProcess || options_.group_by == GroupBy::kRank;
   }
@@ -285,17 +282,8 @@ class OpsStream final : public RecordVisitor,
     if (fresh) it->second = strings_.id(launch_config_text(grid, block, shared_mem));
     return it->second;
   }
-  const std::string* string_of(int kind, uint32_t id) const {
-    if (id == 0) return nullptr;
-    auto it = strings_by_id_.find(static_cast<uint64_t>(kind) << 32 | id);
-    return it == strings_by_id_.end() ? nullptr : &it->second;
-  }
-  const std::string* kernel_name(uint32_t id) const {
-    if (id == 0) return nullptr;
-    if (id < kIndexedNames) return id < kernel_by_id_.size() ? kernel_by_id_[id] : nullptr;
-    auto it = kernels_.find(id);
-    return it == kernels_.end() ? nullptr : &it->second;
-  }
+  const std::string* string_of(int kind, uint32_t id) const { return facts_.text(kind, id); }
+  const std::string* kernel_name(uint32_t id) const { return facts_.kernel(id); }
   // The earliest start and latest end of a batch's records, added to
   // info_ once per batch.
   struct SeenSpan {
@@ -421,6 +409,7 @@ class OpsStream final : public RecordVisitor,
   }
 
   FileInfo& info_;
+  FileFacts facts_;
   const OpsOptions& options_;
   // A range's row depends on its op's numbers, not on its name alone.
   const bool by_numbers_ =
@@ -514,14 +503,10 @@ class OpsStream final : public RecordVisitor,
   ThreadState* last_state_ = nullptr;
   uint32_t process_ = Interner::kEmpty;
 
-  std::unordered_map<uint32_t, std::string> kernels_;
-  static constexpr uint32_t kIndexedNames = 1u << 20;
-  std::vector<const std::string*> kernel_by_id_;             // kernels_' values, by small id
-  std::unordered_map<uint64_t, std::string> strings_by_id_;  // other kinds, (kind << 32 | id)
-  IdLabels api_labels_;                                      // ApiId -> label, without a group
-  IdLabels kernel_labels_;                                   // kernel id -> label, without a group
-  IdLabels kernel_gpu_labels_;                               // kernel id -> GPU row label, no group
-  std::unordered_map<uint64_t, uint32_t> gpu_labels_;        // gpu_row_name_key -> label, no group
+  IdLabels api_labels_;                                // ApiId -> label, without a group
+  IdLabels kernel_labels_;                             // kernel id -> label, without a group
+  IdLabels kernel_gpu_labels_;                         // kernel id -> GPU row label, no group
+  std::unordered_map<uint64_t, uint32_t> gpu_labels_;  // gpu_row_name_key -> label, no group
   struct LaunchConfig {
     std::array<uint32_t, 7> v;  // grid, block, shared memory
     bool operator==(const LaunchConfig&) const = default;
@@ -569,7 +554,6 @@ class OpsStream final : public RecordVisitor,
   std::vector<uint64_t> launch_counts_;  // by label
   std::vector<uint32_t> launch_order_;
   std::vector<uint32_t> launch_first_;  // by label, with --range
-  bool seen_any_ = false;
 };
 
 }  // namespace gprof::analysis::ops_stream

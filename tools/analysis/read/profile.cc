@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "formats/loss_reasons.h"
+#include "tools/analysis/read/file_facts.h"
 #include "tools/analysis/read/gpu_names.h"
 #include "tools/analysis/read/range_names.h"
 #include "tools/analysis/render/format.h"
@@ -22,18 +23,15 @@ namespace {
 class FileAdapter : public RecordVisitor {
  public:
   FileAdapter(uint32_t file, FileInfo& info, ProfileVisitor& out)
-      : file_(file), info_(info), out_(out) {}
+      : file_(file), info_(info), out_(out), facts_(info) {}
 
   void on_header(const pb::FileHeader& header) override {
-    info_.header = header;
+    facts_.header(header);
     out_.on_header(file_, header);
   }
 
   void on_string(const pb::StringEntry& entry) override {
-    if (entry.kind() == pb::StringEntry::KERNEL)
-      kernels_[entry.id()] = entry.value();
-    else
-      strings_[string_key(entry.kind(), entry.id())] = entry.value();
+    facts_.string(entry);
     out_.on_string(file_, entry);
   }
 
@@ -58,10 +56,7 @@ class FileAdapter : public RecordVisitor {
   void on_gpu(const GpuRecord& record) override {
     // The shim drops records CUPTI could not time; never show them as
     // zero-length work at time 0 should one get through.
-    if (record.start_ns == 0 && record.end_ns == 0) {
-      ++info_.gpu.no_timestamp;
-      return;
-    }
+    if (facts_.untimed(record.start_ns, record.end_ns)) return;
     seen(record.start_ns, record.end_ns);
     gpu_.push_back(record);
   }
@@ -70,15 +65,14 @@ class FileAdapter : public RecordVisitor {
     pairing_.add_external(correlation, external_id);
   }
 
-  void on_cupti(const pb::CuptiStatus& status) override { info_.cupti = status; }
+  void on_cupti(const pb::CuptiStatus& status) override { facts_.cupti(status); }
 
   void on_devices(const google::protobuf::RepeatedPtrField<pb::Device>& devices) override {
-    if (!info_.header) info_.header.emplace();
-    merge_devices(*info_.header, devices);
+    facts_.devices(devices);
   }
 
   void on_footer(const pb::Footer& footer) override {
-    info_.footer = footer;
+    facts_.footer(footer);
     out_.on_footer(file_, footer);
   }
 
@@ -160,22 +154,11 @@ class FileAdapter : public RecordVisitor {
     }
   }
 
-  static uint64_t string_key(int kind, uint32_t id) {
-    return static_cast<uint64_t>(kind) << 32 | id;
-  }
-  const std::string* string_of(int kind, uint32_t id) const {
-    if (id == 0) return nullptr;
-    auto it = strings_.find(string_key(kind, id));
-    return it == strings_.end() ? nullptr : &it->second;
-  }
+  const std::string* string_of(int kind, uint32_t id) const { return facts_.text(kind, id); }
 
   std::vector<std::pair<uint64_t, uint32_t>> launch_starts_;  // launches: start, call index
 
-  void seen(uint64_t start_ns, uint64_t end_ns) {
-    if (!seen_any_ || start_ns < info_.first_ns) info_.first_ns = start_ns;
-    info_.last_ns = std::max(info_.last_ns, end_ns);
-    seen_any_ = true;
-  }
+  void seen(uint64_t start_ns, uint64_t end_ns) { facts_.seen(start_ns, end_ns); }
 
   void finish_ranges() {
     // Open ranges end when the process did: at the footer's time when the
@@ -207,11 +190,7 @@ class FileAdapter : public RecordVisitor {
     }
   }
 
-  const std::string* kernel_name(uint32_t id) const {
-    if (id == 0) return nullptr;
-    auto it = kernels_.find(id);
-    return it == kernels_.end() ? nullptr : &it->second;
-  }
+  const std::string* kernel_name(uint32_t id) const { return facts_.kernel(id); }
 
   // Names are shared by all records of a kind and kernel (or memory kinds),
   // so that a million launches of one kernel are demangled once.
@@ -225,14 +204,12 @@ class FileAdapter : public RecordVisitor {
   uint32_t file_;
   FileInfo& info_;
   ProfileVisitor& out_;
-  std::unordered_map<uint32_t, std::string> kernels_;
-  std::unordered_map<uint64_t, std::string> strings_;  // other kinds, by string_key
+  FileFacts facts_;
   std::unordered_map<uint64_t, std::string> names_;
   std::vector<GpuRecord> gpu_;
   CallPairing pairing_;
   RangePairing ranges_;
   uint32_t calls_ = 0;
-  bool seen_any_ = false;  // first_ns holds a time
 };
 
 }  // namespace

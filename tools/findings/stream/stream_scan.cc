@@ -28,6 +28,7 @@ FileScan::FileScan(analysis::FileInfo& info, std::vector<std::string>& gpu_names
       ranges_by_start(budget<RangeRecord>()),
       gpu(budget<GpuScan>()),
       info_(info),
+      facts_(info),
       gpu_names_(gpu_names),
       externals_(budget<External>()),
       starts_(budget<StartEvent>()),
@@ -35,37 +36,21 @@ FileScan::FileScan(analysis::FileInfo& info, std::vector<std::string>& gpu_names
       keep_ranges_(ranges) {}
 
 void FileScan::on_header(const pb::FileHeader& header) {
-  info_.header = header;
+  facts_.header(header);
   const bool windowed = analysis::has_capture_window(header);
   if (windowed != windowed_ && gpu_seq_ != 0) refuse("a header after GPU records");
   windowed_ = windowed;
 }
 
 void FileScan::on_devices(const google::protobuf::RepeatedPtrField<pb::Device>& devices) {
-  if (!info_.header) info_.header.emplace();
-  analysis::merge_devices(*info_.header, devices);
+  facts_.devices(devices);
 }
 
 void FileScan::on_string(const pb::StringEntry& entry) {
-  if (entry.kind() == pb::StringEntry::KERNEL) {
-    kernels_[entry.id()] = entry.value();
-    if (auto it = unnamed_kernels_.find(entry.id()); it != unnamed_kernels_.end())
-      gpu_names_[it->second] = analysis::demangle(entry.value());
-  } else {
-    strings_[static_cast<uint64_t>(entry.kind()) << 32 | entry.id()] = entry.value();
-  }
-}
-
-const std::string* FileScan::string_of(int kind, uint32_t id) const {
-  if (id == 0) return nullptr;
-  auto it = strings_.find(static_cast<uint64_t>(kind) << 32 | id);
-  return it == strings_.end() ? nullptr : &it->second;
-}
-
-void FileScan::seen(uint64_t start_ns, uint64_t end_ns) {
-  if (!seen_any_ || start_ns < info_.first_ns) info_.first_ns = start_ns;
-  info_.last_ns = std::max(info_.last_ns, end_ns);
-  seen_any_ = true;
+  facts_.string(entry);
+  if (entry.kind() != pb::StringEntry::KERNEL) return;
+  if (auto it = unnamed_kernels_.find(entry.id()); it != unnamed_kernels_.end())
+    gpu_names_[it->second] = analysis::demangle(entry.value());
 }
 
 // As TimelineBuilder::on_api takes a call.
@@ -101,7 +86,7 @@ void FileScan::on_external_correlation(uint64_t correlation, uint64_t external_i
 }
 
 void FileScan::on_cupti(const pb::CuptiStatus& status) {
-  info_.cupti = status;
+  facts_.cupti(status);
   if (why_.empty() && !gaps_.status(status)) why_ = gaps_.why();
 }
 
@@ -185,10 +170,7 @@ void FileScan::on_range(const RangeEvent& e) {
 
 // As FileAdapter::on_gpu and TimelineBuilder::on_gpu.
 void FileScan::on_gpu(const GpuRecord& r) {
-  if (r.start_ns == 0 && r.end_ns == 0) {
-    ++info_.gpu.no_timestamp;
-    return;
-  }
+  if (facts_.untimed(r.start_ns, r.end_ns)) return;
   seen(r.start_ns, r.end_ns);
   if (!windowed_) {
     ++info_.gpu.records;
@@ -211,10 +193,7 @@ void FileScan::on_gpu(const GpuRecord& r) {
   w.dst_kind = r.dst_kind;
   if (row.is_work) {
     const std::string* kernel = nullptr;
-    if (r.kind == GpuKind::kKernel && r.kernel != 0) {
-      auto it = kernels_.find(r.kernel);
-      if (it != kernels_.end()) kernel = &it->second;
-    }
+    if (r.kind == GpuKind::kKernel) kernel = facts_.kernel(r.kernel);
     const bool unnamed = r.kind == GpuKind::kKernel && r.kernel != 0 && kernel == nullptr;
     const uint64_t key = analysis::gpu_row_name_key(r, kernel != nullptr || unnamed);
     auto known = gpu_row_names_.find(key);

@@ -29,6 +29,7 @@
 #include "formats/read/reader.h"
 #include "tools/analysis/model/gap_tally.h"
 #include "tools/analysis/model/stream_ids.h"
+#include "tools/analysis/read/file_facts.h"
 #include "tools/analysis/read/profile.h"
 #include "tools/analysis/read/spill_sorter.h"
 #include "tools/findings/stream/stream_records.h"
@@ -53,7 +54,7 @@ class FileScan final : public RecordVisitor {
   void on_external_correlation(uint64_t correlation, uint64_t external_id) override;
   void on_cupti(const pb::CuptiStatus& status) override;
   void on_devices(const google::protobuf::RepeatedPtrField<pb::Device>& devices) override;
-  void on_footer(const pb::Footer& footer) override { info_.footer = footer; }
+  void on_footer(const pb::Footer& footer) override { facts_.footer(footer); }
   bool wants_more() override { return why_.empty(); }
 
   // The file was recorded with a capture window (has_capture_window): its
@@ -74,7 +75,7 @@ class FileScan final : public RecordVisitor {
   void finish_gaps();
 
   // The file's kernel names (mangled) by their id in the file.
-  const std::unordered_map<uint32_t, std::string>& kernels() const { return kernels_; }
+  const std::unordered_map<uint32_t, std::string>& kernels() const { return facts_.kernels(); }
 
   // Row names of ranges (range_row_name), by RangeRecord::name.
   const std::vector<std::string>& range_names() const { return range_names_; }
@@ -95,22 +96,21 @@ class FileScan final : public RecordVisitor {
   void refuse(const char* why) {
     if (why_.empty()) why_ = why;
   }
-  void seen(uint64_t start_ns, uint64_t end_ns);
+  void seen(uint64_t start_ns, uint64_t end_ns) { facts_.seen(start_ns, end_ns); }
   uint32_t name_key(uint32_t name, uint32_t domain);
   void emit(const RangeRecord& range);
   void pair_start_end(uint64_t last_ns);
-  const std::string* string_of(int kind, uint32_t id) const;
+  const std::string* string_of(int kind, uint32_t id) const { return facts_.text(kind, id); }
 
   analysis::FileInfo& info_;
+  analysis::FileFacts facts_;
   std::vector<std::string>& gpu_names_;
   std::unordered_map<std::string, uint32_t> gpu_name_ids_;
   std::unordered_map<uint64_t, uint32_t> gpu_row_names_;  // gpu_row_name_key -> gpu_names_
-  std::unordered_map<uint32_t, std::string> kernels_;
   // Kernel ids of GPU records read before their name (a damaged file's
   // frames out of order) -> their gpu_names_ entry, named when the name
   // comes: the in-memory readers name records once the file is read.
   std::unordered_map<uint32_t, uint32_t> unnamed_kernels_;
-  std::unordered_map<uint64_t, std::string> strings_;
   std::map<std::pair<uint32_t, uint32_t>, std::vector<RangeRecord>> stacks_;  // (tid, domain)
   struct External {
     uint64_t cupti;
@@ -135,7 +135,6 @@ class FileScan final : public RecordVisitor {
   uint64_t range_seq_ = 0;
   uint64_t gpu_seq_ = 0;
   uint32_t calls_seen_ = 0;
-  bool seen_any_ = false;
   std::string why_;
   bool keep_ranges_;
   bool windowed_ = false;
