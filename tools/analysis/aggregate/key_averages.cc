@@ -32,6 +32,14 @@ void KeyAverages::add_gpu_activity(Key key, uint64_t duration_ns, uint64_t count
 }
 
 void KeyAverages::merge(KeyAverages&& other) {
+  // Into an empty aggregator the rows are the other's, in their order: taken
+  // whole rather than rebuilt, so that a file's rows are not held twice (a
+  // row per op call with --group-by seq).
+  if (rows_.empty()) {
+    rows_ = std::exchange(other.rows_, {});
+    keys_ = std::exchange(other.keys_, {});
+    return;
+  }
   for (Row& from : other.rows_) {
     Row& to = rows_[key(from.name, from.kind, from.group)];
     // Row labels set a GPU row's kind each time they ask for its key: the
