@@ -20,6 +20,7 @@
 #include "formats/api_ids.h"
 #include "formats/read/reader.h"
 #include "tools/analysis/model/range_stream.h"
+#include "tools/analysis/read/file_facts.h"
 #include "tools/analysis/read/gpu_names.h"
 #include "tools/analysis/read/in_memory_asked.h"
 #include "tools/analysis/read/profile.h"
@@ -53,50 +54,48 @@ class FileLines final : public RecordVisitor {
   FileLines(uint32_t file, analysis::FileInfo& info, bool api, bool ranges)
       : file_(file),
         info_(info),
+        facts_(info),
         api_(api),
         ranges_(ranges),
         stream_(kSortMemory, [this](const analysis::Range& r, uint64_t number, bool) {
           closed_.add(Numbered{r, number});
         }) {}
 
-  void on_header(const pb::FileHeader& header) override { info_.header = header; }
+  void on_header(const pb::FileHeader& header) override { facts_.header(header); }
   void on_devices(const google::protobuf::RepeatedPtrField<pb::Device>& devices) override {
-    if (!info_.header) info_.header.emplace();
-    analysis::merge_devices(*info_.header, devices);
+    facts_.devices(devices);
   }
-  void on_footer(const pb::Footer& footer) override { info_.footer = footer; }
+  void on_cupti(const pb::CuptiStatus& status) override { facts_.cupti(status); }
+  void on_footer(const pb::Footer& footer) override { facts_.footer(footer); }
   void on_string(const pb::StringEntry& entry) override {
-    if (entry.kind() == pb::StringEntry::KERNEL)
-      kernels_[entry.id()] = entry.value();
-    else if (ranges_ &&
-             (entry.kind() == pb::StringEntry::NVTX || entry.kind() == pb::StringEntry::DOMAIN))
-      strings_[string_key(entry.kind(), entry.id())] = entry.value();
+    // API records need kernel names only; NVTX messages (unique per op call
+    // under emit_nvtx) are kept only when ranges are printed.
+    if (ranges_ || entry.kind() == pb::StringEntry::KERNEL) facts_.string(entry);
   }
   void on_api(const ApiRecord& record) override {
-    seen(record.end_ns);
+    facts_.seen(record.start_ns, record.end_ns);
     if (!api_) return;
     const ApiInfo* info = api_info(record.api);
     if (info == nullptr) return;  // the reader skips unknown APIs; be safe anyway
-    const std::string* kernel = nullptr;
-    if (info->fields & kFieldLaunch && record.kernel != 0) {
-      const auto it = kernels_.find(record.kernel);
-      if (it != kernels_.end()) kernel = &it->second;
-    }
+    const std::string* kernel =
+        info->fields & kFieldLaunch ? facts_.kernel(record.kernel) : nullptr;
     print_line(api_json(file_, record, *info, kernel));
   }
   void on_range(const RangeEvent& event) override {
-    if (event.op != RangeOp::kNameThread && event.op != RangeOp::kNameCategory) seen(event.time_ns);
+    if (event.op != RangeOp::kNameThread && event.op != RangeOp::kNameCategory)
+      facts_.seen(event.time_ns, event.time_ns);
     if (ranges_) stream_.add(event);
   }
   void on_gpu(const GpuRecord& record) override {
-    if (record.start_ns != 0 || record.end_ns != 0) seen(record.end_ns);
+    if (!facts_.untimed(record.start_ns, record.end_ns))
+      facts_.seen(record.start_ns, record.end_ns);
   }
 
   // Once the file is read: open ranges end when the process did (the
   // footer's time, else the last record's), then every range is printed.
   void finish() {
     if (!ranges_) return;
-    uint64_t last = last_ns_;
+    uint64_t last = info_.last_ns;
     if (info_.footer) last = std::max<uint64_t>(last, info_.footer->end_clock_ns());
     stream_.finish(last, info_.ranges);
     auto sorted = closed_.sorted();
@@ -128,22 +127,13 @@ class FileLines final : public RecordVisitor {
     bool operator()(const Numbered& a, const Numbered& b) const { return a.number < b.number; }
     static std::pair<uint64_t, uint64_t> prefix(const Numbered& n) { return {n.number, 0}; }
   };
-  static uint64_t string_key(int kind, uint32_t id) { return uint64_t(kind) << 32 | id; }
-  const std::string* string_of(int kind, uint32_t id) const {
-    if (id == 0) return nullptr;
-    const auto it = strings_.find(string_key(kind, id));
-    return it == strings_.end() ? nullptr : &it->second;
-  }
-  // The latest end of any record: where open ranges end without a footer.
-  void seen(uint64_t end_ns) { last_ns_ = std::max(last_ns_, end_ns); }
+  const std::string* string_of(int kind, uint32_t id) const { return facts_.text(kind, id); }
 
   uint32_t file_;
   analysis::FileInfo& info_;
+  analysis::FileFacts facts_;
   bool api_;
   bool ranges_;
-  uint64_t last_ns_ = 0;
-  std::unordered_map<uint32_t, std::string> kernels_;
-  std::unordered_map<uint64_t, std::string> strings_;  // NVTX and DOMAIN, by string_key
   // (domain, message) -> row name, input shapes
   std::unordered_map<uint64_t, std::pair<std::string, std::string>> names_;
   analysis::SpillSorter<Numbered, ByNumber> closed_{kSortMemory / sizeof(Numbered)};
