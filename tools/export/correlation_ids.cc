@@ -4,8 +4,8 @@
 
 #include <optional>
 
+#include "tools/analysis/model/correlation_unwrap.h"
 #include "tools/export/global_ids.h"
-#include "tools/trace/correlation_unwrap.h"
 
 namespace gprof::exporter {
 namespace {
@@ -58,8 +58,8 @@ uint64_t to_u64(int64_t value) {
 }  // namespace
 
 bool unwrap_correlations(Database& db, int64_t global_pid, bool external_only, IdSpan span) {
-  if (!trace::CorrelationUnwrap::may_wrap(span.lowest, span.highest)) return false;
-  trace::CorrelationUnwrap unwrap;
+  if (!analysis::CorrelationUnwrap::may_wrap(span.lowest, span.highest)) return false;
+  analysis::CorrelationUnwrap unwrap;
   Changes changes(db);
   const int64_t last_tid = global_pid + static_cast<int64_t>(kIdMask);
   if (!external_only) {

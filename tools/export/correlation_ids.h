@@ -1,5 +1,5 @@
 // CUPTI's 32-bit correlation ids unwrapped in the database, as `report` and
-// `trace` unwrap them (trace/correlation_unwrap.h), so that after a wrap an
+// `trace` unwrap them (analysis/model/correlation_unwrap.h), so that after a wrap an
 // API call joins its own GPU work and not that of a call 2^32 ids earlier.
 // The rows are loaded as recorded; a file whose ids span enough for a wrap
 // is then read back in the order CUPTI handed the ids out (SQLite sorts

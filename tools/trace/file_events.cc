@@ -4,6 +4,7 @@
 #include <tuple>
 
 #include "formats/correlation_ids.h"
+#include "tools/analysis/read/correlation_join.h"
 #include "tools/analysis/read/demangle.h"
 #include "tools/analysis/read/gpu_names.h"
 #include "tools/analysis/read/range_names.h"
@@ -25,14 +26,11 @@ namespace {
 
 struct GpuIn {
   GpuRecord record;
-  uint64_t seq;  // file order
-  uint64_t key;  // the correlation it is joined on
+  uint64_t seq;          // file order
+  uint64_t correlation;  // the id it is joined on (correlation_join.h)
 };
 
-struct External {
-  uint64_t correlation;  // CUPTI's
-  uint64_t external;
-};
+using analysis::ExternalId;
 
 struct Work {
   GpuRecord record;
@@ -58,8 +56,8 @@ struct Busy {
 // Each with prefix(): the keys the sorter sorts first (spill_sorter.h).
 using Prefix = std::pair<uint64_t, uint64_t>;
 struct ByKey {
-  bool operator()(const GpuIn& a, const GpuIn& b) const { return a.key < b.key; }
-  static Prefix prefix(const GpuIn& g) { return {g.key, 0}; }
+  bool operator()(const GpuIn& a, const GpuIn& b) const { return a.correlation < b.correlation; }
+  static Prefix prefix(const GpuIn& g) { return {g.correlation, 0}; }
 };
 // In the order CUPTI handed the calls their ids (pairing.h).
 struct ByStart {
@@ -71,19 +69,18 @@ struct ByStart {
   static Prefix prefix(const Memory& m) { return {m.start_ns, 0}; }
 };
 struct ByPushed {
-  bool operator()(const External& a, const External& b) const { return a.external < b.external; }
-  static Prefix prefix(const External& e) { return {e.external, 0}; }
+  bool operator()(const ExternalId& a, const ExternalId& b) const { return a.pushed < b.pushed; }
+  static Prefix prefix(const ExternalId& e) { return {e.pushed, 0}; }
 };
+// Of equal ids, the call that started first issued the work (pairing.h).
 struct ByCorrelation {
   bool operator()(const CallKey& a, const CallKey& b) const {
-    return a.correlation < b.correlation;
+    return std::tie(a.correlation, a.start_ns, a.index) <
+           std::tie(b.correlation, b.start_ns, b.index);
   }
-  bool operator()(const External& a, const External& b) const {
-    return a.correlation < b.correlation;
-  }
-  static Prefix prefix(const CallKey& c) { return {c.correlation, 0}; }
-  static Prefix prefix(const External& e) { return {e.correlation, 0}; }
+  static Prefix prefix(const CallKey& c) { return {c.correlation, c.start_ns}; }
 };
+using analysis::ByCuptiId;
 // As the loader hands paired work out: by call, then start.
 struct ByCall {
   bool operator()(const Work& a, const Work& b) const {
@@ -106,27 +103,6 @@ struct ByDevice {
   }
 };
 
-// Walks a sorter of records sorted by `key` alongside increasing lookups:
-// the first record whose key equals the one asked for (the first added wins,
-// as in pairing.h).
-template <typename Sorter, typename T, typename Key>
-class Lookup {
- public:
-  Lookup(Sorter& sorter, Key key, unsigned lanes) : cursor_(sorter, lanes), key_(key) {
-    valid_ = cursor_.next(current_);
-  }
-  const T* find(uint64_t value) {
-    while (valid_ && key_(current_) < value) valid_ = cursor_.next(current_);
-    return valid_ && key_(current_) == value ? &current_ : nullptr;
-  }
-
- private:
-  analysis::SortedRecords<T, typename Sorter::Order> cursor_;
-  Key key_;
-  T current_;
-  bool valid_;
-};
-
 // In input_shapes: a range item whose message or domain had not been read
 // when it closed; `name` and `domain` hold the file's ids until
 // finish_ranges names it.
@@ -136,31 +112,24 @@ constexpr uint32_t kLateName = UINT32_MAX;
 
 // Each of the pairing's sorters keeps `bytes` before it spills.
 struct FileEvents::Join {
-  Join(size_t bytes, bool background)
-      : bytes(bytes),
-        background(background),
+  explicit Join(const analysis::SortResources& sort)
+      : sort(sort),
         calls(sorter<CallKey, ByCorrelation>()),
         gpu(sorter<GpuIn, ByKey>()),
-        externals(sorter<External, ByCorrelation>()),
+        externals(sorter<ExternalId, ByCuptiId>()),
         unpaired(sorter<Work, BySeq>()),
         paired(sorter<Work, ByCall>()),
         busy(sorter<Busy, ByDevice>()),
         memory(sorter<Memory, ByStart>()) {}
-  template <typename T>
-  size_t records() const {
-    return std::max<size_t>(bytes / sizeof(T), 1);
-  }
   template <typename T, typename Less>
   analysis::SpillSorter<T, Less> sorter() const {
-    analysis::SpillSorter<T, Less> made(records<T>());
-    if (background) made.spill_in_background();
-    return made;
+    return sort.make<T, Less>();
   }
-  size_t bytes;
-  bool background;
+  analysis::SortResources sort;
   analysis::SpillSorter<CallKey, ByCorrelation> calls;
   analysis::SpillSorter<GpuIn, ByKey> gpu;
-  analysis::SpillSorter<External, ByCorrelation> externals;
+  analysis::SpillSorter<ExternalId, ByCuptiId> externals;
+  analysis::PagedBits called;  // the calls' ids as read
   analysis::SpillSorter<Work, BySeq> unpaired;
   analysis::SpillSorter<Work, ByCall> paired;
   analysis::SpillSorter<Busy, ByDevice> busy;
@@ -174,7 +143,8 @@ FileEvents::FileEvents(analysis::FileInfo& info, const EventCut& cut, size_t sor
       ranges_(sort_memory, [this](const analysis::Range& r, uint64_t number,
                                   bool crossing) { add_range(r, number, crossing); }),
       waiting_(analysis::SpillSorter<Item, Earlier>::records_in(sort_memory)),
-      join_(std::make_unique<Join>(sort_memory, spill_in_background)),
+      join_(std::make_unique<Join>(analysis::SortResources{sort_memory, spill_in_background,
+                                                           spill_in_background ? 2u : 1u})),
       items_(analysis::SpillSorter<Item, Earlier>::records_in(sort_memory)),
       cut_(cut, 0),
       helpers_(spill_in_background) {
@@ -288,6 +258,7 @@ void FileEvents::on_api(const ApiRecord& r) {
   if (api->category == ApiCategory::kLaunch) gaps_.launch(r.start_ns, r.correlation);
   if (r.correlation != 0) {
     join_->calls.add(CallKey{r.correlation, r.start_ns, end, e.track, index});
+    join_->called.set(r.correlation);
     if (!is_pushed_id(r.correlation))
       call_ids_ = {std::min(call_ids_.first, r.correlation),
                    std::max(call_ids_.second, r.correlation)};
@@ -315,7 +286,7 @@ void FileEvents::on_gpu(const GpuRecord& record) {
 
 void FileEvents::on_external_correlation(uint64_t correlation, uint64_t external_id) {
   ++externals_;
-  join_->externals.add(External{correlation, external_id});
+  join_->externals.add(ExternalId{correlation, external_id});
   small_pushed_ids_ = small_pushed_ids_ || !is_pushed_id(external_id);
   external_ids_ = {std::min(external_ids_.first, correlation),
                    std::max(external_ids_.second, correlation)};
@@ -493,9 +464,8 @@ void FileEvents::add_range(const analysis::Range& r, uint64_t number, bool cross
   }
 }
 
-// Pairs each GPU record with its call (pairing.h: mapped through the
-// external correlations first, else by its own correlation), by merge-joins
-// on sorted streams; then numbers the work as the loader hands it out.
+// Pairs each GPU record with its call (analysis/read/correlation_join.h);
+// then numbers the work as the loader hands it out.
 void FileEvents::pair_gpu() {
   Join& j = *join_;
   analysis::GpuCounts& counts = info_.gpu;
@@ -528,51 +498,20 @@ void FileEvents::pair_gpu() {
     else
       j.paired.add(Work{r, g.seq, *call});
   };
-  const auto call_key = [](const CallKey& c) { return c.correlation; };
-  using CallLookup = Lookup<decltype(j.calls), CallKey, decltype(call_key)>;
-  // By the record's own correlation: what is left after the external ids.
-  analysis::SpillSorter<GpuIn, ByKey> own = j.sorter<GpuIn, ByKey>();
-  analysis::SpillSorter<GpuIn, ByKey>* by_own = &j.gpu;
-  if (j.externals.size() != 0) {
-    by_own = &own;
-    analysis::SpillSorter<GpuIn, ByKey> mapped = j.sorter<GpuIn, ByKey>();
-    {
-      const auto ext_key = [](const External& e) { return e.correlation; };
-      Lookup<decltype(j.externals), External, decltype(ext_key)> externals(j.externals, ext_key,
-                                                                           lanes());
-      analysis::SortedRecords<GpuIn, ByKey> cursor(j.gpu, lanes());
-      GpuIn g;
-      while (cursor.next(g)) {
-        const External* e = g.key == 0 ? nullptr : externals.find(g.key);
-        if (e == nullptr && external_only) {
-          handed_out(g, nullptr);
-        } else if (e == nullptr) {
-          own.add(g);
-        } else {
-          g.key = e->external;
-          mapped.add(g);
-        }
-      }
-    }
-    CallLookup calls(j.calls, call_key, lanes());
-    analysis::SortedRecords<GpuIn, ByKey> cursor(mapped, lanes());
-    GpuIn g;
-    while (cursor.next(g)) {
-      const CallKey* call = g.key == 0 ? nullptr : calls.find(g.key);
-      if (call != nullptr || external_only) {
-        handed_out(g, call);
-      } else {
-        g.key = g.record.correlation;
-        own.add(g);
-      }
-    }
-  }
-  {
-    CallLookup calls(j.calls, call_key, lanes());
-    analysis::SortedRecords<GpuIn, ByKey> cursor(*by_own, lanes());
-    GpuIn g;
-    while (cursor.next(g)) handed_out(g, g.key == 0 || external_only ? nullptr : calls.find(g.key));
-  }
+  // The join's visit: each record handed out with its call or none.
+  struct Visit {
+    const decltype(handed_out)& hand;
+    CallKey call;
+    void owner(const CallKey& c) { call = c; }
+    void issued(const GpuIn& g) { hand(g, &call); }
+    void owned() {}
+    void other(const CallKey&) {}
+    void unpaired(const GpuIn& g) { hand(g, nullptr); }
+  } visit{handed_out, {}};
+  analysis::pair_by_correlation(
+      j.calls, j.gpu, j.externals, j.called,
+      external_only ? analysis::PairingMode::kExternalOnly : analysis::PairingMode::kCorrelation,
+      j.sort, visit);
   // The unpaired work in file order, then the paired by call and start: GPU
   // work indices (flow ids) and GPU tracks follow this order.
   {
@@ -615,21 +554,21 @@ namespace {
 // CUPTI id replaced by unwrap(CUPTI id, the call that pushed the id or
 // nullptr): by CUPTI id again.
 template <typename JoinOf, typename Unwrap>
-analysis::SpillSorter<External, ByCorrelation> in_push_order(JoinOf& j, size_t lanes,
-                                                             Unwrap unwrap) {
-  analysis::SpillSorter<External, ByPushed> by_pushed = j.template sorter<External, ByPushed>();
+analysis::SpillSorter<ExternalId, ByCuptiId> in_push_order(JoinOf& j, Unwrap unwrap) {
+  analysis::SpillSorter<ExternalId, ByPushed> by_pushed = j.template sorter<ExternalId, ByPushed>();
   {
     auto cursor = j.externals.sorted();
-    External e;
+    ExternalId e;
     while (cursor.next(e)) by_pushed.add(e);
   }
-  analysis::SpillSorter<External, ByCorrelation> out = j.template sorter<External, ByCorrelation>();
+  analysis::SpillSorter<ExternalId, ByCuptiId> out = j.template sorter<ExternalId, ByCuptiId>();
   const auto call_key = [](const CallKey& c) { return c.correlation; };
-  Lookup<decltype(j.calls), CallKey, decltype(call_key)> calls(j.calls, call_key, lanes);
+  analysis::SortedLookup<CallKey, ByCorrelation, decltype(call_key)> calls(j.calls, call_key,
+                                                                           j.sort.lanes);
   auto cursor = by_pushed.sorted();
-  External e;
+  ExternalId e;
   while (cursor.next(e)) {
-    e.correlation = unwrap(e.correlation, calls.find(e.external));
+    e.cupti = unwrap(e.cupti, calls.find(e.pushed));
     out.add(e);
   }
   return out;
@@ -647,7 +586,7 @@ analysis::SpillSorter<External, ByCorrelation> in_push_order(JoinOf& j, size_t l
 void FileEvents::unwrap_correlations(bool external_only) {
   Join& j = *join_;
   if (!external_only) {
-    if (!CorrelationUnwrap::may_wrap(call_ids_.first, call_ids_.second)) return;
+    if (!analysis::CorrelationUnwrap::may_wrap(call_ids_.first, call_ids_.second)) return;
     analysis::SpillSorter<CallKey, ByStart> by_start = j.sorter<CallKey, ByStart>();
     {
       auto cursor = j.calls.sorted();
@@ -667,8 +606,8 @@ void FileEvents::unwrap_correlations(bool external_only) {
     calls_unwrapped_ = true;
     if (j.externals.size() != 0) unwrap_mappings();
   } else {
-    if (!CorrelationUnwrap::may_wrap(external_ids_.first, external_ids_.second)) return;
-    auto externals = in_push_order(j, lanes(), [&](uint64_t cupti, const CallKey* call) {
+    if (!analysis::CorrelationUnwrap::may_wrap(external_ids_.first, external_ids_.second)) return;
+    auto externals = in_push_order(j, [&](uint64_t cupti, const CallKey* call) {
       return unwrap_.next(cupti, call ? std::optional<uint64_t>(call->start_ns) : std::nullopt);
     });
     unwrap_.finish();
@@ -681,7 +620,7 @@ void FileEvents::unwrap_correlations(bool external_only) {
   GpuIn g;
   while (cursor.next(g)) {
     if (g.record.correlation != 0)
-      g.key = g.record.correlation = unwrap_.at(g.record.correlation, g.record.start_ns);
+      g.correlation = g.record.correlation = unwrap_.at(g.record.correlation, g.record.start_ns);
     gpu.add(g);
   }
   j.gpu = std::move(gpu);
@@ -692,7 +631,7 @@ void FileEvents::unwrap_correlations(bool external_only) {
 // one before, the first to the calls' value at its call's start.
 void FileEvents::unwrap_mappings() {
   std::optional<uint64_t> previous;
-  join_->externals = in_push_order(*join_, lanes(), [&](uint64_t cupti, const CallKey* call) {
+  join_->externals = in_push_order(*join_, [&](uint64_t cupti, const CallKey* call) {
     previous = previous ? analysis::unwrap_correlation(cupti, *previous)
                         : unwrap_.at(cupti, call ? call->start_ns : UINT64_MAX);
     return *previous;

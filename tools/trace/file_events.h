@@ -21,6 +21,7 @@
 
 #include "formats/read/reader.h"
 #include "tools/analysis/aggregate/memory_ledger.h"
+#include "tools/analysis/model/correlation_unwrap.h"
 #include "tools/analysis/model/gap_tally.h"
 #include "tools/analysis/model/range_stream.h"
 #include "tools/analysis/read/file_facts.h"
@@ -29,7 +30,6 @@
 #include "tools/analysis/read/spill_merge.h"
 #include "tools/analysis/read/spill_sorter.h"
 #include "tools/analysis/read/work_progress.h"
-#include "tools/trace/correlation_unwrap.h"
 #include "tools/trace/event_filter.h"
 #include "tools/trace/step_ranges.h"
 #include "tools/trace/trace_item.h"
@@ -206,10 +206,10 @@ class FileEvents : public RecordVisitor {
   bool gaps_counted_ = true;       // false: the trace gives the shim's numbers instead
   bool small_pushed_ids_ = false;  // a pushed id below kPushedIdBase: a file from before it
   // CUPTI's ids as recorded, lowest and highest: whether they can have
-  // wrapped (correlation_unwrap.h).
+  // wrapped (analysis/model/correlation_unwrap.h).
   std::pair<uint64_t, uint64_t> call_ids_{UINT64_MAX, 0};
   std::pair<uint64_t, uint64_t> external_ids_{UINT64_MAX, 0};
-  CorrelationUnwrap unwrap_;
+  analysis::CorrelationUnwrap unwrap_;
   bool calls_unwrapped_ = false;  // the calls' ids are written unwrapped
 };
 

@@ -2,35 +2,6 @@
 
 namespace gprof::analysis {
 
-void PagedBits::set(uint64_t id) {
-  looked_up_ = false;  // the page may be new
-  std::vector<uint64_t>& page = pages_[id / kPageBits];
-  if (page.empty()) page.assign(kPageBits / 64, 0);
-  const uint64_t bit = id % kPageBits;
-  page[bit / 64] |= uint64_t{1} << (bit % 64);
-}
-
-void PagedBits::reset(uint64_t id) {
-  auto it = pages_.find(id / kPageBits);
-  if (it == pages_.end()) return;
-  const uint64_t bit = id % kPageBits;
-  it->second[bit / 64] &= ~(uint64_t{1} << (bit % 64));
-}
-
-bool PagedBits::test(uint64_t id) const {
-  if (pages_.empty()) return false;
-  const uint64_t page = id / kPageBits;
-  if (!looked_up_ || page != last_page_) {
-    auto it = pages_.find(page);
-    last_ = it == pages_.end() ? nullptr : &it->second;
-    last_page_ = page;
-    looked_up_ = true;
-  }
-  if (last_ == nullptr) return false;
-  const uint64_t bit = id % kPageBits;
-  return ((*last_)[bit / 64] >> (bit % 64)) & 1;
-}
-
 CallSlots::CallSlots(uint32_t bits, size_t waiting_limit)
     : mask_((uint64_t{1} << bits) - 1), waiting_limit_(waiting_limit), slots_(size_t{1} << bits) {}
 

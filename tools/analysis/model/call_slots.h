@@ -35,30 +35,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "tools/analysis/model/paged_bits.h"
 #include "tools/analysis/model/walk_contexts.h"
 
 namespace gprof::analysis {
-
-// One bit per id, in pages made on first use.
-class PagedBits {
- public:
-  void set(uint64_t id);
-  void reset(uint64_t id);
-  bool test(uint64_t id) const;
-  void clear() {
-    pages_.clear();
-    looked_up_ = false;
-  }
-
- private:
-  static constexpr uint64_t kPageBits = 1u << 16;
-  std::unordered_map<uint64_t, std::vector<uint64_t>> pages_;
-  // The last page test() looked up (nullptr: none there): ids come in order,
-  // so most tests fall on it. Map values stay where they are.
-  mutable bool looked_up_ = false;
-  mutable uint64_t last_page_ = 0;
-  mutable const std::vector<uint64_t>* last_ = nullptr;
-};
 
 class CallSlots {
  public:

@@ -5,7 +5,7 @@
 namespace gprof::findings::stream {
 namespace {
 
-// join_by_correlation's visit: every GPU record, sync records too.
+// The join's visit (analysis/read/correlation_join.h): every GPU record, sync records too.
 class Join {
  public:
   Join(GpuCalls& out, WindowedGpu& windowed, analysis::GpuCounts& counts)

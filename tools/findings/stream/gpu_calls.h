@@ -1,6 +1,6 @@
 // Which call issued each GPU record of a file, read as a stream: the
 // pairing of the findings' external sorts (stream_scan.h,
-// correlation_join.h), handed out by the record's number in the file
+// analysis/read/correlation_join.h), handed out by the record's number in the file
 // (FileScan's seq: its records with a timestamp, in file order), for a
 // caller that reads the file again and meets the records in that order
 // (`gpuprof dump --records gpu`). Memory does not grow with the file.

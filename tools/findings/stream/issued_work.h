@@ -1,6 +1,6 @@
 // A file's GPU work and the calls that issued it, read as a stream:
 // report's launches and memory views over the findings' external sorts
-// (stream_scan.h, correlation_join.h) instead of a file held in memory (the
+// (stream_scan.h, analysis/read/correlation_join.h) instead of a file held in memory (the
 // loader of profile.h keeps ~90 bytes a record until the file ends), so that
 // their memory follows the distinct rows, not the run.
 #pragma once

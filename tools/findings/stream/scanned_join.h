@@ -1,5 +1,5 @@
 // A file read by FileScan (stream_scan.h), its calls sorted by correlation
-// beside its GPU records, and the two joined (correlation_join.h): the read
+// beside its GPU records, and the two joined (FileScan::join): the read
 // that the streams needing only which call issued what share (report's
 // launches and memory views, dump's GPU records).
 #pragma once
@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "formats/read/pipelined_reader.h"
-#include "tools/findings/stream/correlation_join.h"
 #include "tools/findings/stream/stream_scan.h"
 
 namespace gprof::findings::stream {
@@ -34,12 +33,9 @@ bool scan_and_join(const std::string& path, unsigned decoders, analysis::FileInf
     auto calls = scan.calls.sorted();
     for (CallRecord c; calls.next(c);) by_correlation.add(c);
   }
-  auto calls = by_correlation.sorted();
-  auto gpu = scan.gpu.sorted();
   WindowedGpu windowed(scan, info);
   auto visit = make(scan, windowed);
-  join_by_correlation(calls, gpu, visit);
-  scan.finish_gaps();
+  scan.join(by_correlation, visit);
   return true;
 }
 

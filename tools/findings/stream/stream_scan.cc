@@ -30,7 +30,7 @@ FileScan::FileScan(analysis::FileInfo& info, std::vector<std::string>& gpu_names
       info_(info),
       facts_(info),
       gpu_names_(gpu_names),
-      externals_(budget<External>()),
+      externals_(budget<analysis::ExternalId>()),
       starts_(budget<StartEvent>()),
       ends_(budget<EndEvent>()),
       keep_ranges_(ranges) {}
@@ -69,6 +69,7 @@ void FileScan::on_api(const ApiRecord& r) {
   c.call.copy_kind = r.copy_kind;
   c.call.async = info->category == ApiCategory::kLaunch || ends_with(info->display, "Async");
   c.correlation = ids_.call(r.correlation);
+  if (c.correlation != 0) called_.set(c.correlation);
   c.index = calls_seen_++;
   calls.add(c);
   span_begin = std::min(span_begin, r.start_ns);
@@ -81,35 +82,13 @@ void FileScan::on_external_correlation(uint64_t correlation, uint64_t external_i
   ++info_.gpu.external_correlations;
   if (!is_pushed_id(external_id)) refuse("external ids pushed from 1 (a file of an older gprof)");
   // With a capture window, whether work was issued outside it is told by
-  // its pairing (WindowedGpu), after apply_externals().
-  if (why_.empty()) externals_.add(External{ids_.call(correlation), external_id});
+  // its pairing (WindowedGpu), in the join.
+  if (why_.empty()) externals_.add(analysis::ExternalId{ids_.call(correlation), external_id});
 }
 
 void FileScan::on_cupti(const pb::CuptiStatus& status) {
   facts_.cupti(status);
   if (why_.empty() && !gaps_.status(status)) why_ = gaps_.why();
-}
-
-// The GPU records by CUPTI id beside the mappings by CUPTI id: each takes
-// the pushed id its mapping gives, and they are sorted again.
-bool FileScan::apply_externals() {
-  Sorted<GpuScan, ByCorrelation> mapped(budget<GpuScan>());
-  auto records = gpu.sorted();
-  auto externals = externals_.sorted();
-  External e{};
-  bool has_e = externals.next(e);
-  for (GpuScan g; records.next(g);) {
-    // Of two mappings of one id, the smaller pushed id, as CallPairing. A
-    // record with a mapping pairs through it even when no call of the
-    // pushed id was read, where CallPairing would try the record's own id:
-    // that id is then a takeover's CUPTI id, which no call carries.
-    while (has_e && e.cupti < g.correlation) has_e = externals.next(e);
-    if (has_e && e.cupti == g.correlation && g.correlation != 0) g.correlation = e.pushed;
-    mapped.add(g);
-  }
-  gpu = std::move(mapped);
-  externals_ = Sorted<External, ByCupti>(1);
-  return true;
 }
 
 void FileScan::finish_gaps() {
@@ -287,7 +266,6 @@ bool FileScan::finish() {
   if (why_.empty() && info_.cupti && info_.cupti->gaps_size() > 0 && !gaps_.finish(*info_.cupti))
     why_ = gaps_.why();
   if (!why_.empty()) return false;
-  if (info_.gpu.external_correlations != 0 && !apply_externals()) return false;
   // Open ranges end when the process did (FileAdapter::finish_ranges).
   uint64_t last = info_.last_ns;
   if (info_.footer) last = std::max<uint64_t>(last, info_.footer->end_clock_ns());

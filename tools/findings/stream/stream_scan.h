@@ -7,10 +7,9 @@
 //
 // External correlations (gprof's pushed ids above CUPTI's, formats/
 // correlation_ids.h) are sorted by CUPTI id and applied to the GPU records
-// once the file is read: a record pairs through its mapping, else by its
-// own id, as CallPairing does (apply_externals says where they differ). CUPTI gaps are counted as
-// the records come (gap_tally.h); the join tells the tally which launches got work (worked), and
-// finish_gaps() gives FileInfo.gaps.
+// by the join (join(), analysis/read/correlation_join.h). CUPTI gaps are
+// counted as the records come (gap_tally.h); the join tells the tally which
+// launches got work (worked), and join() gives FileInfo.gaps.
 //
 // CUPTI's ids are unwrapped as they are read (stream_ids.h). Files whose
 // pairing the stream does not reproduce are refused (why()): pushed ids
@@ -29,6 +28,7 @@
 #include "formats/read/reader.h"
 #include "tools/analysis/model/gap_tally.h"
 #include "tools/analysis/model/stream_ids.h"
+#include "tools/analysis/read/correlation_join.h"
 #include "tools/analysis/read/file_facts.h"
 #include "tools/analysis/read/profile.h"
 #include "tools/analysis/read/spill_sorter.h"
@@ -68,12 +68,19 @@ class FileScan final : public RecordVisitor {
   const std::string& why() const { return why_; }
   // A GPU work record paired with the call of this correlation (the join).
   void worked(uint64_t correlation) { gaps_.worked(correlation); }
+  // After finish(): pairs the GPU records with `calls` (sorted by
+  // correlation; any of the file's calls) and hands the join to `visit`
+  // (correlation_join.h), then gives FileInfo.gaps.
+  template <typename Visit>
+  void join(Sorted<CallRecord, ByCorrelation>& calls, Visit& visit) {
+    analysis::pair_by_correlation(calls, gpu, externals_, called_,
+                                  analysis::PairingMode::kCorrelation, analysis::SortResources{},
+                                  visit);
+    finish_gaps();
+  }
   // With a capture window: a GPU record counted once paired (WindowedGpu),
   // for the gaps' counts.
   void counted_gpu(uint64_t start_ns) { gaps_.gpu(start_ns); }
-  // Once the join has told worked(): the file's FileInfo.gaps.
-  void finish_gaps();
-
   // The file's kernel names (mangled) by their id in the file.
   const std::unordered_map<uint32_t, std::string>& kernels() const { return facts_.kernels(); }
 
@@ -112,18 +119,10 @@ class FileScan final : public RecordVisitor {
   // comes: the in-memory readers name records once the file is read.
   std::unordered_map<uint32_t, uint32_t> unnamed_kernels_;
   std::map<std::pair<uint32_t, uint32_t>, std::vector<RangeRecord>> stacks_;  // (tid, domain)
-  struct External {
-    uint64_t cupti;
-    uint64_t pushed;
-  };
-  struct ByCupti {
-    bool operator()(const External& a, const External& b) const {
-      return a.cupti != b.cupti ? a.cupti < b.cupti : a.pushed < b.pushed;
-    }
-  };
-  bool apply_externals();
-  static int never_received(void*, uint64_t) { return 0; }  // pairs after reading
-  Sorted<External, ByCupti> externals_;
+  static int never_received(void*, uint64_t) { return 0; }                    // pairs after reading
+  void finish_gaps();
+  Sorted<analysis::ExternalId, analysis::ByCuptiId> externals_;
+  analysis::PagedBits called_;  // the calls' ids, for the join
   analysis::GapTally gaps_{&FileScan::never_received, nullptr};
   analysis::StreamIds ids_;
   Sorted<StartEvent, ById> starts_;
@@ -140,7 +139,7 @@ class FileScan final : public RecordVisitor {
   bool windowed_ = false;
 };
 
-// A windowed file's GPU records as join_by_correlation hands them out: an
+// A windowed file's GPU records as the join hands them out: an
 // unpaired one that started outside every window is work issued outside
 // them, left out and counted as such (CaptureWindows, profile.cc); the
 // others count in FileInfo and the span as FileScan counts those of other

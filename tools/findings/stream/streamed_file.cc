@@ -8,7 +8,6 @@
 
 #include "tools/analysis/model/glob.h"
 #include "tools/analysis/model/steps.h"
-#include "tools/findings/stream/correlation_join.h"
 #include "tools/findings/stream/stream_scan.h"
 
 namespace gprof::findings::stream {
@@ -222,15 +221,10 @@ class FileJoin {
     by_thread_.add(paired);
   }
 
-  // Which call issued what (correlation_join.h).
-  void pair() {
-    auto calls = by_correlation_.sorted();
-    auto gpu = scan_.gpu.sorted();
-    join_by_correlation(calls, gpu, *this);
-    scan_.finish_gaps();
-  }
+  // Which call issued what (analysis/read/correlation_join.h).
+  void pair() { scan_.join(by_correlation_, *this); }
 
- public:  // join_by_correlation's visit
+ public:  // the join's visit
   void owner(const CallRecord& c) { owner_ = PairedCall{c, 0, false, {}}; }
   void issued(const GpuScan& g) {
     windowed_.paired(g);

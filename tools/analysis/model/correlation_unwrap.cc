@@ -1,11 +1,11 @@
-#include "tools/trace/correlation_unwrap.h"
+#include "tools/analysis/model/correlation_unwrap.h"
 
 #include <algorithm>
 
 #include "formats/correlation_ids.h"
 #include "tools/analysis/model/pairing.h"
 
-namespace gprof::trace {
+namespace gprof::analysis {
 namespace {
 
 constexpr uint64_t kIdSpace = uint64_t{1} << 32;
@@ -19,7 +19,7 @@ bool CorrelationUnwrap::may_wrap(uint64_t lowest, uint64_t highest) {
 uint64_t CorrelationUnwrap::next(uint64_t raw, std::optional<uint64_t> time_ns) {
   // A call of a takeover carries an id gprof pushed: no CUPTI id, no sample.
   if (is_pushed_id(raw)) return raw;
-  const uint64_t id = analysis::unwrap_correlation(raw, count_ == 0 ? raw : previous_);
+  const uint64_t id = unwrap_correlation(raw, count_ == 0 ? raw : previous_);
   const uint64_t drift = id > sampled_ ? id - sampled_ : sampled_ - id;
   if (count_++ % kSample == 0 || drift >= kDrift) sample_due_ = true;
   // An id without a time (a pushed id whose call is not in the file) is no
@@ -43,7 +43,7 @@ uint64_t CorrelationUnwrap::at(uint64_t raw, uint64_t time_ns) const {
   if (samples_.empty()) return raw;
   auto it = std::upper_bound(samples_.begin(), samples_.end(), time_ns,
                              [](uint64_t t, const auto& sample) { return t < sample.first; });
-  return analysis::unwrap_correlation(raw, it == samples_.begin() ? it->second : (it - 1)->second);
+  return unwrap_correlation(raw, it == samples_.begin() ? it->second : (it - 1)->second);
 }
 
-}  // namespace gprof::trace
+}  // namespace gprof::analysis

@@ -1,6 +1,6 @@
 // CUPTI's 32-bit correlation ids unwrapped to 64 bits where the records
 // stream past and cannot all be held (trace, export), the way `report`
-// unwraps them in memory (analysis/model/pairing.h, whose unwrap_correlation this
+// unwraps them in memory (pairing.h, whose unwrap_correlation this
 // uses): the ids in the order they were handed out, each to the value nearest
 // the one before; any other id of the file (a GPU record's, a launch's kept
 // apart) to the value nearest that of the last id handed out before its time.
@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-namespace gprof::trace {
+namespace gprof::analysis {
 
 class CorrelationUnwrap {
  public:
@@ -53,4 +53,4 @@ class CorrelationUnwrap {
   bool wrapped_ = false;
 };
 
-}  // namespace gprof::trace
+}  // namespace gprof::analysis
