@@ -28,11 +28,8 @@ struct SidecarRun {
   std::vector<std::pair<std::string, std::string>> in_memory;
 };
 
-// `also`: another visitor that sees the same pass over the files (the
-// timelines of `gpuprof analyze`), or nullptr. Without one, the run's files
-// are read on `options.jobs` threads (ops_files.h: the same rows); `also`
-// sees them one by one, in order, on this thread.
-SidecarRun load_sidecar_run(const std::vector<std::string>& paths, const RowOptions& options,
-                            analysis::ProfileVisitor* also = nullptr);
+// The run's files are read on `options.jobs` threads, each streamed where
+// it can be (ops_files.h: the rows `report` prints).
+SidecarRun load_sidecar_run(const std::vector<std::string>& paths, const RowOptions& options);
 
 }  // namespace gprof::comparison

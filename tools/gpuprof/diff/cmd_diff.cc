@@ -218,8 +218,8 @@ int compare_and_write(const DiffArgs& args, bool& compared, std::string& reason)
   const bool analyzed = !args.no_findings && all_sidecars(base_args) && all_sidecars(new_args);
   ProgressScope progress(sidecars, analyzed ? 2 : 1, args.quiet);
   InMemoryNotes notes;
-  std::optional<LoadedSide> base = load_side(base_args, args.group_by, rows, nullptr, notes);
-  std::optional<LoadedSide> now = load_side(new_args, args.group_by, rows, nullptr, notes);
+  std::optional<LoadedSide> base = load_side(base_args, args.group_by, rows, notes);
+  std::optional<LoadedSide> now = load_side(new_args, args.group_by, rows, notes);
   // The findings' pass is one stream per side, most of diff's time; the two
   // sides share nothing, so with --jobs 2 or more they run at once. Their
   // notes are printed afterwards, base first, as a serial run prints them.

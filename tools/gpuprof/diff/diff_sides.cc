@@ -62,7 +62,7 @@ std::optional<std::string> unmatchable_group(analysis::GroupBy group_by) {
 // problem; nullopt when some run cannot be used.
 std::optional<LoadedSide> load_side(const std::vector<std::string>& arguments,
                                     const std::string& group_by, const comparison::RowOptions& rows,
-                                    analysis::ProfileVisitor* also, InMemoryNotes& notes) {
+                                    InMemoryNotes& notes) {
   const Runs runs = expand_run_list(arguments);
   if (!report_input_errors(runs.errors)) return std::nullopt;
   LoadedSide side;
@@ -73,7 +73,7 @@ std::optional<LoadedSide> load_side(const std::vector<std::string>& arguments,
     const std::optional<std::string> text =
         files.size() == 1 ? json_text(files.front()) : std::nullopt;
     if (!text) {
-      comparison::SidecarRun run = comparison::load_sidecar_run(files, rows, also);
+      comparison::SidecarRun run = comparison::load_sidecar_run(files, rows);
       const bool readable = check_files(run.files);
       ok = readable && ok;
       print_in_memory_notes(run.in_memory, &notes);

@@ -31,12 +31,11 @@ std::optional<std::string> unmatchable_group(analysis::GroupBy group_by);
 
 // Each run of `arguments` (expand_run_list), with a line on stderr for every
 // problem; nullopt when some run cannot be used. `group_by` as given, for
-// the JSON reports' check. `also` sees the sidecar files as they are read
-// (nullptr: nothing else does). `notes`: the "read in memory" notes the
-// command printed, so that a file read twice gets one.
+// the JSON reports' check. `notes`: the "read in memory" notes the command
+// printed, so that a file read twice gets one.
 std::optional<LoadedSide> load_side(const std::vector<std::string>& arguments,
                                     const std::string& group_by, const comparison::RowOptions& rows,
-                                    analysis::ProfileVisitor* also, InMemoryNotes& notes);
+                                    InMemoryNotes& notes);
 
 // Whether no run of the side has a row.
 bool no_rows(const LoadedSide& side);
