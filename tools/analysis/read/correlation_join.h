@@ -10,13 +10,14 @@
 //   - Of calls sharing an id, the one that started first issued the work
 //     (callers sort their calls so); id 0 never pairs.
 // The ids come unwrapped (CUPTI's wrap around 2^32): each reader unwraps
-// them as its passes allow (model/stream_ids.h as read, model/
-// correlation_unwrap.h over sorted calls, export in SQL).
+// them as its passes allow (the findings' scan as it reads, stream_ids.h;
+// trace over its sorted calls, correlation_unwrap.h).
 //
 // Call and Gpu records name the id they join on `correlation`; the calls'
 // sorter orders by (correlation, start), the GPU records' by correlation
-// first. Memory: the sorters' buffers; a file with external correlations
-// sorts its mapped GPU records once more (KeyedGpu).
+// first. Memory: the sorters' buffers, and the reader's bit per call id
+// (PagedBits: 12 MB at 100M calls); a file with external correlations sorts
+// its mapped GPU records once more (KeyedGpu).
 #pragma once
 
 #include <cstdint>
