@@ -181,6 +181,26 @@ class StreamMatchesMemory(StreamCase):
 
 
     @unittest.skipUnless(GEN, "GPUPROF_GEN not set")
+    def test_gpu_far_behind_during_a_takeover(self):
+        """Issue 31: while another tool holds CUPTI, a GPU record pairs through its external
+        correlation, and the stream kept the last 2^20 of those. A GPU 30 s behind its calls
+        delivered records whose mapping had left that table: the file was read in memory (10M
+        records: 1.1 GB; 100M: 9.9 GB). The mappings pushed out are kept on disk and the lost
+        records paired once the file has ended: the in-memory bytes, no note, the stream's
+        memory."""
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "takeover_lag.gprof")
+            subprocess.run([GEN, "--records", "10M", "--takeover", "5:60", "--gpu-lag", "30",
+                            "-o", path], check=True, capture_output=True)
+            for args in ([], ["--group-by", "thread", "--limit", "0"],
+                         ["--group-by", "stream", "--range", "ProfilerStep*"]):
+                streamed, peak_kb = report_with_peak(args, [path])
+                self.assertEqual(streamed.returncode, 0, streamed.stderr)
+                self.assertNotIn("read in memory", streamed.stderr)
+                self.assertEqual(streamed.stdout, report(args, [path], stream=False).stdout, args)
+                self.assertLess(peak_kb, 200 * 1024, args)
+
+    @unittest.skipUnless(GEN, "GPUPROF_GEN not set")
     def test_generated_capture_windows(self):
         """Issue 31: files recorded with capture windows (the GPU work of calls outside them
         still reported, queued before one opened or issued just after one closed) were read in

@@ -277,13 +277,44 @@ void OpsStream::on_gpu_batch(const GpuBatch& batch) {
   const uint64_t duration = end_ns > start_ns ? end_ns - start_ns : 0;
   const uint64_t seq = gpu_seq_++;
   uint64_t correlation = ids_.other(c.correlation());
+  bool lost = false;
   if (external_.any()) {
-    bool lost = false;
     correlation = external_.translate(correlation, lost);
-    if (lost) {
+    if (lost && windowed_) {
       fail("a GPU record whose external correlation left the pairing window");
       return;
     }
+    // --group-by stream|device: a call's group is its first work's, which
+    // is known for this one only once the file has ended: two passes.
+    if (lost && by_work_ && groups_in_ == nullptr && groups_out_ == nullptr) {
+      walked_too_soon();
+      return;
+    }
+  }
+  if (lost) {
+    // Its mapping left the table long ago (a GPU far behind): its call is
+    // found once the file has ended (pair_lost()); its GPU row counts now,
+    // or with --group-by thread and --range once its call's tag is known.
+    info_.gpu.count(kind);
+    ++info_.gpu.records;
+    gaps_.gpu(start_ns);
+    uint32_t l = 0;
+    if (work) {
+      const std::string* kernel = nullptr;
+      if (kind == GpuKind::kKernel) {
+        const uint32_t kernel_id = c.kernel();
+        kernel = kernel_name(kernel_id);
+        if (kernel == nullptr && kernel_id != 0) {
+          fail("a kernel name written after its kernel");
+          return;
+        }
+      }
+      l = gpu_label(c, kernel);
+    }
+    lost_.add(LostGpu{HeldGpu{seq, correlation, start_ns, end_ns, l, c.device(), kind},
+                      work ? duration : 0, by_work_ ? work_group(c) : 0});
+    if (work && !tagged_) count_work(l, seq, c.device(), start_ns, end_ns);
+    return;
   }
   uint32_t context = WalkContexts::kNone;
   const CallSlots::Gpu pairing = slots_.gpu(correlation, work ? duration : 0, context);
@@ -341,6 +372,40 @@ void OpsStream::on_gpu_batch(const GpuBatch& batch) {
     return;
   }
   count_work(l, seq, c.device(), start_ns, end_ns);
+}
+
+// GPU records whose mapping was pushed out of the table before they came:
+// paired now with the pushed id the mapping gave, as add_gpu() pairs the
+// others. Their calls are read; walked or not, in the table or pushed out.
+void OpsStream::pair_lost() {
+  if (lost_.size() == 0) return;
+  external_.join_lost(
+      lost_, [](const LostGpu& g) { return g.held.correlation; },
+      [this](const LostGpu& g, uint64_t pushed) {
+        if (!why_.empty()) return;
+        HeldGpu h = g.held;
+        h.correlation = pushed;
+        const bool work = h.kind != GpuKind::kSync;
+        uint32_t context = WalkContexts::kNone;
+        const CallSlots::Gpu pairing = slots_.gpu(pushed, g.ns, context);
+        switch (pairing) {
+          case CallSlots::Gpu::kOpened:
+            if (work)
+              add_device_time(contexts_, context, g.ns,
+                              [this](uint32_t l) -> Row& { return label_rows_[l]; });
+            break;
+          case CallSlots::Gpu::kLate:
+            if (work) late_device_.late(pushed, g.ns);
+            break;
+          case CallSlots::Gpu::kWaiting:
+            break;
+        }
+        if (!work) return;
+        gaps_.worked(pushed);
+        if (groups_out_ != nullptr) collect_first_work(pushed, pairing, g.group);
+        if (tagged_) tagged_work_.add(h, pairing);
+      });
+  lost_ = SpillSorter<LostGpu, LostOrder>(1);
 }
 
 // --group-by stream|device: work of call `correlation`, as gpu() paired it.
@@ -599,6 +664,7 @@ bool OpsStream::finish(KeyAverages& out, std::optional<FileThroughput>* throughp
   // Work held by a capture window counts in the gaps once they are closed
   // (release_held()).
   const bool gaps = info_.cupti && info_.cupti->gaps_size() != 0;
+  if (why_.empty()) pair_lost();
   if (why_.empty() && gaps && !gaps_.finish(*info_.cupti)) why_ = gaps_.why();
   if (!why_.empty()) return false;
 

@@ -476,6 +476,22 @@ class OpsStream final : public RecordVisitor,
   }
   GapTally gaps_{&OpsStream::received, this};
   LateDeviceTime late_device_;
+  // GPU records whose external correlation left the table (pair_lost()).
+  struct LostGpu {
+    HeldGpu held;    // held.correlation: its CUPTI id
+    uint64_t ns;     // work time; 0 for a sync record
+    uint32_t group;  // --group-by stream|device: its work_group()
+  };
+  struct LostOrder {
+    bool operator()(const LostGpu& a, const LostGpu& b) const {
+      return a.held.correlation < b.held.correlation;
+    }
+    static std::pair<uint64_t, uint64_t> prefix(const LostGpu& g) {
+      return {g.held.correlation, g.held.seq};
+    }
+  };
+  SpillSorter<LostGpu, LostOrder> lost_{(size_t{1} << 20) / sizeof(LostGpu)};
+  void pair_lost();
   bool windowed_ = false;  // has_capture_window: unpaired GPU work may be outside it
   SpillSorter<HeldGpu, BySeq> held_{kHeldBudget};
   // External correlations that moved held records: by CUPTI id.

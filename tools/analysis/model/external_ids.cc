@@ -14,7 +14,10 @@ ExternalIds::Added ExternalIds::add(uint64_t cupti, uint64_t pushed) {
   Slot& slot = slots_[cupti & mask_];
   if (slot.cupti == cupti) return slot.pushed == pushed ? Added::kAgain : Added::kConflict;
   if (pushed_out_.test(cupti)) return Added::kConflict;
-  if (slot.cupti != 0) pushed_out_.set(slot.cupti);
+  if (slot.cupti != 0) {
+    pushed_out_.set(slot.cupti);
+    pushed_out_mappings_.add(slot);
+  }
   slot = Slot{cupti, pushed};
   empty_ = false;
   return Added::kNew;

@@ -9,19 +9,24 @@
 // id (pairing.h, pushed ids apart). A mapping can come after the GPU
 // record (they are written from different CUPTI buffers); the owner then
 // moves what the record left waiting under its CUPTI id (CallSlots::
-// rename). A record whose mapping was pushed out of the table cannot be
-// answered (lost()), nor can files whose pushed ids start at 1 (files of
-// gprof before formats/correlation_ids.h): those are read in memory. CUPTI
-// ids come unwrapped (stream_ids.h).
+// rename). A GPU far behind its calls delivers records whose mapping was
+// pushed out of the table long before (translate()'s `lost`): the mappings
+// pushed out are kept on disk, sorted by CUPTI id, and the owner looks its
+// lost records up there once the file has ended (join_lost()). Files whose
+// pushed ids start at 1 (files of gprof before formats/correlation_ids.h)
+// are read in memory. CUPTI ids come unwrapped (stream_ids.h).
 //
-// Memory: 16 bytes × 2^bits once a mapping is read, and 1 bit per CUPTI id
-// up to the largest pushed out (8 KiB pages, made as needed).
+// Memory: 16 bytes × 2^bits once a mapping is read, 1 bit per CUPTI id up
+// to the largest pushed out (8 KiB pages, made as needed), and 1 MiB of
+// mappings pushed out before they spill.
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
-#include "tools/analysis/model/call_slots.h"
+#include "tools/analysis/model/paged_bits.h"
+#include "tools/analysis/read/spill_sorter.h"
 
 namespace gprof::analysis {
 
@@ -51,15 +56,37 @@ class ExternalIds {
   }
   bool any() const { return !empty_; }
 
+  // Once the file has ended: `lost`, records translate() called lost sorted
+  // by their CUPTI id (`cupti(record)`), each handed to `found` with the
+  // pushed id of its mapping.
+  template <typename T, typename Less, typename Cupti, typename Found>
+  void join_lost(SpillSorter<T, Less>& lost, Cupti cupti, Found found) {
+    auto mappings = pushed_out_mappings_.sorted();
+    auto records = lost.sorted();
+    Slot m;
+    bool has_m = mappings.next(m);
+    for (T r; records.next(r);) {
+      const uint64_t id = cupti(r);
+      while (has_m && m.cupti < id) has_m = mappings.next(m);
+      // Every lost record's id was pushed out with its mapping.
+      if (has_m && m.cupti == id) found(r, m.pushed);
+    }
+  }
+
  private:
   struct Slot {
     uint64_t cupti = 0;  // 0: free
     uint64_t pushed = 0;
   };
+  struct ByCupti {
+    bool operator()(const Slot& a, const Slot& b) const { return a.cupti < b.cupti; }
+    static std::pair<uint64_t, uint64_t> prefix(const Slot& s) { return {s.cupti, 0}; }
+  };
   uint32_t bits_;
   uint64_t mask_ = 0;
   std::vector<Slot> slots_;
   PagedBits pushed_out_;
+  SpillSorter<Slot, ByCupti> pushed_out_mappings_{(size_t{1} << 20) / sizeof(Slot)};
   bool empty_ = true;
 };
 

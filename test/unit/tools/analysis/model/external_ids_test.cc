@@ -6,7 +6,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <utility>
+#include <vector>
+
 #include "formats/correlation_ids.h"
+#include "tools/analysis/model/call_slots.h"
 
 namespace gprof::analysis {
 namespace {
@@ -38,6 +42,33 @@ TEST_CASE("a mapping pushed out of the table is lost, not read as the record's o
   ids.translate(3, lost);
   CHECK(lost);
   CHECK(ids.add(3, P + 3) == ExternalIds::Added::kConflict);
+}
+
+TEST_CASE("records whose mapping was pushed out find it on disk once the file has ended") {
+  ExternalIds ids(2);  // 4 slots: ids 1..40 push out all but the last four
+  for (uint64_t cupti = 1; cupti <= 40; ++cupti)
+    REQUIRE(ids.add(cupti, P + 100 + cupti) == ExternalIds::Added::kNew);
+  struct Lost {
+    uint64_t cupti;
+    uint64_t seq;
+  };
+  struct ByCupti {
+    bool operator()(const Lost& a, const Lost& b) const { return a.cupti < b.cupti; }
+  };
+  SpillSorter<Lost, ByCupti> lost(3);  // spills: runs merged
+  uint64_t seq = 0;
+  for (const uint64_t cupti : {30u, 2u, 17u, 2u, 36u}) {
+    bool is_lost = false;
+    ids.translate(cupti, is_lost);
+    REQUIRE(is_lost);
+    lost.add(Lost{cupti, seq++});
+  }
+  std::vector<std::pair<uint64_t, uint64_t>> found;  // (seq, pushed)
+  ids.join_lost(
+      lost, [](const Lost& l) { return l.cupti; },
+      [&](const Lost& l, uint64_t pushed) { found.emplace_back(l.seq, pushed); });
+  CHECK(found == std::vector<std::pair<uint64_t, uint64_t>>{
+                     {1, P + 102}, {3, P + 102}, {2, P + 117}, {0, P + 130}, {4, P + 136}});
 }
 
 TEST_CASE("ids pushed from 1 (an older gprof's) are told") {
