@@ -3,7 +3,8 @@
 // API call joins its own GPU work and not that of a call 2^32 ids earlier.
 // The rows are loaded as recorded; a file whose ids span enough for a wrap
 // is then read back in the order CUPTI handed the ids out (SQLite sorts
-// outside memory) and its changed ids rewritten by rowid.
+// outside memory), its calls' changed ids rewritten by rowid, and the GPU
+// tables' rewritten in one UPDATE each through a function of that pass.
 #pragma once
 
 #include <cstdint>
