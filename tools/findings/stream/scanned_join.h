@@ -1,5 +1,5 @@
 // A file read by FileScan (stream_scan.h), its calls sorted by correlation
-// beside its GPU records, and the two joined (FileScan::join): the read
+// as read, beside its GPU records, and the two joined (FileScan::join): the read
 // that the streams needing only which call issued what share (report's
 // launches and memory views, dump's GPU records).
 #pragma once
@@ -27,15 +27,9 @@ bool scan_and_join(const std::string& path, unsigned decoders, analysis::FileInf
     why = scan.why();
     return false;
   }
-  constexpr size_t kCallBudget = (size_t{8} << 20) / sizeof(CallRecord);
-  analysis::SpillSorter<CallRecord, ByCorrelation> by_correlation(kCallBudget);
-  {
-    auto calls = scan.calls.sorted();
-    for (CallRecord c; calls.next(c);) by_correlation.add(c);
-  }
   WindowedGpu windowed(scan, info);
   auto visit = make(scan, windowed);
-  scan.join(by_correlation, visit);
+  scan.join(scan.calls_by_id, visit);
   return true;
 }
 

@@ -23,7 +23,8 @@ constexpr size_t budget() {
 }  // namespace
 
 FileScan::FileScan(analysis::FileInfo& info, std::vector<std::string>& gpu_names, bool ranges)
-    : calls(budget<CallRecord>()),
+    : calls(ranges ? budget<CallRecord>() : 1),
+      calls_by_id(ranges ? 1 : budget<CallRecord>()),
       ranges_by_thread(budget<RangeRecord>()),
       ranges_by_start(budget<RangeRecord>()),
       gpu(budget<GpuScan>()),
@@ -71,7 +72,10 @@ void FileScan::on_api(const ApiRecord& r) {
   c.correlation = ids_.call(r.correlation);
   if (c.correlation != 0) called_.set(c.correlation);
   c.index = calls_seen_++;
-  calls.add(c);
+  if (keep_ranges_)
+    calls.add(c);
+  else
+    calls_by_id.add(c);
   span_begin = std::min(span_begin, r.start_ns);
   span_end = std::max(span_end, r.end_ns);
   if (issues_work(info->category)) work_begin = std::min(work_begin, r.start_ns);

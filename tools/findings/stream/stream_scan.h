@@ -87,7 +87,10 @@ class FileScan final : public RecordVisitor {
   // Row names of ranges (range_row_name), by RangeRecord::name.
   const std::vector<std::string>& range_names() const { return range_names_; }
 
+  // The calls: by thread and start for the findings' sweep (`ranges`), else
+  // by correlation only, all that the join needs (calls_by_id).
   Sorted<CallRecord, ByThreadStart> calls;
+  Sorted<CallRecord, ByCorrelation> calls_by_id;
   Sorted<RangeRecord, RangeNesting> ranges_by_thread;
   Sorted<RangeRecord, ByStart> ranges_by_start;
   Sorted<GpuScan, ByCorrelation> gpu;
