@@ -44,41 +44,54 @@ CallPlace place_of(const Timeline& timeline, const Call& call) {
                    call.tid};
 }
 
-void WhereBuilder::add_range(const std::string* range, uint64_t cost_ns) {
-  ranges_[range == nullptr ? kNoRange : *range] += cost_ns;
+// A range's name lives as long as its file's timeline: its address and the
+// file name it.
+void WhereBuilder::add_range(const Timeline& timeline, const std::string* range, uint64_t cost_ns) {
+  cost_of(ranges_, last_range_, timeline.file, reinterpret_cast<uintptr_t>(range),
+          [&] { return range == nullptr ? std::string(kNoRange) : *range; }) += cost_ns;
 }
 
 void WhereBuilder::add_step(const Timeline& timeline, int32_t step) {
-  if (step != kNone) steps_.emplace(timeline.file, step);
+  if (step == kNone) return;
+  const std::pair<uint32_t, int32_t> key{timeline.file, step};
+  if (key == last_step_) return;
+  last_step_ = key;
+  steps_.insert(key);
 }
 
 void WhereBuilder::add(const Timeline& timeline, const CallPlace* c, const Work* work,
                        uint64_t cost_ns) {
   // Every contribution counts, so that places of zero-length events rank by count.
   cost_ns = std::max<uint64_t>(cost_ns, 1);
-  add_range(c ? c->range : nullptr, cost_ns);
+  add_range(timeline, c ? c->range : nullptr, cost_ns);
   if (c) {
     add_step(timeline, c->step);
-    threads_[thread_label(timeline, c->tid)] += cost_ns;
+    cost_of(threads_, last_thread_, timeline.file, c->tid,
+            [&] { return thread_label(timeline, c->tid); }) += cost_ns;
   } else if (work) {
     add_step(timeline, step_at(timeline, work->start_ns));
   }
   if (work) {
-    streams_[fmt::format("{}", work->stream)] += cost_ns;
-    devices_[fmt::format("{}", work->device)] += cost_ns;
-    activities_[timeline.names[work->name]] += cost_ns;
+    cost_of(streams_, last_stream_, work->stream, 0,
+            [&] { return fmt::format("{}", work->stream); }) += cost_ns;
+    cost_of(devices_, last_device_, work->device, 0,
+            [&] { return fmt::format("{}", work->device); }) += cost_ns;
+    cost_of(activities_, last_activity_, timeline.file, work->name,
+            [&] { return timeline.names[work->name]; }) += cost_ns;
   }
-  files_[file_label(timeline)] += cost_ns;
+  cost_of(files_, last_file_, timeline.file, 0, [&] { return file_label(timeline); }) += cost_ns;
 }
 
 void WhereBuilder::add_time(const Timeline& timeline, const std::string* range, uint32_t range_tid,
                             uint64_t time_ns, uint32_t device, uint64_t cost_ns) {
   cost_ns = std::max<uint64_t>(cost_ns, 1);
-  add_range(range, cost_ns);
+  add_range(timeline, range, cost_ns);
   add_step(timeline, step_at(timeline, time_ns));
-  if (range != nullptr) threads_[thread_label(timeline, range_tid)] += cost_ns;
-  devices_[fmt::format("{}", device)] += cost_ns;
-  files_[file_label(timeline)] += cost_ns;
+  if (range != nullptr)
+    cost_of(threads_, last_thread_, timeline.file, range_tid,
+            [&] { return thread_label(timeline, range_tid); }) += cost_ns;
+  cost_of(devices_, last_device_, device, 0, [&] { return fmt::format("{}", device); }) += cost_ns;
+  cost_of(files_, last_file_, timeline.file, 0, [&] { return file_label(timeline); }) += cost_ns;
 }
 
 Where WhereBuilder::finish(const std::vector<Timeline>& timelines, size_t top) const {

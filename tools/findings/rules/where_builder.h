@@ -40,11 +40,31 @@ class WhereBuilder {
   Where finish(const std::vector<Timeline>& timelines, size_t top = 3) const;
 
  private:
-  void add_range(const std::string* range, uint64_t cost_ns);
+  void add_range(const Timeline& timeline, const std::string* range, uint64_t cost_ns);
   void add_step(const Timeline& timeline, int32_t step);
 
+  // The last place each map was asked for, by a key that names it without
+  // its text: contributions come in runs of one thread, stream and range,
+  // and making the text and looking it up was most of launch-bound's time.
+  struct Last {
+    uint64_t first = UINT64_MAX, second = UINT64_MAX;
+    uint64_t* cost = nullptr;  // std::map's values stay where they are
+  };
+  template <typename Name>
+  uint64_t& cost_of(std::map<std::string, uint64_t>& map, Last& last, uint64_t first,
+                    uint64_t second, Name&& name) {
+    if (last.cost == nullptr || last.first != first || last.second != second) {
+      last.first = first;
+      last.second = second;
+      last.cost = &map[name()];
+    }
+    return *last.cost;
+  }
+
   std::map<std::string, uint64_t> ranges_, threads_, streams_, devices_, files_, activities_;
+  Last last_range_, last_thread_, last_stream_, last_device_, last_file_, last_activity_;
   std::set<std::pair<uint32_t, int32_t>> steps_;  // (file, step)
+  std::pair<uint32_t, int32_t> last_step_{UINT32_MAX, kNone};
 };
 
 // The step of `timeline` at `time_ns`, kNone when outside every step.
