@@ -32,9 +32,10 @@ CASES = [
 
 
 class AnalyzeCase(E2ETestCase):
-    def record_program(self, name, env, efficient=False):
+    def record_program(self, name, env, efficient=False, attempt=0):
         """Runs a program under the shim into its own folder; returns the folder."""
-        out = os.path.join(self.tmp, name + ("-efficient" if efficient else ""))
+        out = os.path.join(self.tmp, name + ("-efficient" if efficient else "") +
+                           (f"-{attempt}" if attempt else ""))
         os.makedirs(out, exist_ok=True)
         args = [program(name)] + (["--efficient"] if efficient else [])
         run = run_program(args, out, env=env)
@@ -63,7 +64,16 @@ class EachRuleOnItsProgram(AnalyzeCase):
                 self.assertEqual(finding["where"]["steps"]["pattern"], "ProfilerStep*")
                 self.assertTrue(finding["suggestion"])
                 self.assertTrue(finding["evidence"])
-                efficient = self.analyze_json(self.record_program(name, env, efficient=True))
+                # The fake GPU runs a kernel when it is launched, so a host descheduled
+                # for milliseconds leaves it idle that long: in these 15 ms runs, a CI
+                # machine's 4.6 ms stall once made gpu-idle fire at 32% of the window on
+                # an efficient run. A mistake fires every time; a stall does not repeat
+                # three times.
+                for attempt in range(3):
+                    efficient = self.analyze_json(
+                        self.record_program(name, env, efficient=True, attempt=attempt))
+                    if not efficient["findings"]:
+                        break
                 self.assertEqual(efficient["findings"], [],
                                  f"{name} --efficient: {json.dumps(efficient['findings'], indent=1)}")
                 self.assertEqual([r["fired"] for r in efficient["rules"]], [False] * len(efficient["rules"]))
