@@ -169,15 +169,13 @@ class StreamMatchesMemory(StreamCase):
             path = os.path.join(d, "lag.gprof")
             subprocess.run([GEN, "--records", "7M", "--gpu-lag", "60", "-o", path], check=True,
                            capture_output=True)
-            for args in ([], ["--view", "ranges", "--format", "csv"],
-                         ["--group-by", "thread", "--limit", "0"],
-                         ["--group-by", "stream", "--limit", "0"],
-                         ["--range", "aten::linear", "--view", "kernels"]):
-                streamed, peak_kb = report_with_peak(args, [path])
-                self.assertEqual(streamed.returncode, 0, streamed.stderr)
-                self.assertNotIn("read in memory", streamed.stderr)
-                self.assertEqual(streamed.stdout, report(args, [path], stream=False).stdout, args)
-                self.assertLess(peak_kb, 160 * 1024, args)
+            assert_streamed_as_in_memory(
+                self, path,
+                ([], ["--view", "ranges", "--format", "csv"],
+                 ["--group-by", "thread", "--limit", "0"],
+                 ["--group-by", "stream", "--limit", "0"],
+                 ["--range", "aten::linear", "--view", "kernels"]),
+                peak_mib=160)
 
 
     @unittest.skipUnless(GEN, "GPUPROF_GEN not set")
@@ -192,13 +190,11 @@ class StreamMatchesMemory(StreamCase):
             path = os.path.join(d, "takeover_lag.gprof")
             subprocess.run([GEN, "--records", "10M", "--takeover", "5:60", "--gpu-lag", "30",
                             "-o", path], check=True, capture_output=True)
-            for args in ([], ["--group-by", "thread", "--limit", "0"],
-                         ["--group-by", "stream", "--range", "ProfilerStep*"]):
-                streamed, peak_kb = report_with_peak(args, [path])
-                self.assertEqual(streamed.returncode, 0, streamed.stderr)
-                self.assertNotIn("read in memory", streamed.stderr)
-                self.assertEqual(streamed.stdout, report(args, [path], stream=False).stdout, args)
-                self.assertLess(peak_kb, 200 * 1024, args)
+            assert_streamed_as_in_memory(
+                self, path,
+                ([], ["--group-by", "thread", "--limit", "0"],
+                 ["--group-by", "stream", "--range", "ProfilerStep*"]),
+                peak_mib=200)
 
     @unittest.skipUnless(GEN, "GPUPROF_GEN not set")
     def test_generated_capture_windows(self):
@@ -217,15 +213,24 @@ class StreamMatchesMemory(StreamCase):
             path = os.path.join(d, "big.gprof")
             subprocess.run([GEN, "--records", "5M", "--capture-window", "1:40,41:100000", "-o",
                             path], check=True, capture_output=True)
-            for args in ([], ["--view", "kernels", "--format", "csv"],
-                         ["--group-by", "thread", "--view", "kernels"],
-                         ["--range", "ProfilerStep*", "--step", "ProfilerStep*"],
-                         ["--view", "launches", "--range", "ProfilerStep*"]):
-                streamed, peak_kb = report_with_peak(args, [path])
-                self.assertEqual(streamed.returncode, 0, streamed.stderr)
-                self.assertNotIn("read in memory", streamed.stderr)
-                self.assertEqual(streamed.stdout, report(args, [path], stream=False).stdout, args)
-                self.assertLess(peak_kb, 160 * 1024, args)
+            assert_streamed_as_in_memory(
+                self, path,
+                ([], ["--view", "kernels", "--format", "csv"],
+                 ["--group-by", "thread", "--view", "kernels"],
+                 ["--range", "ProfilerStep*", "--step", "ProfilerStep*"],
+                 ["--view", "launches", "--range", "ProfilerStep*"]),
+                peak_mib=160)
+
+
+def assert_streamed_as_in_memory(test, path, arg_lists, peak_mib):
+    """`gpuprof report ARGS path` for each ARGS: streamed (no note), the in-memory bytes, and
+    a peak under `peak_mib`."""
+    for args in arg_lists:
+        streamed, peak_kb = report_with_peak(args, [path])
+        test.assertEqual(streamed.returncode, 0, streamed.stderr)
+        test.assertNotIn("read in memory", streamed.stderr)
+        test.assertEqual(streamed.stdout, report(args, [path], stream=False).stdout, args)
+        test.assertLess(peak_kb, peak_mib * 1024, args)
 
 
 def report_with_peak(args, paths):
@@ -478,14 +483,12 @@ class Takeovers(StreamCase):
             path = os.path.join(d, "big.gprof")
             subprocess.run([GEN, "--records", "4M", "--takeover", "5:20,40:41", "-o", path],
                            check=True, capture_output=True)
-            for args in ([], ["--view", "launches", "--format", "csv"],
-                         ["--group-by", "thread", "--limit", "0"],
-                         ["--range", "aten::*", "--group-by", "thread", "--limit", "0"]):
-                streamed, peak_kb = report_with_peak(args, [path])
-                self.assertEqual(streamed.returncode, 0, streamed.stderr)
-                self.assertNotIn("read in memory", streamed.stderr)
-                self.assertEqual(streamed.stdout, report(args, [path], stream=False).stdout, args)
-                self.assertLess(peak_kb, 160 * 1024, args)
+            assert_streamed_as_in_memory(
+                self, path,
+                ([], ["--view", "launches", "--format", "csv"],
+                 ["--group-by", "thread", "--limit", "0"],
+                 ["--range", "aten::*", "--group-by", "thread", "--limit", "0"]),
+                peak_mib=160)
 
     def test_finalized_by_the_other_tool_a_gap_to_the_end(self):
         files = self.takeover("--subscribe", "--finalize")

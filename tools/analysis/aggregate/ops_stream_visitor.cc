@@ -299,25 +299,13 @@ void OpsStream::on_gpu_batch(const GpuBatch& batch) {
     ++info_.gpu.records;
     gaps_.gpu(start_ns);
     uint32_t l = 0;
-    if (work) {
-      const std::string* kernel = nullptr;
-      if (kind == GpuKind::kKernel) {
-        const uint32_t kernel_id = c.kernel();
-        kernel = kernel_name(kernel_id);
-        if (kernel == nullptr && kernel_id != 0) {
-          fail("a kernel name written after its kernel");
-          return;
-        }
-      }
-      l = gpu_label(c, kernel);
-    }
+    if (work && !work_label(c, l)) return;
     lost_.add(LostGpu{HeldGpu{seq, correlation, start_ns, end_ns, l, c.device(), kind},
                       work ? duration : 0, by_work_ ? work_group(c) : 0});
     if (work && !tagged_) count_work(l, seq, c.device(), start_ns, end_ns);
     return;
   }
-  uint32_t context = WalkContexts::kNone;
-  const CallSlots::Gpu pairing = slots_.gpu(correlation, work ? duration : 0, context);
+  const CallSlots::Gpu pairing = pair_gpu(correlation, work ? duration : 0);
   // No call of its id yet: with a capture window, it may be work issued
   // outside it, which is not counted (release_held()).
   const bool hold =
@@ -327,18 +315,6 @@ void OpsStream::on_gpu_batch(const GpuBatch& batch) {
     ++info_.gpu.records;
     gaps_.gpu(start_ns);
     if (work) gaps_.worked(correlation);
-  }
-  switch (pairing) {
-    case CallSlots::Gpu::kOpened:
-      if (work)
-        add_device_time(contexts_, context, duration,
-                        [this](uint32_t l) -> Row& { return label_rows_[l]; });
-      break;
-    case CallSlots::Gpu::kLate:
-      if (work) late_device_.late(correlation, duration);
-      break;
-    case CallSlots::Gpu::kWaiting:
-      break;
   }
   if (!work) {
     if (hold) held_.add(HeldGpu{seq, correlation, start_ns, end_ns, 0, c.device(), kind});
@@ -351,16 +327,8 @@ void OpsStream::on_gpu_batch(const GpuBatch& batch) {
       first_work(correlation, pairing, work_group(c));
     if (!why_.empty()) return;
   }
-  const std::string* kernel = nullptr;
-  if (kind == GpuKind::kKernel) {
-    const uint32_t kernel_id = c.kernel();
-    kernel = kernel_name(kernel_id);
-    if (kernel == nullptr && kernel_id != 0) {
-      fail("a kernel name written after its kernel");
-      return;
-    }
-  }
-  const uint32_t l = gpu_label(c, kernel);
+  uint32_t l = 0;
+  if (!work_label(c, l)) return;
   if (tagged_) {
     // The row is the call's thread's, and counts when the call is in range.
     tagged_work_.add(HeldGpu{seq, correlation, start_ns, end_ns, l, c.device(), kind, hold},
@@ -374,6 +342,36 @@ void OpsStream::on_gpu_batch(const GpuBatch& batch) {
   count_work(l, seq, c.device(), start_ns, end_ns);
 }
 
+// A GPU record of call `correlation` (`ns`: its work time, 0 for a sync
+// record) as CallSlots pairs it: its time to the walked call's rows, aside
+// for a call pushed out, or waiting in the table.
+CallSlots::Gpu OpsStream::pair_gpu(uint64_t correlation, uint64_t ns) {
+  uint32_t context = WalkContexts::kNone;
+  const CallSlots::Gpu pairing = slots_.gpu(correlation, ns, context);
+  if (ns == 0) return pairing;
+  if (pairing == CallSlots::Gpu::kOpened)
+    add_device_time(contexts_, context, ns, [this](uint32_t l) -> Row& { return label_rows_[l]; });
+  else if (pairing == CallSlots::Gpu::kLate)
+    late_device_.late(correlation, ns);
+  return pairing;
+}
+
+// A work record's GPU row label; false (the file fails) when its kernel's
+// name has not been read.
+bool OpsStream::work_label(const GpuCursor& c, uint32_t& label) {
+  const std::string* kernel = nullptr;
+  if (c.kind() == GpuKind::kKernel) {
+    const uint32_t kernel_id = c.kernel();
+    kernel = kernel_name(kernel_id);
+    if (kernel == nullptr && kernel_id != 0) {
+      fail("a kernel name written after its kernel");
+      return false;
+    }
+  }
+  label = gpu_label(c, kernel);
+  return true;
+}
+
 // GPU records whose mapping was pushed out of the table before they came:
 // paired now with the pushed id the mapping gave, as add_gpu() pairs the
 // others. Their calls are read; walked or not, in the table or pushed out.
@@ -385,22 +383,8 @@ void OpsStream::pair_lost() {
         if (!why_.empty()) return;
         HeldGpu h = g.held;
         h.correlation = pushed;
-        const bool work = h.kind != GpuKind::kSync;
-        uint32_t context = WalkContexts::kNone;
-        const CallSlots::Gpu pairing = slots_.gpu(pushed, g.ns, context);
-        switch (pairing) {
-          case CallSlots::Gpu::kOpened:
-            if (work)
-              add_device_time(contexts_, context, g.ns,
-                              [this](uint32_t l) -> Row& { return label_rows_[l]; });
-            break;
-          case CallSlots::Gpu::kLate:
-            if (work) late_device_.late(pushed, g.ns);
-            break;
-          case CallSlots::Gpu::kWaiting:
-            break;
-        }
-        if (!work) return;
+        const CallSlots::Gpu pairing = pair_gpu(pushed, g.ns);
+        if (h.kind == GpuKind::kSync) return;
         gaps_.worked(pushed);
         if (groups_out_ != nullptr) collect_first_work(pushed, pairing, g.group);
         if (tagged_) tagged_work_.add(h, pairing);

@@ -492,6 +492,8 @@ class OpsStream final : public RecordVisitor,
   };
   SpillSorter<LostGpu, LostOrder> lost_{(size_t{1} << 20) / sizeof(LostGpu)};
   void pair_lost();
+  CallSlots::Gpu pair_gpu(uint64_t correlation, uint64_t ns);
+  bool work_label(const GpuCursor& c, uint32_t& label);
   bool windowed_ = false;  // has_capture_window: unpaired GPU work may be outside it
   SpillSorter<HeldGpu, BySeq> held_{kHeldBudget};
   // External correlations that moved held records: by CUPTI id.
