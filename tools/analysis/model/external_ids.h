@@ -22,6 +22,7 @@
 #pragma once
 
 #include <cstdint>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -29,6 +30,20 @@
 #include "tools/analysis/read/spill_sorter.h"
 
 namespace gprof::analysis {
+
+// An external correlation: GPU records of CUPTI id `cupti` were issued by
+// the call that pushed `pushed`.
+struct ExternalId {
+  uint64_t cupti;
+  uint64_t pushed;
+};
+// Of two mappings of one CUPTI id, the smaller pushed id first.
+struct ByCuptiId {
+  bool operator()(const ExternalId& a, const ExternalId& b) const {
+    return std::tie(a.cupti, a.pushed) < std::tie(b.cupti, b.pushed);
+  }
+  static std::pair<uint64_t, uint64_t> prefix(const ExternalId& e) { return {e.cupti, e.pushed}; }
+};
 
 class ExternalIds {
  public:
@@ -63,7 +78,7 @@ class ExternalIds {
   void join_lost(SpillSorter<T, Less>& lost, Cupti cupti, Found found) {
     auto mappings = pushed_out_mappings_.sorted();
     auto records = lost.sorted();
-    Slot m;
+    ExternalId m;
     bool has_m = mappings.next(m);
     for (T r; records.next(r);) {
       const uint64_t id = cupti(r);
@@ -74,19 +89,12 @@ class ExternalIds {
   }
 
  private:
-  struct Slot {
-    uint64_t cupti = 0;  // 0: free
-    uint64_t pushed = 0;
-  };
-  struct ByCupti {
-    bool operator()(const Slot& a, const Slot& b) const { return a.cupti < b.cupti; }
-    static std::pair<uint64_t, uint64_t> prefix(const Slot& s) { return {s.cupti, 0}; }
-  };
+  using Slot = ExternalId;  // cupti 0: free
   uint32_t bits_;
   uint64_t mask_ = 0;
   std::vector<Slot> slots_;
   PagedBits pushed_out_;
-  SpillSorter<Slot, ByCupti> pushed_out_mappings_{(size_t{1} << 20) / sizeof(Slot)};
+  SpillSorter<ExternalId, ByCuptiId> pushed_out_mappings_{(size_t{1} << 20) / sizeof(ExternalId)};
   bool empty_ = true;
 };
 

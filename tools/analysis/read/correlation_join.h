@@ -25,6 +25,7 @@
 #include <tuple>
 #include <utility>
 
+#include "tools/analysis/model/external_ids.h"
 #include "tools/analysis/model/paged_bits.h"
 #include "tools/analysis/model/pairing.h"
 #include "tools/analysis/read/spill_merge.h"
@@ -46,19 +47,6 @@ struct SortResources {
     if (background) made.spill_in_background();
     return made;
   }
-};
-
-// An external correlation: GPU records of CUPTI id `cupti` were issued by
-// the call that pushed `pushed` (external_ids.h).
-struct ExternalId {
-  uint64_t cupti;
-  uint64_t pushed;
-};
-struct ByCuptiId {
-  bool operator()(const ExternalId& a, const ExternalId& b) const {
-    return std::tie(a.cupti, a.pushed) < std::tie(b.cupti, b.pushed);
-  }
-  static std::pair<uint64_t, uint64_t> prefix(const ExternalId& e) { return {e.cupti, e.pushed}; }
 };
 
 // Walks a sorter of records sorted by `key` alongside increasing lookups:
