@@ -33,7 +33,7 @@ class ActivityBuffers {
   uint8_t* acquire();
   // A buffer mapped past the cap (up to kMaxBuffers): for a request that
   // waiting cannot satisfy, because the writer that would free a buffer is
-  // itself blocked inside CUPTI (cupti_session.cc). Counted in over_cap().
+  // itself blocked inside CUPTI (session/buffers.cc). Counted in over_cap().
   uint8_t* acquire_over_cap();
   uint32_t over_cap() const { return over_cap_.load(std::memory_order_relaxed); }
   // CUPTI's completion callback. False when `buffer` is not one of ours.

@@ -31,7 +31,7 @@ void start_cupti(const CuptiSetup& setup);
 // Another tool's calls into CUPTI's activity API, reported by the
 // interposed entry points (inject/hooks_cupti.cc) before and after the real
 // call, on the other tool's thread: how gprof notices a takeover (docs/architecture.md
-// §3.4; cupti_session.cc explains the policy). Not on a hot path; they take
+// §3.4; session/takeover.cc explains the policy). Not on a hot path; they take
 // no lock and allocate nothing. `before` may flush gprof's own buffers.
 enum class ForeignCall {
   kRegisterCallbacks,  // cuptiActivityRegisterCallbacks

@@ -1,5 +1,9 @@
 // The writer thread: drains the rings, interns kernel names, encodes frames
 // and writes the sidecar file. Everything here runs off the hot path.
+//   writer.cc           the thread and its loop (passes, stock of chunks);
+//   writer_drain.cc     queues decoded into frames, names interned;
+//   writer_metadata.cc  header, devices, footer;
+//   writer_file.cc      the file: opened, written, checked to be ours.
 #pragma once
 
 #include <semaphore.h>

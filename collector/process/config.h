@@ -50,7 +50,7 @@ struct Config {
   // and a way to pay only for what a user reads.
   uint32_t cupti_kinds = kCuptiKindsAll;
   // CUPTI 13's per-thread activity buffers (GPROF_CUPTI_PER_THREAD_BUFFERS),
-  // off by default (collector/gpu/cupti_session.cc, request_buffer_mode).
+  // off by default (collector/gpu/session/setup.cc, request_buffer_mode).
   bool cupti_per_thread_buffers = false;
   // GPROF_CUPTI_ZEROED_BUFFERS: gprof hands CUPTI zeroed buffers, so that it
   // need not zero them on the launching thread (cupti_activity.h,

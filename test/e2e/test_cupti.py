@@ -571,7 +571,7 @@ class FailureModes(CuptiCase):
         kernels = [g for g in dump(path, "gpu") if g["kind"] == "kernel"]
         self.assertEqual(len(kernels), launches)
         # The pool reached its cap (64 buffers of 4K). A request that finds the writer inside
-        # a flush takes buffers past it (collector/gpu/cupti_session.cc: the flush may wait for a
+        # a flush takes buffers past it (collector/gpu/session/buffers.cc: the flush may wait for a
         # lock the requesting thread holds), so a run whose requests met a flush has more.
         pool = re.search(r"Buffer pool:\s+(\d+) × 4096 bytes", gpuprof("info", path).stdout)
         self.assertIsNotNone(pool)

@@ -292,7 +292,7 @@ void FileEvents::on_external_correlation(uint64_t correlation, uint64_t external
                    std::max(external_ids_.second, correlation)};
 }
 
-// The shim names its window in the header (collector/output/writer.cc).
+// The shim names its window in the header (collector/output/writer_metadata.cc).
 bool FileEvents::windowed() const {
   return info_.header && analysis::has_capture_window(*info_.header);
 }

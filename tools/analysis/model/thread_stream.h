@@ -5,7 +5,7 @@
 // time, a call when it starts (its record is completed in place when it
 // returns), and the writer drains the queue in that order, a drain at a
 // time: one frame holds the drain's calls and ranges as separate batches
-// (collector/output/writer.cc), so a frame's events are sorted when it ends, and a
+// (collector/output/writer_drain.cc), so a frame's events are sorted when it ends, and a
 // later frame holds only events that happened no earlier than the latest
 // event time so far. So when a frame ends, every event that starts before
 // that time is in its final place and is walked. A push is walked with no

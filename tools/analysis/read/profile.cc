@@ -231,7 +231,7 @@ void GpuCounts::count(GpuKind kind) {
   }
 }
 
-// The shim names its window in the header (collector/output/writer.cc).
+// The shim names its window in the header (collector/output/writer_metadata.cc).
 bool has_capture_window(const pb::FileHeader& header) {
   for (const pb::ConfigEntry& e : header.config()) {
     if (e.key() == "capture" && e.value() != "all") return true;
