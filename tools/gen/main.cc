@@ -199,10 +199,10 @@ int main(int argc, char** argv) {
                  "ProfilerStep#START until after ProfilerStep#(STOP-1); several separated by "
                  "commas. From the first on, the calls carry the ids gprof pushes and their GPU "
                  "records pair through external correlations; each is a CUPTI gap, whose GPU "
-                 "records the file lacks. --records then counts the run's records")
+                 "records the file lacks. --records then counts the run's records. With "
+                 "--capture-window: the external correlations of the calls the window records")
       ->type_name("START:STOP")
-      ->delimiter(',')
-      ->excludes("--capture-window");
+      ->delimiter(',');
   app.add_option("-o,--output", output, "File name pattern; %r is the rank")
       ->type_name("PATTERN")
       ->capture_default_str();
