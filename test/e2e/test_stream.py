@@ -197,6 +197,27 @@ class StreamMatchesMemory(StreamCase):
                 peak_mib=200)
 
     @unittest.skipUnless(GEN, "GPUPROF_GEN not set")
+    def test_takeover_inside_a_capture_window_with_gpu_far_behind(self):
+        """Issue 31: torch.profiler started inside a cudaProfilerApi window, the GPU 60 s behind
+        its calls. A GPU record whose external correlation had left the pairing table sent the
+        file to memory (10M records: 7.9 s, 1.1 GB), as only a window can say whether work with
+        no call counts; and work held for a call pushed out of the table was left out of the
+        CUPTI gap's counts with --group-by thread and --range. Streamed now: the in-memory
+        bytes, no note, the stream's memory."""
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "window_takeover_lag.gprof")
+            subprocess.run([GEN, "--records", "10M", "--capture-window", "2:100000",
+                            "--takeover", "5:60", "--gpu-lag", "60", "-o", path], check=True,
+                           capture_output=True)
+            info = subprocess.run([GPUPROF, "info", path], capture_output=True, text=True)
+            self.assertIn("Taken over:", info.stdout)
+            self.assertIn("capture=cudaProfilerApi", info.stdout)
+            assert_streamed_as_in_memory(
+                self, path,
+                ([], ["--group-by", "thread", "--limit", "0"], ["--range", "ProfilerStep*"]),
+                peak_mib=200)
+
+    @unittest.skipUnless(GEN, "GPUPROF_GEN not set")
     def test_generated_capture_windows(self):
         """Issue 31: files recorded with capture windows (the GPU work of calls outside them
         still reported, queued before one opened or issued just after one closed) were read in

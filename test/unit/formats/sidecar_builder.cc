@@ -266,6 +266,14 @@ pb::FileHeader test_header() {
   return h;
 }
 
+pb::FileHeader capture_window_header() {
+  pb::FileHeader h = test_header();
+  pb::ConfigEntry& capture = *h.add_config();
+  capture.set_key("capture");
+  capture.set_value("cudaProfilerApi");
+  return h;
+}
+
 ApiRecord make_call(ApiId api, uint64_t start_ns, uint64_t duration_ns) {
   ApiRecord r{};
   r.kind = RecordKind::kApi;

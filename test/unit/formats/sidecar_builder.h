@@ -39,7 +39,7 @@ class SidecarBuilder {
   // NVTX events of thread `tid`, written with the in-process encoder.
   SidecarBuilder& ranges(uint32_t tid, const std::vector<RangeEvent>& events);
   // Threads' calls and NVTX events in one frame, batches in the order given,
-  // as the shim's writer drains the threads' queues (collector/output/writer.cc): a
+  // as the shim's writer drains the threads' queues (collector/output/writer_drain.cc): a
   // thread's calls and events of a drain share a frame, which the streaming
   // report (tools/analysis/aggregate/ops_stream.h) relies on.
   SidecarBuilder& drain(const std::vector<std::pair<uint32_t, std::vector<ApiRecord>>>& calls,
@@ -65,6 +65,10 @@ std::string write_temp_file(const std::string& name, std::string_view bytes);
 
 // A minimal header: pid 42, host "testhost", version 1.
 pb::FileHeader test_header();
+
+// test_header() of a run recorded with GPROF_CAPTURE=cudaProfilerApi: its
+// windows come in the CUPTI status.
+pb::FileHeader capture_window_header();
 
 // One call of `api` on [start, start + duration).
 ApiRecord make_call(ApiId api, uint64_t start_ns, uint64_t duration_ns);

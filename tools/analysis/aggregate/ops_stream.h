@@ -17,6 +17,8 @@
 //     as work issued outside it (capture_windows.h), the others counted;
 //     a held record's CUPTI id that an external correlation maps later
 //     (another tool took CUPTI over in the window) is renamed first.
+//     A record whose mapping had been pushed out of ExternalIds' table is
+//     judged so too, once joined with it (pair_lost()).
 // Kept until the file ends: start/end ranges (they pair across threads),
 // allocation and free calls (memory_ledger.h), step ranges (steps.h).
 //

@@ -2,6 +2,9 @@
 // computes and how), and what a first pass of it finds for a second: apart
 // from the driver that decides on one pass, two or none (ops_stream.cc).
 // Internal to aggregate/.
+//   ops_stream_visitor.cc  header, strings, API calls, the walk's events, finish;
+//   ops_stream_ranges.cc   NVTX ranges and a first pass's windows;
+//   ops_stream_gpu.cc      GPU records: pairing, holding, external correlation.
 #pragma once
 
 #include <algorithm>
@@ -305,13 +308,21 @@ class OpsStream final : public RecordVisitor,
   void add_gpu(const GpuCursor& r, SeenSpan& span);
   void count_work(uint32_t label, uint64_t seq, uint32_t device, uint64_t start_ns,
                   uint64_t end_ns);
+  // A GPU record in the file's counts: info's, and the CUPTI gaps'.
+  void count_record(GpuKind kind, uint64_t start_ns) {
+    info_.gpu.count(kind);
+    ++info_.gpu.records;
+    gaps_.gpu(start_ns);
+  }
+  // With a capture window, work no call of its id has claimed may have been
+  // issued outside it: held, uncounted, until the file ends (release_held()).
+  bool held_for_window(CallSlots::Gpu pairing, uint64_t correlation) {
+    return windowed_ && pairing == CallSlots::Gpu::kWaiting && !slots_.has_call(correlation);
+  }
   // CallTaggedWork::Sink
   void count(const HeldGpu& h, uint32_t tag) override {
-    if (h.held) {  // its call came: counted as any record is (add_gpu), late
-      info_.gpu.count(h.kind);
-      ++info_.gpu.records;
-      gaps_.gpu(h.start_ns);
-    }
+    // Its call came: counted as any record is (add_gpu), late.
+    if (h.held) count_record(h.kind, h.start_ns);
     if (filtering_ && !(tag & kInScope)) return;  // its call is out of range
     // By stream or device the row is the work's own (gpu_label).
     const uint32_t l = by_thread_ ? regrouped(h.label, group_of(tag)) : h.label;

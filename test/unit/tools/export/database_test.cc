@@ -161,10 +161,7 @@ TEST_CASE("CUPTI ids that wrap in external mode: unwrapped in push order") {
 }
 
 TEST_CASE("a capture window drops GPU work of calls outside it, as report does") {
-  pb::FileHeader header = test::test_header();
-  pb::ConfigEntry* capture = header.add_config();
-  capture->set_key("capture");
-  capture->set_value("cudaProfilerApi");
+  pb::FileHeader header = test::capture_window_header();
   SidecarBuilder file;
   file.header(header)
       .cupti(test::subscribed_status())

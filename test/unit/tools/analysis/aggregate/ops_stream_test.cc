@@ -11,8 +11,10 @@
 #include <algorithm>
 #include <cstdlib>
 #include <string>
+#include <tuple>
 #include <vector>
 
+#include "formats/correlation_ids.h"
 #include "test/unit/formats/sidecar_builder.h"
 #include "tools/analysis/aggregate/ops_files.h"
 
@@ -136,12 +138,8 @@ TEST_CASE("the stream's batches give the in-memory rows", "[analysis][stream]") 
 // which unpaired ones were issued outside: left out, as in memory, and the
 // GPU rows keep the order of their first record counted.
 std::string windowed_file() {
-  pb::FileHeader header = test_header();
-  pb::ConfigEntry& capture = *header.add_config();
-  capture.set_key("capture");
-  capture.set_value("cudaProfilerApi");
   SidecarBuilder b;
-  b.header(header).strings({{1, "kernel_a"}, {2, "kernel_b"}, {3, "kernel_c"}});
+  b.header(capture_window_header()).strings({{1, "kernel_a"}, {2, "kernel_b"}, {3, "kernel_c"}});
   // Before the calls: kernel_b outside the windows (no call) and with id 0,
   // kernel_c inside them (no call), kernel_a before its call.
   b.gpu({make_kernel(2, 25'000, 100, 100), make_kernel(3, 12'000, 100, 101),
@@ -178,13 +176,15 @@ struct Windowed {
   size_t in_memory = 0;
 };
 
-Windowed windowed_rows(const std::string& path, bool stream) {
+Windowed windowed_rows(const std::string& path, bool stream, GroupBy group_by = GroupBy::kName) {
   if (stream)
     unsetenv("GPROF_STREAM");
   else
     setenv("GPROF_STREAM", "0", 1);
   OpsFilesOptions options;
+  options.ops.group_by = group_by;
   options.steps = std::vector<std::string>{};
+  options.ops.group_by = group_by;
   options.jobs = 1;
   OpsFiles files = aggregate_ops_files({path}, options);
   unsetenv("GPROF_STREAM");
@@ -196,21 +196,82 @@ Windowed windowed_rows(const std::string& path, bool stream) {
   return out;
 }
 
-TEST_CASE("a file with a capture window streams, leaving out the work issued outside it",
-          "[analysis][stream]") {
-  const std::string path = windowed_file();
-  const Windowed streamed = windowed_rows(path, true);
-  const Windowed reference = windowed_rows(path, false);
+// Streamed, not read in memory, with the in-memory rows and GPU counts.
+void check_streamed_as_in_memory(const Windowed& streamed, const Windowed& reference) {
   CHECK(streamed.in_memory == 0);
-  CHECK(reference.gpu.records == 5);
-  CHECK(reference.gpu.unpaired == 1);
-  CHECK(reference.gpu.outside_window == 2);
   CHECK(streamed.gpu.records == reference.gpu.records);
   CHECK(streamed.gpu.kernels == reference.gpu.kernels);
   CHECK(streamed.gpu.copies == reference.gpu.copies);
   CHECK(streamed.gpu.unpaired == reference.gpu.unpaired);
   CHECK(streamed.gpu.outside_window == reference.gpu.outside_window);
   CHECK(streamed.rows == reference.rows);
+}
+
+TEST_CASE("a file with a capture window streams, leaving out the work issued outside it",
+          "[analysis][stream]") {
+  const std::string path = windowed_file();
+  const Windowed streamed = windowed_rows(path, true);
+  const Windowed reference = windowed_rows(path, false);
+  CHECK(reference.gpu.records == 5);
+  CHECK(reference.gpu.unpaired == 1);
+  CHECK(reference.gpu.outside_window == 2);
+  check_streamed_as_in_memory(streamed, reference);
+}
+
+// torch.profiler inside a capture window, the GPU far behind: a record whose
+// external correlation left the stream's table of mappings (the last 2^20)
+// is paired once the file has ended, and only then judged as a held record
+// is: counted with its call; without one, counted inside a window and left
+// out outside every window.
+std::string windowed_takeover_file() {
+  SidecarBuilder b;
+  b.header(capture_window_header()).strings({{1, "kernel_a"}, {2, "kernel_b"}, {3, "kernel_c"}});
+  const uint64_t pushed = kPushedIdBase;
+  std::vector<ApiRecord> calls;
+  for (const auto& [kernel, start, id] :
+       {std::tuple<uint32_t, uint64_t, uint64_t>{1, 11'000, 1}, {1, 13'000, 2}}) {
+    ApiRecord call = make_call(ApiId::cudaLaunchKernel, start, 200);
+    call.kernel = kernel;
+    call.correlation = pushed + id;
+    calls.push_back(call);
+  }
+  b.drain({{7, calls}}, {});
+  // CUPTI ids 10..13: 10 and 11 the calls', 12 and 13 mapped to ids no call
+  // carries; then more mappings than the table holds.
+  std::vector<std::pair<uint64_t, uint64_t>> mappings = {
+      {10, pushed + 1}, {11, pushed + 2}, {12, pushed + 3}, {13, pushed + 4}};
+  b.external(mappings);
+  for (uint64_t first = 100; first < 100 + (uint64_t{1} << 20) + 4096; first += 65536) {
+    mappings.clear();
+    for (uint64_t id = first; id < first + 65536; ++id) mappings.emplace_back(id, pushed + id);
+    b.external(mappings);
+  }
+  // The late records: kernel_a of both calls (one inside, one outside the
+  // windows: its call decides), kernel_b without a call inside a window,
+  // kernel_c without a call outside.
+  b.gpu({make_kernel(1, 11'500, 100, 10), make_kernel(1, 25'000, 100, 11),
+         make_kernel(2, 12'000, 100, 12), make_kernel(3, 26'000, 100, 13)});
+  pb::CuptiStatus status;
+  status.set_state(pb::CuptiStatus::EXTERNAL_CORRELATION);
+  status.set_capture_windows_recorded(true);
+  for (uint64_t ns : {10'000, 20'000, 30'000, 0}) status.add_capture_windows(ns);
+  b.cupti(status);
+  b.footer(pb::Footer{});
+  return write_temp_file("ops_stream_windowed_takeover.gprof", b.bytes());
+}
+
+TEST_CASE("a windowed file whose GPU records come after their mappings left the table streams",
+          "[analysis][stream]") {
+  const std::string path = windowed_takeover_file();
+  for (const GroupBy group_by : {GroupBy::kName, GroupBy::kThread}) {
+    CAPTURE(group_by_name(group_by));
+    const Windowed streamed = windowed_rows(path, true, group_by);
+    const Windowed reference = windowed_rows(path, false, group_by);
+    CHECK(reference.gpu.records == 3);
+    CHECK(reference.gpu.unpaired == 1);
+    CHECK(reference.gpu.outside_window == 1);
+    check_streamed_as_in_memory(streamed, reference);
+  }
 }
 
 // --group-by stream with --range: an API row is the stream of its call's

@@ -126,7 +126,7 @@ Rows sorted_walk(const std::vector<Entry>& entries, uint64_t last, CpuTreeRules 
 }
 
 // The stream: frames of random size, each delivering its calls before its
-// ranges (collector/output/writer.cc batches them apart); GPU time added after the
+// ranges (collector/output/writer_drain.cc batches them apart); GPU time added after the
 // whole walk through each call's context. False: the stream refused.
 bool streamed(const std::vector<Entry>& entries, uint64_t last, CpuTreeRules rules,
               std::mt19937_64& rng, Rows& rows) {

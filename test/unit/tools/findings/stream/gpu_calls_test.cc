@@ -27,12 +27,7 @@ constexpr uint64_t kMs = 1'000'000;
 // with id 0 (never pairs).
 std::string capture(bool windowed) {
   using namespace gprof::test;
-  pb::FileHeader header = test_header();
-  if (windowed) {
-    pb::ConfigEntry& capture = *header.add_config();
-    capture.set_key("capture");
-    capture.set_value("cudaProfilerApi");
-  }
+  pb::FileHeader header = windowed ? capture_window_header() : test_header();
   SidecarBuilder b;
   b.header(header).strings({{1, "kernel_a"}, {2, "kernel_b"}});
   std::vector<ApiRecord> calls;

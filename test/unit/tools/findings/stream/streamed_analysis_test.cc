@@ -77,10 +77,7 @@ TEST_CASE("streamed findings: kernels named after their records get their names"
 std::string windowed_capture() {
   using namespace gprof::test;
   constexpr uint64_t kMs = 1'000'000;
-  pb::FileHeader header = test_header();
-  pb::ConfigEntry& capture = *header.add_config();
-  capture.set_key("capture");
-  capture.set_value("cudaProfilerApi");
+  pb::FileHeader header = capture_window_header();
   SidecarBuilder b;
   b.header(header).strings({{1, "kernel_a"}, {2, "kernel_b"}, {3, "kernel_c"}});
   b.named(pb::StringEntry::NVTX,
