@@ -10,6 +10,7 @@ void WalkContexts::clear() {
   index_reset(0);
   recent_.assign(kRecent, Recent{});
   nodes_.assign(1, Node{});
+  ++generation_;
 }
 
 WalkContexts::Key WalkContexts::key_of(const Node& n) {
@@ -52,6 +53,7 @@ std::vector<uint32_t> WalkContexts::sweep() {
     kept.push_back(n);
   }
   nodes_.swap(kept);
+  ++generation_;
   index_reset(nodes_.size());
   recent_.assign(kRecent, Recent{});
   for (uint32_t id = 1; id < nodes_.size(); ++id) index_add(key_of(nodes_[id]), id);

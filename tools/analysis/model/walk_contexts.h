@@ -60,6 +60,9 @@ class WalkContexts {
   // (kNone for a dropped one): the owner renames what it holds.
   void mark(uint32_t context);
   std::vector<uint32_t> sweep();
+  // Changes whenever ids may name other contexts (clear(), sweep()): for
+  // whoever keeps answers by context id.
+  uint32_t generation() const { return generation_; }
 
  private:
   struct Node {
@@ -109,6 +112,7 @@ class WalkContexts {
   std::vector<IndexSlot> index_;
   size_t index_count_ = 0;
   std::vector<Node> nodes_;
+  uint32_t generation_ = 0;
   // The index's recent answers, by hash: a launch loop asks the same few
   // questions over and over.
   struct Recent {

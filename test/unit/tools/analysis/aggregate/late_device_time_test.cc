@@ -2,7 +2,9 @@
 // (late_device_time.h): joined with the call's device targets once the file
 // has ended, summed per call, memory fields and calls without targets left
 // out, past the in-memory budget too; a late record whose call was never
-// kept is an error, not lost time.
+// kept is an error, not lost time. Calls with the same targets share one
+// snapshot, past the snapshots' limit calls keep their own targets, and a
+// context id that names another context after a sweep gets its own.
 #include "tools/analysis/aggregate/late_device_time.h"
 
 #include <catch2/catch.hpp>
@@ -65,6 +67,48 @@ TEST_CASE("many pushed calls, past the in-memory budget, each get their own late
   uint64_t expected = 0;
   for (uint64_t id = 1; id <= kCalls; ++id) expected += id % 7;
   CHECK(added == Added{{{3, WalkField::kSelfDevice}, expected}});
+  CHECK(late.snapshots() == 1);
+}
+
+TEST_CASE("past the snapshots' limit, calls keep their own targets") {
+  WalkContexts contexts;
+  const WalkTarget a{1, WalkField::kIssued}, b{2, WalkField::kIssued};
+  const WalkTarget range{3, WalkField::kDeviceTotal};
+  const uint32_t in_range = contexts.extend(WalkContexts::kNone, &range, 1);
+  const uint32_t first = contexts.extend(in_range, &a, 1);
+  const uint32_t second = contexts.extend(in_range, &b, 1);
+  LateDeviceTime late(1);
+  late.pushed(1, contexts, first);
+  late.pushed(2, contexts, second);               // a second list: over the limit of one
+  late.pushed(3, contexts, first);                // the snapshot it already has
+  late.pushed(4, contexts, WalkContexts::kNone);  // no targets, past the limit
+  for (uint64_t id = 1; id <= 4; ++id) late.late(id, id * 10);
+  bool ok = false;
+  const Added added = join(late, &ok);
+  CHECK(ok);
+  CHECK(late.snapshots() == 1);
+  CHECK(added == Added{{{1, WalkField::kIssued}, 40},
+                       {{2, WalkField::kIssued}, 20},
+                       {{3, WalkField::kDeviceTotal}, 60}});
+}
+
+TEST_CASE("a context id renamed by a sweep is looked up again") {
+  WalkContexts contexts;
+  const WalkTarget a{1, WalkField::kIssued}, b{2, WalkField::kSelfDevice};
+  const uint32_t dropped = contexts.extend(WalkContexts::kNone, &a, 1);
+  const uint32_t kept = contexts.extend(WalkContexts::kNone, &b, 1);
+  LateDeviceTime late;
+  late.pushed(1, contexts, dropped);
+  contexts.mark(kept);
+  const uint32_t renamed = contexts.sweep()[kept];
+  REQUIRE(renamed == dropped);  // the id now names the other context
+  late.pushed(2, contexts, renamed);
+  late.late(1, 5);
+  late.late(2, 7);
+  bool ok = false;
+  const Added added = join(late, &ok);
+  CHECK(ok);
+  CHECK(added == Added{{{1, WalkField::kIssued}, 5}, {{2, WalkField::kSelfDevice}, 7}});
 }
 
 }  // namespace
