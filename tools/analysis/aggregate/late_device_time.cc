@@ -33,6 +33,7 @@ uint32_t LateDeviceTime::snapshot_of(const WalkContexts& contexts, uint32_t cont
     snapshot_start_.push_back(static_cast<uint32_t>(snapshot_targets_.size()));
     snapshot_targets_.insert(snapshot_targets_.end(), found_.begin(), found_.end());
     snapshot_ids_.emplace(std::move(bytes), id);
+    sums_.push_back(0);
   }
   recent = Recent{context, contexts.generation(), id};
   return id;
@@ -40,22 +41,44 @@ uint32_t LateDeviceTime::snapshot_of(const WalkContexts& contexts, uint32_t cont
 
 void LateDeviceTime::pushed(uint64_t correlation, const WalkContexts& contexts, uint32_t context) {
   const uint32_t snapshot = snapshot_of(contexts, context);
-  if (snapshot != kNoSnapshot) {
-    kept_.add(Kept{correlation, snapshot, kSnapshot});
+  if (snapshot == kNoSnapshot) {
+    device_targets(contexts, context);
+    for (const WalkTarget& t : found_)
+      kept_.add(Kept{correlation, t.key, static_cast<uint8_t>(t.field)});
+    // Kept without a target too: its late work is then known to be its own.
+    if (found_.empty()) kept_.add(Kept{correlation, 0, kNoTarget});
     return;
   }
-  device_targets(contexts, context);
-  for (const WalkTarget& t : found_)
-    kept_.add(Kept{correlation, t.key, static_cast<uint8_t>(t.field)});
-  // Kept without a target too: its late work is then known to be its own.
-  if (found_.empty()) kept_.add(Kept{correlation, 0, kNoTarget});
+  const uint64_t block = correlation / kBlockIds;
+  const uint32_t had = block_snapshot(block);
+  if (had == snapshot) {
+    pushed_.set(correlation);
+  } else if (had == kNoSnapshot && blocks_.size() < max_blocks_) {
+    blocks_.emplace(block, snapshot);
+    last_snapshot_ = snapshot;
+    pushed_.set(correlation);
+  } else {
+    if (had != kNoSnapshot && had != kMixed) block_to_disk(block, had);
+    keep_on_disk(correlation, snapshot);
+  }
+}
+
+void LateDeviceTime::keep_on_disk(uint64_t correlation, uint32_t snapshot) {
+  kept_.add(Kept{correlation, snapshot, kSnapshot});
+}
+
+// The block's calls so far, one record each; the block is then on disk.
+void LateDeviceTime::block_to_disk(uint64_t block, uint32_t snapshot) {
+  for (uint64_t id = block * kBlockIds; id < (block + 1) * kBlockIds; ++id)
+    if (pushed_.test(id)) keep_on_disk(id, snapshot);
+  blocks_[block] = kMixed;
+  ++mixed_blocks_;
+  if (last_block_ == block) last_snapshot_ = kMixed;
 }
 
 bool LateDeviceTime::join(const std::function<void(uint32_t, WalkField, uint64_t)>& add) {
   auto late = late_.sorted();
   auto kept = kept_.sorted();
-  // The first stage sums late time per snapshot, the second adds the sums.
-  std::vector<uint64_t> sums(snapshot_start_.size(), 0);
   Late w{};
   Kept k{};
   bool has_w = late.next(w), has_k = kept.next(k);
@@ -63,21 +86,28 @@ bool LateDeviceTime::join(const std::function<void(uint32_t, WalkField, uint64_t
     const uint64_t id = w.correlation;
     uint64_t ns = 0;
     for (; has_w && w.correlation == id; has_w = late.next(w)) ns += w.ns;
+    // Work that came before its call was pushed in a block kept in memory.
+    const uint32_t snapshot = in_memory(id);
+    if (snapshot != kNoSnapshot) {
+      sums_[snapshot] += ns;
+      continue;
+    }
     while (has_k && k.correlation < id) has_k = kept.next(k);
     if (!has_k || k.correlation != id) return false;
     for (; has_k && k.correlation == id; has_k = kept.next(k)) {
       if (k.field == kSnapshot)
-        sums[k.value] += ns;
+        sums_[k.value] += ns;
       else if (k.field != kNoTarget)
         add(k.value, static_cast<WalkField>(k.field), ns);
     }
   }
-  for (size_t s = 0; s < sums.size(); ++s) {
-    if (sums[s] == 0) continue;
+  // Then each snapshot's sum to its targets.
+  for (size_t s = 0; s < sums_.size(); ++s) {
+    if (sums_[s] == 0) continue;
     const size_t end =
         s + 1 < snapshot_start_.size() ? snapshot_start_[s + 1] : snapshot_targets_.size();
     for (size_t t = snapshot_start_[s]; t < end; ++t)
-      add(snapshot_targets_[t].key, snapshot_targets_[t].field, sums[s]);
+      add(snapshot_targets_[t].key, snapshot_targets_[t].field, sums_[s]);
   }
   return true;
 }

@@ -13,6 +13,13 @@
 // target. Past kMaxSnapshots distinct lists (a row per call, a run with
 // millions of named steps) calls keep their targets inline, as records of
 // their own, so that memory stays bounded.
+//
+// Nor are most records sorted: pushed ids are counted in blocks of
+// kBlockIds, and while every call pushed in a block has one snapshot (a
+// launch loop whose GPU falls behind) the block is a bit per id in memory,
+// and late work of its calls is summed into the snapshot as it comes. A
+// block that sees a second snapshot, and every block past kMaxBlocks, goes
+// to disk as records, one per call.
 #pragma once
 
 #include <array>
@@ -23,6 +30,7 @@
 #include <utility>
 #include <vector>
 
+#include "tools/analysis/model/paged_bits.h"
 #include "tools/analysis/model/walk_contexts.h"
 #include "tools/analysis/read/spill_sorter.h"
 
@@ -32,23 +40,34 @@ class LateDeviceTime {
  public:
   static constexpr uint32_t kMaxSnapshots = uint32_t{1} << 17;
 
-  explicit LateDeviceTime(uint32_t max_snapshots = kMaxSnapshots) : max_snapshots_(max_snapshots) {}
+  static constexpr size_t kMaxBlocks = size_t{1} << 18;
+  static constexpr uint64_t kBlockIds = 1024;
+
+  explicit LateDeviceTime(uint32_t max_snapshots = kMaxSnapshots, size_t max_blocks = kMaxBlocks)
+      : max_snapshots_(max_snapshots), max_blocks_(max_blocks) {}
 
   // A call pushed out while its work may still come: where that work's
   // time goes, while `context` is alive.
   void pushed(uint64_t correlation, const WalkContexts& contexts, uint32_t context);
   // GPU work of a pushed call (CallSlots::Gpu::kLate).
   void late(uint64_t correlation, uint64_t ns) {
-    if (ns != 0) late_.add(Late{correlation, ns});
+    if (ns == 0) return;
+    const uint32_t snapshot = in_memory(correlation);
+    if (snapshot != kNoSnapshot)
+      sums_[snapshot] += ns;
+    else
+      late_.add(Late{correlation, ns});
   }
   // Once the file has ended: each late record's time to its call's targets.
   // False when a late record's call was not kept (pushed() never told).
   bool join(const std::function<void(uint32_t key, WalkField field, uint64_t ns)>& add);
 
   size_t snapshots() const { return snapshot_start_.size(); }
+  // Blocks of one snapshot, kept in memory.
+  size_t blocks_in_memory() const { return blocks_.size() - mixed_blocks_; }
 
  private:
-  // A pushed call's record: a snapshot, one target of its own, or none.
+  // A pushed call's record on disk: a snapshot, one target of its own, or none.
   struct Kept {
     uint64_t correlation;
     uint32_t value;  // the snapshot id (kSnapshot) or the target's row key
@@ -74,7 +93,25 @@ class LateDeviceTime {
   uint32_t snapshot_of(const WalkContexts& contexts, uint32_t context);
   void device_targets(const WalkContexts& contexts, uint32_t context);
 
+  // The snapshot of a call pushed in a block kept in memory, or kNoSnapshot.
+  uint32_t in_memory(uint64_t correlation) const {
+    const uint32_t snapshot = block_snapshot(correlation / kBlockIds);
+    return snapshot != kMixed && snapshot != kNoSnapshot && pushed_.test(correlation) ? snapshot
+                                                                                      : kNoSnapshot;
+  }
+  // A block's snapshot, kMixed (on disk) or kNoSnapshot (none).
+  uint32_t block_snapshot(uint64_t block) const {
+    if (block == last_block_) return last_snapshot_;
+    const auto it = blocks_.find(block);
+    last_block_ = block;
+    last_snapshot_ = it == blocks_.end() ? kNoSnapshot : it->second;
+    return last_snapshot_;
+  }
+  void keep_on_disk(uint64_t correlation, uint32_t snapshot);
+  void block_to_disk(uint64_t block, uint32_t snapshot);
+
   uint32_t max_snapshots_;
+  size_t max_blocks_;
   std::vector<WalkTarget> found_;  // device_targets()' answer
   // Snapshot s's targets: snapshot_targets_[snapshot_start_[s] ..
   // snapshot_start_[s + 1]) (the end for the last).
@@ -88,6 +125,14 @@ class LateDeviceTime {
     uint32_t snapshot = kNoSnapshot;
   };
   std::array<Recent, 256> recent_{};
+
+  static constexpr uint32_t kMixed = UINT32_MAX - 1;
+  std::unordered_map<uint64_t, uint32_t> blocks_;  // block -> snapshot or kMixed
+  size_t mixed_blocks_ = 0;
+  mutable uint64_t last_block_ = UINT64_MAX;  // block_snapshot()'s last answer
+  mutable uint32_t last_snapshot_ = kNoSnapshot;
+  PagedBits pushed_;            // the calls pushed in blocks kept in memory
+  std::vector<uint64_t> sums_;  // late time per snapshot, summed as it came
 
   SpillSorter<Kept, ByCorrelation> kept_{kBudget};
   SpillSorter<Late, ByCorrelation> late_{kBudget};

@@ -5,6 +5,8 @@
 // kept is an error, not lost time. Calls with the same targets share one
 // snapshot, past the snapshots' limit calls keep their own targets, and a
 // context id that names another context after a sweep gets its own.
+// Blocks of calls with one snapshot are joined in memory, the others on
+// disk, with the same sums.
 #include "tools/analysis/aggregate/late_device_time.h"
 
 #include <catch2/catch.hpp>
@@ -109,6 +111,71 @@ TEST_CASE("a context id renamed by a sweep is looked up again") {
   const Added added = join(late, &ok);
   CHECK(ok);
   CHECK(added == Added{{{1, WalkField::kIssued}, 5}, {{2, WalkField::kSelfDevice}, 7}});
+}
+
+// A launch loop's shape: two contexts, pushes in id order with some ids
+// never pushed, late work before and after its call's push. `second(id)`:
+// whether call `id` has the second context.
+struct Loop {
+  Added added;
+  bool ok = false;
+  size_t blocks_in_memory = 0;
+};
+
+template <typename Second>
+Loop loop(size_t max_blocks, Second second) {
+  WalkContexts contexts;
+  const WalkTarget a{1, WalkField::kIssued}, b{2, WalkField::kIssued};
+  const WalkTarget range{3, WalkField::kDeviceTotal};
+  const uint32_t in_range = contexts.extend(WalkContexts::kNone, &range, 1);
+  const uint32_t one = contexts.extend(in_range, &a, 1);
+  const uint32_t two = contexts.extend(in_range, &b, 1);
+  LateDeviceTime late(LateDeviceTime::kMaxSnapshots, max_blocks);
+  late.late(5, 1000);  // before its push
+  for (uint64_t id = 1; id <= 100'000; ++id) {
+    if (id > 50 && (id - 50) % 1000 != 0) late.late(id - 50, (id - 50) % 13 + 1);
+    if (id % 1000 == 0) continue;  // paired before it was pushed
+    late.pushed(id, contexts, second(id) ? two : one);
+  }
+  for (uint64_t id = 99'951; id <= 100'000; ++id)
+    if (id % 1000 != 0) late.late(id, id % 13 + 1);
+  Loop out;
+  out.added = join(late, &out.ok);
+  out.blocks_in_memory = late.blocks_in_memory();
+  return out;
+}
+
+template <typename Second>
+Added expected(Second second) {
+  uint64_t to_a = 1000, to_b = 0;  // id 5's work before its push
+  if (second(5)) std::swap(to_a, to_b);
+  for (uint64_t id = 1; id <= 100'000; ++id)
+    if (id % 1000 != 0) (second(id) ? to_b : to_a) += id % 13 + 1;
+  return Added{{{1, WalkField::kIssued}, to_a},
+               {{2, WalkField::kIssued}, to_b},
+               {{3, WalkField::kDeviceTotal}, to_a + to_b}};
+}
+
+TEST_CASE("pushed calls join the same in memory as on disk") {
+  const auto by_5000 = [](uint64_t id) { return (id / 5000) % 2 == 1; };
+  const auto by_call = [](uint64_t id) { return id % 2 == 1; };
+  // Blocks of one context stay in memory; those where the context changes
+  // go to disk.
+  Loop l = loop(LateDeviceTime::kMaxBlocks, by_5000);
+  CHECK(l.ok);
+  CHECK(l.added == expected(by_5000));
+  CHECK(l.blocks_in_memory > 50);
+  CHECK(l.blocks_in_memory < 98);
+  // Past the blocks' limit: all on disk.
+  l = loop(0, by_5000);
+  CHECK(l.ok);
+  CHECK(l.added == expected(by_5000));
+  CHECK(l.blocks_in_memory == 0);
+  // Contexts that change with every call: every block goes to disk.
+  l = loop(LateDeviceTime::kMaxBlocks, by_call);
+  CHECK(l.ok);
+  CHECK(l.added == expected(by_call));
+  CHECK(l.blocks_in_memory == 0);
 }
 
 }  // namespace
