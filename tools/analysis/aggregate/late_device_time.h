@@ -14,23 +14,26 @@
 // millions of named steps) calls keep their targets inline, as records of
 // their own, so that memory stays bounded.
 //
-// Nor are most records sorted: pushed ids are counted in blocks of
-// kBlockIds, and while every call pushed in a block has one snapshot (a
-// launch loop whose GPU falls behind) the block is a bit per id in memory,
-// and late work of its calls is summed into the snapshot as it comes. A
-// block that sees a second snapshot, and every block past kMaxBlocks, goes
-// to disk as records, one per call.
+// Nor are most records sorted: pushed calls are kept in memory in blocks
+// of kBlockIds ids, each a byte per id naming one of the block's (at most
+// 255) snapshots, and late work of a call in a block in memory is summed
+// into its snapshot as it comes. Past kMaxBlocks blocks the oldest goes to
+// disk, a record per call, as does a block with more snapshots: late work
+// of its calls is then sorted and joined when the file ends. So a GPU up
+// to about kMaxBlocks × kBlockIds calls behind sorts nothing, in about
+// 17 MB.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
-#include "tools/analysis/model/paged_bits.h"
 #include "tools/analysis/model/walk_contexts.h"
 #include "tools/analysis/read/spill_sorter.h"
 
@@ -40,7 +43,7 @@ class LateDeviceTime {
  public:
   static constexpr uint32_t kMaxSnapshots = uint32_t{1} << 17;
 
-  static constexpr size_t kMaxBlocks = size_t{1} << 18;
+  static constexpr size_t kMaxBlocks = size_t{1} << 14;
   static constexpr uint64_t kBlockIds = 1024;
 
   explicit LateDeviceTime(uint32_t max_snapshots = kMaxSnapshots, size_t max_blocks = kMaxBlocks)
@@ -63,8 +66,7 @@ class LateDeviceTime {
   bool join(const std::function<void(uint32_t key, WalkField field, uint64_t ns)>& add);
 
   size_t snapshots() const { return snapshot_start_.size(); }
-  // Blocks of one snapshot, kept in memory.
-  size_t blocks_in_memory() const { return blocks_.size() - mixed_blocks_; }
+  size_t blocks_in_memory() const { return resident_.size(); }
 
  private:
   // A pushed call's record on disk: a snapshot, one target of its own, or none.
@@ -94,21 +96,25 @@ class LateDeviceTime {
   void device_targets(const WalkContexts& contexts, uint32_t context);
 
   // The snapshot of a call pushed in a block kept in memory, or kNoSnapshot.
-  uint32_t in_memory(uint64_t correlation) const {
-    const uint32_t snapshot = block_snapshot(correlation / kBlockIds);
-    return snapshot != kMixed && snapshot != kNoSnapshot && pushed_.test(correlation) ? snapshot
-                                                                                      : kNoSnapshot;
+  uint32_t in_memory(uint64_t correlation) {
+    const Block* block = resident(correlation / kBlockIds);
+    if (block == nullptr) return kNoSnapshot;
+    const uint8_t at = block->index[correlation % kBlockIds];
+    return at == 0 ? kNoSnapshot : block->snapshots[at - 1];
   }
-  // A block's snapshot, kMixed (on disk) or kNoSnapshot (none).
-  uint32_t block_snapshot(uint64_t block) const {
-    if (block == last_block_) return last_snapshot_;
-    const auto it = blocks_.find(block);
+  struct Block {
+    std::vector<uint32_t> snapshots;  // at most 255
+    std::vector<uint8_t> index;       // per id: 0 (not pushed) or 1 + its snapshot's place
+  };
+  Block* resident(uint64_t block) {
+    if (block == last_block_) return last_;
+    const auto it = resident_.find(block);
     last_block_ = block;
-    last_snapshot_ = it == blocks_.end() ? kNoSnapshot : it->second;
-    return last_snapshot_;
+    last_ = it == resident_.end() ? nullptr : &it->second;
+    return last_;
   }
   void keep_on_disk(uint64_t correlation, uint32_t snapshot);
-  void block_to_disk(uint64_t block, uint32_t snapshot);
+  void block_to_disk(uint64_t block);
 
   uint32_t max_snapshots_;
   size_t max_blocks_;
@@ -126,12 +132,11 @@ class LateDeviceTime {
   };
   std::array<Recent, 256> recent_{};
 
-  static constexpr uint32_t kMixed = UINT32_MAX - 1;
-  std::unordered_map<uint64_t, uint32_t> blocks_;  // block -> snapshot or kMixed
-  size_t mixed_blocks_ = 0;
-  mutable uint64_t last_block_ = UINT64_MAX;  // block_snapshot()'s last answer
-  mutable uint32_t last_snapshot_ = kNoSnapshot;
-  PagedBits pushed_;            // the calls pushed in blocks kept in memory
+  std::unordered_map<uint64_t, Block> resident_;  // blocks in memory, by number
+  std::deque<uint64_t> arrival_;                  // their numbers, oldest first
+  std::unordered_set<uint64_t> on_disk_;          // blocks that went to disk
+  uint64_t last_block_ = UINT64_MAX;              // resident()'s last answer
+  Block* last_ = nullptr;
   std::vector<uint64_t> sums_;  // late time per snapshot, summed as it came
 
   SpillSorter<Kept, ByCorrelation> kept_{kBudget};

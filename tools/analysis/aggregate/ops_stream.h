@@ -9,7 +9,8 @@
 //   - GPU records pair with their calls by correlation (call_slots.h); GPU
 //     time that comes after its call was walked goes where the walk says
 //     (walk_contexts.h); after its call left the table, to where the call's
-//     context pointed, kept aside on disk and joined when the file ends;
+//     context pointed, kept aside in bounded memory and on disk past it, and
+//     added when the file ends (late_device_time.h);
 //   - GPU rows, launches of a CPU-only file and [memory] are summed by label;
 //   - with a capture window, GPU records read before any call of their id
 //     are held (on disk past 4 MiB) until the file ends: then those whose

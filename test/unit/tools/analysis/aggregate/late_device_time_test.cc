@@ -159,23 +159,48 @@ Added expected(Second second) {
 TEST_CASE("pushed calls join the same in memory as on disk") {
   const auto by_5000 = [](uint64_t id) { return (id / 5000) % 2 == 1; };
   const auto by_call = [](uint64_t id) { return id % 2 == 1; };
-  // Blocks of one context stay in memory; those where the context changes
-  // go to disk.
+  // Every block stays in memory, with one or two snapshots.
   Loop l = loop(LateDeviceTime::kMaxBlocks, by_5000);
   CHECK(l.ok);
   CHECK(l.added == expected(by_5000));
-  CHECK(l.blocks_in_memory > 50);
-  CHECK(l.blocks_in_memory < 98);
-  // Past the blocks' limit: all on disk.
+  CHECK(l.blocks_in_memory == 98);
+  l = loop(LateDeviceTime::kMaxBlocks, by_call);
+  CHECK(l.ok);
+  CHECK(l.added == expected(by_call));
+  CHECK(l.blocks_in_memory == 98);
+  // Past the blocks' limit the oldest go to disk.
+  l = loop(10, by_call);
+  CHECK(l.ok);
+  CHECK(l.added == expected(by_call));
+  CHECK(l.blocks_in_memory == 10);
+  // No blocks: all on disk.
   l = loop(0, by_5000);
   CHECK(l.ok);
   CHECK(l.added == expected(by_5000));
   CHECK(l.blocks_in_memory == 0);
-  // Contexts that change with every call: every block goes to disk.
-  l = loop(LateDeviceTime::kMaxBlocks, by_call);
-  CHECK(l.ok);
-  CHECK(l.added == expected(by_call));
-  CHECK(l.blocks_in_memory == 0);
+}
+
+TEST_CASE("a block with more than 255 snapshots goes to disk") {
+  WalkContexts contexts;
+  std::vector<uint32_t> context(301);
+  for (uint32_t k = 1; k <= 300; ++k) {
+    const WalkTarget call{k, WalkField::kIssued};
+    context[k] = contexts.extend(WalkContexts::kNone, &call, 1);
+  }
+  LateDeviceTime late;
+  Added expected;
+  for (uint64_t id = 1; id <= 300; ++id) {
+    late.pushed(id, contexts, context[id]);
+    late.late(id, id);                      // in memory up to the 255th snapshot
+    if (id / 2 != 0) late.late(id / 2, 1);  // again, on disk once the block is
+    expected[{static_cast<uint32_t>(id), WalkField::kIssued}] += id;
+    if (id / 2 != 0) expected[{static_cast<uint32_t>(id / 2), WalkField::kIssued}] += 1;
+  }
+  bool ok = false;
+  CHECK(join(late, &ok) == expected);
+  CHECK(ok);
+  CHECK(late.blocks_in_memory() == 0);
+  CHECK(late.snapshots() == 300);
 }
 
 }  // namespace
