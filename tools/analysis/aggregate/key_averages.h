@@ -33,6 +33,12 @@ class KeyAverages {
   std::vector<Row> finish();
 
   size_t row_count() const { return rows_.size(); }
+  // Room for `rows` rows in all: a row per op (--group-by seq) would
+  // otherwise be copied as the table grows, and held twice meanwhile.
+  void reserve(size_t rows) {
+    rows_.reserve(rows);
+    keys_.reserve(rows);
+  }
 
   // Adds `other`'s rows, in their order, as if their events had been added
   // here after this aggregator's (parallel_files.h: files read apart, merged

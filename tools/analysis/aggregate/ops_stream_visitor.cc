@@ -305,7 +305,10 @@ bool OpsStream::finish(KeyAverages& out, std::optional<FileThroughput>* throughp
     if (first_[l].seen) cpu.push_back(l);
   std::sort(cpu.begin(), cpu.end(),
             [&](uint32_t a, uint32_t b) { return first_before(first_[a].node, first_[b].node); });
+  out.reserve(out.row_count() + cpu.size() + work_order_.size() +
+              (info_.gpu.records == 0 ? launch_order_.size() : 0) + memory_labels.size());
   for (uint32_t l : cpu) add_row_values(out.row(final_key(l, out)), label_rows_[l]);
+  std::vector<Row>().swap(label_rows_);  // read for the last time
   for (uint32_t l : work_order_) {
     const Totals& t = work_totals_[l];
     out.add_gpu_activity(final_key(l, out), t.duration_ns, t.count);
