@@ -19,6 +19,7 @@
 #include "tools/analysis/render/format.h"
 #include "tools/gpuprof/cli/diagnostics.h"
 #include "tools/gpuprof/cli/input_paths.h"
+#include "tools/gpuprof/cli/jobs_option.h"
 #include "tools/gpuprof/cli/progress.h"
 #include "tools/gpuprof/commands.h"
 #include "tools/trace/output_file.h"
@@ -126,7 +127,7 @@ int run(const TraceArgs& args) {
   }
   std::string error;
   const unsigned jobs =
-      args.jobs != 0 ? args.jobs : std::max(1u, std::thread::hardware_concurrency());
+      args.jobs != 0 ? args.jobs : default_trace_jobs(std::thread::hardware_concurrency());
   // The caller's thread sorts and merges; the others decode and encode.
   options.helpers = jobs - 1;
   std::unique_ptr<trace::OutputFile> out = trace::OutputFile::open(args.output, error, jobs);
@@ -215,7 +216,8 @@ void add_trace_command(CLI::App& app, int& exit_status) {
           ""));
   cmd->add_option("--jobs", args->jobs,
                   "Threads that decode, sort, write the JSON and compress a .gz output "
-                  "(default: one per core); the bytes are the same whatever the number")
+                  "(default: one per core, at most 4: past that the first thread is the "
+                  "limit); the bytes are the same whatever the number")
       ->type_name("N")
       ->check(CLI::Range(1u, 1024u));
   add_quiet_flag(*cmd, args->quiet);
