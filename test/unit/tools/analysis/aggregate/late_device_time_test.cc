@@ -72,13 +72,24 @@ TEST_CASE("many pushed calls, past the in-memory budget, each get their own late
   CHECK(late.snapshots() == 1);
 }
 
-TEST_CASE("past the snapshots' limit, calls keep their own targets") {
+// Two calls' contexts inside one range: their own rows 1 and 2, the
+// range's CUDA total in row 3.
+struct TwoCalls {
   WalkContexts contexts;
-  const WalkTarget a{1, WalkField::kIssued}, b{2, WalkField::kIssued};
-  const WalkTarget range{3, WalkField::kDeviceTotal};
-  const uint32_t in_range = contexts.extend(WalkContexts::kNone, &range, 1);
-  const uint32_t first = contexts.extend(in_range, &a, 1);
-  const uint32_t second = contexts.extend(in_range, &b, 1);
+  uint32_t first = 0, second = 0;
+  TwoCalls() {
+    const WalkTarget a{1, WalkField::kIssued}, b{2, WalkField::kIssued};
+    const WalkTarget range{3, WalkField::kDeviceTotal};
+    const uint32_t in_range = contexts.extend(WalkContexts::kNone, &range, 1);
+    first = contexts.extend(in_range, &a, 1);
+    second = contexts.extend(in_range, &b, 1);
+  }
+};
+
+TEST_CASE("past the snapshots' limit, calls keep their own targets") {
+  TwoCalls calls;
+  WalkContexts& contexts = calls.contexts;
+  const uint32_t first = calls.first, second = calls.second;
   LateDeviceTime late(1);
   late.pushed(1, contexts, first);
   late.pushed(2, contexts, second);               // a second list: over the limit of one
@@ -124,12 +135,9 @@ struct Loop {
 
 template <typename Second>
 Loop loop(size_t max_blocks, Second second) {
-  WalkContexts contexts;
-  const WalkTarget a{1, WalkField::kIssued}, b{2, WalkField::kIssued};
-  const WalkTarget range{3, WalkField::kDeviceTotal};
-  const uint32_t in_range = contexts.extend(WalkContexts::kNone, &range, 1);
-  const uint32_t one = contexts.extend(in_range, &a, 1);
-  const uint32_t two = contexts.extend(in_range, &b, 1);
+  TwoCalls calls;
+  WalkContexts& contexts = calls.contexts;
+  const uint32_t one = calls.first, two = calls.second;
   LateDeviceTime late(LateDeviceTime::kMaxSnapshots, max_blocks);
   late.late(5, 1000);  // before its push
   for (uint64_t id = 1; id <= 100'000; ++id) {
