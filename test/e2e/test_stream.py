@@ -178,6 +178,23 @@ class StreamMatchesMemory(StreamCase):
                 peak_mib=160)
 
 
+    def test_the_shim_recorded_a_gpu_far_behind_its_launches(self):
+        """Issue 31's headline: a file the shim wrote while the GPU fell seconds behind a launch
+        loop (2 threads x 600K launches of a 20 us kernel, 3 us apart) was read in memory at
+        ~140 bytes a record. The pushed-out launches stay in memory by blocks of ids with
+        their rows, their late work summed as it comes: the in-memory bytes, no note, and
+        every kernel's time reaches the range its launch was in."""
+        import csv
+        [path] = self.record("burst", "2", "600000", "100000")
+        assert_streamed_as_in_memory(
+            self, path, ([], ["--group-by", "thread", "--limit", "0"]), peak_mib=150)
+        rows = {row["Name"]: row for row in csv.DictReader(
+            report(["--format", "csv"], [path]).stdout.splitlines())}
+        self.assertEqual(rows["empty_kernel()"]["# of Calls"], "1200000")
+        self.assertEqual(rows["empty_kernel()"]["CUDA total (ns)"], str(1_200_000 * 20_000))
+        self.assertEqual(rows["thread"]["CUDA total (ns)"], str(1_200_000 * 20_000))
+        self.assertEqual(rows["thread"]["Self CUDA (ns)"], str(1_200_000 * 20_000))
+
     @unittest.skipUnless(GEN, "GPUPROF_GEN not set")
     def test_gpu_far_behind_during_a_takeover(self):
         """Issue 31: while another tool holds CUPTI, a GPU record pairs through its external
