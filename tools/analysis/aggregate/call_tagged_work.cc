@@ -6,9 +6,13 @@ namespace gprof::analysis {
 
 void CallTaggedWork::place(const HeldGpu& work, CallSlots::Gpu pairing) {
   const uint64_t id = work.correlation;
-  if (pairing == CallSlots::Gpu::kLate)
-    late_.add(work);
-  else if (pairing == CallSlots::Gpu::kOpened || (!at_walk_ && slots_.has_call(id)))
+  if (pairing == CallSlots::Gpu::kLate) {
+    const uint32_t tag = blocks_.find(id);
+    if (tag != PushedBlocks::kNone)
+      sink_.count(work, tag);
+    else
+      late_.add(work);
+  } else if (pairing == CallSlots::Gpu::kOpened || (!at_walk_ && slots_.has_call(id)))
     sink_.count(work, slots_.tag(id));
   else if (id == 0 || slots_.gave_up(id))
     sink_.without_call(work);
@@ -53,6 +57,12 @@ bool CallTaggedWork::join_late() {
   Tag t{};
   bool has_tag = tags.next(t);
   for (HeldGpu h; late.next(h);) {
+    // Work that came before its call was pushed, into a block in memory.
+    const uint32_t tag = blocks_.find(h.correlation);
+    if (tag != PushedBlocks::kNone) {
+      sink_.count(h, tag);
+      continue;
+    }
     while (has_tag && t.correlation < h.correlation) has_tag = tags.next(t);
     if (!has_tag || t.correlation != h.correlation) return false;
     sink_.count(h, t.tag);

@@ -3,12 +3,15 @@
 // call's thread; with --range the work counts only when its call is in
 // range. A call carries that as its tag in CallSlots (call_slots.h), known
 // once the call has been read (thread) or walked (range). Work read before
-// then waits here by correlation id; work of a call pushed out of the table
-// is sorted on disk with the pushed calls' tags and joined once the file
-// has ended, so that memory stays bounded by the calls in flight:
+// then waits here by correlation id. The tags of calls pushed out of the
+// table stay in memory by blocks of ids (pushed_blocks.h), and their work
+// counts as it comes; the work of calls whose block went to disk is sorted
+// there with their tags and joined once the file has ended, so that memory
+// stays bounded by the calls in flight:
 //   - waiting: about as many ids as CallSlots keeps waiting (ids it gives up
 //     on leave, their work without a call), 48 bytes a record;
-//   - late work and pushed tags: external sorts, 4 MiB in memory each.
+//   - pushed tags: PushedBlocks' bound (about 17 MB);
+//   - late work and pushed tags on disk: external sorts, 4 MiB in memory each.
 #pragma once
 
 #include <cstdint>
@@ -17,6 +20,7 @@
 
 #include "formats/record.h"
 #include "tools/analysis/model/call_slots.h"
+#include "tools/analysis/model/pushed_blocks.h"
 #include "tools/analysis/read/spill_sorter.h"
 
 namespace gprof::analysis {
@@ -52,8 +56,9 @@ class CallTaggedWork {
 
   // `at_walk`: tags are set when a call is walked (--range), not when it is
   // read.
-  CallTaggedWork(CallSlots& slots, Sink& sink, bool at_walk)
-      : slots_(slots), sink_(sink), at_walk_(at_walk) {}
+  CallTaggedWork(CallSlots& slots, Sink& sink, bool at_walk,
+                 size_t max_blocks = PushedBlocks::kMaxBlocks)
+      : slots_(slots), sink_(sink), at_walk_(at_walk), blocks_(max_blocks) {}
 
   // A work record as CallSlots::gpu() paired it.
   void add(const HeldGpu& work, CallSlots::Gpu pairing) { place(work, pairing); }
@@ -67,7 +72,10 @@ class CallTaggedWork {
     waiting_.erase(it);
   }
   // A call CallSlots pushed out of its table while work may still come.
-  void pushed(uint64_t correlation, uint32_t tag) { pushed_tags_.add(Tag{correlation, tag}); }
+  void pushed(uint64_t correlation, uint32_t tag) {
+    const auto evict = [this](uint64_t id, uint32_t kept) { pushed_tags_.add(Tag{id, kept}); };
+    if (!blocks_.keep(correlation, tag, evict)) pushed_tags_.add(Tag{correlation, tag});
+  }
   // External correlation: work that waited under CUPTI id `from` belongs to
   // pushed id `to` (CallSlots::rename answered `outcome`).
   void renamed(uint64_t from, uint64_t to, CallSlots::Gpu outcome);
@@ -97,6 +105,7 @@ class CallTaggedWork {
   std::unordered_map<uint64_t, std::vector<HeldGpu>> waiting_;
   static constexpr size_t kSweep = size_t{1} << 16;
   size_t sweep_above_ = kSweep;
+  PushedBlocks blocks_;  // pushed calls' tags in memory
   SpillSorter<HeldGpu, ByCorrelation> late_{kHeldBudget};
   SpillSorter<Tag, ByCorrelation> pushed_tags_{(size_t{4} << 20) / sizeof(Tag)};
 };

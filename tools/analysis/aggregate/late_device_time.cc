@@ -1,7 +1,5 @@
 #include "tools/analysis/aggregate/late_device_time.h"
 
-#include <algorithm>
-
 namespace gprof::analysis {
 
 void LateDeviceTime::device_targets(const WalkContexts& contexts, uint32_t context) {
@@ -51,49 +49,8 @@ void LateDeviceTime::pushed(uint64_t correlation, const WalkContexts& contexts, 
     if (found_.empty()) kept_.add(Kept{correlation, 0, kNoTarget});
     return;
   }
-  const uint64_t number = correlation / kBlockIds;
-  Block* block = resident(number);
-  if (block == nullptr) {
-    if (max_blocks_ == 0 || on_disk_.count(number) != 0) return keep_on_disk(correlation, snapshot);
-    while (resident_.size() >= max_blocks_) {
-      const uint64_t oldest = arrival_.front();
-      arrival_.pop_front();
-      if (resident_.count(oldest) != 0) block_to_disk(oldest);
-    }
-    block = &resident_[number];
-    block->index.assign(kBlockIds, 0);
-    arrival_.push_back(number);
-    last_block_ = number;
-    last_ = block;
-  }
-  auto& snapshots = block->snapshots;
-  auto at = std::find(snapshots.rbegin(), snapshots.rend(), snapshot);
-  if (at == snapshots.rend()) {
-    if (snapshots.size() == 255) {
-      block_to_disk(number);
-      return keep_on_disk(correlation, snapshot);
-    }
-    snapshots.push_back(snapshot);
-    at = snapshots.rbegin();
-  }
-  block->index[correlation % kBlockIds] = static_cast<uint8_t>(snapshots.rend() - at);
-}
-
-void LateDeviceTime::keep_on_disk(uint64_t correlation, uint32_t snapshot) {
-  kept_.add(Kept{correlation, snapshot, kSnapshot});
-}
-
-// The block's calls so far, one record each; the block is then on disk.
-void LateDeviceTime::block_to_disk(uint64_t number) {
-  const auto it = resident_.find(number);
-  const Block& block = it->second;
-  for (uint64_t i = 0; i < kBlockIds; ++i)
-    if (block.index[i] != 0)
-      keep_on_disk(number * kBlockIds + i, block.snapshots[block.index[i] - 1]);
-  resident_.erase(it);
-  on_disk_.insert(number);
-  last_block_ = UINT64_MAX;
-  last_ = nullptr;
+  const auto evict = [this](uint64_t id, uint32_t kept) { keep_on_disk(id, kept); };
+  if (!blocks_.keep(correlation, snapshot, evict)) keep_on_disk(correlation, snapshot);
 }
 
 bool LateDeviceTime::join(const std::function<void(uint32_t, WalkField, uint64_t)>& add) {
@@ -107,8 +64,8 @@ bool LateDeviceTime::join(const std::function<void(uint32_t, WalkField, uint64_t
     uint64_t ns = 0;
     for (; has_w && w.correlation == id; has_w = late.next(w)) ns += w.ns;
     // Work that came before its call was pushed in a block kept in memory.
-    const uint32_t snapshot = in_memory(id);
-    if (snapshot != kNoSnapshot) {
+    const uint32_t snapshot = blocks_.find(id);
+    if (snapshot != PushedBlocks::kNone) {
       sums_[snapshot] += ns;
       continue;
     }

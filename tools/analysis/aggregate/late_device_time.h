@@ -14,26 +14,21 @@
 // millions of named steps) calls keep their targets inline, as records of
 // their own, so that memory stays bounded.
 //
-// Nor are most records sorted: pushed calls are kept in memory in blocks
-// of kBlockIds ids, each a byte per id naming one of the block's (at most
-// 255) snapshots, and late work of a call in a block in memory is summed
-// into its snapshot as it comes. Past kMaxBlocks blocks the oldest goes to
-// disk, a record per call, as does a block with more snapshots: late work
-// of its calls is then sorted and joined when the file ends. So a GPU up
-// to about kMaxBlocks × kBlockIds calls behind sorts nothing, in about
-// 17 MB.
+// Nor are most records sorted: pushed calls' snapshots stay in memory
+// (pushed_blocks.h) and late work of a call there is summed into its
+// snapshot as it comes; only calls of blocks gone to disk, and their late
+// work, are sorted and joined when the file ends.
 #pragma once
 
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <string>
 #include <unordered_map>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
+#include "tools/analysis/model/pushed_blocks.h"
 #include "tools/analysis/model/walk_contexts.h"
 #include "tools/analysis/read/spill_sorter.h"
 
@@ -43,11 +38,9 @@ class LateDeviceTime {
  public:
   static constexpr uint32_t kMaxSnapshots = uint32_t{1} << 17;
 
-  static constexpr size_t kMaxBlocks = size_t{1} << 14;
-  static constexpr uint64_t kBlockIds = 1024;
-
-  explicit LateDeviceTime(uint32_t max_snapshots = kMaxSnapshots, size_t max_blocks = kMaxBlocks)
-      : max_snapshots_(max_snapshots), max_blocks_(max_blocks) {}
+  explicit LateDeviceTime(uint32_t max_snapshots = kMaxSnapshots,
+                          size_t max_blocks = PushedBlocks::kMaxBlocks)
+      : max_snapshots_(max_snapshots), blocks_(max_blocks) {}
 
   // A call pushed out while its work may still come: where that work's
   // time goes, while `context` is alive.
@@ -55,8 +48,8 @@ class LateDeviceTime {
   // GPU work of a pushed call (CallSlots::Gpu::kLate).
   void late(uint64_t correlation, uint64_t ns) {
     if (ns == 0) return;
-    const uint32_t snapshot = in_memory(correlation);
-    if (snapshot != kNoSnapshot)
+    const uint32_t snapshot = blocks_.find(correlation);
+    if (snapshot != PushedBlocks::kNone)
       sums_[snapshot] += ns;
     else
       late_.add(Late{correlation, ns});
@@ -66,7 +59,7 @@ class LateDeviceTime {
   bool join(const std::function<void(uint32_t key, WalkField field, uint64_t ns)>& add);
 
   size_t snapshots() const { return snapshot_start_.size(); }
-  size_t blocks_in_memory() const { return resident_.size(); }
+  size_t blocks_in_memory() const { return blocks_.blocks_in_memory(); }
 
  private:
   // A pushed call's record on disk: a snapshot, one target of its own, or none.
@@ -95,29 +88,11 @@ class LateDeviceTime {
   uint32_t snapshot_of(const WalkContexts& contexts, uint32_t context);
   void device_targets(const WalkContexts& contexts, uint32_t context);
 
-  // The snapshot of a call pushed in a block kept in memory, or kNoSnapshot.
-  uint32_t in_memory(uint64_t correlation) {
-    const Block* block = resident(correlation / kBlockIds);
-    if (block == nullptr) return kNoSnapshot;
-    const uint8_t at = block->index[correlation % kBlockIds];
-    return at == 0 ? kNoSnapshot : block->snapshots[at - 1];
+  void keep_on_disk(uint64_t correlation, uint32_t snapshot) {
+    kept_.add(Kept{correlation, snapshot, kSnapshot});
   }
-  struct Block {
-    std::vector<uint32_t> snapshots;  // at most 255
-    std::vector<uint8_t> index;       // per id: 0 (not pushed) or 1 + its snapshot's place
-  };
-  Block* resident(uint64_t block) {
-    if (block == last_block_) return last_;
-    const auto it = resident_.find(block);
-    last_block_ = block;
-    last_ = it == resident_.end() ? nullptr : &it->second;
-    return last_;
-  }
-  void keep_on_disk(uint64_t correlation, uint32_t snapshot);
-  void block_to_disk(uint64_t block);
 
   uint32_t max_snapshots_;
-  size_t max_blocks_;
   std::vector<WalkTarget> found_;  // device_targets()' answer
   // Snapshot s's targets: snapshot_targets_[snapshot_start_[s] ..
   // snapshot_start_[s + 1]) (the end for the last).
@@ -132,11 +107,7 @@ class LateDeviceTime {
   };
   std::array<Recent, 256> recent_{};
 
-  std::unordered_map<uint64_t, Block> resident_;  // blocks in memory, by number
-  std::deque<uint64_t> arrival_;                  // their numbers, oldest first
-  std::unordered_set<uint64_t> on_disk_;          // blocks that went to disk
-  uint64_t last_block_ = UINT64_MAX;              // resident()'s last answer
-  Block* last_ = nullptr;
+  PushedBlocks blocks_;         // pushed calls' snapshots in memory
   std::vector<uint64_t> sums_;  // late time per snapshot, summed as it came
 
   SpillSorter<Kept, ByCorrelation> kept_{kBudget};

@@ -1,10 +1,12 @@
 // GPU work whose row depends on its call (call_tagged_work.h) counts once
 // the call's tag is known, goes without a call when none will come, and
-// joins pushed-out calls' tags once the file has ended.
+// joins pushed-out calls' tags: as it comes while their tags are in memory,
+// once the file has ended for those on disk, with the same tags.
 #include "tools/analysis/aggregate/call_tagged_work.h"
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -82,6 +84,36 @@ TEST_CASE("work of pushed-out calls joins their tags once the file has ended") {
   CallTaggedWork unknown(slots, sink, false);
   unknown.add(work(4, 30), CallSlots::Gpu::kLate);  // its call was not handed on
   CHECK_FALSE(unknown.join_late());
+}
+
+TEST_CASE("late work counts as it comes while its call's tag is in memory") {
+  using Counted = std::vector<std::pair<uint64_t, uint32_t>>;
+  // Calls 1..3000 pushed with tag 1 + id / 1000, each call's work 10 ids
+  // later (and the first one's before its push).
+  const auto run = [](size_t max_blocks, Counted& before_end) {
+    CallSlots slots(4, 8);
+    slots.keep_tags();
+    Recorded sink;
+    CallTaggedWork tagged(slots, sink, false, max_blocks);
+    tagged.add(work(0, 1), CallSlots::Gpu::kLate);
+    for (uint64_t id = 1; id <= 3000; ++id) {
+      tagged.pushed(id, static_cast<uint32_t>(1 + id / 1000));
+      if (id > 10) tagged.add(work(id - 10, id - 10), CallSlots::Gpu::kLate);
+    }
+    for (uint64_t id = 2991; id <= 3000; ++id) tagged.add(work(id, id), CallSlots::Gpu::kLate);
+    before_end = sink.counted;
+    REQUIRE(tagged.join_late());
+    std::sort(sink.counted.begin(), sink.counted.end());
+    return sink.counted;
+  };
+  Counted in_memory_early, on_disk_early;
+  const Counted in_memory = run(PushedBlocks::kMaxBlocks, in_memory_early);
+  const Counted on_disk = run(0, on_disk_early);
+  REQUIRE(in_memory.size() == 3001);
+  CHECK(in_memory == on_disk);
+  CHECK(in_memory[1500] == std::pair<uint64_t, uint32_t>{1500, 2});
+  CHECK(in_memory_early.size() == 3000);  // all but the work before its push
+  CHECK(on_disk_early.empty());
 }
 
 }  // namespace

@@ -168,11 +168,11 @@ TEST_CASE("pushed calls join the same in memory as on disk") {
   const auto by_5000 = [](uint64_t id) { return (id / 5000) % 2 == 1; };
   const auto by_call = [](uint64_t id) { return id % 2 == 1; };
   // Every block stays in memory, with one or two snapshots.
-  Loop l = loop(LateDeviceTime::kMaxBlocks, by_5000);
+  Loop l = loop(PushedBlocks::kMaxBlocks, by_5000);
   CHECK(l.ok);
   CHECK(l.added == expected(by_5000));
   CHECK(l.blocks_in_memory == 98);
-  l = loop(LateDeviceTime::kMaxBlocks, by_call);
+  l = loop(PushedBlocks::kMaxBlocks, by_call);
   CHECK(l.ok);
   CHECK(l.added == expected(by_call));
   CHECK(l.blocks_in_memory == 98);
