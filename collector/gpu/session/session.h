@@ -89,6 +89,9 @@ class Session final : public GpuSource {
   bool try_resume(GpuSink& sink);
   // Writer: after another tool's cuptiFinalize, CUPTI as at the start.
   bool set_up_again(GpuSink& sink);
+  // Writer, the last step of a resume or a set-up again: the gap ends
+  // (`how` appended to its reason) and the watchdog starts afresh.
+  void end_gap(const char* how);
   // Writer thread: opens an interval when the watchdog finds the records gone.
   void check_watchdog(uint64_t now_ns, GpuSink& sink);
   // Any thread: brings the kinds in line with the capture window.

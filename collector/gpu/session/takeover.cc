@@ -230,12 +230,7 @@ bool Session::try_resume(GpuSink& sink) {
            foreign_clock_.load(std::memory_order_acquire) != nullptr
                ? " (on its clock, offset sampled)"
                : "");
-  status().close_gap(clock_ns(), gpu_read_, how);
-  status().set_state(running_state_.load());
-  status().publish();
-  gap_open_ = false;
-  applying_.store(false, std::memory_order_seq_cst);
-  watchdog_.reset();
+  end_gap(how);
   GPROF_INFO("CUPTI: gprof's activity buffers and kinds are back");
   return true;
 }
@@ -290,19 +285,22 @@ bool Session::set_up_again(GpuSink& sink) {
   finalized_.store(false, std::memory_order_release);
   gap_flags_ = 0;
   finalize_end_told_ = false;
-  status().close_gap(clock_ns(), gpu_read_,
-                     subscription == Subscription::kOwned
-                         ? "resumed: gprof set CUPTI up again"
-                         : "resumed: gprof set CUPTI up again, paired through external "
-                           "correlation ids (another tool holds the subscriber)");
   status().set_reason("%s", "");
+  end_gap(subscription == Subscription::kOwned
+              ? "resumed: gprof set CUPTI up again"
+              : "resumed: gprof set CUPTI up again, paired through external "
+                "correlation ids (another tool holds the subscriber)");
+  GPROF_INFO("CUPTI: set up again after the other tool's cuptiFinalize");
+  return true;
+}
+
+void Session::end_gap(const char* how) {
+  status().close_gap(clock_ns(), gpu_read_, how);
   status().set_state(running_state_.load());
   status().publish();
   gap_open_ = false;
   applying_.store(false, std::memory_order_seq_cst);
   watchdog_.reset();
-  GPROF_INFO("CUPTI: set up again after the other tool's cuptiFinalize");
-  return true;
 }
 
 void Session::check_takeover(GpuSink& sink) {
