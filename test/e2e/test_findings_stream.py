@@ -2,8 +2,8 @@
 tools/findings/stream/streamed_file.h) against the in-memory timelines (GPROF_STREAM=0): the same
 bytes on files the shim wrote through the fake runtime and on gpuprof-gen's files, with
 thresholds low enough that every rule has something to say; the stream really used (no
-"read in memory" note); a file it cannot take read in memory, with the note; and the peak
-memory of analyze and diff on a generated file under a bound."""
+"read in memory" note); a file it cannot take read in memory, with the note, alone; and the
+peak memory of analyze and diff on a generated file under a bound."""
 
 import json
 import os
@@ -171,6 +171,21 @@ class StreamedFindingsMatchMemory(E2ETestCase):
                          gpuprof_run("analyze", ["--format", "json", *LOW], files,
                                      stream=False).stdout)
 
+    def test_only_the_file_the_stream_cannot_take_is_read_in_memory(self):
+        """Issue 31: one file the stream declined made analyze read every file in memory; now
+        that file alone is, the others stream, and the findings are the in-memory path's."""
+        wrapping = self.record("train_loop", env=WRAPPING)
+        others = self.record("threads_streams") + self.record("more_apis")
+        for files in (wrapping + others, others + wrapping):
+            for args in (["--format", "json", *LOW], ["--format", "json", "--range", "*", *LOW],
+                         []):
+                streamed = gpuprof_run("analyze", args, files)
+                self.assertEqual(streamed.returncode, 0, streamed.stderr)
+                self.assertEqual(streamed.stderr.count("read in memory"), 1, streamed.stderr)
+                self.assertIn(f"gpuprof: note: {wrapping[0]}: read in memory (", streamed.stderr)
+                self.assertEqual(streamed.stdout,
+                                 gpuprof_run("analyze", args, files, stream=False).stdout, args)
+
     def test_diff_notes_a_file_read_in_memory_once(self):
         """diff reads each file twice (rows, then findings): one note per file, not two."""
         files = self.record("train_loop", env=WRAPPING)
@@ -194,7 +209,7 @@ class Memory(unittest.TestCase):
     def tearDownClass(cls):
         cls.dir.cleanup()
 
-    def peak(self, *args):
+    def peak(self, *args, declined=()):
         # meson's MALLOC_PERTURB_ writes over freed memory: untouched pages would count.
         env = {k: v for k, v in env_for(True).items() if k != "MALLOC_PERTURB_"}
         with open(os.devnull, "w") as null:
@@ -205,7 +220,9 @@ class Memory(unittest.TestCase):
         stderr = child.stderr.read().decode()
         child.stderr.close()
         self.assertIn(os.waitstatus_to_exitcode(status), (0, 1), stderr)
-        self.assertNotIn("read in memory", stderr)
+        self.assertEqual(stderr.count("read in memory"), len(declined), stderr)
+        for path in declined:
+            self.assertIn(f"gpuprof: note: {path}: read in memory (", stderr)
         return usage.ru_maxrss * 1024
 
     # In memory, the findings took ~110 bytes a record (330 MB for analyze, 400 MB for diff
@@ -229,6 +246,15 @@ class Memory(unittest.TestCase):
             peak = self.peak("analyze", "--quiet", path)
             self.assertLess(peak, 192 * 2**20, f"{peak / 2**20:.0f} MB")
 
+
+    def test_analyze_peak_memory_beside_a_file_read_in_memory(self):
+        """Issue 31: a file the stream declines made analyze read every file in memory, this
+        one's 3M records too (~330 MB); now the declined file alone is."""
+        with tempfile.TemporaryDirectory() as d:
+            declined = run_program([program("train_loop")], d, env=WRAPPING).files
+            self.assertTrue(declined)
+            peak = self.peak("analyze", "--quiet", *declined, self.path, declined=declined)
+            self.assertLess(peak, 192 * 2**20, f"{peak / 2**20:.0f} MB")
 
 if __name__ == "__main__":
     unittest.main()

@@ -24,6 +24,22 @@ std::vector<const RuleSpec*> every_rule() {
   return {rules.begin(), rules.end()};
 }
 
+// A file the stream declined, read in memory on its own: its records feed
+// the tallies as the rules' run() would add them, then go, so that the
+// files after it stream in the memory they would have had.
+void add_in_memory(uint32_t index, const std::string& path, const Scope& scope,
+                   stream::Tallies& tallies, Timeline& timeline, analysis::FileInfo& info) {
+  TimelineBuilder builder(scope);
+  info = analysis::load_file(index, path, builder);
+  timeline = std::move(builder.take().front());
+  timeline.file = index;
+  tallies.add_timeline(timeline);
+  // What a streamed file's timeline keeps (streamed_file.h): no records.
+  std::vector<Call>().swap(timeline.calls);
+  std::vector<Span>().swap(timeline.ranges);
+  std::vector<Work>().swap(timeline.work);
+}
+
 }  // namespace
 
 AnalyzedFiles analyze_files(const std::vector<std::string>& paths,
@@ -34,25 +50,22 @@ AnalyzedFiles analyze_files(const std::vector<std::string>& paths,
     stream::Tallies tallies(thresholds);
     std::vector<Timeline> timelines(paths.size());
     out.infos.resize(paths.size());
-    bool streamed = true;
-    for (uint32_t i = 0; i < paths.size() && streamed; ++i) {
+    for (uint32_t i = 0; i < paths.size(); ++i) {
       std::string why;
-      streamed = stream::stream_file(i, paths[i], scope, timelines[i], out.infos[i], tallies, why);
-      if (!streamed) {
-        out.in_memory.emplace_back(paths[i], why);
-        // The progress display counts the files once, as read again below.
-        for (uint32_t k = 0; k <= i; ++k) retract_read_progress(out.infos[k].status);
-      }
+      if (stream::stream_file(i, paths[i], scope, timelines[i], out.infos[i], tallies, why))
+        continue;
+      out.in_memory.emplace_back(paths[i], why);
+      // The progress display counts the file once, as read again now.
+      retract_read_progress(out.infos[i].status);
+      add_in_memory(i, paths[i], scope, tallies, timelines[i], out.infos[i]);
     }
-    if (streamed) {
-      for (const Timeline& timeline : timelines)
-        out.range_matched = out.range_matched || !timeline.windows.empty();
-      out.analysis = analyze(timelines, std::move(rules), std::move(thresholds), scope.ranges,
-                             [&](const RuleSpec& rule, const RuleContext& context) {
-                               return tallies.finish(rule.id, context);
-                             });
-      return out;
-    }
+    for (const Timeline& timeline : timelines)
+      out.range_matched = out.range_matched || !timeline.windows.empty();
+    out.analysis = analyze(timelines, std::move(rules), std::move(thresholds), scope.ranges,
+                           [&](const RuleSpec& rule, const RuleContext& context) {
+                             return tallies.finish(rule.id, context);
+                           });
+    return out;
   }
   Loaded loaded = load_timelines(paths, scope);
   out.infos = std::move(loaded.infos);

@@ -24,15 +24,17 @@ struct AnalyzedFiles {
   std::vector<analysis::FileInfo> infos;
   Analysis analysis;
   bool range_matched = false;  // with --range: some file has a range it matches
-  // Files that made the analysis read every file in memory, and why: one
-  // "gpuprof: note: FILE: read in memory (WHY)" each (print_in_memory_notes).
+  // Files the stream declined and read in memory, each on its own, and why:
+  // one "gpuprof: note: FILE: read in memory (WHY)" each
+  // (print_in_memory_notes).
   std::vector<std::pair<std::string, std::string>> in_memory;
 };
 
 // Reads the files and runs `rules` on them: as streams (streamed_file.h),
-// in memory that does not grow with the files; when a file cannot be
-// streamed (or GPROF_STREAM=0), every file in memory (load_timelines),
-// which gives the same findings.
+// in memory that does not grow with the files; a file the stream cannot
+// take is read in memory on its own and added to the same tallies, and
+// with GPROF_STREAM=0 every file is (load_timelines), which gives the same
+// findings.
 AnalyzedFiles analyze_files(const std::vector<std::string>& paths,
                             std::vector<const RuleSpec*> rules, Thresholds thresholds,
                             const Scope& scope);

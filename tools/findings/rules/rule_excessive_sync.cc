@@ -29,25 +29,27 @@ constexpr ThresholdSpec kThresholds[] = {
 
 std::optional<Finding> run(const RuleContext& context) {
   ExcessiveSyncTally tally;
-  for (const Timeline& timeline : context.files) {
-    const std::vector<int32_t> first = first_work(timeline);
-    // The start of each thread's last call that issued GPU work.
-    std::map<uint32_t, uint64_t> last_issue;
-    for (const Call& call : timeline.calls)
-      if (call.work > 0) last_issue[call.tid] = std::max(last_issue[call.tid], call.start_ns);
-    for (size_t i = 0; i < timeline.calls.size(); ++i) {
-      const Call& call = timeline.calls[i];
-      const auto issue = last_issue.find(call.tid);
-      tally.add(timeline, call, place_of(timeline, call),
-                first[i] == kNone ? nullptr : &timeline.work[first[i]],
-                issue == last_issue.end() ? nullptr : &issue->second);
-    }
-    tally.end_file(timeline);
-  }
+  for (const Timeline& timeline : context.files) add_timeline(timeline, tally);
   return tally.finish(context);
 }
 
 }  // namespace
+
+void add_timeline(const Timeline& timeline, ExcessiveSyncTally& tally) {
+  const std::vector<int32_t> first = first_work(timeline);
+  // The start of each thread's last call that issued GPU work.
+  std::map<uint32_t, uint64_t> last_issue;
+  for (const Call& call : timeline.calls)
+    if (call.work > 0) last_issue[call.tid] = std::max(last_issue[call.tid], call.start_ns);
+  for (size_t i = 0; i < timeline.calls.size(); ++i) {
+    const Call& call = timeline.calls[i];
+    const auto issue = last_issue.find(call.tid);
+    tally.add(timeline, call, place_of(timeline, call),
+              first[i] == kNone ? nullptr : &timeline.work[first[i]],
+              issue == last_issue.end() ? nullptr : &issue->second);
+  }
+  tally.end_file(timeline);
+}
 
 void ExcessiveSyncTally::add(const Timeline& timeline, const Call& call, const CallPlace& place,
                              const Work* work, const uint64_t* last_issue) {

@@ -21,11 +21,17 @@ constexpr ThresholdSpec kThresholds[] = {
 
 std::optional<Finding> run(const RuleContext& context) {
   ExposedCommTally tally;
-  tally_files(context, tally);
+  for (const Timeline& timeline : context.files) add_timeline(timeline, tally);
   return tally.finish(context);
 }
 
 }  // namespace
+
+void add_timeline(const Timeline& timeline, ExposedCommTally& tally) {
+  tally.begin_file(timeline);
+  add_work(timeline, tally);
+  tally.end_file(timeline);
+}
 
 void ExposedCommTally::begin_file(const Timeline& /*timeline*/) {
   devices_.clear();

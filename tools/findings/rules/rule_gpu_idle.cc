@@ -95,32 +95,33 @@ void explain(const Timeline& timeline, std::vector<ExplainedGap*> gaps) {
 
 std::optional<Finding> run(const RuleContext& context) {
   GpuIdleTally tally(context.thresholds);
-  uint64_t order = 0;
-  for (const Timeline& timeline : context.files) {
-    std::vector<uint32_t> devices;
-    for (const Work& w : timeline.work)
-      if (std::find(devices.begin(), devices.end(), w.device) == devices.end())
-        devices.push_back(w.device);
-    std::sort(devices.begin(), devices.end());
-    std::vector<std::pair<uint32_t, std::vector<ExplainedGap>>> by_device;
-    std::vector<ExplainedGap*> all;
-    for (uint32_t device : devices) {
-      by_device.emplace_back(device, device_gaps(timeline, device, tally));
-      for (ExplainedGap& gap : by_device.back().second) all.push_back(&gap);
-    }
-    explain(timeline, all);
-    std::vector<uint64_t> idle(timeline.steps.size(), 0);
-    for (const auto& [device, gaps] : by_device)
-      for (const ExplainedGap& gap : gaps) {
-        tally.add_gap(timeline, device, gap, order++);
-        add_to_steps(timeline.steps, gap.start_ns, gap.end_ns, idle);
-      }
-    add_step_shares(timeline.steps, idle, tally);
-  }
+  for (const Timeline& timeline : context.files) add_timeline(timeline, tally);
   return tally.finish(context);
 }
 
 }  // namespace
+
+void add_timeline(const Timeline& timeline, GpuIdleTally& tally) {
+  std::vector<uint32_t> devices;
+  for (const Work& w : timeline.work)
+    if (std::find(devices.begin(), devices.end(), w.device) == devices.end())
+      devices.push_back(w.device);
+  std::sort(devices.begin(), devices.end());
+  std::vector<std::pair<uint32_t, std::vector<ExplainedGap>>> by_device;
+  std::vector<ExplainedGap*> all;
+  for (uint32_t device : devices) {
+    by_device.emplace_back(device, device_gaps(timeline, device, tally));
+    for (ExplainedGap& gap : by_device.back().second) all.push_back(&gap);
+  }
+  explain(timeline, all);
+  std::vector<uint64_t> idle(timeline.steps.size(), 0);
+  for (const auto& [device, gaps] : by_device)
+    for (const ExplainedGap& gap : gaps) {
+      tally.add_gap(timeline, device, gap, tally.next_order());
+      add_to_steps(timeline.steps, gap.start_ns, gap.end_ns, idle);
+    }
+  add_step_shares(timeline.steps, idle, tally);
+}
 
 std::vector<std::pair<uint64_t, uint64_t>> device_windows(const Timeline& timeline,
                                                           uint64_t first_start_ns,

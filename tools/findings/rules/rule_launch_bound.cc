@@ -34,31 +34,33 @@ constexpr ThresholdSpec kThresholds[] = {
 
 std::optional<Finding> run(const RuleContext& context) {
   LaunchBoundTally tally(context.thresholds);
-  for (const Timeline& timeline : context.files) {
-    const std::vector<uint64_t> gpu_ns = gpu_ns_by_call(timeline);
-    const std::vector<int32_t> first = first_work(timeline);
-    std::map<uint32_t, std::vector<uint32_t>> by_thread;
-    for (uint32_t i = 0; i < timeline.calls.size(); ++i) {
-      const Call& call = timeline.calls[i];
-      if (call.category == ApiCategory::kLaunch && call.work > 0 && call.in_scope)
-        by_thread[call.tid].push_back(i);
-    }
-    for (auto& [tid, calls] : by_thread) {
-      std::stable_sort(calls.begin(), calls.end(), [&](uint32_t a, uint32_t b) {
-        return timeline.calls[a].start_ns < timeline.calls[b].start_ns;
-      });
-      for (uint32_t index : calls) {
-        const Call& call = timeline.calls[index];
-        tally.launch(timeline, call, place_of(timeline, call), gpu_ns[index],
-                     first[index] == kNone ? nullptr : &timeline.work[first[index]]);
-      }
-      tally.end_thread();
-    }
-  }
+  for (const Timeline& timeline : context.files) add_timeline(timeline, tally);
   return tally.finish(context);
 }
 
 }  // namespace
+
+void add_timeline(const Timeline& timeline, LaunchBoundTally& tally) {
+  const std::vector<uint64_t> gpu_ns = gpu_ns_by_call(timeline);
+  const std::vector<int32_t> first = first_work(timeline);
+  std::map<uint32_t, std::vector<uint32_t>> by_thread;
+  for (uint32_t i = 0; i < timeline.calls.size(); ++i) {
+    const Call& call = timeline.calls[i];
+    if (call.category == ApiCategory::kLaunch && call.work > 0 && call.in_scope)
+      by_thread[call.tid].push_back(i);
+  }
+  for (auto& [tid, calls] : by_thread) {
+    std::stable_sort(calls.begin(), calls.end(), [&](uint32_t a, uint32_t b) {
+      return timeline.calls[a].start_ns < timeline.calls[b].start_ns;
+    });
+    for (uint32_t index : calls) {
+      const Call& call = timeline.calls[index];
+      tally.launch(timeline, call, place_of(timeline, call), gpu_ns[index],
+                   first[index] == kNone ? nullptr : &timeline.work[first[index]]);
+    }
+    tally.end_thread();
+  }
+}
 
 LaunchBoundTally::LaunchBoundTally(const Thresholds& thresholds)
     : max_interval_(static_cast<uint64_t>(thresholds.get(kId, "max_interval"))) {}

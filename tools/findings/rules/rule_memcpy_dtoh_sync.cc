@@ -25,30 +25,32 @@ constexpr ThresholdSpec kThresholds[] = {
 
 std::optional<Finding> run(const RuleContext& context) {
   MemcpyDtohSyncTally tally;
-  for (const Timeline& timeline : context.files) {
-    // Kernel end times per device, sorted: did one end while a copy waited?
-    std::map<uint32_t, std::vector<uint64_t>> kernel_ends;
-    for (const Work& w : timeline.work)
-      if (w.kind == GpuKind::kKernel) kernel_ends[w.device].push_back(w.end_ns);
-    for (auto& [device, ends] : kernel_ends) std::sort(ends.begin(), ends.end());
-    const std::vector<int32_t> first = first_work(timeline);
-    for (size_t i = 0; i < timeline.work.size(); ++i) {
-      const Work& w = timeline.work[i];
-      if (w.call == kNone) continue;
-      const Call& call = timeline.calls[w.call];
-      if (!MemcpyDtohSyncTally::candidate(call, w, first[w.call] == static_cast<int32_t>(i)))
-        continue;
-      const auto ends = kernel_ends.find(w.device);
-      if (ends == kernel_ends.end()) continue;
-      const auto it = std::lower_bound(ends->second.begin(), ends->second.end(), call.start_ns);
-      if (it == ends->second.end() || *it > w.start_ns) continue;
-      tally.add(timeline, call, place_of(timeline, call), w);
-    }
-  }
+  for (const Timeline& timeline : context.files) add_timeline(timeline, tally);
   return tally.finish(context);
 }
 
 }  // namespace
+
+void add_timeline(const Timeline& timeline, MemcpyDtohSyncTally& tally) {
+  // Kernel end times per device, sorted: did one end while a copy waited?
+  std::map<uint32_t, std::vector<uint64_t>> kernel_ends;
+  for (const Work& w : timeline.work)
+    if (w.kind == GpuKind::kKernel) kernel_ends[w.device].push_back(w.end_ns);
+  for (auto& [device, ends] : kernel_ends) std::sort(ends.begin(), ends.end());
+  const std::vector<int32_t> first = first_work(timeline);
+  for (size_t i = 0; i < timeline.work.size(); ++i) {
+    const Work& w = timeline.work[i];
+    if (w.call == kNone) continue;
+    const Call& call = timeline.calls[w.call];
+    if (!MemcpyDtohSyncTally::candidate(call, w, first[w.call] == static_cast<int32_t>(i)))
+      continue;
+    const auto ends = kernel_ends.find(w.device);
+    if (ends == kernel_ends.end()) continue;
+    const auto it = std::lower_bound(ends->second.begin(), ends->second.end(), call.start_ns);
+    if (it == ends->second.end() || *it > w.start_ns) continue;
+    tally.add(timeline, call, place_of(timeline, call), w);
+  }
+}
 
 bool MemcpyDtohSyncTally::candidate(const Call& call, const Work& work, bool first) {
   return is_device_to_host(work) && first && call.in_scope && blocks_host(call, &work) &&

@@ -21,11 +21,16 @@ constexpr ThresholdSpec kThresholds[] = {
 
 std::optional<Finding> run(const RuleContext& context) {
   PageableMemcpyTally tally;
-  tally_work(context, tally);
+  for (const Timeline& timeline : context.files) add_timeline(timeline, tally);
   return tally.finish(context);
 }
 
 }  // namespace
+
+void add_timeline(const Timeline& timeline, PageableMemcpyTally& tally) {
+  tally.begin_file();
+  add_work(timeline, tally);
+}
 
 void PageableMemcpyTally::add(const Timeline& timeline, const WorkEvent& event) {
   const Work& w = event.work;

@@ -22,11 +22,16 @@ constexpr ThresholdSpec kThresholds[] = {
 
 std::optional<Finding> run(const RuleContext& context) {
   SmallMemcpyTally tally(context.thresholds);
-  tally_work(context, tally);
+  for (const Timeline& timeline : context.files) add_timeline(timeline, tally);
   return tally.finish(context);
 }
 
 }  // namespace
+
+void add_timeline(const Timeline& timeline, SmallMemcpyTally& tally) {
+  tally.begin_file();
+  add_work(timeline, tally);
+}
 
 SmallMemcpyTally::SmallMemcpyTally(const Thresholds& thresholds)
     : max_bytes_(thresholds.get(kId, "max_bytes")) {}

@@ -32,7 +32,7 @@ constexpr uint64_t kMinSteps = 3;
 
 std::optional<Finding> run(const RuleContext& context) {
   StragglerTally tally(context.thresholds);
-  tally_files(context, tally);
+  for (const Timeline& timeline : context.files) add_timeline(timeline, tally);
   return tally.finish(context);
 }
 
@@ -68,6 +68,12 @@ const std::array<Part, 4> kParts = {{
 }};
 
 }  // namespace
+
+void add_timeline(const Timeline& timeline, StragglerTally& tally) {
+  tally.begin_file(timeline);
+  add_work(timeline, tally);
+  tally.end_file(timeline);
+}
 
 StragglerTally::StragglerTally(const Thresholds& thresholds)
     : min_excess_(thresholds.get(kId, "min_excess")) {}

@@ -129,32 +129,14 @@ struct WorkEvent {
   bool in_scope;
 };
 
-// The in-memory path of a tally that takes WorkEvents: every file's work
-// in Timeline::work's order, as the stream feeds it (streamed_file.cc).
+// The in-memory path of a tally that takes WorkEvents: one file's work in
+// Timeline::work's order, as the stream feeds it (streamed_file.cc).
 template <typename Tally>
-void tally_work(const RuleContext& context, Tally& tally) {
-  for (const Timeline& timeline : context.files) {
-    tally.begin_file();
-    for (const Work& w : timeline.work) {
-      const Call* call = w.call == kNone ? nullptr : &timeline.calls[w.call];
-      const CallPlace place = call ? place_of(timeline, *call) : CallPlace{};
-      tally.add(timeline, WorkEvent{w, call, call ? &place : nullptr, timeline.in_scope(w)});
-    }
-  }
-}
-
-// The same for tallies that look at each file on its own: begin_file and
-// end_file around its work.
-template <typename Tally>
-void tally_files(const RuleContext& context, Tally& tally) {
-  for (const Timeline& timeline : context.files) {
-    tally.begin_file(timeline);
-    for (const Work& w : timeline.work) {
-      const Call* call = w.call == kNone ? nullptr : &timeline.calls[w.call];
-      const CallPlace place = call ? place_of(timeline, *call) : CallPlace{};
-      tally.add(timeline, WorkEvent{w, call, call ? &place : nullptr, timeline.in_scope(w)});
-    }
-    tally.end_file(timeline);
+void add_work(const Timeline& timeline, Tally& tally) {
+  for (const Work& w : timeline.work) {
+    const Call* call = w.call == kNone ? nullptr : &timeline.calls[w.call];
+    const CallPlace place = call ? place_of(timeline, *call) : CallPlace{};
+    tally.add(timeline, WorkEvent{w, call, call ? &place : nullptr, timeline.in_scope(w)});
   }
 }
 
@@ -266,6 +248,8 @@ class GpuIdleTally {
   // An explained gap of `device`; `order`: its place among all the gaps
   // (file, device, time), which breaks ties between equally long ones.
   void add_gap(const Timeline& timeline, uint32_t device, const ExplainedGap& gap, uint64_t order);
+  // The next gap's order, counted over the files.
+  uint64_t next_order() { return next_order_++; }
   // A step's idle time in gaps, and its length.
   void add_step(uint64_t idle_ns, uint64_t length_ns) {
     step_shares_.add(idle_ns * 1000000 / length_ns);
@@ -279,6 +263,7 @@ class GpuIdleTally {
     uint64_t order;
   };
   uint64_t min_gap_;
+  uint64_t next_order_ = 0;
   uint64_t gaps_ = 0, idle_ns_ = 0, window_ns_ = 0;
   uint64_t setup_window_ns_ = 0, setup_idle_ns_ = 0;
   std::vector<Listed> longest_;  // by length, then order
@@ -308,5 +293,18 @@ void add_to_steps(const std::vector<Step>& steps, uint64_t start_ns, uint64_t en
 // Each step's idle share, from its idle time, to the tally.
 void add_step_shares(const std::vector<Step>& steps, const std::vector<uint64_t>& idle,
                      GpuIdleTally& tally);
+
+// One file of an in-memory timeline into each rule's tally, in the order
+// the stream feeds it (streamed_file.cc): each rule's run() calls its own
+// over the files, and a streamed analysis one for a file it read in memory
+// (load.cc), the others streamed.
+void add_timeline(const Timeline& timeline, ExcessiveSyncTally& tally);
+void add_timeline(const Timeline& timeline, LaunchBoundTally& tally);
+void add_timeline(const Timeline& timeline, MemcpyDtohSyncTally& tally);
+void add_timeline(const Timeline& timeline, PageableMemcpyTally& tally);
+void add_timeline(const Timeline& timeline, SmallMemcpyTally& tally);
+void add_timeline(const Timeline& timeline, GpuIdleTally& tally);
+void add_timeline(const Timeline& timeline, StragglerTally& tally);
+void add_timeline(const Timeline& timeline, ExposedCommTally& tally);
 
 }  // namespace gprof::findings

@@ -354,7 +354,7 @@ class FileJoin {
       const uint64_t min_gap = std::max<uint64_t>(tally.min_gap(), 1);
       GapFinder finder(device_windows(timeline_, it->second.first, it->second.second), min_gap,
                        [&](uint64_t start, uint64_t end) {
-                         gaps.add(FoundGap{start, end, tallies_.gap_order++, device});
+                         gaps.add(FoundGap{start, end, tallies_.gpu_idle.next_order(), device});
                        });
       uint64_t setup_idle = 0;
       std::optional<GapFinder> setup;
@@ -430,6 +430,17 @@ Tallies::Tallies(const Thresholds& thresholds)
       small_memcpy(thresholds),
       gpu_idle(thresholds),
       straggler(thresholds) {}
+
+void Tallies::add_timeline(const Timeline& timeline) {
+  findings::add_timeline(timeline, excessive_sync);
+  findings::add_timeline(timeline, launch_bound);
+  findings::add_timeline(timeline, memcpy_dtoh_sync);
+  findings::add_timeline(timeline, pageable_memcpy);
+  findings::add_timeline(timeline, small_memcpy);
+  findings::add_timeline(timeline, gpu_idle);
+  findings::add_timeline(timeline, straggler);
+  findings::add_timeline(timeline, exposed_comm);
+}
 
 std::optional<Finding> Tallies::finish(std::string_view rule, const RuleContext& context) {
   if (rule == "excessive-sync") return excessive_sync.finish(context);

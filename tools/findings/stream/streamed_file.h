@@ -30,6 +30,9 @@ namespace gprof::findings::stream {
 // Every rule's tally, fed file by file.
 struct Tallies {
   explicit Tallies(const Thresholds& thresholds);
+  // A file read in memory (one the stream declined), as each rule's run()
+  // would add it.
+  void add_timeline(const Timeline& timeline);
   std::optional<Finding> finish(std::string_view rule, const RuleContext& context);
 
   ExcessiveSyncTally excessive_sync;
@@ -40,7 +43,6 @@ struct Tallies {
   GpuIdleTally gpu_idle;
   StragglerTally straggler;
   ExposedCommTally exposed_comm;
-  uint64_t gap_order = 0;  // gaps so far, over the files
 };
 
 // Reads file `index` at `path` into `tallies`. `timeline` gets what the
