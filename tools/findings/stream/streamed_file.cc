@@ -27,6 +27,7 @@ struct ByDeviceTime {
   bool operator()(const Busy& a, const Busy& b) const {
     return std::tie(a.device, a.start_ns, a.end_ns) < std::tie(b.device, b.start_ns, b.end_ns);
   }
+  static Prefix prefix(const Busy& b) { return {b.device, b.start_ns}; }
 };
 struct KernelEnd {
   uint32_t device;
@@ -36,6 +37,7 @@ struct ByDeviceEnd {
   bool operator()(const KernelEnd& a, const KernelEnd& b) const {
     return std::tie(a.device, a.end_ns) < std::tie(b.device, b.end_ns);
   }
+  static Prefix prefix(const KernelEnd& e) { return {e.device, e.end_ns}; }
 };
 // memcpy-dtoh-sync's question for a copy: did a kernel of its device end
 // between its call's start and its own?
@@ -78,6 +80,7 @@ struct SpanByStart {
   bool operator()(const CallSpan& a, const CallSpan& b) const {
     return std::tie(a.start_ns, a.index) < std::tie(b.start_ns, b.index);
   }
+  static Prefix prefix(const CallSpan& c) { return {c.start_ns, c.index}; }
 };
 
 class FileJoin {
