@@ -2,6 +2,7 @@
 // column titles users see.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -42,7 +43,8 @@ std::string_view sort_key_name(SortKey key);
 std::vector<std::string_view> sort_key_names();
 
 // Descending by `key` (ascending for kName); ties keep their order, as
-// Python's sorted(reverse=True) does.
-void sort_rows(std::vector<Row>& rows, SortKey key);
+// Python's sorted(reverse=True) does. `limit` (0: all): only the first
+// `limit` rows of that order are kept.
+void sort_rows(std::vector<Row>& rows, SortKey key, size_t limit = 0);
 
 }  // namespace gprof::analysis

@@ -56,8 +56,10 @@ TableColumns table_columns(const std::vector<Row>& rows, const TableOptions& opt
 }
 
 std::vector<Row> table_rows(std::vector<Row> rows, const TableOptions& options) {
-  if (options.sort) sort_rows(rows, *options.sort);
-  if (options.row_limit != 0 && rows.size() > options.row_limit) rows.resize(options.row_limit);
+  if (options.sort)
+    sort_rows(rows, *options.sort, options.row_limit);
+  else if (options.row_limit != 0 && rows.size() > options.row_limit)
+    rows.resize(options.row_limit);
   return rows;
 }
 
