@@ -250,6 +250,14 @@ class OpsStream final : public RecordVisitor,
   }
   void grow(uint32_t label) {
     if (label >= label_rows_.size()) {
+      // By a quarter, not the double a vector grows by: with a row per op
+      // (--group-by seq) these are most of the memory, and half of a
+      // doubled capacity, on average, stood empty.
+      if (label >= label_rows_.capacity()) {
+        const size_t room = std::max<size_t>(size_t{label} + 1, label_rows_.capacity() * 5 / 4);
+        label_rows_.reserve(room);
+        first_.reserve(room);
+      }
       label_rows_.resize(size_t{label} + 1);
       first_.resize(size_t{label} + 1);
     }
