@@ -302,8 +302,8 @@ class Memory(unittest.TestCase):
             self.assertRegex(stderr, r"\(\d+ events from 1 file\)")
             # Ranges are paired as they stream (tools/trace/range_stream.h): 37 MB here and
             # 40 MB at 20M records (222 MB and 897 MB before). With the default --jobs (two
-            # threads on two cores) 62 MB, and once 97 MB on a loaded machine (2026-11-28: the
-            # threads' frames in flight). Issue 13's bound is 256 MB whatever the records;
+            # threads on two cores) 62 MB, and once 97 MB on a loaded machine (2026-11-28; why was
+            # not found: frames decoded ahead of a descheduled main thread, we think). Issue 13's bound is 256 MB whatever the records;
             # this one leaves 2x for noise and fails at 4M records when memory grows with
             # the ranges again.
             bound = 128 * 2**20
