@@ -102,8 +102,10 @@ void LaunchBoundTally::launch(const Timeline& timeline, const Call& call, const 
 
 LaunchBoundTally::Phase& LaunchBoundTally::phase(const std::string* range) {
   if (last_phase_ != nullptr && range == last_range_) return *last_phase_;
+  auto [it, fresh] = phase_of_.try_emplace(range, nullptr);
+  if (fresh) it->second = &phases_[range != nullptr ? *range : std::string()];
   last_range_ = range;
-  last_phase_ = &phases_[range != nullptr ? *range : std::string()];
+  last_phase_ = it->second;
   return *last_phase_;
 }
 
