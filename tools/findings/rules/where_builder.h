@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -43,20 +44,33 @@ class WhereBuilder {
   void add_range(const Timeline& timeline, const std::string* range, uint64_t cost_ns);
   void add_step(const Timeline& timeline, int32_t step);
 
-  // The last place each map was asked for, by a key that names it without
-  // its text: contributions come in runs of one thread, stream and range,
-  // and making the text and looking it up was most of launch-bound's time.
+  // Each map's places by a key that names them without their text, and the
+  // last one asked for: making the text and looking it up was most of
+  // launch-bound's time, and contributions come in runs of one thread,
+  // stream and range, but not only (a short launch is charged to the range
+  // of the launch before it, which alternates with the next one's).
+  struct PairHash {
+    size_t operator()(const std::pair<uint64_t, uint64_t>& p) const {
+      return static_cast<size_t>(p.first * 0x9E3779B97F4A7C15ull ^ p.second);
+    }
+  };
+  static constexpr size_t kKnownLimit = 4096;
   struct Last {
     uint64_t first = UINT64_MAX, second = UINT64_MAX;
     uint64_t* cost = nullptr;  // std::map's values stay where they are
+    std::unordered_map<std::pair<uint64_t, uint64_t>, uint64_t*, PairHash> known;
   };
   template <typename Name>
   uint64_t& cost_of(std::map<std::string, uint64_t>& map, Last& last, uint64_t first,
                     uint64_t second, Name&& name) {
     if (last.cost == nullptr || last.first != first || last.second != second) {
+      // A cache: the in-memory timeline names a range by its own entry.
+      if (last.known.size() >= kKnownLimit) last.known.clear();
+      auto [it, fresh] = last.known.try_emplace({first, second}, nullptr);
+      if (fresh) it->second = &map[name()];
       last.first = first;
       last.second = second;
-      last.cost = &map[name()];
+      last.cost = it->second;
     }
     return *last.cost;
   }
