@@ -8,6 +8,7 @@ work ahead of the CPU: a busy machine that pauses the program for a moment then 
 long enough to count (gpu-idle counts gaps of 1 ms and more)."""
 
 import json
+import lzma
 import os
 import subprocess
 import unittest
@@ -116,6 +117,54 @@ class OnRealRecordings(AnalyzeCase):
         [sync] = [f for f in doc["findings"] if f["rule"] == "excessive-sync"]
         calls = {k for k in sync["evidence"] if k.startswith("calls.")}
         self.assertEqual(calls, {"calls.cudaStreamSynchronize"}, sync["evidence"])
+
+
+REAL_H200 = os.path.join(os.path.dirname(REAL), "h200-2026-11-27")
+
+
+class StartUpOnRealRecordings(AnalyzeCase):
+    """Without steps, gpu-idle leaves a device's start-up out of its window: up to the end of its
+    last gap that began before it had run 1% of its kernel time (gpu_gaps.h, StartupFinder).
+    torch's train_step.py on an H200 (real/README.md) uploaded 32 MB of weights and data, then
+    the GPU idled 5.4 s (imports, cuBLAS, module loading) before the first kernel; the loop's 25
+    steps took 0.18 s. gpu-idle had reported 5.73 s idle, 99.2% of the window."""
+
+    def unpacked(self, name):
+        path = os.path.join(self.tmp, name)
+        with lzma.open(os.path.join(REAL_H200, name + ".xz")) as src, open(path, "wb") as dst:
+            dst.write(src.read())
+        return path
+
+    def gpu_idle(self, *args):
+        doc = self.analyze_json(*args)
+        [idle] = [f for f in doc["findings"] + doc["hidden"] if f["rule"] == "gpu-idle"]
+        return {k: v["value"] for k, v in idle["evidence"].items()}, idle
+
+    def test_torch_start_up_is_left_out(self):
+        path = self.unpacked("torch-681.gprof")
+        evidence, idle = self.gpu_idle(path)
+        self.assertGreater(evidence["setup"], 5.5e9, evidence)  # the 5.4 s gap and the one after
+        self.assertGreater(evidence["setup_idle"], 5.5e9, evidence)
+        self.assertLess(evidence["window"], 0.2e9, evidence)  # the loop: 177 ms
+        self.assertLess(evidence["idle_time"], evidence["window"])
+        self.assertLess(evidence["longest_gap"], 30e6, idle["gaps"])  # the loop's own, 26 ms
+        self.assertEqual(idle["evidence"]["setup"]["label"], "start-up (setup, not counted)")
+        # The stream and the in-memory path agree (GPROF_STREAM=0 is the oracle).
+        env = dict(os.environ, GPROF_STREAM="0")
+        memory = subprocess.run([GPUPROF, "analyze", "--format", "json", path], env=env,
+                                capture_output=True, text=True, check=True)
+        self.assertEqual(memory.stdout, gpuprof("analyze", "--format", "json", path).stdout)
+        # startup_share=0 counts it as before.
+        evidence, _ = self.gpu_idle(path, "--threshold", "gpu-idle.startup_share=0")
+        self.assertNotIn("setup", evidence)
+        self.assertGreater(evidence["idle_time"], 5.7e9)
+        self.assertGreater(evidence["idle_share"], 0.99)
+
+    def test_a_first_launch_that_loads_modules_is_start_up(self):
+        # vector_add: three copies, then 100 ms in the first cudaLaunchKernel (lazy loading).
+        evidence, _ = self.gpu_idle("--min-share", "0", self.unpacked("vector_add_shared-602.gprof"))
+        self.assertGreater(evidence["setup_idle"], 99e6, evidence)
+        self.assertLess(evidence["window"], 5e6, evidence)
 
 
 class FailOn(AnalyzeCase):

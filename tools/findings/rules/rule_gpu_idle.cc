@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <tuple>
 
 #include "tools/findings/rules/rule.h"
 #include "tools/findings/rules/rule_support.h"
@@ -22,6 +23,9 @@ constexpr ThresholdSpec kThresholds[] = {
     {"min_gap", 1e6, ThresholdUnit::kTime, "idle time counts in gaps of at least this length"},
     {"min_share", 0.3, ThresholdUnit::kShare,
      "fires when such gaps add up to this share of the window"},
+    {"startup_share", 0.01, ThresholdUnit::kShare,
+     "without steps or --range: gaps that begin before a device has run this share of its kernel "
+     "time are start-up, left out of the window (0: none)"},
 };
 constexpr size_t kListedGaps = 3;
 
@@ -30,33 +34,50 @@ constexpr size_t kListedGaps = 3;
 // --range: from its first work to its last).
 std::vector<ExplainedGap> device_gaps(const Timeline& timeline, uint32_t device,
                                       GpuIdleTally& tally) {
-  std::vector<std::pair<uint64_t, uint64_t>> busy;
+  struct Busy {
+    uint64_t start_ns;
+    uint64_t end_ns;
+    bool kernel;
+  };
+  std::vector<Busy> busy;
   for (const Work& w : timeline.work)
-    if (w.device == device && timeline.in_scope(w)) busy.emplace_back(w.start_ns, w.end_ns);
+    if (w.device == device && timeline.in_scope(w))
+      busy.push_back(Busy{w.start_ns, w.end_ns, w.kind == GpuKind::kKernel});
   std::vector<ExplainedGap> gaps;
   if (busy.empty()) return gaps;
-  std::sort(busy.begin(), busy.end());
+  std::sort(busy.begin(), busy.end(), [](const Busy& a, const Busy& b) {
+    return std::tie(a.start_ns, a.end_ns) < std::tie(b.start_ns, b.end_ns);
+  });
   uint64_t last = 0;
-  for (const auto& [s, e] : busy) last = std::max(last, e);
+  for (const Busy& b : busy) last = std::max(last, b.end_ns);
   const uint64_t min_gap = std::max<uint64_t>(tally.min_gap(), 1);
-  GapFinder finder(device_windows(timeline, busy.front().first, last), min_gap,
+  uint64_t startup_end = 0;
+  if (has_startup(timeline)) {
+    BusyLength kernels;
+    for (const Busy& b : busy)
+      if (b.kernel) kernels.add(b.start_ns, b.end_ns);
+    StartupFinder startup = tally.startup_finder(kernels.ns());
+    for (const Busy& b : busy) startup.add(b.start_ns, b.end_ns, b.kernel);
+    startup_end = startup.end_ns();
+  }
+  GapFinder finder(device_windows(timeline, busy.front().start_ns, last, startup_end), min_gap,
                    [&](uint64_t start, uint64_t end) {
                      gaps.push_back(ExplainedGap{start, end, nullptr, 0, {}});
                    });
   uint64_t setup_idle = 0;
   std::optional<GapFinder> setup;
-  if (const auto window = setup_window(timeline, busy.front().first, last))
+  if (const auto window = setup_window(timeline, busy.front().start_ns, last, startup_end))
     setup.emplace(std::vector{*window}, min_gap,
                   [&](uint64_t start, uint64_t end) { setup_idle += end - start; });
-  for (const auto& [s, e] : busy) {
-    finder.add(s, e);
-    if (setup) setup->add(s, e);
+  for (const Busy& b : busy) {
+    finder.add(b.start_ns, b.end_ns);
+    if (setup) setup->add(b.start_ns, b.end_ns);
   }
   finder.finish();
   tally.add_window(finder.window_ns());
   if (setup) {
     setup->finish();
-    tally.add_setup(setup->window_ns(), setup_idle);
+    tally.add_setup(timeline, setup->window_ns(), setup_idle);
   }
   return gaps;
 }
@@ -123,12 +144,23 @@ void add_timeline(const Timeline& timeline, GpuIdleTally& tally) {
   add_step_shares(timeline.steps, idle, tally);
 }
 
+bool has_startup(const Timeline& timeline) {
+  return !timeline.ranged && timeline.windows.size() == 1 && timeline.steps.empty();
+}
+
+// Where the GPU's own window starts: the first step's start, else the end
+// of the device's start-up (0: none).
+static uint64_t setup_end(const Timeline& timeline, uint64_t startup_end_ns) {
+  return timeline.steps.empty() ? startup_end_ns : timeline.steps.front().start_ns;
+}
+
 std::vector<std::pair<uint64_t, uint64_t>> device_windows(const Timeline& timeline,
                                                           uint64_t first_start_ns,
-                                                          uint64_t last_end_ns) {
+                                                          uint64_t last_end_ns,
+                                                          uint64_t startup_end_ns) {
   if (timeline.windows.size() != 1) return timeline.windows;
-  uint64_t start = std::max(timeline.windows[0].first, first_start_ns);
-  if (!timeline.steps.empty()) start = std::max(start, timeline.steps.front().start_ns);
+  const uint64_t start =
+      std::max({timeline.windows[0].first, first_start_ns, setup_end(timeline, startup_end_ns)});
   const uint64_t end = std::min(timeline.windows[0].second, last_end_ns);
   if (start >= end) return {};
   return {{start, end}};
@@ -136,11 +168,12 @@ std::vector<std::pair<uint64_t, uint64_t>> device_windows(const Timeline& timeli
 
 std::optional<std::pair<uint64_t, uint64_t>> setup_window(const Timeline& timeline,
                                                           uint64_t first_start_ns,
-                                                          uint64_t last_end_ns) {
-  if (timeline.windows.size() != 1 || timeline.steps.empty()) return std::nullopt;
+                                                          uint64_t last_end_ns,
+                                                          uint64_t startup_end_ns) {
+  const uint64_t until = setup_end(timeline, startup_end_ns);
+  if (timeline.windows.size() != 1 || until == 0) return std::nullopt;
   const uint64_t start = std::max(timeline.windows[0].first, first_start_ns);
-  const uint64_t end =
-      std::min({timeline.windows[0].second, last_end_ns, timeline.steps.front().start_ns});
+  const uint64_t end = std::min({timeline.windows[0].second, last_end_ns, until});
   if (start >= end) return std::nullopt;
   return std::pair{start, end};
 }
@@ -163,7 +196,8 @@ void add_step_shares(const std::vector<Step>& steps, const std::vector<uint64_t>
 }
 
 GpuIdleTally::GpuIdleTally(const Thresholds& thresholds)
-    : min_gap_(static_cast<uint64_t>(thresholds.get(kId, "min_gap"))) {}
+    : min_gap_(static_cast<uint64_t>(thresholds.get(kId, "min_gap"))),
+      startup_share_(thresholds.get(kId, "startup_share")) {}
 
 void GpuIdleTally::add_gap(const Timeline& timeline, uint32_t device, const ExplainedGap& gap,
                            uint64_t order) {
@@ -208,7 +242,10 @@ std::optional<Finding> GpuIdleTally::finish(const RuleContext& context) {
                 share_metric("idle_share", "share of the window", idle_share),
                 count_metric("gaps", fmt::format("gaps of {} or more", time_text(min_gap)), gaps_),
                 time_metric("longest_gap", "longest gap", longest_.front().gap.length_ns),
-                time_metric("window", "window (GPU's first to last work)", window_ns)};
+                time_metric("window",
+                            setup_window_ns_ > 0 ? "window (GPU's first to last work, less setup)"
+                                                 : "window (GPU's first to last work)",
+                            window_ns)};
   if (step_shares_.size() > 0)
     f.evidence.push_back(
         share_metric("median_step_idle_share", "median idle share of a step", step_share));
@@ -216,10 +253,16 @@ std::optional<Finding> GpuIdleTally::finish(const RuleContext& context) {
     f.evidence.push_back(
         time_metric("step_idle_time", "GPU idle time inside steps", step_idle_ns_));
   if (setup_window_ns_ > 0) {
-    f.evidence.push_back(
-        time_metric("setup", "before the first step (setup, not counted)", setup_window_ns_));
-    f.evidence.push_back(
-        time_metric("setup_idle", "GPU idle before the first step", setup_idle_ns_));
+    // Before the first step, or before the device's work began in earnest.
+    const bool steps = step_setups_ > 0, startup = startup_setups_ > 0 || !steps;
+    const char* setup = !startup ? "before the first step (setup, not counted)"
+                        : !steps ? "start-up (setup, not counted)"
+                                 : "before the first step or start-up (setup, not counted)";
+    const char* idle = !startup ? "GPU idle before the first step"
+                       : !steps ? "GPU idle in start-up"
+                                : "GPU idle before the first step or in start-up";
+    f.evidence.push_back(time_metric("setup", setup, setup_window_ns_));
+    f.evidence.push_back(time_metric("setup_idle", idle, setup_idle_ns_));
   }
   std::vector<std::pair<std::string_view, uint64_t>> apis(by_api_.begin(), by_api_.end());
   std::stable_sort(apis.begin(), apis.end(),

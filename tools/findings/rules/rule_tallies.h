@@ -244,12 +244,18 @@ class GpuIdleTally {
  public:
   explicit GpuIdleTally(const Thresholds& thresholds);
   uint64_t min_gap() const { return min_gap_; }
+  // Where a device's start-up ends, from its busy time (has_startup()).
+  StartupFinder startup_finder(uint64_t busy_ns) const {
+    return StartupFinder(busy_ns, startup_share_, min_gap_);
+  }
   void add_window(uint64_t ns) { window_ns_ += ns; }
-  // A device's time before the first step (setup_window) and its idle time
-  // in gaps of min_gap or more: shown, not counted.
-  void add_setup(uint64_t window_ns, uint64_t idle_ns) {
+  // A device's time before the first step or its start-up's end
+  // (setup_window) and its idle time in gaps of min_gap or more: shown, not
+  // counted.
+  void add_setup(const Timeline& timeline, uint64_t window_ns, uint64_t idle_ns) {
     setup_window_ns_ += window_ns;
     setup_idle_ns_ += idle_ns;
+    (timeline.steps.empty() ? startup_setups_ : step_setups_) += window_ns > 0 ? 1 : 0;
   }
   // An explained gap of `device`; `order`: its place among all the gaps
   // (file, device, time), which breaks ties between equally long ones.
@@ -271,27 +277,36 @@ class GpuIdleTally {
   uint64_t min_gap_;
   uint64_t next_order_ = 0;
   uint64_t gaps_ = 0, idle_ns_ = 0, window_ns_ = 0;
+  double startup_share_;
   uint64_t setup_window_ns_ = 0, setup_idle_ns_ = 0;
-  std::vector<Listed> longest_;  // by length, then order
+  uint32_t step_setups_ = 0, startup_setups_ = 0;  // devices with a setup of each kind
+  std::vector<Listed> longest_;                    // by length, then order
   std::map<std::string_view, uint64_t> by_api_;
   MedianValues step_shares_;  // ppm
   uint64_t step_idle_ns_ = 0;
   WhereBuilder where_;
 };
 
+// Whether a device's start-up is looked for (StartupFinder): without
+// --range and without steps, which say where the run begins themselves.
+bool has_startup(const Timeline& timeline);
 // The windows a device's gaps are looked for in: the timeline's, or without
 // --range its one window cut to the device's first work and its last, and
-// to the first step's start when the file has steps.
+// to the first step's start when the file has steps, else to the end of
+// the device's start-up (`startup_end_ns`, 0: none).
 std::vector<std::pair<uint64_t, uint64_t>> device_windows(const Timeline& timeline,
                                                           uint64_t first_start_ns,
-                                                          uint64_t last_end_ns);
-// Without --range, in a file with steps: from the device's first work to the
-// first step's start. Imports, model building and CUDA's start-up keep the
-// GPU idle there (4.1 s before torch's first step on an H200, which gpu-idle
-// ranked first), which is not what a step's idle time is (issue 32 item 4).
+                                                          uint64_t last_end_ns,
+                                                          uint64_t startup_end_ns);
+// Without --range: from the device's first work to the first step's start,
+// or without steps to its start-up's end. Imports, model building and CUDA's
+// start-up keep the GPU idle there (4.1 s before torch's first step on an
+// H200, which gpu-idle ranked first), which is not what a step's idle time
+// is (issue 32 item 4).
 std::optional<std::pair<uint64_t, uint64_t>> setup_window(const Timeline& timeline,
                                                           uint64_t first_start_ns,
-                                                          uint64_t last_end_ns);
+                                                          uint64_t last_end_ns,
+                                                          uint64_t startup_end_ns);
 // Adds the overlap of [start_ns, end_ns) with each step to ns[i]
 // (timeline.steps[i]): a gap's idle time, a stretch of work.
 void add_to_steps(const std::vector<Step>& steps, uint64_t start_ns, uint64_t end_ns,

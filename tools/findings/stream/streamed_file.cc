@@ -20,6 +20,7 @@ constexpr size_t budget() {
 
 struct Busy {
   uint32_t device;
+  bool kernel;  // for StartupFinder
   uint64_t start_ns;
   uint64_t end_ns;
 };
@@ -169,7 +170,10 @@ class FileJoin {
     timeline_.data_loading = std::move(loading);
     timeline_.steps = std::move(steps);
     if (best != SIZE_MAX) timeline_.step_pattern = scope_.steps[best];
-    if (!scope_.ranges.empty()) timeline_.windows = merged_windows(std::move(windows));
+    if (!scope_.ranges.empty()) {
+      timeline_.windows = merged_windows(std::move(windows));
+      timeline_.ranged = true;
+    }
   }
 
   // Without --range: the span of the calls and the GPU work.
@@ -305,7 +309,7 @@ class FileJoin {
       if (w.kind == GpuKind::kKernel) kernel_ends_.add(KernelEnd{w.device, w.end_ns});
       if (std::find(devices_.begin(), devices_.end(), w.device) == devices_.end())
         devices_.push_back(w.device);
-      if (in_scope) busy_.add(Busy{w.device, w.start_ns, w.end_ns});
+      if (in_scope) busy_.add(Busy{w.device, w.kind == GpuKind::kKernel, w.start_ns, w.end_ns});
     }
     tallies_.straggler.end_file(timeline_);
     tallies_.exposed_comm.end_file(timeline_);
@@ -340,12 +344,36 @@ class FileJoin {
     }
     std::sort(devices_.begin(), devices_.end());
     analysis::SpillSorter<FoundGap, ByGapStart> gaps(budget<FoundGap>());
-    find_gaps(extent, gaps);
+    find_gaps(extent, startup_ends(), gaps);
     release(busy_);
     explain_gaps(gaps);
   }
 
+  // Each device's start-up end (StartupFinder), in two passes: its busy
+  // time, then the gaps before a share of it.
+  std::map<uint32_t, uint64_t> startup_ends() {
+    std::map<uint32_t, uint64_t> ends;
+    if (!has_startup(timeline_)) return ends;
+    std::map<uint32_t, BusyLength> kernels;
+    {
+      auto busy = busy_.sorted();
+      for (Busy b; busy.next(b);)
+        if (b.kernel) kernels[b.device].add(b.start_ns, b.end_ns);
+    }
+    auto busy = busy_.sorted();
+    Busy b{};
+    for (bool has_b = busy.next(b); has_b;) {
+      const uint32_t device = b.device;
+      StartupFinder startup = tallies_.gpu_idle.startup_finder(kernels[device].ns());
+      for (; has_b && b.device == device; has_b = busy.next(b))
+        startup.add(b.start_ns, b.end_ns, b.kernel);
+      ends[device] = startup.end_ns();
+    }
+    return ends;
+  }
+
   void find_gaps(const std::map<uint32_t, std::pair<uint64_t, uint64_t>>& extent,
+                 const std::map<uint32_t, uint64_t>& startup_ends,
                  analysis::SpillSorter<FoundGap, ByGapStart>& gaps) {
     GpuIdleTally& tally = tallies_.gpu_idle;
     auto busy = busy_.sorted();
@@ -355,13 +383,16 @@ class FileJoin {
       const auto it = extent.find(device);
       if (it == extent.end()) continue;
       const uint64_t min_gap = std::max<uint64_t>(tally.min_gap(), 1);
-      GapFinder finder(device_windows(timeline_, it->second.first, it->second.second), min_gap,
-                       [&](uint64_t start, uint64_t end) {
+      const auto startup = startup_ends.find(device);
+      const uint64_t startup_end = startup == startup_ends.end() ? 0 : startup->second;
+      GapFinder finder(device_windows(timeline_, it->second.first, it->second.second, startup_end),
+                       min_gap, [&](uint64_t start, uint64_t end) {
                          gaps.add(FoundGap{start, end, tallies_.gpu_idle.next_order(), device});
                        });
       uint64_t setup_idle = 0;
       std::optional<GapFinder> setup;
-      if (const auto window = setup_window(timeline_, it->second.first, it->second.second))
+      if (const auto window =
+              setup_window(timeline_, it->second.first, it->second.second, startup_end))
         setup.emplace(std::vector{*window}, min_gap,
                       [&](uint64_t start, uint64_t end) { setup_idle += end - start; });
       while (has_b && b.device < device) has_b = busy.next(b);
@@ -373,7 +404,7 @@ class FileJoin {
       tally.add_window(finder.window_ns());
       if (setup) {
         setup->finish();
-        tally.add_setup(setup->window_ns(), setup_idle);
+        tally.add_setup(timeline_, setup->window_ns(), setup_idle);
       }
     }
   }

@@ -78,6 +78,7 @@ struct Timeline {
   // The time the rules measure shares against: the span of the calls and GPU
   // work in scope, or with --range the total length of the matching ranges.
   std::vector<std::pair<uint64_t, uint64_t>> windows;
+  bool ranged = false;  // the windows are --range's ranges
   // When a range that loads data (Scope::data) was open, on any thread;
   // sorted and joined.
   std::vector<std::pair<uint64_t, uint64_t>> data_loading;

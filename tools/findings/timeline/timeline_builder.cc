@@ -175,6 +175,7 @@ void TimelineBuilder::set_windows(Timeline& timeline) const {
       if (analysis::glob_match_any(scope_.ranges, span.name))
         windows.emplace_back(span.start_ns, span.end_ns);
     timeline.windows = merged_windows(std::move(windows));
+    timeline.ranged = true;
     return;
   }
   uint64_t begin = UINT64_MAX, end = 0, work_begin = UINT64_MAX;

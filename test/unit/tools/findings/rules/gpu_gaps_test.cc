@@ -1,0 +1,92 @@
+// gpu-idle's start-up (gpu_gaps.h StartupFinder, rule_tallies.h has_startup,
+// device_windows, setup_window) on hand-made intervals and timelines.
+#include <catch2/catch.hpp>
+
+#include <utility>
+#include <vector>
+
+#include "tools/findings/rules/gpu_gaps.h"
+#include "tools/findings/rules/rule_tallies.h"
+
+namespace gprof::findings {
+namespace {
+
+constexpr uint64_t kMs = 1'000'000;
+
+TEST_CASE("BusyLength: the union of intervals by start", "[analyze]") {
+  BusyLength busy;
+  busy.add(0, 10);
+  busy.add(5, 12);   // overlaps: 2 more
+  busy.add(6, 8);    // inside: nothing
+  busy.add(20, 25);  // apart: 5 more
+  CHECK(busy.ns() == 17);
+}
+
+TEST_CASE("StartupFinder: start-up ends after the last gap before 1% of the kernel time",
+          "[analyze]") {
+  // The torch run's shape (../shared/real-gpu torch-681): uploads, a long wait, a few
+  // initialization kernels and a shorter wait, then the loop's 100 kernels of 1 ms with
+  // 2 ms stalls between them.
+  struct Interval {
+    uint64_t start, end;
+    bool kernel;
+  };
+  std::vector<Interval> work = {{0, 3 * kMs, false},                      // a 3 ms upload
+                                {3 * kMs, 5 * kMs, false},                // another, right after
+                                {5000 * kMs, 5000 * kMs + 10'000, true},  // 10 us init
+                                {5100 * kMs, 5101 * kMs, true}};
+  for (uint64_t i = 1; i < 100; ++i)
+    work.push_back({5101 * kMs + i * 3 * kMs, 5102 * kMs + i * 3 * kMs, true});
+  BusyLength kernels;
+  for (const Interval& w : work)
+    if (w.kernel) kernels.add(w.start, w.end);
+  StartupFinder startup(kernels.ns(), 0.01, kMs);
+  for (const Interval& w : work) startup.add(w.start, w.end, w.kernel);
+  // 10 us of kernels before the 100 ms gap: under 1% of 100 ms; the first loop kernel
+  // (1 ms) is 1%, so the gap after it is the loop's.
+  CHECK(startup.end_ns() == 5100 * kMs);
+
+  SECTION("a share of 0 finds none") {
+    StartupFinder none(kernels.ns(), 0.0, kMs);
+    for (const Interval& w : work) none.add(w.start, w.end, w.kernel);
+    CHECK(none.end_ns() == 0);
+  }
+  SECTION("gaps under min_gap are no start-up") {
+    StartupFinder coarse(kernels.ns(), 0.01, 200 * kMs);
+    for (const Interval& w : work) coarse.add(w.start, w.end, w.kernel);
+    CHECK(coarse.end_ns() == 5000 * kMs);  // the 100 ms gap is under 200 ms
+  }
+  SECTION("a loop whose first stall comes after its first kernels keeps it") {
+    StartupFinder loop(10 * kMs, 0.01, kMs);  // ten 1 ms kernels in all
+    loop.add(0, kMs, true);                   // 10% already
+    loop.add(3 * kMs, 4 * kMs, true);         // after a 2 ms stall: the loop's
+    CHECK(loop.end_ns() == 0);
+  }
+}
+
+TEST_CASE("gpu-idle's windows: steps, start-up, --range", "[analyze]") {
+  Timeline t;
+  t.windows = {{0, 1000 * kMs}};
+  CHECK(has_startup(t));
+  CHECK(device_windows(t, 10 * kMs, 900 * kMs, 300 * kMs) ==
+        std::vector<std::pair<uint64_t, uint64_t>>{{300 * kMs, 900 * kMs}});
+  CHECK(setup_window(t, 10 * kMs, 900 * kMs, 300 * kMs) == std::pair{10 * kMs, 300 * kMs});
+  CHECK_FALSE(setup_window(t, 10 * kMs, 900 * kMs, 0).has_value());
+
+  SECTION("steps say where the run begins") {
+    t.steps.push_back(Step{200 * kMs, 400 * kMs, kNone});
+    CHECK_FALSE(has_startup(t));
+    CHECK(device_windows(t, 10 * kMs, 900 * kMs, 0) ==
+          std::vector<std::pair<uint64_t, uint64_t>>{{200 * kMs, 900 * kMs}});
+    CHECK(setup_window(t, 10 * kMs, 900 * kMs, 0) == std::pair{10 * kMs, 200 * kMs});
+  }
+  SECTION("a --range window is the user's: nothing is left out") {
+    t.ranged = true;
+    CHECK_FALSE(has_startup(t));
+    CHECK(device_windows(t, 10 * kMs, 900 * kMs, 0) ==
+          std::vector<std::pair<uint64_t, uint64_t>>{{10 * kMs, 900 * kMs}});
+  }
+}
+
+}  // namespace
+}  // namespace gprof::findings
