@@ -20,7 +20,7 @@
 namespace gprof::findings {
 namespace {
 
-constexpr std::string_view kId = "excessive-sync";
+constexpr std::string_view kId = ExcessiveSyncTally::kRule;
 constexpr ThresholdSpec kThresholds[] = {
     {"min_share", 0.1, ThresholdUnit::kShare,
      "fires when a thread spent this share of the window blocked"},

@@ -13,7 +13,7 @@
 namespace gprof::findings {
 namespace {
 
-constexpr std::string_view kId = "exposed-comm";
+constexpr std::string_view kId = ExposedCommTally::kRule;
 constexpr ThresholdSpec kThresholds[] = {
     {"min_share", 0.05, ThresholdUnit::kShare,
      "fires when communication with no compute beside it adds up to this share of the window"},

@@ -18,7 +18,7 @@
 namespace gprof::findings {
 namespace {
 
-constexpr std::string_view kId = "gpu-idle";
+constexpr std::string_view kId = GpuIdleTally::kRule;
 constexpr ThresholdSpec kThresholds[] = {
     {"min_gap", 1e6, ThresholdUnit::kTime, "idle time counts in gaps of at least this length"},
     {"min_share", 0.3, ThresholdUnit::kShare,

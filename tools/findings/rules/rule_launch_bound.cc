@@ -21,7 +21,7 @@
 namespace gprof::findings {
 namespace {
 
-constexpr std::string_view kId = "launch-bound";
+constexpr std::string_view kId = LaunchBoundTally::kRule;
 constexpr ThresholdSpec kThresholds[] = {
     {"min_launches", 50, ThresholdUnit::kCount, "fires from this many kernel launches"},
     {"min_short_share", 0.5, ThresholdUnit::kShare,

@@ -17,7 +17,7 @@
 namespace gprof::findings {
 namespace {
 
-constexpr std::string_view kId = "memcpy-dtoh-sync";
+constexpr std::string_view kId = MemcpyDtohSyncTally::kRule;
 constexpr ThresholdSpec kThresholds[] = {
     {"min_count", 5, ThresholdUnit::kCount,
      "fires from this many blocking device-to-host copies that waited for kernels"},

@@ -13,7 +13,7 @@
 namespace gprof::findings {
 namespace {
 
-constexpr std::string_view kId = "pageable-memcpy";
+constexpr std::string_view kId = PageableMemcpyTally::kRule;
 constexpr ThresholdSpec kThresholds[] = {
     {"min_count", 10, ThresholdUnit::kCount,
      "fires from this many copies with a pageable side; a one-off setup copy is no problem"},

@@ -14,7 +14,7 @@
 namespace gprof::findings {
 namespace {
 
-constexpr std::string_view kId = "small-memcpy";
+constexpr std::string_view kId = SmallMemcpyTally::kRule;
 constexpr ThresholdSpec kThresholds[] = {
     {"max_bytes", 64 * 1024, ThresholdUnit::kBytes, "a copy smaller than this is small"},
     {"min_count", 50, ThresholdUnit::kCount, "fires from this many small copies"},

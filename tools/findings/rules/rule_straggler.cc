@@ -21,7 +21,7 @@
 namespace gprof::findings {
 namespace {
 
-constexpr std::string_view kId = "straggler";
+constexpr std::string_view kId = StragglerTally::kRule;
 constexpr ThresholdSpec kThresholds[] = {
     {"min_excess", 0.05, ThresholdUnit::kShare,
      "fires when a rank's steps, less their exposed communication, take this much longer than "

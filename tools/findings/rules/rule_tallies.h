@@ -28,6 +28,7 @@ namespace gprof::findings {
 
 class ExcessiveSyncTally {
  public:
+  static constexpr std::string_view kRule = "excessive-sync";
   // A call: `work` the first GPU record it issued (nullptr: none);
   // `last_issue` the start of its thread's last call that issued GPU work
   // (nullptr: none did).
@@ -48,6 +49,7 @@ class ExcessiveSyncTally {
 
 class LaunchBoundTally {
  public:
+  static constexpr std::string_view kRule = "launch-bound";
   explicit LaunchBoundTally(const Thresholds& thresholds);
   // A thread's kernel launches in scope that issued GPU work, by start (then
   // file order); end_thread() after each thread.
@@ -111,6 +113,7 @@ class LaunchBoundTally {
 
 class MemcpyDtohSyncTally {
  public:
+  static constexpr std::string_view kRule = "memcpy-dtoh-sync";
   // Whether GPU record `work` of `call` needs the kernel question: a
   // blocking device-to-host copy, the first record its call issued
   // (`first`), that began after the call did.
@@ -150,6 +153,7 @@ void add_work(const Timeline& timeline, Tally& tally) {
 // it, charged to the collective that opened each stretch.
 class ExposedCommTally {
  public:
+  static constexpr std::string_view kRule = "exposed-comm";
   void begin_file(const Timeline& timeline);
   void add(const Timeline& timeline, const WorkEvent& event);
   void end_file(const Timeline& timeline);
@@ -184,6 +188,7 @@ class ExposedCommTally {
 // idle, and the rest (the CPU's); compared across the files.
 class StragglerTally {
  public:
+  static constexpr std::string_view kRule = "straggler";
   explicit StragglerTally(const Thresholds& thresholds);
   void begin_file(const Timeline& timeline);
   void add(const Timeline& timeline, const WorkEvent& event);
@@ -215,6 +220,7 @@ class StragglerTally {
 
 class PageableMemcpyTally {
  public:
+  static constexpr std::string_view kRule = "pageable-memcpy";
   void begin_file() { last_call_ = kNone; }
   void add(const Timeline& timeline, const WorkEvent& event);
   std::optional<Finding> finish(const RuleContext& context);
@@ -227,6 +233,7 @@ class PageableMemcpyTally {
 
 class SmallMemcpyTally {
  public:
+  static constexpr std::string_view kRule = "small-memcpy";
   explicit SmallMemcpyTally(const Thresholds& thresholds);
   void begin_file() { last_call_ = kNone; }
   void add(const Timeline& timeline, const WorkEvent& event);
@@ -242,6 +249,7 @@ class SmallMemcpyTally {
 
 class GpuIdleTally {
  public:
+  static constexpr std::string_view kRule = "gpu-idle";
   explicit GpuIdleTally(const Thresholds& thresholds);
   uint64_t min_gap() const { return min_gap_; }
   // Where a device's start-up ends, from its busy time (has_startup()).

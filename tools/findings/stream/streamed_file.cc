@@ -466,26 +466,21 @@ Tallies::Tallies(const Thresholds& thresholds)
       straggler(thresholds) {}
 
 void Tallies::add_timeline(const Timeline& timeline) {
-  findings::add_timeline(timeline, excessive_sync);
-  findings::add_timeline(timeline, launch_bound);
-  findings::add_timeline(timeline, memcpy_dtoh_sync);
-  findings::add_timeline(timeline, pageable_memcpy);
-  findings::add_timeline(timeline, small_memcpy);
-  findings::add_timeline(timeline, gpu_idle);
-  findings::add_timeline(timeline, straggler);
-  findings::add_timeline(timeline, exposed_comm);
+  each([&](auto& tally) { findings::add_timeline(timeline, tally); });
 }
 
 std::optional<Finding> Tallies::finish(std::string_view rule, const RuleContext& context) {
-  if (rule == "excessive-sync") return excessive_sync.finish(context);
-  if (rule == "launch-bound") return launch_bound.finish(context);
-  if (rule == "memcpy-dtoh-sync") return memcpy_dtoh_sync.finish(context);
-  if (rule == "pageable-memcpy") return pageable_memcpy.finish(context);
-  if (rule == "small-memcpy") return small_memcpy.finish(context);
-  if (rule == "gpu-idle") return gpu_idle.finish(context);
-  if (rule == "straggler") return straggler.finish(context);
-  if (rule == "exposed-comm") return exposed_comm.finish(context);
-  return std::nullopt;
+  std::optional<Finding> found;
+  each([&](auto& tally) {
+    if (tally.kRule == rule) found = tally.finish(context);
+  });
+  return found;
+}
+
+bool Tallies::has(std::string_view rule) {
+  bool found = false;
+  each([&](auto& tally) { found = found || tally.kRule == rule; });
+  return found;
 }
 
 bool stream_file(uint32_t index, const std::string& path, const Scope& scope, Timeline& timeline,

@@ -34,6 +34,22 @@ struct Tallies {
   // would add it.
   void add_timeline(const Timeline& timeline);
   std::optional<Finding> finish(std::string_view rule, const RuleContext& context);
+  // Whether a tally answers `rule` (every rule of all_rules() must).
+  bool has(std::string_view rule);
+
+  // fn(tally) for each rule's tally: the one list that add_timeline, finish
+  // and has go through, each tally naming its rule (kRule).
+  template <typename Fn>
+  void each(Fn&& fn) {
+    fn(excessive_sync);
+    fn(launch_bound);
+    fn(memcpy_dtoh_sync);
+    fn(pageable_memcpy);
+    fn(small_memcpy);
+    fn(gpu_idle);
+    fn(straggler);
+    fn(exposed_comm);
+  }
 
   ExcessiveSyncTally excessive_sync;
   LaunchBoundTally launch_bound;

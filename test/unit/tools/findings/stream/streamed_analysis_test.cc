@@ -18,6 +18,7 @@
 #include "tools/findings/rules/gpu_gaps.h"
 #include "tools/findings/rules/median_values.h"
 #include "tools/findings/rules/rules.h"
+#include "tools/findings/stream/streamed_file.h"
 
 namespace gprof::findings {
 namespace {
@@ -147,6 +148,15 @@ TEST_CASE("streamed findings: a capture window's outside work left out as in mem
     CHECK(loaded.infos[0].gpu.unpaired == gpu.unpaired);
     CHECK(loaded.infos[0].gpu.outside_window == gpu.outside_window);
   }
+}
+
+TEST_CASE("streamed findings: a tally for every rule, and one for each", "[analyze][stream]") {
+  stream::Tallies tallies(Thresholds{});
+  size_t count = 0;
+  tallies.each([&](auto&) { ++count; });
+  CHECK(count == all_rules().size());
+  for (const RuleSpec* rule : all_rules()) CHECK(tallies.has(rule->id));
+  CHECK_FALSE(tallies.has("no-such-rule"));
 }
 
 TEST_CASE("streamed findings: a missing file is described, not analyzed", "[analyze][stream]") {
