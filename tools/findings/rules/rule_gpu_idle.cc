@@ -29,44 +29,64 @@ constexpr ThresholdSpec kThresholds[] = {
 };
 constexpr size_t kListedGaps = 3;
 
+struct Busy {
+  uint64_t start_ns;
+  uint64_t end_ns;
+  bool kernel;
+};
+
+// One device's work in scope in an in-memory timeline, by (start, end).
+std::vector<Busy> device_busy(const Timeline& timeline, uint32_t device) {
+  std::vector<Busy> busy;
+  for (const Work& w : timeline.work)
+    if (w.device == device && timeline.in_scope(w))
+      busy.push_back(Busy{w.start_ns, w.end_ns, w.kind == GpuKind::kKernel});
+  std::sort(busy.begin(), busy.end(), [](const Busy& a, const Busy& b) {
+    return std::tie(a.start_ns, a.end_ns) < std::tie(b.start_ns, b.end_ns);
+  });
+  return busy;
+}
+
+// Where the start-up of a device with `busy` ends (StartupFinder); 0: none.
+uint64_t startup_end(const Timeline& timeline, const std::vector<Busy>& busy,
+                     const GpuIdleTally& tally) {
+  if (!has_startup(timeline)) return 0;
+  BusyLength kernels;
+  for (const Busy& b : busy)
+    if (b.kernel) kernels.add(b.start_ns, b.end_ns);
+  StartupFinder startup = tally.startup_finder(kernels.ns());
+  for (const Busy& b : busy) startup.add(b.start_ns, b.end_ns, b.kernel);
+  return startup.end_ns();
+}
+
+std::vector<uint32_t> devices_of(const Timeline& timeline) {
+  std::vector<uint32_t> devices;
+  for (const Work& w : timeline.work)
+    if (std::find(devices.begin(), devices.end(), w.device) == devices.end())
+      devices.push_back(w.device);
+  std::sort(devices.begin(), devices.end());
+  return devices;
+}
+
 // The idle gaps of one device of an in-memory timeline, by time: the
 // complement of its work within each of the timeline's windows (without
 // --range: from its first work to its last).
 std::vector<ExplainedGap> device_gaps(const Timeline& timeline, uint32_t device,
                                       GpuIdleTally& tally) {
-  struct Busy {
-    uint64_t start_ns;
-    uint64_t end_ns;
-    bool kernel;
-  };
-  std::vector<Busy> busy;
-  for (const Work& w : timeline.work)
-    if (w.device == device && timeline.in_scope(w))
-      busy.push_back(Busy{w.start_ns, w.end_ns, w.kind == GpuKind::kKernel});
+  const std::vector<Busy> busy = device_busy(timeline, device);
   std::vector<ExplainedGap> gaps;
   if (busy.empty()) return gaps;
-  std::sort(busy.begin(), busy.end(), [](const Busy& a, const Busy& b) {
-    return std::tie(a.start_ns, a.end_ns) < std::tie(b.start_ns, b.end_ns);
-  });
   uint64_t last = 0;
   for (const Busy& b : busy) last = std::max(last, b.end_ns);
   const uint64_t min_gap = std::max<uint64_t>(tally.min_gap(), 1);
-  uint64_t startup_end = 0;
-  if (has_startup(timeline)) {
-    BusyLength kernels;
-    for (const Busy& b : busy)
-      if (b.kernel) kernels.add(b.start_ns, b.end_ns);
-    StartupFinder startup = tally.startup_finder(kernels.ns());
-    for (const Busy& b : busy) startup.add(b.start_ns, b.end_ns, b.kernel);
-    startup_end = startup.end_ns();
-  }
-  GapFinder finder(device_windows(timeline, busy.front().start_ns, last, startup_end), min_gap,
+  const uint64_t startup = startup_end(timeline, busy, tally);
+  GapFinder finder(device_windows(timeline, busy.front().start_ns, last, startup), min_gap,
                    [&](uint64_t start, uint64_t end) {
                      gaps.push_back(ExplainedGap{start, end, nullptr, 0, {}});
                    });
   uint64_t setup_idle = 0;
   std::optional<GapFinder> setup;
-  if (const auto window = setup_window(timeline, busy.front().start_ns, last, startup_end))
+  if (const auto window = setup_window(timeline, busy.front().start_ns, last, startup))
     setup.emplace(std::vector{*window}, min_gap,
                   [&](uint64_t start, uint64_t end) { setup_idle += end - start; });
   for (const Busy& b : busy) {
@@ -123,11 +143,7 @@ std::optional<Finding> run(const RuleContext& context) {
 }  // namespace
 
 void add_timeline(const Timeline& timeline, GpuIdleTally& tally) {
-  std::vector<uint32_t> devices;
-  for (const Work& w : timeline.work)
-    if (std::find(devices.begin(), devices.end(), w.device) == devices.end())
-      devices.push_back(w.device);
-  std::sort(devices.begin(), devices.end());
+  const std::vector<uint32_t> devices = devices_of(timeline);
   std::vector<std::pair<uint32_t, std::vector<ExplainedGap>>> by_device;
   std::vector<ExplainedGap*> all;
   for (uint32_t device : devices) {
@@ -176,6 +192,33 @@ std::optional<std::pair<uint64_t, uint64_t>> setup_window(const Timeline& timeli
   const uint64_t end = std::min({timeline.windows[0].second, last_end_ns, until});
   if (start >= end) return std::nullopt;
   return std::pair{start, end};
+}
+
+uint64_t setup_ns(const Timeline& timeline, const std::vector<DeviceStart>& devices) {
+  if (timeline.ranged || timeline.windows.size() != 1) return 0;
+  const auto [begin, end] = timeline.windows[0];
+  uint64_t until = begin;
+  if (!timeline.steps.empty()) {
+    until = timeline.steps.front().start_ns;
+  } else if (!devices.empty()) {
+    // A device without a start-up starts with the window (at its first
+    // work, or the launch before it), so that the window keeps all of it.
+    until = UINT64_MAX;
+    for (const DeviceStart& d : devices)
+      until = std::min(until, d.startup_end_ns != 0 ? d.startup_end_ns : begin);
+  }
+  until = std::min(until, end);
+  return until > begin ? until - begin : 0;
+}
+
+uint64_t setup_ns(const Timeline& timeline, const Thresholds& thresholds) {
+  const GpuIdleTally tally(thresholds);
+  std::vector<DeviceStart> devices;
+  for (const uint32_t device : devices_of(timeline)) {
+    const std::vector<Busy> busy = device_busy(timeline, device);
+    if (!busy.empty()) devices.push_back(DeviceStart{startup_end(timeline, busy, tally)});
+  }
+  return setup_ns(timeline, devices);
 }
 
 void add_to_steps(const std::vector<Step>& steps, uint64_t start_ns, uint64_t end_ns,

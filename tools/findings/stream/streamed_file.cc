@@ -343,8 +343,15 @@ class FileJoin {
       }
     }
     std::sort(devices_.begin(), devices_.end());
+    const std::map<uint32_t, uint64_t> startups = startup_ends();
+    std::vector<DeviceStart> starts;
+    for (const auto& [device, span] : extent) {
+      const auto it = startups.find(device);
+      starts.push_back(DeviceStart{it == startups.end() ? 0 : it->second});
+    }
+    timeline_.setup_ns = setup_ns(timeline_, starts);
     analysis::SpillSorter<FoundGap, ByGapStart> gaps(budget<FoundGap>());
-    find_gaps(extent, startup_ends(), gaps);
+    find_gaps(extent, startups, gaps);
     release(busy_);
     explain_gaps(gaps);
   }
