@@ -125,7 +125,7 @@ REAL_H200 = os.path.join(os.path.dirname(REAL), "h200-2026-11-27")
 class StartUpOnRealRecordings(AnalyzeCase):
     """Without steps, a device's start-up is left out of gpu-idle's window, and of the window
     every rule's share is of: up to the end of its last gap that began before it had run 1% of
-    its kernel time (gpu_gaps.h, StartupFinder).
+    its kernels (gpu_gaps.h, StartupFinder).
     torch's train_step.py on an H200 (real/README.md) uploaded 32 MB of weights and data, then
     the GPU idled 5.4 s (imports, cuBLAS, module loading) before the first kernel; the loop's 25
     steps took 0.18 s. gpu-idle had reported 5.73 s idle, 99.2% of the window."""

@@ -46,43 +46,29 @@ class GapFinder {
   uint64_t window_ns_ = 0;
 };
 
-// The length of the union of intervals given by start.
-class BusyLength {
- public:
-  void add(uint64_t start_ns, uint64_t end_ns) {
-    if (end_ns <= covered_) return;
-    ns_ += end_ns - std::max(start_ns, covered_);
-    covered_ = end_ns;
-  }
-  uint64_t ns() const { return ns_; }
-
- private:
-  uint64_t ns_ = 0;
-  uint64_t covered_ = 0;
-};
-
 // Without steps or --range, where a device's start-up ends: at the end of
 // the last idle gap of `min_gap` or more that began before the device had
-// run `share` of its kernel time. Imports, model building and the loading
-// of cuBLAS and of the modules keep the GPU idle between the first copies
-// of weights and data and the loop: 5.4 s of a 5.8 s torch run on an H200
+// run `share` of its kernels. Imports, model building and the loading of
+// cuBLAS and of the modules keep the GPU idle between the first copies of
+// weights and data and the loop: 5.4 s of a 5.8 s torch run on an H200
 // (2026-11-27, ../shared/real-gpu: torch-681), after two 16 MB uploads that
-// were a quarter of the run's GPU time, so copies do not count towards the
-// share. A loop's own stall comes after its first iteration's kernels:
-// past the share unless the run has more than 1/share iterations, and then
-// the one stall left out weighs as little.
+// were a quarter of the run's GPU time, so copies do not count. Kernels by
+// number, not time: a loop of short kernels before one long one is the
+// run's work, not its start-up. A loop's own stall comes after its first
+// iteration's kernels: past the share unless the run has more than 1/share
+// iterations, and then the one stall left out weighs as little.
 class StartupFinder {
  public:
-  // `kernel_ns`: the union of the device's kernels (BusyLength).
-  StartupFinder(uint64_t kernel_ns, double share, uint64_t min_gap);
+  // `kernels`: how many kernels the device ran.
+  StartupFinder(uint64_t kernels, double share, uint64_t min_gap);
   // The device's busy intervals (kernels, copies, sets), by start.
   void add(uint64_t start_ns, uint64_t end_ns, bool kernel);
   uint64_t end_ns() const { return end_ns_; }  // 0: no start-up
 
  private:
-  double limit_ns_;
+  double limit_;
   uint64_t min_gap_;
-  BusyLength kernels_;    // so far
+  uint64_t kernels_ = 0;  // so far
   uint64_t covered_ = 0;  // the latest end so far
   bool started_ = false;
   bool done_ = false;

@@ -24,8 +24,8 @@ constexpr ThresholdSpec kThresholds[] = {
     {"min_share", 0.3, ThresholdUnit::kShare,
      "fires when such gaps add up to this share of the window"},
     {"startup_share", 0.01, ThresholdUnit::kShare,
-     "without steps or --range: gaps that begin before a device has run this share of its kernel "
-     "time are start-up, left out of the window (0: none)"},
+     "without steps or --range: gaps that begin before a device has run this share of its "
+     "kernels are start-up, left out of the window (0: none)"},
 };
 constexpr size_t kListedGaps = 3;
 
@@ -51,10 +51,9 @@ std::vector<Busy> device_busy(const Timeline& timeline, uint32_t device) {
 uint64_t startup_end(const Timeline& timeline, const std::vector<Busy>& busy,
                      const GpuIdleTally& tally) {
   if (!has_startup(timeline)) return 0;
-  BusyLength kernels;
-  for (const Busy& b : busy)
-    if (b.kernel) kernels.add(b.start_ns, b.end_ns);
-  StartupFinder startup = tally.startup_finder(kernels.ns());
+  const auto kernels =
+      std::count_if(busy.begin(), busy.end(), [](const Busy& b) { return b.kernel; });
+  StartupFinder startup = tally.startup_finder(static_cast<uint64_t>(kernels));
   for (const Busy& b : busy) startup.add(b.start_ns, b.end_ns, b.kernel);
   return startup.end_ns();
 }

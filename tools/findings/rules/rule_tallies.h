@@ -252,9 +252,9 @@ class GpuIdleTally {
   static constexpr std::string_view kRule = "gpu-idle";
   explicit GpuIdleTally(const Thresholds& thresholds);
   uint64_t min_gap() const { return min_gap_; }
-  // Where a device's start-up ends, from its busy time (has_startup()).
-  StartupFinder startup_finder(uint64_t busy_ns) const {
-    return StartupFinder(busy_ns, startup_share_, min_gap_);
+  // Where a device's start-up ends, from its number of kernels (has_startup()).
+  StartupFinder startup_finder(uint64_t kernels) const {
+    return StartupFinder(kernels, startup_share_, min_gap_);
   }
   void add_window(uint64_t ns) { window_ns_ += ns; }
   // A device's time before the first step or its start-up's end

@@ -309,7 +309,10 @@ class FileJoin {
       if (w.kind == GpuKind::kKernel) kernel_ends_.add(KernelEnd{w.device, w.end_ns});
       if (std::find(devices_.begin(), devices_.end(), w.device) == devices_.end())
         devices_.push_back(w.device);
-      if (in_scope) busy_.add(Busy{w.device, w.kind == GpuKind::kKernel, w.start_ns, w.end_ns});
+      if (in_scope) {
+        busy_.add(Busy{w.device, w.kind == GpuKind::kKernel, w.start_ns, w.end_ns});
+        kernels_[w.device] += w.kind == GpuKind::kKernel ? 1 : 0;
+      }
     }
     tallies_.straggler.end_file(timeline_);
     tallies_.exposed_comm.end_file(timeline_);
@@ -356,22 +359,15 @@ class FileJoin {
     explain_gaps(gaps);
   }
 
-  // Each device's start-up end (StartupFinder), in two passes: its busy
-  // time, then the gaps before a share of it.
+  // Each device's start-up end (StartupFinder), in one pass over its work.
   std::map<uint32_t, uint64_t> startup_ends() {
     std::map<uint32_t, uint64_t> ends;
     if (!has_startup(timeline_)) return ends;
-    std::map<uint32_t, BusyLength> kernels;
-    {
-      auto busy = busy_.sorted();
-      for (Busy b; busy.next(b);)
-        if (b.kernel) kernels[b.device].add(b.start_ns, b.end_ns);
-    }
     auto busy = busy_.sorted();
     Busy b{};
     for (bool has_b = busy.next(b); has_b;) {
       const uint32_t device = b.device;
-      StartupFinder startup = tallies_.gpu_idle.startup_finder(kernels[device].ns());
+      StartupFinder startup = tallies_.gpu_idle.startup_finder(kernels_[device]);
       for (; has_b && b.device == device; has_b = busy.next(b))
         startup.add(b.start_ns, b.end_ns, b.kernel);
       ends[device] = startup.end_ns();
@@ -459,6 +455,7 @@ class FileJoin {
   analysis::SpillSorter<GpuRecordRow, ByDeviceCallStart> questions_{budget<GpuRecordRow>()};
   analysis::SpillSorter<KernelEnd, ByDeviceEnd> kernel_ends_{budget<KernelEnd>()};
   analysis::SpillSorter<Busy, ByDeviceTime> busy_{budget<Busy>()};
+  std::map<uint32_t, uint64_t> kernels_;               // in busy_, by device: StartupFinder's count
   std::unordered_map<uint32_t, uint64_t> last_issue_;  // tid -> start of its last issuing call
   PairedCall owner_;                                   // the call pair() is pairing
   std::vector<uint32_t> devices_;

@@ -13,17 +13,7 @@ namespace {
 
 constexpr uint64_t kMs = 1'000'000;
 
-TEST_CASE("BusyLength: the union of intervals by start", "[analyze]") {
-  BusyLength busy;
-  busy.add(0, 10);
-  busy.add(5, 12);   // overlaps: 2 more
-  busy.add(6, 8);    // inside: nothing
-  busy.add(20, 25);  // apart: 5 more
-  CHECK(busy.ns() == 17);
-}
-
-TEST_CASE("StartupFinder: start-up ends after the last gap before 1% of the kernel time",
-          "[analyze]") {
+TEST_CASE("StartupFinder: start-up ends after the last gap before 1% of the kernels", "[analyze]") {
   // The torch run's shape (../shared/real-gpu torch-681): uploads, a long wait, a few
   // initialization kernels and a shorter wait, then the loop's 100 kernels of 1 ms with
   // 2 ms stalls between them.
@@ -37,29 +27,34 @@ TEST_CASE("StartupFinder: start-up ends after the last gap before 1% of the kern
                                 {5100 * kMs, 5101 * kMs, true}};
   for (uint64_t i = 1; i < 100; ++i)
     work.push_back({5101 * kMs + i * 3 * kMs, 5102 * kMs + i * 3 * kMs, true});
-  BusyLength kernels;
-  for (const Interval& w : work)
-    if (w.kernel) kernels.add(w.start, w.end);
-  StartupFinder startup(kernels.ns(), 0.01, kMs);
+  const uint64_t kernels = 101;
+  StartupFinder startup(kernels, 0.01, kMs);
   for (const Interval& w : work) startup.add(w.start, w.end, w.kernel);
-  // 10 us of kernels before the 100 ms gap: under 1% of 100 ms; the first loop kernel
-  // (1 ms) is 1%, so the gap after it is the loop's.
+  // One kernel before the 100 ms gap: under 1% of 101; two before the loop's first stall.
   CHECK(startup.end_ns() == 5100 * kMs);
 
   SECTION("a share of 0 finds none") {
-    StartupFinder none(kernels.ns(), 0.0, kMs);
+    StartupFinder none(kernels, 0.0, kMs);
     for (const Interval& w : work) none.add(w.start, w.end, w.kernel);
     CHECK(none.end_ns() == 0);
   }
   SECTION("gaps under min_gap are no start-up") {
-    StartupFinder coarse(kernels.ns(), 0.01, 200 * kMs);
+    StartupFinder coarse(kernels, 0.01, 200 * kMs);
     for (const Interval& w : work) coarse.add(w.start, w.end, w.kernel);
     CHECK(coarse.end_ns() == 5000 * kMs);  // the 100 ms gap is under 200 ms
   }
+  SECTION("short kernels before a long one are the run's, not its start-up") {
+    // 100 kernels of 10 us 10 ms apart, then one of 10 s: nearly all of the kernel time
+    // comes last, but by number the first stall alone is before 1% of them.
+    StartupFinder phases(101, 0.01, kMs);
+    for (uint64_t i = 0; i < 100; ++i) phases.add(i * 10 * kMs, i * 10 * kMs + 10'000, true);
+    phases.add(1000 * kMs, 11000 * kMs, true);
+    CHECK(phases.end_ns() == 10 * kMs);
+  }
   SECTION("a loop whose first stall comes after its first kernels keeps it") {
-    StartupFinder loop(10 * kMs, 0.01, kMs);  // ten 1 ms kernels in all
-    loop.add(0, kMs, true);                   // 10% already
-    loop.add(3 * kMs, 4 * kMs, true);         // after a 2 ms stall: the loop's
+    StartupFinder loop(10, 0.01, kMs);  // ten kernels in all
+    loop.add(0, kMs, true);             // 10% already
+    loop.add(3 * kMs, 4 * kMs, true);   // after a 2 ms stall: the loop's
     CHECK(loop.end_ns() == 0);
   }
 }
