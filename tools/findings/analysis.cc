@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include "tools/findings/rules/rule_tallies.h"
-
 namespace gprof::findings {
 
 bool Analysis::fired(std::string_view rule) const {
@@ -33,15 +31,9 @@ Analysis analyze(const std::vector<Timeline>& files, std::vector<const RuleSpec*
   out.thresholds = std::move(thresholds);
   out.ranges = std::move(ranges);
   for (const Timeline& timeline : files) {
-    // A timeline with its work in memory has its setup found here; one
-    // without (streamed, or let go after its rules saw it) came with it.
-    const uint64_t window = timeline.window_ns();
-    const uint64_t setup = std::min(
-        window, timeline.work.empty() ? timeline.setup_ns : setup_ns(timeline, out.thresholds));
-    out.files.push_back(FileSummary{timeline.path, timeline.rank, timeline.pid, window - setup,
-                                    setup, timeline.steps.size()});
-    out.window_ns += window - setup;
-    out.setup_ns += setup;
+    out.files.push_back(FileSummary{timeline.path, timeline.rank, timeline.pid,
+                                    timeline.window_ns(), timeline.steps.size()});
+    out.window_ns += timeline.window_ns();
     out.steps += timeline.steps.size();
     if (out.step_pattern.empty()) out.step_pattern = timeline.step_pattern;
   }

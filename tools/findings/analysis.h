@@ -19,8 +19,7 @@ struct FileSummary {
   std::string path;
   std::string rank;
   uint32_t pid = 0;
-  uint64_t window_ns = 0;  // less setup_ns
-  uint64_t setup_ns = 0;   // Timeline::setup_ns
+  uint64_t window_ns = 0;
   uint64_t steps = 0;
 };
 
@@ -31,10 +30,7 @@ struct Analysis {
   std::vector<std::string> ranges;  // --range patterns
   std::string step_pattern;         // the pattern that found steps; empty: none
   uint64_t steps = 0;
-  // The files' windows, less their setup (Timeline::setup_ns): what shares
-  // are of.
   uint64_t window_ns = 0;
-  uint64_t setup_ns = 0;
   std::vector<Finding> findings;  // by severity, then impact, then rule order
   // Findings that cost less than min_share of the window (hide_below): named
   // under the others, never shown in full, never a --fail-on.

@@ -28,13 +28,11 @@ std::vector<const RuleSpec*> every_rule() {
 // the tallies as the rules' run() would add them, then go, so that the
 // files after it stream in the memory they would have had.
 void add_in_memory(uint32_t index, const std::string& path, const Scope& scope,
-                   const Thresholds& thresholds, stream::Tallies& tallies, Timeline& timeline,
-                   analysis::FileInfo& info) {
+                   stream::Tallies& tallies, Timeline& timeline, analysis::FileInfo& info) {
   TimelineBuilder builder(scope);
   info = analysis::load_file(index, path, builder);
   timeline = std::move(builder.take().front());
   timeline.file = index;
-  timeline.setup_ns = setup_ns(timeline, thresholds);
   tallies.add_timeline(timeline);
   // What a streamed file's timeline keeps (streamed_file.h): no records.
   std::vector<Call>().swap(timeline.calls);
@@ -59,7 +57,7 @@ AnalyzedFiles analyze_files(const std::vector<std::string>& paths,
       out.in_memory.emplace_back(paths[i], why);
       // The progress display counts the file once, as read again now.
       retract_read_progress(out.infos[i].status);
-      add_in_memory(i, paths[i], scope, thresholds, tallies, timelines[i], out.infos[i]);
+      add_in_memory(i, paths[i], scope, tallies, timelines[i], out.infos[i]);
     }
     for (const Timeline& timeline : timelines)
       out.range_matched = out.range_matched || !timeline.windows.empty();

@@ -56,7 +56,7 @@ class GapFinder {
 // number, not time: a loop of short kernels before one long one is the
 // run's work, not its start-up. A loop's own stall comes after its first
 // iteration's kernels: past the share unless the run has more than 1/share
-// iterations, and then the one stall left out weighs as little.
+// iterations, and then the stalls left out are that share of them.
 class StartupFinder {
  public:
   // `kernels`: how many kernels the device ran.

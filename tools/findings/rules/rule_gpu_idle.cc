@@ -166,6 +166,7 @@ bool has_startup(const Timeline& timeline) {
 // Where the GPU's own window starts: the first step's start, else the end
 // of the device's start-up (0: none).
 static uint64_t setup_end(const Timeline& timeline, uint64_t startup_end_ns) {
+  if (timeline.ranged) return 0;  // the user's window: nothing is setup
   return timeline.steps.empty() ? startup_end_ns : timeline.steps.front().start_ns;
 }
 
@@ -191,33 +192,6 @@ std::optional<std::pair<uint64_t, uint64_t>> setup_window(const Timeline& timeli
   const uint64_t end = std::min({timeline.windows[0].second, last_end_ns, until});
   if (start >= end) return std::nullopt;
   return std::pair{start, end};
-}
-
-uint64_t setup_ns(const Timeline& timeline, const std::vector<DeviceStart>& devices) {
-  if (timeline.ranged || timeline.windows.size() != 1) return 0;
-  const auto [begin, end] = timeline.windows[0];
-  uint64_t until = begin;
-  if (!timeline.steps.empty()) {
-    until = timeline.steps.front().start_ns;
-  } else if (!devices.empty()) {
-    // A device without a start-up starts with the window (at its first
-    // work, or the launch before it), so that the window keeps all of it.
-    until = UINT64_MAX;
-    for (const DeviceStart& d : devices)
-      until = std::min(until, d.startup_end_ns != 0 ? d.startup_end_ns : begin);
-  }
-  until = std::min(until, end);
-  return until > begin ? until - begin : 0;
-}
-
-uint64_t setup_ns(const Timeline& timeline, const Thresholds& thresholds) {
-  const GpuIdleTally tally(thresholds);
-  std::vector<DeviceStart> devices;
-  for (const uint32_t device : devices_of(timeline)) {
-    const std::vector<Busy> busy = device_busy(timeline, device);
-    if (!busy.empty()) devices.push_back(DeviceStart{startup_end(timeline, busy, tally)});
-  }
-  return setup_ns(timeline, devices);
 }
 
 void add_to_steps(const std::vector<Step>& steps, uint64_t start_ns, uint64_t end_ns,

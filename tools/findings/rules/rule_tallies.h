@@ -315,19 +315,6 @@ std::optional<std::pair<uint64_t, uint64_t>> setup_window(const Timeline& timeli
                                                           uint64_t first_start_ns,
                                                           uint64_t last_end_ns,
                                                           uint64_t startup_end_ns);
-// The end of a device's start-up (StartupFinder; 0: none).
-struct DeviceStart {
-  uint64_t startup_end_ns;
-};
-// The time at the start of a file's window (without --range) that is setup,
-// left out of the window every rule's share is of: up to the first step,
-// or without steps up to the earliest end of a device's start-up (none
-// when a device has none). A
-// torch run on an H200 spent 5.6 s of its 5.8 s window in start-up, and its
-// launch-bound loop (29 ms of a 177 ms loop) was hidden at 0.5%.
-uint64_t setup_ns(const Timeline& timeline, const std::vector<DeviceStart>& devices);
-// The same from an in-memory timeline's work.
-uint64_t setup_ns(const Timeline& timeline, const Thresholds& thresholds);
 // Adds the overlap of [start_ns, end_ns) with each step to ns[i]
 // (timeline.steps[i]): a gap's idle time, a stretch of work.
 void add_to_steps(const std::vector<Step>& steps, uint64_t start_ns, uint64_t end_ns,

@@ -335,44 +335,30 @@ class FileJoin {
   }
 
   void gpu_idle() {
-    // Each device's first busy start and last end, for its window.
+    // Each device's first busy start and last end, for its window, and the
+    // end of its start-up (StartupFinder; kernels_ counted them already).
     std::map<uint32_t, std::pair<uint64_t, uint64_t>> extent;
+    std::map<uint32_t, uint64_t> startup_ends;
     {
+      const bool startup = has_startup(timeline_);
       auto busy = busy_.sorted();
-      Busy b;
-      while (busy.next(b)) {
-        auto [it, added] = extent.try_emplace(b.device, b.start_ns, b.end_ns);
-        if (!added) it->second.second = std::max(it->second.second, b.end_ns);
+      Busy b{};
+      for (bool has_b = busy.next(b); has_b;) {
+        const uint32_t device = b.device;
+        std::pair<uint64_t, uint64_t>& span = extent[device] = {b.start_ns, b.end_ns};
+        StartupFinder finder = tallies_.gpu_idle.startup_finder(startup ? kernels_[device] : 0);
+        for (; has_b && b.device == device; has_b = busy.next(b)) {
+          span.second = std::max(span.second, b.end_ns);
+          finder.add(b.start_ns, b.end_ns, b.kernel);
+        }
+        startup_ends[device] = finder.end_ns();
       }
     }
     std::sort(devices_.begin(), devices_.end());
-    const std::map<uint32_t, uint64_t> startups = startup_ends();
-    std::vector<DeviceStart> starts;
-    for (const auto& [device, span] : extent) {
-      const auto it = startups.find(device);
-      starts.push_back(DeviceStart{it == startups.end() ? 0 : it->second});
-    }
-    timeline_.setup_ns = setup_ns(timeline_, starts);
     analysis::SpillSorter<FoundGap, ByGapStart> gaps(budget<FoundGap>());
-    find_gaps(extent, startups, gaps);
+    find_gaps(extent, startup_ends, gaps);
     release(busy_);
     explain_gaps(gaps);
-  }
-
-  // Each device's start-up end (StartupFinder), in one pass over its work.
-  std::map<uint32_t, uint64_t> startup_ends() {
-    std::map<uint32_t, uint64_t> ends;
-    if (!has_startup(timeline_)) return ends;
-    auto busy = busy_.sorted();
-    Busy b{};
-    for (bool has_b = busy.next(b); has_b;) {
-      const uint32_t device = b.device;
-      StartupFinder startup = tallies_.gpu_idle.startup_finder(kernels_[device]);
-      for (; has_b && b.device == device; has_b = busy.next(b))
-        startup.add(b.start_ns, b.end_ns, b.kernel);
-      ends[device] = startup.end_ns();
-    }
-    return ends;
   }
 
   void find_gaps(const std::map<uint32_t, std::pair<uint64_t, uint64_t>>& extent,

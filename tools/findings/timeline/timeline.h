@@ -79,10 +79,6 @@ struct Timeline {
   // work in scope, or with --range the total length of the matching ranges.
   std::vector<std::pair<uint64_t, uint64_t>> windows;
   bool ranged = false;  // the windows are --range's ranges
-  // The setup at the window's start that no rule's share counts
-  // (rule_tallies.h setup_ns): found by analyze() from `work`, or set by
-  // the reader that kept no work (the stream; load.cc).
-  uint64_t setup_ns = 0;
   // When a range that loads data (Scope::data) was open, on any thread;
   // sorted and joined.
   std::vector<std::pair<uint64_t, uint64_t>> data_loading;

@@ -75,11 +75,14 @@ TEST_CASE("gpu-idle's windows: steps, start-up, --range", "[analyze]") {
           std::vector<std::pair<uint64_t, uint64_t>>{{200 * kMs, 900 * kMs}});
     CHECK(setup_window(t, 10 * kMs, 900 * kMs, 0) == std::pair{10 * kMs, 200 * kMs});
   }
-  SECTION("a --range window is the user's: nothing is left out") {
+  SECTION("a --range window is the user's: no step nor start-up is left out of it") {
     t.ranged = true;
+    t.steps.push_back(Step{200 * kMs, 400 * kMs, kNone});
     CHECK_FALSE(has_startup(t));
-    CHECK(device_windows(t, 10 * kMs, 900 * kMs, 0) ==
+    // Cut to the device's work only, as every window is.
+    CHECK(device_windows(t, 10 * kMs, 900 * kMs, 300 * kMs) ==
           std::vector<std::pair<uint64_t, uint64_t>>{{10 * kMs, 900 * kMs}});
+    CHECK_FALSE(setup_window(t, 10 * kMs, 900 * kMs, 300 * kMs).has_value());
   }
 }
 

@@ -136,12 +136,6 @@ TEST_CASE("analyze: gpu-idle leaves the setup before the first step out", "[anal
     CHECK(metric(*idle, "setup") == 1'000'000.0 + kSetup - 250'000.0);
     CHECK(metric(*idle, "setup_idle") == 1'000'000.0 + kSetup - 450'000.0);
     CHECK(idle->gaps.front().length_ns == 5'518'000);
-    // Every rule's share is of the window less that setup: from the copy's call (200 us) to
-    // the first step (1 ms + kSetup); the steps' window then ends at 99.51 ms after it.
-    CHECK(a->setup_ns == 800'000 + kSetup);
-    CHECK(a->files.front().setup_ns == a->setup_ns);
-    CHECK(a->window_ns == 98'510'000);
-    CHECK(a->files.front().window_ns == a->window_ns);
   }
 }
 
