@@ -7,7 +7,6 @@
 //                 calls by start. It keeps only what overlaps the gap at hand.
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <string>

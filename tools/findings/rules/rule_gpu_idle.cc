@@ -270,7 +270,7 @@ std::optional<Finding> GpuIdleTally::finish(const RuleContext& context) {
         time_metric("step_idle_time", "GPU idle time inside steps", step_idle_ns_));
   if (setup_window_ns_ > 0) {
     // Before the first step, or before the device's work began in earnest.
-    const bool steps = step_setups_ > 0, startup = startup_setups_ > 0 || !steps;
+    const bool steps = step_setups_ > 0, startup = startup_setups_ > 0;
     const char* setup = !startup ? "before the first step (setup, not counted)"
                         : !steps ? "start-up (setup, not counted)"
                                  : "before the first step or start-up (setup, not counted)";

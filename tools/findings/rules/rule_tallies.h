@@ -298,8 +298,8 @@ class GpuIdleTally {
 // Whether a device's start-up is looked for (StartupFinder): without
 // --range and without steps, which say where the run begins themselves.
 bool has_startup(const Timeline& timeline);
-// The windows a device's gaps are looked for in: the timeline's, or without
-// --range its one window cut to the device's first work and its last, and
+// The windows a device's gaps are looked for in: the timeline's, or its one
+// window cut to the device's first work and its last and, without --range,
 // to the first step's start when the file has steps, else to the end of
 // the device's start-up (`startup_end_ns`, 0: none).
 std::vector<std::pair<uint64_t, uint64_t>> device_windows(const Timeline& timeline,

@@ -467,12 +467,6 @@ std::optional<Finding> Tallies::finish(std::string_view rule, const RuleContext&
   return found;
 }
 
-bool Tallies::has(std::string_view rule) {
-  bool found = false;
-  each([&](auto& tally) { found = found || tally.kRule == rule; });
-  return found;
-}
-
 bool stream_file(uint32_t index, const std::string& path, const Scope& scope, Timeline& timeline,
                  analysis::FileInfo& info, Tallies& tallies, std::string& why) {
   info = analysis::FileInfo{};

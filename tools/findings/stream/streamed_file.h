@@ -34,11 +34,9 @@ struct Tallies {
   // would add it.
   void add_timeline(const Timeline& timeline);
   std::optional<Finding> finish(std::string_view rule, const RuleContext& context);
-  // Whether a tally answers `rule` (every rule of all_rules() must).
-  bool has(std::string_view rule);
 
-  // fn(tally) for each rule's tally: the one list that add_timeline, finish
-  // and has go through, each tally naming its rule (kRule).
+  // fn(tally) for each rule's tally: the one list that add_timeline and
+  // finish go through, each tally naming its rule (kRule).
   template <typename Fn>
   void each(Fn&& fn) {
     fn(excessive_sync);
