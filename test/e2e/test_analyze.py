@@ -123,8 +123,10 @@ REAL_H200 = os.path.join(os.path.dirname(REAL), "h200-2026-11-27")
 
 
 class StartUpOnRealRecordings(AnalyzeCase):
-    """Without steps, gpu-idle leaves a device's start-up out of its window: up to the end of its
-    last gap that began before it had run 1% of its kernels (gpu_gaps.h, StartupFinder).
+    """Without steps, a device's start-up is left out of gpu-idle's window, and every other rule
+    leaves it out too (its calls and their work, and its time from the window their shares are
+    of): up to the end of the last gap that began before the device had run 1% of its kernels
+    (gpu_gaps.h, StartupFinder).
     torch's train_step.py on an H200 (real/README.md) uploaded 32 MB of weights and data, then
     the GPU idled 5.4 s (imports, cuBLAS, module loading) before the first kernel; the loop's 25
     steps took 0.18 s. gpu-idle had reported 5.73 s idle, 99.2% of the window."""
@@ -154,11 +156,26 @@ class StartUpOnRealRecordings(AnalyzeCase):
         memory = subprocess.run([GPUPROF, "analyze", "--format", "json", path], env=env,
                                 capture_output=True, text=True, check=True)
         self.assertEqual(memory.stdout, gpuprof("analyze", "--format", "json", path).stdout)
+        # Every rule leaves the start-up out and measures against the window less it: the
+        # loop's launch-bound (29 ms of idle GPU between 398 launches) was 0.5% of the 5.8 s
+        # window, under the 1% shown; the 4 launches of the start-up are not among them.
+        doc = self.analyze_json(path)
+        self.assertGreater(doc["setup_ns"], 5.5e9)
+        self.assertLess(doc["window_ns"], 0.2e9)
+        self.assertEqual(doc["files"][0]["setup_ns"], doc["setup_ns"])
+        [bound] = [f for f in doc["findings"] if f["rule"] == "launch-bound"]
+        self.assertGreater(bound["impact_share"], 0.1)
+        self.assertEqual(bound["evidence"]["launches"]["value"], 398)
+        text = gpuprof("analyze", path).stdout
+        self.assertRegex(text.splitlines()[0], r"window 177\.\d+ms \(after 5\.60\ds of setup\)")
         # startup_share=0 counts it as before.
         evidence, _ = self.gpu_idle(path, "--threshold", "gpu-idle.startup_share=0")
         self.assertNotIn("setup", evidence)
         self.assertGreater(evidence["idle_time"], 5.7e9)
         self.assertGreater(evidence["idle_share"], 0.99)
+        doc = self.analyze_json(path, "--threshold", "gpu-idle.startup_share=0")
+        self.assertEqual(doc["setup_ns"], 0)
+        self.assertGreater(doc["window_ns"], 5.7e9)
 
     def test_a_first_launch_that_loads_modules_is_start_up(self):
         # vector_add: three copies, then 100 ms in the first cudaLaunchKernel (lazy loading).

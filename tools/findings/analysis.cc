@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "tools/findings/rules/rule_tallies.h"
+
 namespace gprof::findings {
 
 bool Analysis::fired(std::string_view rule) const {
@@ -17,23 +19,26 @@ void hide_below(Analysis& analysis, double min_share) {
   analysis.findings = std::move(shown);
 }
 
-Analysis analyze(const std::vector<Timeline>& files, std::vector<const RuleSpec*> rules,
+Analysis analyze(std::vector<Timeline> files, std::vector<const RuleSpec*> rules,
                  Thresholds thresholds, std::vector<std::string> ranges) {
   return analyze(
-      files, std::move(rules), std::move(thresholds), std::move(ranges),
+      std::move(files), std::move(rules), std::move(thresholds), std::move(ranges),
       [](const RuleSpec& rule, const RuleContext& context) { return rule.run(context); });
 }
 
-Analysis analyze(const std::vector<Timeline>& files, std::vector<const RuleSpec*> rules,
+Analysis analyze(std::vector<Timeline> files, std::vector<const RuleSpec*> rules,
                  Thresholds thresholds, std::vector<std::string> ranges, const RuleRunner& run) {
   Analysis out;
   out.rules = std::move(rules);
   out.thresholds = std::move(thresholds);
   out.ranges = std::move(ranges);
-  for (const Timeline& timeline : files) {
-    out.files.push_back(FileSummary{timeline.path, timeline.rank, timeline.pid,
-                                    timeline.window_ns(), timeline.steps.size()});
-    out.window_ns += timeline.window_ns();
+  for (Timeline& timeline : files) {
+    if (!timeline.setup_found) find_setup(timeline, out.thresholds);
+    const uint64_t window = timeline.counted_window_ns();
+    out.files.push_back(FileSummary{timeline.path, timeline.rank, timeline.pid, window,
+                                    timeline.setup_ns(), timeline.steps.size()});
+    out.window_ns += window;
+    out.setup_ns += timeline.setup_ns();
     out.steps += timeline.steps.size();
     if (out.step_pattern.empty()) out.step_pattern = timeline.step_pattern;
   }

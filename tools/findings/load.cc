@@ -28,11 +28,13 @@ std::vector<const RuleSpec*> every_rule() {
 // the tallies as the rules' run() would add them, then go, so that the
 // files after it stream in the memory they would have had.
 void add_in_memory(uint32_t index, const std::string& path, const Scope& scope,
-                   stream::Tallies& tallies, Timeline& timeline, analysis::FileInfo& info) {
+                   const Thresholds& thresholds, stream::Tallies& tallies, Timeline& timeline,
+                   analysis::FileInfo& info) {
   TimelineBuilder builder(scope);
   info = analysis::load_file(index, path, builder);
   timeline = std::move(builder.take().front());
   timeline.file = index;
+  find_setup(timeline, thresholds);
   tallies.add_timeline(timeline);
   // What a streamed file's timeline keeps (streamed_file.h): no records.
   std::vector<Call>().swap(timeline.calls);
@@ -57,12 +59,12 @@ AnalyzedFiles analyze_files(const std::vector<std::string>& paths,
       out.in_memory.emplace_back(paths[i], why);
       // The progress display counts the file once, as read again now.
       retract_read_progress(out.infos[i].status);
-      add_in_memory(i, paths[i], scope, tallies, timelines[i], out.infos[i]);
+      add_in_memory(i, paths[i], scope, thresholds, tallies, timelines[i], out.infos[i]);
     }
     for (const Timeline& timeline : timelines)
       out.range_matched = out.range_matched || !timeline.windows.empty();
-    out.analysis = analyze(timelines, std::move(rules), std::move(thresholds), scope.ranges,
-                           [&](const RuleSpec& rule, const RuleContext& context) {
+    out.analysis = analyze(std::move(timelines), std::move(rules), std::move(thresholds),
+                           scope.ranges, [&](const RuleSpec& rule, const RuleContext& context) {
                              return tallies.finish(rule.id, context);
                            });
     return out;
@@ -71,18 +73,14 @@ AnalyzedFiles analyze_files(const std::vector<std::string>& paths,
   out.infos = std::move(loaded.infos);
   for (const Timeline& timeline : loaded.timelines)
     out.range_matched = out.range_matched || !timeline.windows.empty();
-  out.analysis = analyze(loaded.timelines, std::move(rules), std::move(thresholds), scope.ranges);
+  out.analysis =
+      analyze(std::move(loaded.timelines), std::move(rules), std::move(thresholds), scope.ranges);
   return out;
 }
 
 AnalyzedFiles analyze_files_with_defaults(const std::vector<std::string>& paths,
                                           const Scope& scope) {
   return analyze_files(paths, every_rule(), Thresholds{}, scope);
-}
-
-Analysis analyze_with_defaults(const std::vector<Timeline>& timelines) {
-  const std::span<const RuleSpec* const> rules = all_rules();
-  return analyze(timelines, {rules.begin(), rules.end()}, Thresholds{}, {});
 }
 
 std::string brief_text(const Finding& finding) {

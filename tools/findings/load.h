@@ -39,8 +39,6 @@ AnalyzedFiles analyze_files(const std::vector<std::string>& paths,
                             std::vector<const RuleSpec*> rules, Thresholds thresholds,
                             const Scope& scope);
 
-// Every rule with its default thresholds.
-Analysis analyze_with_defaults(const std::vector<Timeline>& timelines);
 AnalyzedFiles analyze_files_with_defaults(const std::vector<std::string>& paths,
                                           const Scope& scope);
 

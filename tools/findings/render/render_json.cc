@@ -60,6 +60,7 @@ std::string render_json(const Analysis& a) {
                      {"pid", file.pid},
                      {"rank", file.rank.empty() ? ordered_json(nullptr) : ordered_json(file.rank)},
                      {"window_ns", file.window_ns},
+                     {"setup_ns", file.setup_ns},
                      {"steps", file.steps}});
   ordered_json rules = ordered_json::array();
   for (const RuleSpec* rule : a.rules) {
@@ -79,6 +80,7 @@ std::string render_json(const Analysis& a) {
       {"version", kJsonVersion},
       {"files", files},
       {"window_ns", a.window_ns},
+      {"setup_ns", a.setup_ns},
       {"ranges", a.ranges},
       {"steps", a.steps == 0 ? ordered_json(nullptr)
                              : ordered_json{{"pattern", a.step_pattern}, {"count", a.steps}}},

@@ -22,6 +22,7 @@ std::string render_markdown(const Analysis& a) {
                                 count_text(a.findings.size(), "finding", "findings"));
   out += fmt::format("{}, window {}", count_text(a.files.size(), "file", "files"),
                      time_text(a.window_ns));
+  if (a.setup_ns > 0) out += fmt::format(" (after {} of setup)", time_text(a.setup_ns));
   if (a.steps > 0)
     out += fmt::format(", {} steps ({})", a.steps, analysis::markdown_code(a.step_pattern));
   out += ".\n\n";

@@ -37,6 +37,7 @@ std::string header(const Analysis& a) {
   std::string out = fmt::format(
       "gpuprof analyze: {} in {}, window {}", count_text(a.findings.size(), "finding", "findings"),
       count_text(a.files.size(), "file", "files"), time_text(a.window_ns));
+  if (a.setup_ns > 0) out += fmt::format(" (after {} of setup)", time_text(a.setup_ns));
   if (a.steps > 0) out += fmt::format(", {} steps ({})", a.steps, a.step_pattern);
   if (!a.ranges.empty()) {
     std::string ranges;

@@ -53,7 +53,7 @@ void add_timeline(const Timeline& timeline, ExcessiveSyncTally& tally) {
 
 void ExcessiveSyncTally::add(const Timeline& timeline, const Call& call, const CallPlace& place,
                              const Work* work, const uint64_t* last_issue) {
-  if (!call.in_scope || call.api == ApiId::kUnknown) return;
+  if (!timeline.counted(call) || call.api == ApiId::kUnknown) return;
   if (call.category != ApiCategory::kSync || !blocks_host(call, work)) return;
   if (last_issue == nullptr || *last_issue <= call.end_ns) return;
   ++count_;

@@ -41,7 +41,7 @@ void ExposedCommTally::begin_file(const Timeline& /*timeline*/) {
 
 void ExposedCommTally::add(const Timeline& timeline, const WorkEvent& event) {
   const Work& w = event.work;
-  if (w.kind != GpuKind::kKernel || !event.in_scope) return;
+  if (w.kind != GpuKind::kKernel || !event.counted) return;
   if (last_device_ == nullptr || w.device != last_device_id_) {
     last_device_ = &devices_[w.device];  // std::map: the entry stays where it is
     last_device_id_ = w.device;

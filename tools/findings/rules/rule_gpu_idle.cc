@@ -194,6 +194,26 @@ std::optional<std::pair<uint64_t, uint64_t>> setup_window(const Timeline& timeli
   return std::pair{start, end};
 }
 
+uint64_t file_setup_end(const Timeline& timeline, const std::vector<uint64_t>& startup_ends) {
+  if (timeline.ranged) return 0;
+  if (!timeline.steps.empty()) return timeline.steps.front().start_ns;
+  if (startup_ends.empty() ||
+      std::find(startup_ends.begin(), startup_ends.end(), 0) != startup_ends.end())
+    return 0;
+  return *std::min_element(startup_ends.begin(), startup_ends.end());
+}
+
+void find_setup(Timeline& timeline, const Thresholds& thresholds) {
+  const GpuIdleTally tally(thresholds);
+  std::vector<uint64_t> startup_ends;
+  for (const uint32_t device : devices_of(timeline)) {
+    const std::vector<Busy> busy = device_busy(timeline, device);
+    if (!busy.empty()) startup_ends.push_back(startup_end(timeline, busy, tally));
+  }
+  timeline.setup_end_ns = file_setup_end(timeline, startup_ends);
+  timeline.setup_found = true;
+}
+
 void add_to_steps(const std::vector<Step>& steps, uint64_t start_ns, uint64_t end_ns,
                   std::vector<uint64_t>& ns) {
   // Steps do not overlap (find_steps), so their ends rise with their starts.

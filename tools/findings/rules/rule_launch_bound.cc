@@ -46,7 +46,7 @@ void add_timeline(const Timeline& timeline, LaunchBoundTally& tally) {
   std::map<uint32_t, std::vector<uint32_t>> by_thread;
   for (uint32_t i = 0; i < timeline.calls.size(); ++i) {
     const Call& call = timeline.calls[i];
-    if (call.category == ApiCategory::kLaunch && call.work > 0 && call.in_scope)
+    if (call.category == ApiCategory::kLaunch && call.work > 0 && timeline.counted(call))
       by_thread[call.tid].push_back(i);
   }
   for (auto& [tid, calls] : by_thread) {

@@ -42,7 +42,8 @@ void add_timeline(const Timeline& timeline, MemcpyDtohSyncTally& tally) {
     const Work& w = timeline.work[i];
     if (w.call == kNone) continue;
     const Call& call = timeline.calls[w.call];
-    if (!MemcpyDtohSyncTally::candidate(call, w, first[w.call] == static_cast<int32_t>(i)))
+    if (!MemcpyDtohSyncTally::candidate(timeline, call, w,
+                                        first[w.call] == static_cast<int32_t>(i)))
       continue;
     const auto ends = kernel_ends.find(w.device);
     if (ends == kernel_ends.end()) continue;
@@ -52,8 +53,9 @@ void add_timeline(const Timeline& timeline, MemcpyDtohSyncTally& tally) {
   }
 }
 
-bool MemcpyDtohSyncTally::candidate(const Call& call, const Work& work, bool first) {
-  return is_device_to_host(work) && first && call.in_scope && blocks_host(call, &work) &&
+bool MemcpyDtohSyncTally::candidate(const Timeline& timeline, const Call& call, const Work& work,
+                                    bool first) {
+  return is_device_to_host(work) && first && timeline.counted(call) && blocks_host(call, &work) &&
          work.start_ns > call.start_ns;
 }
 

@@ -34,7 +34,7 @@ void add_timeline(const Timeline& timeline, PageableMemcpyTally& tally) {
 
 void PageableMemcpyTally::add(const Timeline& timeline, const WorkEvent& event) {
   const Work& w = event.work;
-  if (!is_pageable(w) || !event.in_scope) return;
+  if (!is_pageable(w) || !event.counted) return;
   ++copies_;
   bytes_ += w.bytes;
   gpu_ns_ += w.duration();

@@ -38,7 +38,7 @@ SmallMemcpyTally::SmallMemcpyTally(const Thresholds& thresholds)
 
 void SmallMemcpyTally::add(const Timeline& timeline, const WorkEvent& event) {
   const Work& w = event.work;
-  if (w.kind != GpuKind::kMemcpy || static_cast<double>(w.bytes) >= max_bytes_ || !event.in_scope)
+  if (w.kind != GpuKind::kMemcpy || static_cast<double>(w.bytes) >= max_bytes_ || !event.counted)
     return;
   sizes_.add(w.bytes);
   bytes_ += w.bytes;

@@ -116,8 +116,8 @@ class MemcpyDtohSyncTally {
   static constexpr std::string_view kRule = "memcpy-dtoh-sync";
   // Whether GPU record `work` of `call` needs the kernel question: a
   // blocking device-to-host copy, the first record its call issued
-  // (`first`), that began after the call did.
-  static bool candidate(const Call& call, const Work& work, bool first);
+  // (`first`), that began after the call did, of a call the rules count.
+  static bool candidate(const Timeline& timeline, const Call& call, const Work& work, bool first);
   // A candidate during which a kernel on its device ended (between the
   // call's start and the copy's).
   void add(const Timeline& timeline, const Call& call, const CallPlace& place, const Work& work);
@@ -130,12 +130,12 @@ class MemcpyDtohSyncTally {
 };
 
 // GPU work of a file by start (Timeline::work's order), with the call that
-// issued it (nullptr: none) and whether it is in scope.
+// issued it (nullptr: none) and whether the rules count it.
 struct WorkEvent {
   const Work& work;
   const Call* call;
   const CallPlace* place;
-  bool in_scope;
+  bool counted;  // Timeline::counted
 };
 
 // The in-memory path of a tally that takes WorkEvents: one file's work in
@@ -145,7 +145,7 @@ void add_work(const Timeline& timeline, Tally& tally) {
   for (const Work& w : timeline.work) {
     const Call* call = w.call == kNone ? nullptr : &timeline.calls[w.call];
     const CallPlace place = call ? place_of(timeline, *call) : CallPlace{};
-    tally.add(timeline, WorkEvent{w, call, call ? &place : nullptr, timeline.in_scope(w)});
+    tally.add(timeline, WorkEvent{w, call, call ? &place : nullptr, timeline.counted(w)});
   }
 }
 
@@ -315,6 +315,13 @@ std::optional<std::pair<uint64_t, uint64_t>> setup_window(const Timeline& timeli
                                                           uint64_t first_start_ns,
                                                           uint64_t last_end_ns,
                                                           uint64_t startup_end_ns);
+// Where a file's setup ends (Timeline::setup_end_ns): with --range
+// nowhere (the user's window); with steps at the first step's start; else
+// at the earliest end of a start-up among the devices with work in scope
+// (`startup_ends`, StartupFinder, 0: none), nowhere when one has none.
+uint64_t file_setup_end(const Timeline& timeline, const std::vector<uint64_t>& startup_ends);
+// The same for an in-memory timeline, from its work; sets setup_found.
+void find_setup(Timeline& timeline, const Thresholds& thresholds);
 // Adds the overlap of [start_ns, end_ns) with each step to ns[i]
 // (timeline.steps[i]): a gap's idle time, a stretch of work.
 void add_to_steps(const std::vector<Step>& steps, uint64_t start_ns, uint64_t end_ns,

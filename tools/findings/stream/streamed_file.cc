@@ -21,6 +21,9 @@ constexpr size_t budget() {
 struct Busy {
   uint32_t device;
   bool kernel;  // for StartupFinder
+  // Work no call issued, noted while pairing: in scope when the windows,
+  // known only once paired (span_window), cover its start.
+  bool check_window;
   uint64_t start_ns;
   uint64_t end_ns;
 };
@@ -106,6 +109,7 @@ class FileJoin {
     release(by_correlation_);
     release(scan_.gpu);
     span_window();  // a windowed file's span is known once paired (WindowedGpu)
+    find_setup();
     call_rules();
     release(by_thread_);
     work_rules();
@@ -114,6 +118,21 @@ class FileJoin {
     release(questions_);
     release(kernel_ends_);
     gpu_idle();
+  }
+
+  // Busy time in scope, for gpu-idle and the setup (streamed while pairing:
+  // a call's scope is known then, that of work no call issued once paired).
+  void add_busy(const Work& w, bool in_scope, bool check_window) {
+    if (!in_scope && !check_window) return;
+    const bool kernel = w.kind == GpuKind::kKernel;
+    busy_.add(Busy{w.device, kernel, check_window, w.start_ns, w.end_ns});
+    // Counted for has_startup() only: without --range, where every call is
+    // in scope and the one window spans all kept work, so that work no
+    // call issued is in scope too.
+    kernels_[w.device] += kernel ? 1 : 0;
+  }
+  bool in_scope(const Busy& b) const {
+    return !b.check_window || timeline_.windows_cover(b.start_ns);
   }
 
  private:
@@ -252,6 +271,7 @@ class FileJoin {
       row.first_of_call = true;
     }
     work_.add(row);
+    add_busy(g.work, owner_.call.call.in_scope, false);
   }
   void owned() { emit_call(owner_); }
   void other(const CallRecord& c) { emit_call(PairedCall{c, 0, false, {}}); }
@@ -263,6 +283,7 @@ class FileJoin {
     row.work = g.work;
     row.seq = g.seq;
     work_.add(row);
+    add_busy(g.work, false, true);
   }
 
  private:
@@ -281,7 +302,7 @@ class FileJoin {
       const auto issue = last_issue_.find(c.call.tid);
       tallies_.excessive_sync.add(timeline_, c.call, p, first,
                                   issue == last_issue_.end() ? nullptr : &issue->second);
-      if (c.call.category == ApiCategory::kLaunch && c.call.work > 0 && c.call.in_scope)
+      if (c.call.category == ApiCategory::kLaunch && c.call.work > 0 && timeline_.counted(c.call))
         tallies_.launch_bound.launch(timeline_, c.call, p, paired.gpu_ns, first);
     }
     tallies_.launch_bound.end_thread();
@@ -298,21 +319,18 @@ class FileJoin {
     while (work.next(g)) {
       const Work& w = g.work;
       const CallPlace p = place(g.call, g.range_name);
-      const bool in_scope = g.has_call ? g.call.in_scope : timeline_.windows_cover(w.start_ns);
-      const WorkEvent event{w, g.has_call ? &g.call : nullptr, g.has_call ? &p : nullptr, in_scope};
+      const bool counted =
+          g.has_call ? timeline_.counted(g.call) : timeline_.counted_without_call(w.start_ns);
+      const WorkEvent event{w, g.has_call ? &g.call : nullptr, g.has_call ? &p : nullptr, counted};
       tallies_.pageable_memcpy.add(timeline_, event);
       tallies_.small_memcpy.add(timeline_, event);
       tallies_.straggler.add(timeline_, event);
       tallies_.exposed_comm.add(timeline_, event);
-      if (g.has_call && MemcpyDtohSyncTally::candidate(g.call, w, g.first_of_call))
+      if (g.has_call && MemcpyDtohSyncTally::candidate(timeline_, g.call, w, g.first_of_call))
         questions_.add(g);
       if (w.kind == GpuKind::kKernel) kernel_ends_.add(KernelEnd{w.device, w.end_ns});
       if (std::find(devices_.begin(), devices_.end(), w.device) == devices_.end())
         devices_.push_back(w.device);
-      if (in_scope) {
-        busy_.add(Busy{w.device, w.kind == GpuKind::kKernel, w.start_ns, w.end_ns});
-        kernels_[w.device] += w.kind == GpuKind::kKernel ? 1 : 0;
-      }
     }
     tallies_.straggler.end_file(timeline_);
     tallies_.exposed_comm.end_file(timeline_);
@@ -334,46 +352,51 @@ class FileJoin {
     }
   }
 
-  void gpu_idle() {
-    // Each device's first busy start and last end, for its window, and the
-    // end of its start-up (StartupFinder; kernels_ counted them already).
-    std::map<uint32_t, std::pair<uint64_t, uint64_t>> extent;
-    std::map<uint32_t, uint64_t> startup_ends;
-    {
-      const bool startup = has_startup(timeline_);
-      auto busy = busy_.sorted();
-      Busy b{};
-      for (bool has_b = busy.next(b); has_b;) {
-        const uint32_t device = b.device;
-        std::pair<uint64_t, uint64_t>& span = extent[device] = {b.start_ns, b.end_ns};
-        StartupFinder finder = tallies_.gpu_idle.startup_finder(startup ? kernels_[device] : 0);
-        for (; has_b && b.device == device; has_b = busy.next(b)) {
-          span.second = std::max(span.second, b.end_ns);
-          finder.add(b.start_ns, b.end_ns, b.kernel);
-        }
-        startup_ends[device] = finder.end_ns();
+  // Each device's first busy start and last end, for gpu-idle's window, and
+  // the end of its start-up (StartupFinder), before any rule counts: the
+  // setup they leave out (file_setup_end).
+  void find_setup() {
+    const bool startup = has_startup(timeline_);
+    std::vector<uint64_t> startup_ends;
+    auto busy = busy_.sorted();
+    Busy b{};
+    bool has_b = busy.next(b);
+    while (has_b && !in_scope(b)) has_b = busy.next(b);
+    while (has_b) {
+      const uint32_t device = b.device;
+      std::pair<uint64_t, uint64_t>& span = extent_[device] = {b.start_ns, b.end_ns};
+      StartupFinder finder = tallies_.gpu_idle.startup_finder(startup ? kernels_[device] : 0);
+      for (; has_b && b.device == device; has_b = busy.next(b)) {
+        if (!in_scope(b)) continue;
+        span.second = std::max(span.second, b.end_ns);
+        finder.add(b.start_ns, b.end_ns, b.kernel);
       }
+      startup_ends_[device] = finder.end_ns();
+      startup_ends.push_back(finder.end_ns());
+      while (has_b && !in_scope(b)) has_b = busy.next(b);
     }
+    timeline_.setup_end_ns = file_setup_end(timeline_, startup_ends);
+    timeline_.setup_found = true;
+  }
+
+  void gpu_idle() {
     std::sort(devices_.begin(), devices_.end());
     analysis::SpillSorter<FoundGap, ByGapStart> gaps(budget<FoundGap>());
-    find_gaps(extent, startup_ends, gaps);
+    find_gaps(gaps);
     release(busy_);
     explain_gaps(gaps);
   }
 
-  void find_gaps(const std::map<uint32_t, std::pair<uint64_t, uint64_t>>& extent,
-                 const std::map<uint32_t, uint64_t>& startup_ends,
-                 analysis::SpillSorter<FoundGap, ByGapStart>& gaps) {
+  void find_gaps(analysis::SpillSorter<FoundGap, ByGapStart>& gaps) {
     GpuIdleTally& tally = tallies_.gpu_idle;
     auto busy = busy_.sorted();
     Busy b{};
     bool has_b = busy.next(b);
     for (uint32_t device : devices_) {
-      const auto it = extent.find(device);
-      if (it == extent.end()) continue;
+      const auto it = extent_.find(device);
+      if (it == extent_.end()) continue;
       const uint64_t min_gap = std::max<uint64_t>(tally.min_gap(), 1);
-      const auto startup = startup_ends.find(device);
-      const uint64_t startup_end = startup == startup_ends.end() ? 0 : startup->second;
+      const uint64_t startup_end = startup_ends_[device];
       GapFinder finder(device_windows(timeline_, it->second.first, it->second.second, startup_end),
                        min_gap, [&](uint64_t start, uint64_t end) {
                          gaps.add(FoundGap{start, end, tallies_.gpu_idle.next_order(), device});
@@ -386,6 +409,7 @@ class FileJoin {
                       [&](uint64_t start, uint64_t end) { setup_idle += end - start; });
       while (has_b && b.device < device) has_b = busy.next(b);
       for (; has_b && b.device == device; has_b = busy.next(b)) {
+        if (!in_scope(b)) continue;
         finder.add(b.start_ns, b.end_ns);
         if (setup) setup->add(b.start_ns, b.end_ns);
       }
@@ -441,7 +465,11 @@ class FileJoin {
   analysis::SpillSorter<GpuRecordRow, ByDeviceCallStart> questions_{budget<GpuRecordRow>()};
   analysis::SpillSorter<KernelEnd, ByDeviceEnd> kernel_ends_{budget<KernelEnd>()};
   analysis::SpillSorter<Busy, ByDeviceTime> busy_{budget<Busy>()};
-  std::map<uint32_t, uint64_t> kernels_;               // in busy_, by device: StartupFinder's count
+  std::map<uint32_t, uint64_t> kernels_;  // in busy_, by device: StartupFinder's count
+  // find_setup()'s answers, by device with work in scope: (first start, last
+  // end) and the end of its start-up (0: none).
+  std::map<uint32_t, std::pair<uint64_t, uint64_t>> extent_;
+  std::map<uint32_t, uint64_t> startup_ends_;
   std::unordered_map<uint32_t, uint64_t> last_issue_;  // tid -> start of its last issuing call
   PairedCall owner_;                                   // the call pair() is pairing
   std::vector<uint32_t> devices_;

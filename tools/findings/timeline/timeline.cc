@@ -12,6 +12,13 @@ uint64_t Timeline::window_ns() const {
   return total;
 }
 
+uint64_t Timeline::setup_ns() const {
+  uint64_t total = 0;
+  for (const auto& [begin, end] : windows)
+    if (begin < setup_end_ns) total += std::min(end, setup_end_ns) - begin;
+  return total;
+}
+
 bool Timeline::windows_cover(uint64_t time_ns) const {
   auto it = std::upper_bound(windows.begin(), windows.end(), std::pair{time_ns, UINT64_MAX});
   if (it == windows.begin()) return false;

@@ -34,18 +34,18 @@ double metric(const Finding& finding, std::string_view key) {
   return 0;
 }
 
-// Every rule on `path` at its defaults, in memory and streamed, the stream
-// having taken the file (no "read in memory").
+// Every rule on `path` (at its defaults unless told), in memory and
+// streamed, the stream having taken the file (no "read in memory").
 struct BothPaths {
   Analysis in_memory;
   Analysis streamed;
 };
-BothPaths both_paths(const std::string& path) {
+BothPaths both_paths(const std::string& path, const Thresholds& thresholds = Thresholds{}) {
   const std::span<const RuleSpec* const> rules = all_rules();
   BothPaths out;
   out.in_memory = analyze(load_timelines({path}, Scope{}).timelines, {rules.begin(), rules.end()},
-                          Thresholds{}, {});
-  AnalyzedFiles files = analyze_files({path}, {rules.begin(), rules.end()}, Thresholds{}, Scope{});
+                          thresholds, {});
+  AnalyzedFiles files = analyze_files({path}, {rules.begin(), rules.end()}, thresholds, Scope{});
   REQUIRE(files.in_memory.empty());
   out.streamed = std::move(files.analysis);
   return out;
@@ -136,6 +136,23 @@ TEST_CASE("analyze: gpu-idle leaves the setup before the first step out", "[anal
     CHECK(metric(*idle, "setup") == 1'000'000.0 + kSetup - 250'000.0);
     CHECK(metric(*idle, "setup_idle") == 1'000'000.0 + kSetup - 450'000.0);
     CHECK(idle->gaps.front().length_ns == 5'518'000);
+    // Every rule's share is of the window less that setup: from the copy's call (200 us) to
+    // the first step (1 ms + kSetup); what is left runs to the last call, 4 ms longer than
+    // the fixture's window without setup, which begins at step 0's first copy.
+    CHECK(a->setup_ns == 800'000 + kSetup);
+    CHECK(a->files.front().setup_ns == a->setup_ns);
+    CHECK(a->window_ns == 98'510'000);
+    CHECK(a->files.front().window_ns == a->window_ns);
+  }
+  // Nor does any rule count what happened in the setup: with every copy small, the setup's
+  // 1 MiB copy is not among them (10 pageable of 256 KiB, 60 of 1 KiB, 10 of 4 B).
+  Thresholds all_small;
+  REQUIRE_FALSE(all_small.set("small-memcpy.max_bytes=2MB"));
+  const BothPaths small = both_paths(path, all_small);
+  for (const Analysis* a : {&small.in_memory, &small.streamed}) {
+    const Finding* copies = find(*a, "small-memcpy");
+    REQUIRE(copies);
+    CHECK(metric(*copies, "copies") == 80);
   }
 }
 
