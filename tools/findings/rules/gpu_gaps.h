@@ -7,10 +7,12 @@
 //                 calls by start. It keeps only what overlaps the gap at hand.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -72,6 +74,29 @@ class StartupFinder {
   bool started_ = false;
   bool done_ = false;
   uint64_t end_ns_ = 0;
+};
+
+// Without --range, a gap that ends where a kernel first ran on its device
+// is warm-up: the first launch of a kernel loads its module (CUDA's lazy
+// loading) and the first call of each op sets things up (cuBLAS handles,
+// workspaces). In a torch loop on an H200 (2026-11-27, ../shared/real-gpu:
+// torch-681) every gap of 1 ms or more after the start-up ended with a
+// kernel's first run, 136 ms of the loop's 177 ms, in its first iteration;
+// no later one had any. gpu-idle shows such gaps apart, not counted.
+class FirstRuns {
+ public:
+  // A device's busy intervals by start; `name`: the kernel's (Work::name).
+  void add(uint64_t start_ns, uint32_t name, bool kernel) {
+    if (kernel && seen_.insert(name).second) starts_.push_back(start_ns);
+  }
+  // Whether a kernel first ran at `time_ns` (a gap ending there is warm-up).
+  bool at(uint64_t time_ns) const {
+    return std::binary_search(starts_.begin(), starts_.end(), time_ns);
+  }
+
+ private:
+  std::unordered_set<uint32_t> seen_;
+  std::vector<uint64_t> starts_;  // by time
 };
 
 struct ExplainedGap {

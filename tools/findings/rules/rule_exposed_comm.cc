@@ -41,13 +41,14 @@ void ExposedCommTally::begin_file(const Timeline& /*timeline*/) {
 
 void ExposedCommTally::add(const Timeline& timeline, const WorkEvent& event) {
   const Work& w = event.work;
-  if (w.kind != GpuKind::kKernel || !event.counted) return;
+  if (w.kind != GpuKind::kKernel || !event.in_scope) return;
   if (last_device_ == nullptr || w.device != last_device_id_) {
     last_device_ = &devices_[w.device];  // std::map: the entry stays where it is
     last_device_id_ = w.device;
   }
   Device& device = *last_device_;
   const bool communication = collective_.is(timeline.names, w.name);
+  if (communication && !event.counted) return;  // the setup's: neither charged nor compute
   uint64_t tag = 0;
   if (communication) {
     tag = next_tag_++;

@@ -26,12 +26,16 @@ constexpr ThresholdSpec kThresholds[] = {
     {"startup_share", 0.01, ThresholdUnit::kShare,
      "without steps or --range: gaps that begin before a device has run this share of its "
      "kernels are start-up, left out of the window (0: none)"},
+    {"warmup", 1, ThresholdUnit::kCount,
+     "without --range: gaps that end where a kernel first ran on its device (module loading, "
+     "first calls) are warm-up, left out of the idle time and the window (0: counted)"},
 };
 constexpr size_t kListedGaps = 3;
 
 struct Busy {
   uint64_t start_ns;
   uint64_t end_ns;
+  uint32_t name;  // Work::name
   bool kernel;
 };
 
@@ -40,7 +44,7 @@ std::vector<Busy> device_busy(const Timeline& timeline, uint32_t device) {
   std::vector<Busy> busy;
   for (const Work& w : timeline.work)
     if (w.device == device && timeline.in_scope(w))
-      busy.push_back(Busy{w.start_ns, w.end_ns, w.kind == GpuKind::kKernel});
+      busy.push_back(Busy{w.start_ns, w.end_ns, w.name, w.kind == GpuKind::kKernel});
   std::sort(busy.begin(), busy.end(), [](const Busy& a, const Busy& b) {
     return std::tie(a.start_ns, a.end_ns) < std::tie(b.start_ns, b.end_ns);
   });
@@ -79,9 +83,18 @@ std::vector<ExplainedGap> device_gaps(const Timeline& timeline, uint32_t device,
   for (const Busy& b : busy) last = std::max(last, b.end_ns);
   const uint64_t min_gap = std::max<uint64_t>(tally.min_gap(), 1);
   const uint64_t startup = startup_end(timeline, busy, tally);
+  FirstRuns first_runs;
+  if (tally.finds_warmup(timeline))
+    for (const Busy& b : busy) first_runs.add(b.start_ns, b.name, b.kernel);
+  uint64_t warmup_idle = 0;
   GapFinder finder(device_windows(timeline, busy.front().start_ns, last, startup), min_gap,
                    [&](uint64_t start, uint64_t end) {
-                     gaps.push_back(ExplainedGap{start, end, nullptr, 0, {}});
+                     if (first_runs.at(end)) {
+                       tally.add_warmup(end - start);
+                       warmup_idle += end - start;
+                     } else {
+                       gaps.push_back(ExplainedGap{start, end, nullptr, 0, {}});
+                     }
                    });
   uint64_t setup_idle = 0;
   std::optional<GapFinder> setup;
@@ -93,7 +106,7 @@ std::vector<ExplainedGap> device_gaps(const Timeline& timeline, uint32_t device,
     if (setup) setup->add(b.start_ns, b.end_ns);
   }
   finder.finish();
-  tally.add_window(finder.window_ns());
+  tally.add_window(finder.window_ns() - warmup_idle);
   if (setup) {
     setup->finish();
     tally.add_setup(timeline, setup->window_ns(), setup_idle);
@@ -195,12 +208,15 @@ std::optional<std::pair<uint64_t, uint64_t>> setup_window(const Timeline& timeli
 }
 
 uint64_t file_setup_end(const Timeline& timeline, const std::vector<uint64_t>& startup_ends) {
-  if (timeline.ranged) return 0;
-  if (!timeline.steps.empty()) return timeline.steps.front().start_ns;
+  if (timeline.ranged || timeline.windows.empty()) return 0;
+  // Calls before the window (a first cudaMalloc that ran cuInit, a sync
+  // with nothing to wait for) are no rule's either.
+  const uint64_t window_start = timeline.windows.front().first;
+  if (!timeline.steps.empty()) return std::max(window_start, timeline.steps.front().start_ns);
   if (startup_ends.empty() ||
       std::find(startup_ends.begin(), startup_ends.end(), 0) != startup_ends.end())
-    return 0;
-  return *std::min_element(startup_ends.begin(), startup_ends.end());
+    return window_start;
+  return std::max(window_start, *std::min_element(startup_ends.begin(), startup_ends.end()));
 }
 
 void find_setup(Timeline& timeline, const Thresholds& thresholds) {
@@ -233,7 +249,8 @@ void add_step_shares(const std::vector<Step>& steps, const std::vector<uint64_t>
 
 GpuIdleTally::GpuIdleTally(const Thresholds& thresholds)
     : min_gap_(static_cast<uint64_t>(thresholds.get(kId, "min_gap"))),
-      startup_share_(thresholds.get(kId, "startup_share")) {}
+      startup_share_(thresholds.get(kId, "startup_share")),
+      warmup_(thresholds.get(kId, "warmup") != 0) {}
 
 void GpuIdleTally::add_gap(const Timeline& timeline, uint32_t device, const ExplainedGap& gap,
                            uint64_t order) {
@@ -260,6 +277,15 @@ void GpuIdleTally::add_gap(const Timeline& timeline, uint32_t device, const Expl
   if (longest_.size() > kListedGaps) longest_.pop_back();
 }
 
+std::string GpuIdleTally::window_label() const {
+  const bool setup = setup_window_ns_ > 0, warmup = warmup_gaps_ > 0;
+  if (!setup && !warmup) return "window (GPU's first to last work)";
+  return fmt::format("window (GPU's first to last work, less {})", setup && warmup
+                                                                       ? "setup and warm-up"
+                                                                   : setup ? "setup"
+                                                                           : "warm-up");
+}
+
 std::optional<Finding> GpuIdleTally::finish(const RuleContext& context) {
   const uint64_t min_gap = min_gap_, idle_ns = idle_ns_, window_ns = window_ns_;
   if (gaps_ == 0 || window_ns == 0) return std::nullopt;
@@ -278,10 +304,7 @@ std::optional<Finding> GpuIdleTally::finish(const RuleContext& context) {
                 share_metric("idle_share", "share of the window", idle_share),
                 count_metric("gaps", fmt::format("gaps of {} or more", time_text(min_gap)), gaps_),
                 time_metric("longest_gap", "longest gap", longest_.front().gap.length_ns),
-                time_metric("window",
-                            setup_window_ns_ > 0 ? "window (GPU's first to last work, less setup)"
-                                                 : "window (GPU's first to last work)",
-                            window_ns)};
+                time_metric("window", window_label(), window_ns)};
   if (step_shares_.size() > 0)
     f.evidence.push_back(
         share_metric("median_step_idle_share", "median idle share of a step", step_share));
@@ -299,6 +322,12 @@ std::optional<Finding> GpuIdleTally::finish(const RuleContext& context) {
                                 : "GPU idle before the first step or in start-up";
     f.evidence.push_back(time_metric("setup", setup, setup_window_ns_));
     f.evidence.push_back(time_metric("setup_idle", idle, setup_idle_ns_));
+  }
+  if (warmup_gaps_ > 0) {
+    f.evidence.push_back(time_metric("warmup_idle",
+                                     "GPU idle before kernels' first runs (warm-up, not counted)",
+                                     warmup_idle_ns_));
+    f.evidence.push_back(count_metric("warmup_gaps", "warm-up gaps", warmup_gaps_));
   }
   std::vector<std::pair<std::string_view, uint64_t>> apis(by_api_.begin(), by_api_.end());
   std::stable_sort(apis.begin(), apis.end(),

@@ -91,7 +91,7 @@ void StragglerTally::begin_file(const Timeline& timeline) {
 
 void StragglerTally::add(const Timeline& timeline, const WorkEvent& event) {
   const Work& w = event.work;
-  if (w.kind == GpuKind::kSync || !event.counted || timeline.steps.empty()) return;
+  if (w.kind == GpuKind::kSync || !event.in_scope || timeline.steps.empty()) return;
   const bool communication = w.kind == GpuKind::kKernel && collective_.is(timeline.names, w.name);
   sweep_.add(w.start_ns, w.end_ns, communication);
   take();

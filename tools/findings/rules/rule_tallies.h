@@ -130,12 +130,16 @@ class MemcpyDtohSyncTally {
 };
 
 // GPU work of a file by start (Timeline::work's order), with the call that
-// issued it (nullptr: none) and whether the rules count it.
+// issued it (nullptr: none), whether it is in scope (Timeline::in_scope:
+// the GPU was busy with it) and whether the rules count it (Timeline::
+// counted: not the setup's). Setup work still running beside a collective
+// is compute beside it.
 struct WorkEvent {
   const Work& work;
   const Call* call;
   const CallPlace* place;
-  bool counted;  // Timeline::counted
+  bool in_scope;
+  bool counted;
 };
 
 // The in-memory path of a tally that takes WorkEvents: one file's work in
@@ -145,7 +149,8 @@ void add_work(const Timeline& timeline, Tally& tally) {
   for (const Work& w : timeline.work) {
     const Call* call = w.call == kNone ? nullptr : &timeline.calls[w.call];
     const CallPlace place = call ? place_of(timeline, *call) : CallPlace{};
-    tally.add(timeline, WorkEvent{w, call, call ? &place : nullptr, timeline.counted(w)});
+    tally.add(timeline, WorkEvent{w, call, call ? &place : nullptr, timeline.in_scope(w),
+                                  timeline.counted(w)});
   }
 }
 
@@ -257,6 +262,14 @@ class GpuIdleTally {
     return StartupFinder(kernels, startup_share_, min_gap_);
   }
   void add_window(uint64_t ns) { window_ns_ += ns; }
+  // Whether gaps ending at a kernel's first run are warm-up (FirstRuns):
+  // without --range, unless the `warmup` threshold is 0.
+  bool finds_warmup(const Timeline& timeline) const { return warmup_ && !timeline.ranged; }
+  // Such a gap, left out of the idle time and of the window.
+  void add_warmup(uint64_t idle_ns) {
+    ++warmup_gaps_;
+    warmup_idle_ns_ += idle_ns;
+  }
   // A device's time before the first step or its start-up's end
   // (setup_window) and its idle time in gaps of min_gap or more: shown, not
   // counted.
@@ -278,6 +291,7 @@ class GpuIdleTally {
   std::optional<Finding> finish(const RuleContext& context);
 
  private:
+  std::string window_label() const;
   struct Listed {
     Gap gap;
     uint64_t order;
@@ -288,7 +302,9 @@ class GpuIdleTally {
   double startup_share_;
   uint64_t setup_window_ns_ = 0, setup_idle_ns_ = 0;
   uint32_t step_setups_ = 0, startup_setups_ = 0;  // devices with a setup of each kind
-  std::vector<Listed> longest_;                    // by length, then order
+  bool warmup_;
+  uint64_t warmup_gaps_ = 0, warmup_idle_ns_ = 0;
+  std::vector<Listed> longest_;  // by length, then order
   std::map<std::string_view, uint64_t> by_api_;
   MedianValues step_shares_;  // ppm
   uint64_t step_idle_ns_ = 0;
@@ -318,7 +334,8 @@ std::optional<std::pair<uint64_t, uint64_t>> setup_window(const Timeline& timeli
 // Where a file's setup ends (Timeline::setup_end_ns): with --range
 // nowhere (the user's window); with steps at the first step's start; else
 // at the earliest end of a start-up among the devices with work in scope
-// (`startup_ends`, StartupFinder, 0: none), nowhere when one has none.
+// (`startup_ends`, StartupFinder, 0: none), nowhere when one has none; and
+// never before the window begins.
 uint64_t file_setup_end(const Timeline& timeline, const std::vector<uint64_t>& startup_ends);
 // The same for an in-memory timeline, from its work; sets setup_found.
 void find_setup(Timeline& timeline, const Thresholds& thresholds);

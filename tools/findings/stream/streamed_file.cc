@@ -20,7 +20,8 @@ constexpr size_t budget() {
 
 struct Busy {
   uint32_t device;
-  bool kernel;  // for StartupFinder
+  uint32_t name;  // Work::name, for FirstRuns
+  bool kernel;    // for StartupFinder
   // Work no call issued, noted while pairing: in scope when the windows,
   // known only once paired (span_window), cover its start.
   bool check_window;
@@ -125,11 +126,11 @@ class FileJoin {
   void add_busy(const Work& w, bool in_scope, bool check_window) {
     if (!in_scope && !check_window) return;
     const bool kernel = w.kind == GpuKind::kKernel;
-    busy_.add(Busy{w.device, kernel, check_window, w.start_ns, w.end_ns});
-    // Counted for has_startup() only: without --range, where every call is
-    // in scope and the one window spans all kept work, so that work no
-    // call issued is in scope too.
-    kernels_[w.device] += kernel ? 1 : 0;
+    busy_.add(Busy{w.device, w.name, kernel, check_window, w.start_ns, w.end_ns});
+    // For has_startup() only: without --range, where every call is in scope
+    // and the one window spans all kept work, so that work no call issued
+    // is in scope too.
+    if (!timeline_.ranged) kernels_[w.device] += kernel ? 1 : 0;
   }
   bool in_scope(const Busy& b) const {
     return !b.check_window || timeline_.windows_cover(b.start_ns);
@@ -283,7 +284,11 @@ class FileJoin {
     row.work = g.work;
     row.seq = g.seq;
     work_.add(row);
-    add_busy(g.work, false, true);
+    // With --range the windows are known (steps_and_windows); else once paired.
+    if (timeline_.ranged)
+      add_busy(g.work, timeline_.windows_cover(g.work.start_ns), false);
+    else
+      add_busy(g.work, false, true);
   }
 
  private:
@@ -319,9 +324,11 @@ class FileJoin {
     while (work.next(g)) {
       const Work& w = g.work;
       const CallPlace p = place(g.call, g.range_name);
+      const bool in_scope = g.has_call ? g.call.in_scope : timeline_.windows_cover(w.start_ns);
       const bool counted =
           g.has_call ? timeline_.counted(g.call) : timeline_.counted_without_call(w.start_ns);
-      const WorkEvent event{w, g.has_call ? &g.call : nullptr, g.has_call ? &p : nullptr, counted};
+      const WorkEvent event{w, g.has_call ? &g.call : nullptr, g.has_call ? &p : nullptr, in_scope,
+                            counted};
       tallies_.pageable_memcpy.add(timeline_, event);
       tallies_.small_memcpy.add(timeline_, event);
       tallies_.straggler.add(timeline_, event);
@@ -357,6 +364,7 @@ class FileJoin {
   // setup they leave out (file_setup_end).
   void find_setup() {
     const bool startup = has_startup(timeline_);
+    const bool warmup = tallies_.gpu_idle.finds_warmup(timeline_);
     std::vector<uint64_t> startup_ends;
     auto busy = busy_.sorted();
     Busy b{};
@@ -366,10 +374,12 @@ class FileJoin {
       const uint32_t device = b.device;
       std::pair<uint64_t, uint64_t>& span = extent_[device] = {b.start_ns, b.end_ns};
       StartupFinder finder = tallies_.gpu_idle.startup_finder(startup ? kernels_[device] : 0);
+      FirstRuns& first_runs = first_runs_[device];
       for (; has_b && b.device == device; has_b = busy.next(b)) {
         if (!in_scope(b)) continue;
         span.second = std::max(span.second, b.end_ns);
         finder.add(b.start_ns, b.end_ns, b.kernel);
+        if (warmup) first_runs.add(b.start_ns, b.name, b.kernel);
       }
       startup_ends_[device] = finder.end_ns();
       startup_ends.push_back(finder.end_ns());
@@ -397,9 +407,16 @@ class FileJoin {
       if (it == extent_.end()) continue;
       const uint64_t min_gap = std::max<uint64_t>(tally.min_gap(), 1);
       const uint64_t startup_end = startup_ends_[device];
+      const FirstRuns& first_runs = first_runs_[device];
+      uint64_t warmup_idle = 0;
       GapFinder finder(device_windows(timeline_, it->second.first, it->second.second, startup_end),
                        min_gap, [&](uint64_t start, uint64_t end) {
-                         gaps.add(FoundGap{start, end, tallies_.gpu_idle.next_order(), device});
+                         if (first_runs.at(end)) {
+                           tally.add_warmup(end - start);
+                           warmup_idle += end - start;
+                         } else {
+                           gaps.add(FoundGap{start, end, tally.next_order(), device});
+                         }
                        });
       uint64_t setup_idle = 0;
       std::optional<GapFinder> setup;
@@ -414,7 +431,7 @@ class FileJoin {
         if (setup) setup->add(b.start_ns, b.end_ns);
       }
       finder.finish();
-      tally.add_window(finder.window_ns());
+      tally.add_window(finder.window_ns() - warmup_idle);
       if (setup) {
         setup->finish();
         tally.add_setup(timeline_, setup->window_ns(), setup_idle);
@@ -470,6 +487,7 @@ class FileJoin {
   // end) and the end of its start-up (0: none).
   std::map<uint32_t, std::pair<uint64_t, uint64_t>> extent_;
   std::map<uint32_t, uint64_t> startup_ends_;
+  std::map<uint32_t, FirstRuns> first_runs_;           // without --range, by device
   std::unordered_map<uint32_t, uint64_t> last_issue_;  // tid -> start of its last issuing call
   PairedCall owner_;                                   // the call pair() is pairing
   std::vector<uint32_t> devices_;

@@ -79,9 +79,9 @@ struct Timeline {
   // work in scope, or with --range the total length of the matching ranges.
   std::vector<std::pair<uint64_t, uint64_t>> windows;
   bool ranged = false;  // the windows are --range's ranges
-  // Without --range, where the run's setup ends (0: no setup): the first
-  // step's start, or without steps the earliest end of a device's start-up
-  // (rule_tallies.h file_setup_end). Imports, model building and module
+  // Without --range, where the run's setup ends (0: none): the first step's
+  // start, or without steps the earliest end of a device's start-up, and
+  // at least the window's start (rule_tallies.h file_setup_end). Imports, model building and module
   // loading took 5.6 s of a 5.8 s torch run on an H200, and hid the loop's
   // launch-bound at 0.5%. The rules but gpu-idle (which shows it apart)
   // leave the setup's calls, and the work they issued, out (counted()), and

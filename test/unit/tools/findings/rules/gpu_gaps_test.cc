@@ -1,5 +1,6 @@
-// gpu-idle's start-up (gpu_gaps.h StartupFinder, rule_tallies.h has_startup,
-// device_windows, setup_window) on hand-made intervals and timelines.
+// gpu-idle's start-up and warm-up (gpu_gaps.h StartupFinder and FirstRuns,
+// rule_tallies.h has_startup, device_windows, setup_window) on hand-made
+// intervals and timelines.
 #include <catch2/catch.hpp>
 
 #include <utility>
@@ -84,6 +85,24 @@ TEST_CASE("gpu-idle's windows: steps, start-up, --range", "[analyze]") {
           std::vector<std::pair<uint64_t, uint64_t>>{{10 * kMs, 900 * kMs}});
     CHECK_FALSE(setup_window(t, 10 * kMs, 900 * kMs, 300 * kMs).has_value());
   }
+}
+
+TEST_CASE("FirstRuns: a gap ends in warm-up where a kernel first ran", "[analyze]") {
+  // torch-681's loop (../shared/real-gpu): each long gap of its first iteration ended with a
+  // new kernel; later runs of those kernels, copies and ties at one start are no first runs.
+  FirstRuns runs;
+  runs.add(0, 7, false);        // a copy: never a first run
+  runs.add(10 * kMs, 1, true);  // kernel 1's first run
+  runs.add(10 * kMs, 2, true);  // kernel 2 starts with it
+  runs.add(40 * kMs, 1, true);  // kernel 1 again
+  runs.add(60 * kMs, 3, true);  // kernel 3's first run
+  runs.add(90 * kMs, 3, true);
+  CHECK_FALSE(runs.at(0));
+  CHECK(runs.at(10 * kMs));
+  CHECK_FALSE(runs.at(40 * kMs));
+  CHECK(runs.at(60 * kMs));
+  CHECK_FALSE(runs.at(90 * kMs));
+  CHECK_FALSE(runs.at(61 * kMs));
 }
 
 }  // namespace

@@ -156,6 +156,60 @@ TEST_CASE("analyze: gpu-idle leaves the setup before the first step out", "[anal
   }
 }
 
+TEST_CASE("analyze: the setup's calls are no rule's, though its work still runs", "[analyze]") {
+  constexpr uint64_t kUs = 1000, kMs = 1000 * kUs;
+  std::vector<ApiRecord> calls;
+  std::vector<RangeEvent> ranges;
+  std::vector<GpuRecord> gpu;
+  uint64_t id = 0;
+  const auto launch = [&](uint32_t kernel, uint64_t at, uint64_t start, uint64_t length,
+                          uint32_t stream) {
+    ApiRecord call = test::make_call(ApiId::cudaLaunchKernel, at, 5 * kUs);
+    call.kernel = kernel;
+    call.correlation = ++id;
+    calls.push_back(call);
+    GpuRecord work = test::make_kernel(kernel, start, length, id);
+    work.stream = stream;
+    gpu.push_back(work);
+  };
+  // Before any work: 20 cudaDeviceSynchronize of 2 ms (waiting for nothing). Then, 9 ms
+  // before the first step, a compute kernel running 41 to 90 ms; in each of three steps from
+  // 50 ms, an all-reduce beside it.
+  for (uint64_t i = 0; i < 20; ++i)
+    calls.push_back(test::make_call(ApiId::cudaDeviceSynchronize, i * 2 * kMs, 2 * kMs - 100));
+  launch(1, 41 * kMs, 41 * kMs + 10 * kUs, 49 * kMs, 7);
+  for (uint32_t s = 0; s < 3; ++s) {
+    const uint64_t t = 50 * kMs + s * 10 * kMs;
+    ranges.push_back(test::make_range_event(RangeOp::kPush, t, (1u << 28) + s));
+    launch(2, t + 1 * kMs, t + 1 * kMs + 10 * kUs, 5 * kMs, 9);
+    ranges.push_back(test::make_range_event(RangeOp::kPop, t + 10 * kMs - 1));
+  }
+  pb::CuptiStatus status;
+  status.set_state(pb::CuptiStatus::SUBSCRIBED);
+  test::SidecarBuilder b;
+  b.header(test::test_header())
+      .cupti(status)
+      .strings({{1, "_Z7computePf"}, {2, "ncclDevKernel_AllReduce_Sum_f32_RING_LL"}})
+      .named(pb::StringEntry::NVTX, {{1u << 28, "ProfilerStep#0"},
+                                     {(1u << 28) + 1, "ProfilerStep#1"},
+                                     {(1u << 28) + 2, "ProfilerStep#2"}})
+      .calls(100, calls)
+      .ranges(100, ranges)
+      .gpu(gpu)
+      .footer(pb::Footer{});
+  const BothPaths both = both_paths(test::write_temp_file("setup_work.gprof", b.bytes()));
+  for (const Analysis* a : {&both.in_memory, &both.streamed}) {
+    // The syncs came before the window (the first launch), the compute kernel's launch before
+    // the first step: neither is counted, but the kernel keeps the GPU computing beside every
+    // all-reduce, so none is exposed.
+    CHECK(a->setup_ns == 9 * kMs);
+    CHECK_FALSE(a->fired("excessive-sync"));
+    CHECK_FALSE(a->fired("exposed-comm"));
+    for (const Finding& f : a->findings) CHECK(f.impact_share <= 1.0);
+  }
+  CHECK(render_json(both.in_memory) == render_json(both.streamed));
+}
+
 TEST_CASE("analyze: launch-bound finds a launch-bound phase the run hides", "[analyze]") {
   // Issue 32 item 1: 2000 back-to-back launches of a 1 us kernel in "optimizer" were not
   // reported, because 300 launches of a 200 us kernel in "forward" kept the run's GPU busy
@@ -204,12 +258,16 @@ TEST_CASE("analyze: gpu-idle and excessive-sync judge the steps when the window 
     CHECK(a->window_ns == 400'010'000);  // the first launch at 1 ms to the last kernel's end
     const Finding* idle = find(*a, "gpu-idle");
     REQUIRE(idle);
-    CHECK(metric(*idle, "idle_share") == Approx(70.0 / 400.0).epsilon(1e-3));
+    // 7 ms a step (the gap before each kernel starts 10 us into it), but the last: its gap
+    // ends where eval_kernel first ran, warm-up (module loading), out of the idle time and
+    // of gpu-idle's window.
+    CHECK(metric(*idle, "warmup_gaps") == 1);
+    CHECK(metric(*idle, "warmup_idle") == 7'000'000.0);
+    CHECK(metric(*idle, "window") == 393'000'000.0);  // its work, 1.01 to 401.01 ms, less 7 ms
+    CHECK(metric(*idle, "idle_share") == Approx(63.0 / 393.0).epsilon(1e-9));
     CHECK(metric(*idle, "median_step_idle_share") == Approx(0.7));
-    // 7 ms a step (the gap before each kernel starts 10 us into it), the first step's window
-    // from its kernel's start.
-    CHECK(metric(*idle, "step_idle_time") == 69'990'000.0);
-    CHECK(idle->impact_ns == 69'990'000);
+    CHECK(metric(*idle, "step_idle_time") == 63'000'000.0);
+    CHECK(idle->impact_ns == 63'000'000);
     CHECK(idle->summary.find("In the median step the GPU was idle 70.0%") == 0);
     const Finding* sync = find(*a, "excessive-sync");
     REQUIRE(sync);
