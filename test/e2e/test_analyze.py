@@ -104,7 +104,7 @@ class OnRealRecordings(AnalyzeCase):
         for name in ("analyze_pageable_memcpy", "analyze_small_memcpy"):
             doc = self.real(name, "bad", "--min-share", "0")
             self.assertNotIn("gpu-idle", [f["rule"] for f in doc["findings"] + doc["hidden"]])
-            counted = self.real(name, "bad", "--threshold", "gpu-idle.warmup=0")
+            counted = self.real(name, "bad", "--threshold", "gpu-idle.warmup_gap=0")
             [idle] = [f for f in counted["findings"] if f["rule"] == "gpu-idle"]
             self.assertGreater(idle["evidence"]["longest_gap"]["value"], 15e6, name)
         doc = self.real("analyze_gpu_idle", "bad")
@@ -163,7 +163,7 @@ class StartUpOnRealRecordings(AnalyzeCase):
         path = self.unpacked("torch-681.gprof")
         # Its loop's gaps are warm-up (test_torch_warm_up_is_left_out): counted here, to see
         # the start-up apart.
-        counted = ("--threshold", "gpu-idle.warmup=0")
+        counted = ("--threshold", "gpu-idle.warmup_gap=0")
         evidence, idle = self.gpu_idle(*counted, path)
         self.assertGreater(evidence["setup"], 5.5e9, evidence)  # the 5.4 s gap and the one after
         self.assertGreater(evidence["setup_idle"], 5.5e9, evidence)
@@ -205,7 +205,7 @@ class StartUpOnRealRecordings(AnalyzeCase):
         doc = self.analyze_json("--min-share", "0", path)
         self.assertNotIn("gpu-idle", [f["rule"] for f in doc["findings"] + doc["hidden"]])
         self.assertEqual(doc["findings"][0]["rule"], "launch-bound")
-        evidence, _ = self.gpu_idle("--threshold", "gpu-idle.warmup=0", path)
+        evidence, _ = self.gpu_idle("--threshold", "gpu-idle.warmup_gap=0", path)
         self.assertEqual(evidence["gaps"], 9)
         self.assertGreater(evidence["idle_time"], 130e6)
         env = dict(os.environ, GPROF_STREAM="0")

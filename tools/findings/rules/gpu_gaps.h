@@ -85,8 +85,10 @@ class StartupFinder {
 // no later one had any. gpu-idle shows such gaps apart, not counted.
 class FirstRuns {
  public:
-  // A device's busy intervals by start; `name`: the kernel's (Work::name).
-  void add(uint64_t start_ns, uint32_t name, bool kernel) {
+  // A device's busy intervals by start; `name`: the kernel's row name, its
+  // text (one kernel may have several ids, the stream's before it was
+  // named), which outlives this.
+  void add(uint64_t start_ns, std::string_view name, bool kernel) {
     if (kernel && seen_.insert(name).second) starts_.push_back(start_ns);
   }
   // Whether a kernel first ran at `time_ns` (a gap ending there is warm-up).
@@ -95,7 +97,7 @@ class FirstRuns {
   }
 
  private:
-  std::unordered_set<uint32_t> seen_;
+  std::unordered_set<std::string_view> seen_;
   std::vector<uint64_t> starts_;  // by time
 };
 

@@ -26,9 +26,10 @@ constexpr ThresholdSpec kThresholds[] = {
     {"startup_share", 0.01, ThresholdUnit::kShare,
      "without steps or --range: gaps that begin before a device has run this share of its "
      "kernels are start-up, left out of the window (0: none)"},
-    {"warmup", 1, ThresholdUnit::kCount,
-     "without --range: gaps that end where a kernel first ran on its device (module loading, "
-     "first calls) are warm-up, left out of the idle time and the window (0: counted)"},
+    {"warmup_gap", 50e6, ThresholdUnit::kTime,
+     "without --range: gaps up to this long that end where a kernel first ran on its device "
+     "(module loading, first calls), mostly outside data loading, are warm-up, left out of the "
+     "idle time and the window (0: none)"},
 };
 constexpr size_t kListedGaps = 3;
 
@@ -75,21 +76,22 @@ std::vector<uint32_t> devices_of(const Timeline& timeline) {
 // complement of its work within each of the timeline's windows (without
 // --range: from its first work to its last).
 std::vector<ExplainedGap> device_gaps(const Timeline& timeline, uint32_t device,
-                                      GpuIdleTally& tally) {
+                                      GpuIdleTally& tally, uint32_t& busy_devices) {
   const std::vector<Busy> busy = device_busy(timeline, device);
   std::vector<ExplainedGap> gaps;
   if (busy.empty()) return gaps;
+  ++busy_devices;
   uint64_t last = 0;
   for (const Busy& b : busy) last = std::max(last, b.end_ns);
   const uint64_t min_gap = std::max<uint64_t>(tally.min_gap(), 1);
   const uint64_t startup = startup_end(timeline, busy, tally);
   FirstRuns first_runs;
   if (tally.finds_warmup(timeline))
-    for (const Busy& b : busy) first_runs.add(b.start_ns, b.name, b.kernel);
+    for (const Busy& b : busy) first_runs.add(b.start_ns, timeline.names[b.name], b.kernel);
   uint64_t warmup_idle = 0;
   GapFinder finder(device_windows(timeline, busy.front().start_ns, last, startup), min_gap,
                    [&](uint64_t start, uint64_t end) {
-                     if (first_runs.at(end)) {
+                     if (tally.is_warmup(timeline, first_runs, start, end)) {
                        tally.add_warmup(end - start);
                        warmup_idle += end - start;
                      } else {
@@ -155,11 +157,12 @@ std::optional<Finding> run(const RuleContext& context) {
 }  // namespace
 
 void add_timeline(const Timeline& timeline, GpuIdleTally& tally) {
+  uint32_t busy_devices = 0;  // with work in scope
   const std::vector<uint32_t> devices = devices_of(timeline);
   std::vector<std::pair<uint32_t, std::vector<ExplainedGap>>> by_device;
   std::vector<ExplainedGap*> all;
   for (uint32_t device : devices) {
-    by_device.emplace_back(device, device_gaps(timeline, device, tally));
+    by_device.emplace_back(device, device_gaps(timeline, device, tally, busy_devices));
     for (ExplainedGap& gap : by_device.back().second) all.push_back(&gap);
   }
   explain(timeline, all);
@@ -169,7 +172,7 @@ void add_timeline(const Timeline& timeline, GpuIdleTally& tally) {
       tally.add_gap(timeline, device, gap, tally.next_order());
       add_to_steps(timeline.steps, gap.start_ns, gap.end_ns, idle);
     }
-  add_step_shares(timeline.steps, idle, tally);
+  add_step_shares(timeline.steps, idle, busy_devices, tally);
 }
 
 bool has_startup(const Timeline& timeline) {
@@ -240,9 +243,9 @@ void add_to_steps(const std::vector<Step>& steps, uint64_t start_ns, uint64_t en
 }
 
 void add_step_shares(const std::vector<Step>& steps, const std::vector<uint64_t>& idle,
-                     GpuIdleTally& tally) {
+                     uint32_t devices, GpuIdleTally& tally) {
   for (size_t i = 0; i < steps.size(); ++i) {
-    const uint64_t length = steps[i].end_ns - steps[i].start_ns;
+    const uint64_t length = (steps[i].end_ns - steps[i].start_ns) * devices;
     if (length > 0) tally.add_step(idle[i], length);
   }
 }
@@ -250,7 +253,21 @@ void add_step_shares(const std::vector<Step>& steps, const std::vector<uint64_t>
 GpuIdleTally::GpuIdleTally(const Thresholds& thresholds)
     : min_gap_(static_cast<uint64_t>(thresholds.get(kId, "min_gap"))),
       startup_share_(thresholds.get(kId, "startup_share")),
-      warmup_(thresholds.get(kId, "warmup") != 0) {}
+      warmup_gap_(static_cast<uint64_t>(thresholds.get(kId, "warmup_gap"))) {}
+
+bool GpuIdleTally::is_warmup(const Timeline& timeline, const FirstRuns& first_runs,
+                             uint64_t start_ns, uint64_t end_ns) const {
+  if (!finds_warmup(timeline) || end_ns - start_ns > warmup_gap_ || !first_runs.at(end_ns))
+    return false;
+  // data_loading is sorted and joined: from the first that ends after the gap starts.
+  const auto& loading = timeline.data_loading;
+  uint64_t loading_ns = 0;
+  for (auto it = std::upper_bound(loading.begin(), loading.end(), start_ns,
+                                  [](uint64_t t, const auto&l) { return t < l.second; });
+       it != loading.end() && it->first < end_ns; ++it)
+    loading_ns += overlap(it->first, it->second, start_ns, end_ns);
+  return 2 * loading_ns < end_ns - start_ns;
+}
 
 void GpuIdleTally::add_gap(const Timeline& timeline, uint32_t device, const ExplainedGap& gap,
                            uint64_t order) {

@@ -262,10 +262,19 @@ class GpuIdleTally {
     return StartupFinder(kernels, startup_share_, min_gap_);
   }
   void add_window(uint64_t ns) { window_ns_ += ns; }
-  // Whether gaps ending at a kernel's first run are warm-up (FirstRuns):
-  // without --range, unless the `warmup` threshold is 0.
-  bool finds_warmup(const Timeline& timeline) const { return warmup_ && !timeline.ranged; }
-  // Such a gap, left out of the idle time and of the window.
+  // Whether gaps ending at a kernel's first run may be warm-up (FirstRuns):
+  // without --range, unless the `warmup_gap` threshold is 0.
+  bool finds_warmup(const Timeline& timeline) const { return warmup_gap_ > 0 && !timeline.ranged; }
+  // Whether a gap of a device with `first_runs` is warm-up: it ends where a
+  // kernel first ran, is no longer than `warmup_gap` (a checkpoint's or an
+  // evaluation's stall before new kernels is no module loading), and a
+  // data-loading range was open during less than half of it (a loader's
+  // stall before a step whose shapes pick new kernels is a stall; an H100
+  // program's first launch idled the GPU 15 ms just after its loader's
+  // range closed).
+  bool is_warmup(const Timeline& timeline, const FirstRuns& first_runs, uint64_t start_ns,
+                 uint64_t end_ns) const;
+  // A warm-up gap, left out of the idle time and of the window.
   void add_warmup(uint64_t idle_ns) {
     ++warmup_gaps_;
     warmup_idle_ns_ += idle_ns;
@@ -302,7 +311,7 @@ class GpuIdleTally {
   double startup_share_;
   uint64_t setup_window_ns_ = 0, setup_idle_ns_ = 0;
   uint32_t step_setups_ = 0, startup_setups_ = 0;  // devices with a setup of each kind
-  bool warmup_;
+  uint64_t warmup_gap_;
   uint64_t warmup_gaps_ = 0, warmup_idle_ns_ = 0;
   std::vector<Listed> longest_;  // by length, then order
   std::map<std::string_view, uint64_t> by_api_;
@@ -343,9 +352,10 @@ void find_setup(Timeline& timeline, const Thresholds& thresholds);
 // (timeline.steps[i]): a gap's idle time, a stretch of work.
 void add_to_steps(const std::vector<Step>& steps, uint64_t start_ns, uint64_t end_ns,
                   std::vector<uint64_t>& ns);
-// Each step's idle share, from its idle time, to the tally.
+// Each step's idle share, from its idle time on `devices` devices (those
+// with work in scope, whose gaps add up in `idle`), to the tally.
 void add_step_shares(const std::vector<Step>& steps, const std::vector<uint64_t>& idle,
-                     GpuIdleTally& tally);
+                     uint32_t devices, GpuIdleTally& tally);
 
 // One file of an in-memory timeline into each rule's tally, in the order
 // the stream feeds it (streamed_file.cc): each rule's run() calls its own

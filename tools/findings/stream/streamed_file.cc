@@ -379,7 +379,7 @@ class FileJoin {
         if (!in_scope(b)) continue;
         span.second = std::max(span.second, b.end_ns);
         finder.add(b.start_ns, b.end_ns, b.kernel);
-        if (warmup) first_runs.add(b.start_ns, b.name, b.kernel);
+        if (warmup) first_runs.add(b.start_ns, timeline_.names[b.name], b.kernel);
       }
       startup_ends_[device] = finder.end_ns();
       startup_ends.push_back(finder.end_ns());
@@ -411,7 +411,7 @@ class FileJoin {
       uint64_t warmup_idle = 0;
       GapFinder finder(device_windows(timeline_, it->second.first, it->second.second, startup_end),
                        min_gap, [&](uint64_t start, uint64_t end) {
-                         if (first_runs.at(end)) {
+                         if (tally.is_warmup(timeline_, first_runs, start, end)) {
                            tally.add_warmup(end - start);
                            warmup_idle += end - start;
                          } else {
@@ -463,7 +463,7 @@ class FileJoin {
       tally.add_gap(timeline_, found.device, gap, found.order);
       add_to_steps(timeline_.steps, gap.start_ns, gap.end_ns, idle);
     }
-    add_step_shares(timeline_.steps, idle, tally);
+    add_step_shares(timeline_.steps, idle, static_cast<uint32_t>(extent_.size()), tally);
   }
 
   const Scope& scope_;

@@ -91,12 +91,12 @@ TEST_CASE("FirstRuns: a gap ends in warm-up where a kernel first ran", "[analyze
   // torch-681's loop (../shared/real-gpu): each long gap of its first iteration ended with a
   // new kernel; later runs of those kernels, copies and ties at one start are no first runs.
   FirstRuns runs;
-  runs.add(0, 7, false);        // a copy: never a first run
-  runs.add(10 * kMs, 1, true);  // kernel 1's first run
-  runs.add(10 * kMs, 2, true);  // kernel 2 starts with it
-  runs.add(40 * kMs, 1, true);  // kernel 1 again
-  runs.add(60 * kMs, 3, true);  // kernel 3's first run
-  runs.add(90 * kMs, 3, true);
+  runs.add(0, "Memcpy HtoD", false);    // a copy: never a first run
+  runs.add(10 * kMs, "gemm", true);     // gemm's first run
+  runs.add(10 * kMs, "relu", true);     // relu starts with it
+  runs.add(40 * kMs, "gemm", true);     // gemm again
+  runs.add(60 * kMs, "softmax", true);  // softmax's first run
+  runs.add(90 * kMs, "softmax", true);
   CHECK_FALSE(runs.at(0));
   CHECK(runs.at(10 * kMs));
   CHECK_FALSE(runs.at(40 * kMs));

@@ -40,12 +40,13 @@ struct BothPaths {
   Analysis in_memory;
   Analysis streamed;
 };
-BothPaths both_paths(const std::string& path, const Thresholds& thresholds = Thresholds{}) {
+BothPaths both_paths(const std::string& path, const Thresholds& thresholds = Thresholds{},
+                     const Scope& scope = Scope{}) {
   const std::span<const RuleSpec* const> rules = all_rules();
   BothPaths out;
-  out.in_memory = analyze(load_timelines({path}, Scope{}).timelines, {rules.begin(), rules.end()},
+  out.in_memory = analyze(load_timelines({path}, scope).timelines, {rules.begin(), rules.end()},
                           thresholds, {});
-  AnalyzedFiles files = analyze_files({path}, {rules.begin(), rules.end()}, thresholds, Scope{});
+  AnalyzedFiles files = analyze_files({path}, {rules.begin(), rules.end()}, thresholds, scope);
   REQUIRE(files.in_memory.empty());
   out.streamed = std::move(files.analysis);
   return out;
@@ -184,20 +185,30 @@ TEST_CASE("analyze: the setup's calls are no rule's, though its work still runs"
     launch(2, t + 1 * kMs, t + 1 * kMs + 10 * kUs, 5 * kMs, 9);
     ranges.push_back(test::make_range_event(RangeOp::kPop, t + 10 * kMs - 1));
   }
-  pb::CuptiStatus status;
-  status.set_state(pb::CuptiStatus::SUBSCRIBED);
-  test::SidecarBuilder b;
-  b.header(test::test_header())
-      .cupti(status)
-      .strings({{1, "_Z7computePf"}, {2, "ncclDevKernel_AllReduce_Sum_f32_RING_LL"}})
-      .named(pb::StringEntry::NVTX, {{1u << 28, "ProfilerStep#0"},
-                                     {(1u << 28) + 1, "ProfilerStep#1"},
-                                     {(1u << 28) + 2, "ProfilerStep#2"}})
-      .calls(100, calls)
-      .ranges(100, ranges)
-      .gpu(gpu)
-      .footer(pb::Footer{});
-  const BothPaths both = both_paths(test::write_temp_file("setup_work.gprof", b.bytes()));
+  const auto file = [&](bool steps) {
+    pb::CuptiStatus status;
+    status.set_state(pb::CuptiStatus::SUBSCRIBED);
+    test::SidecarBuilder b;
+    b.header(test::test_header())
+        .cupti(status)
+        .strings({{1, "_Z7computePf"}, {2, "ncclDevKernel_AllReduce_Sum_f32_RING_LL"}})
+        .named(pb::StringEntry::NVTX, {{1u << 28, "ProfilerStep#0"},
+                                       {(1u << 28) + 1, "ProfilerStep#1"},
+                                       {(1u << 28) + 2, "ProfilerStep#2"}})
+        .calls(100, calls)
+        .ranges(100, steps ? ranges : std::vector<RangeEvent>{})
+        .gpu(gpu)
+        .footer(pb::Footer{});
+    return test::write_temp_file(steps ? "setup_work.gprof" : "setup_work_no_steps.gprof",
+                                 b.bytes());
+  };
+  // Without steps nor a start-up, the syncs before the window are still no rule's.
+  const BothPaths no_steps = both_paths(file(false));
+  for (const Analysis* a : {&no_steps.in_memory, &no_steps.streamed}) {
+    CHECK(a->setup_ns == 0);
+    CHECK_FALSE(a->fired("excessive-sync"));
+  }
+  const BothPaths both = both_paths(file(true));
   for (const Analysis* a : {&both.in_memory, &both.streamed}) {
     // The syncs came before the window (the first launch), the compute kernel's launch before
     // the first step: neither is counted, but the kernel keeps the GPU computing beside every
@@ -206,6 +217,53 @@ TEST_CASE("analyze: the setup's calls are no rule's, though its work still runs"
     CHECK_FALSE(a->fired("excessive-sync"));
     CHECK_FALSE(a->fired("exposed-comm"));
     for (const Finding& f : a->findings) CHECK(f.impact_share <= 1.0);
+  }
+  CHECK(render_json(both.in_memory) == render_json(both.streamed));
+}
+
+TEST_CASE("analyze: a step's idle share is of its time on every device", "[analyze]") {
+  // Two GPUs in one process: in each of 5 steps of 10 ms, a 3 ms kernel on each, both idle the
+  // other 7 ms. Each step is 70% idle, not 140% (its two devices' gaps added up).
+  constexpr uint64_t kUs = 1000, kMs = 1000 * kUs;
+  std::vector<ApiRecord> calls;
+  std::vector<RangeEvent> ranges;
+  std::vector<GpuRecord> gpu;
+  uint64_t id = 0;
+  for (uint32_t s = 0; s < 5; ++s) {
+    const uint64_t t = 1 * kMs + s * 10 * kMs;
+    ranges.push_back(test::make_range_event(RangeOp::kPush, t, (1u << 28) + s));
+    for (uint32_t device = 0; device < 2; ++device) {
+      ApiRecord call = test::make_call(ApiId::cudaLaunchKernel, t + device * kUs, 5 * kUs);
+      call.kernel = 1;
+      call.correlation = ++id;
+      calls.push_back(call);
+      GpuRecord work = test::make_kernel(1, t + 10 * kUs, 3 * kMs, id);
+      work.device = device;
+      gpu.push_back(work);
+    }
+    ranges.push_back(test::make_range_event(RangeOp::kPop, t + 10 * kMs));
+  }
+  pb::CuptiStatus status;
+  status.set_state(pb::CuptiStatus::SUBSCRIBED);
+  test::SidecarBuilder b;
+  b.header(test::test_header())
+      .cupti(status)
+      .strings({{1, "_Z4stepPf"}})
+      .named(pb::StringEntry::NVTX, {{1u << 28, "ProfilerStep#0"},
+                                     {(1u << 28) + 1, "ProfilerStep#1"},
+                                     {(1u << 28) + 2, "ProfilerStep#2"},
+                                     {(1u << 28) + 3, "ProfilerStep#3"},
+                                     {(1u << 28) + 4, "ProfilerStep#4"}})
+      .calls(100, calls)
+      .ranges(100, ranges)
+      .gpu(gpu)
+      .footer(pb::Footer{});
+  const BothPaths both = both_paths(test::write_temp_file("two_gpus.gprof", b.bytes()));
+  for (const Analysis* a : {&both.in_memory, &both.streamed}) {
+    const Finding* idle = find(*a, "gpu-idle");
+    REQUIRE(idle);
+    CHECK(metric(*idle, "median_step_idle_share") == Approx(0.7).epsilon(0.01));
+    CHECK(metric(*idle, "idle_share") <= 1.0);
   }
   CHECK(render_json(both.in_memory) == render_json(both.streamed));
 }
@@ -286,6 +344,34 @@ TEST_CASE("analyze: gpu-idle and excessive-sync judge the steps when the window 
               {rules.begin(), rules.end()}, Thresholds{}, {});
   CHECK_FALSE(no_steps.fired("gpu-idle"));
   CHECK_FALSE(no_steps.fired("excessive-sync"));
+}
+
+TEST_CASE(
+    "analyze: a gap before a kernel's first run is warm-up only when short, and not in "
+    "data loading",
+    "[analyze]") {
+  // steps_then_eval_capture: the last step's 7 ms gap ends where eval_kernel first ran.
+  const std::string path = test::write_temp_file("eval.gprof", test::steps_then_eval_capture());
+  SECTION("longer than warmup_gap: a stall") {
+    Thresholds short_warmup;
+    REQUIRE_FALSE(short_warmup.set("gpu-idle.warmup_gap=5ms"));
+    const BothPaths both = both_paths(path, short_warmup);
+    for (const Analysis* a : {&both.in_memory, &both.streamed}) {
+      const Finding* idle = find(*a, "gpu-idle");
+      REQUIRE(idle);
+      CHECK(metric(*idle, "step_idle_time") == 69'990'000.0);
+      CHECK(metric(*idle, "window") == 400'000'000.0);
+    }
+  }
+  SECTION("in a data-loading range: a stall") {
+    const BothPaths both = both_paths(path, Thresholds{}, Scope{{}, {}, {"ProfilerStep*"}});
+    for (const Analysis* a : {&both.in_memory, &both.streamed}) {
+      const Finding* idle = find(*a, "gpu-idle");
+      REQUIRE(idle);
+      CHECK(metric(*idle, "step_idle_time") == 69'990'000.0);
+    }
+    CHECK(render_json(both.in_memory) == render_json(both.streamed));
+  }
 }
 
 TEST_CASE("analyze: thresholds decide whether a rule fires", "[analyze]") {
