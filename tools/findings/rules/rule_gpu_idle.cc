@@ -91,12 +91,8 @@ std::vector<ExplainedGap> device_gaps(const Timeline& timeline, uint32_t device,
   uint64_t warmup_idle = 0;
   GapFinder finder(device_windows(timeline, busy.front().start_ns, last, startup), min_gap,
                    [&](uint64_t start, uint64_t end) {
-                     if (tally.is_warmup(timeline, first_runs, start, end)) {
-                       tally.add_warmup(end - start);
-                       warmup_idle += end - start;
-                     } else {
+                     if (!tally.take_warmup(timeline, first_runs, start, end, warmup_idle))
                        gaps.push_back(ExplainedGap{start, end, nullptr, 0, {}});
-                     }
                    });
   uint64_t setup_idle = 0;
   std::optional<GapFinder> setup;
@@ -255,8 +251,8 @@ GpuIdleTally::GpuIdleTally(const Thresholds& thresholds)
       startup_share_(thresholds.get(kId, "startup_share")),
       warmup_gap_(static_cast<uint64_t>(thresholds.get(kId, "warmup_gap"))) {}
 
-bool GpuIdleTally::is_warmup(const Timeline& timeline, const FirstRuns& first_runs,
-                             uint64_t start_ns, uint64_t end_ns) const {
+bool GpuIdleTally::take_warmup(const Timeline& timeline, const FirstRuns& first_runs,
+                               uint64_t start_ns, uint64_t end_ns, uint64_t& device_warmup_ns) {
   if (!finds_warmup(timeline) || end_ns - start_ns > warmup_gap_ || !first_runs.at(end_ns))
     return false;
   // data_loading is sorted and joined: from the first that ends after the gap starts.
@@ -266,7 +262,11 @@ bool GpuIdleTally::is_warmup(const Timeline& timeline, const FirstRuns& first_ru
                                   [](uint64_t t, const auto&l) { return t < l.second; });
        it != loading.end() && it->first < end_ns; ++it)
     loading_ns += overlap(it->first, it->second, start_ns, end_ns);
-  return 2 * loading_ns < end_ns - start_ns;
+  if (2 * loading_ns >= end_ns - start_ns) return false;
+  ++warmup_gaps_;
+  warmup_idle_ns_ += end_ns - start_ns;
+  device_warmup_ns += end_ns - start_ns;
+  return true;
 }
 
 void GpuIdleTally::add_gap(const Timeline& timeline, uint32_t device, const ExplainedGap& gap,

@@ -272,13 +272,11 @@ class GpuIdleTally {
   // stall before a step whose shapes pick new kernels is a stall; an H100
   // program's first launch idled the GPU 15 ms just after its loader's
   // range closed).
-  bool is_warmup(const Timeline& timeline, const FirstRuns& first_runs, uint64_t start_ns,
-                 uint64_t end_ns) const;
-  // A warm-up gap, left out of the idle time and of the window.
-  void add_warmup(uint64_t idle_ns) {
-    ++warmup_gaps_;
-    warmup_idle_ns_ += idle_ns;
-  }
+  // Such a gap is taken here, left out of the idle time and of the window
+  // (its length also added to `device_warmup_ns`, which the caller takes
+  // out of the device's window); false: a gap to count.
+  bool take_warmup(const Timeline& timeline, const FirstRuns& first_runs, uint64_t start_ns,
+                   uint64_t end_ns, uint64_t& device_warmup_ns);
   // A device's time before the first step or its start-up's end
   // (setup_window) and its idle time in gaps of min_gap or more: shown, not
   // counted.

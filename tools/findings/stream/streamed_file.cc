@@ -411,12 +411,8 @@ class FileJoin {
       uint64_t warmup_idle = 0;
       GapFinder finder(device_windows(timeline_, it->second.first, it->second.second, startup_end),
                        min_gap, [&](uint64_t start, uint64_t end) {
-                         if (tally.is_warmup(timeline_, first_runs, start, end)) {
-                           tally.add_warmup(end - start);
-                           warmup_idle += end - start;
-                         } else {
+                         if (!tally.take_warmup(timeline_, first_runs, start, end, warmup_idle))
                            gaps.add(FoundGap{start, end, tally.next_order(), device});
-                         }
                        });
       uint64_t setup_idle = 0;
       std::optional<GapFinder> setup;

@@ -52,6 +52,29 @@ BothPaths both_paths(const std::string& path, const Thresholds& thresholds = Thr
   return out;
 }
 
+// A file of one thread (tid 100) whose push/pop ranges are `steps` "ProfilerStep#i" (range
+// names 2^28 + i), its calls, GPU records and kernel names.
+std::string steps_file(const std::string& name, const std::vector<ApiRecord>& calls,
+                       const std::vector<RangeEvent>& ranges, const std::vector<GpuRecord>& gpu,
+                       const std::vector<std::pair<uint32_t, std::string>>& kernels,
+                       uint32_t steps) {
+  std::vector<std::pair<uint32_t, std::string>> names;
+  for (uint32_t s = 0; s < steps; ++s)
+    names.emplace_back((1u << 28) + s, "ProfilerStep#" + std::to_string(s));
+  pb::CuptiStatus status;
+  status.set_state(pb::CuptiStatus::SUBSCRIBED);
+  test::SidecarBuilder b;
+  b.header(test::test_header())
+      .cupti(status)
+      .strings(kernels)
+      .named(pb::StringEntry::NVTX, names)
+      .calls(100, calls)
+      .ranges(100, ranges)
+      .gpu(gpu)
+      .footer(pb::Footer{});
+  return test::write_temp_file(name, b.bytes());
+}
+
 Analysis run_all(const Thresholds& thresholds = Thresholds{}) {
   const std::span<const RuleSpec* const> rules = all_rules();
   return analyze(fixture(), {rules.begin(), rules.end()}, thresholds, {});
@@ -185,22 +208,11 @@ TEST_CASE("analyze: the setup's calls are no rule's, though its work still runs"
     launch(2, t + 1 * kMs, t + 1 * kMs + 10 * kUs, 5 * kMs, 9);
     ranges.push_back(test::make_range_event(RangeOp::kPop, t + 10 * kMs - 1));
   }
+  const std::vector<std::pair<uint32_t, std::string>> kernels = {
+      {1, "_Z7computePf"}, {2, "ncclDevKernel_AllReduce_Sum_f32_RING_LL"}};
   const auto file = [&](bool steps) {
-    pb::CuptiStatus status;
-    status.set_state(pb::CuptiStatus::SUBSCRIBED);
-    test::SidecarBuilder b;
-    b.header(test::test_header())
-        .cupti(status)
-        .strings({{1, "_Z7computePf"}, {2, "ncclDevKernel_AllReduce_Sum_f32_RING_LL"}})
-        .named(pb::StringEntry::NVTX, {{1u << 28, "ProfilerStep#0"},
-                                       {(1u << 28) + 1, "ProfilerStep#1"},
-                                       {(1u << 28) + 2, "ProfilerStep#2"}})
-        .calls(100, calls)
-        .ranges(100, steps ? ranges : std::vector<RangeEvent>{})
-        .gpu(gpu)
-        .footer(pb::Footer{});
-    return test::write_temp_file(steps ? "setup_work.gprof" : "setup_work_no_steps.gprof",
-                                 b.bytes());
+    return steps_file(steps ? "setup_work.gprof" : "setup_work_no_steps.gprof", calls,
+                      steps ? ranges : std::vector<RangeEvent>{}, gpu, kernels, 3);
   };
   // Without steps nor a start-up, the syncs before the window are still no rule's.
   const BothPaths no_steps = both_paths(file(false));
@@ -243,22 +255,8 @@ TEST_CASE("analyze: a step's idle share is of its time on every device", "[analy
     }
     ranges.push_back(test::make_range_event(RangeOp::kPop, t + 10 * kMs));
   }
-  pb::CuptiStatus status;
-  status.set_state(pb::CuptiStatus::SUBSCRIBED);
-  test::SidecarBuilder b;
-  b.header(test::test_header())
-      .cupti(status)
-      .strings({{1, "_Z4stepPf"}})
-      .named(pb::StringEntry::NVTX, {{1u << 28, "ProfilerStep#0"},
-                                     {(1u << 28) + 1, "ProfilerStep#1"},
-                                     {(1u << 28) + 2, "ProfilerStep#2"},
-                                     {(1u << 28) + 3, "ProfilerStep#3"},
-                                     {(1u << 28) + 4, "ProfilerStep#4"}})
-      .calls(100, calls)
-      .ranges(100, ranges)
-      .gpu(gpu)
-      .footer(pb::Footer{});
-  const BothPaths both = both_paths(test::write_temp_file("two_gpus.gprof", b.bytes()));
+  const BothPaths both =
+      both_paths(steps_file("two_gpus.gprof", calls, ranges, gpu, {{1, "_Z4stepPf"}}, 5));
   for (const Analysis* a : {&both.in_memory, &both.streamed}) {
     const Finding* idle = find(*a, "gpu-idle");
     REQUIRE(idle);
