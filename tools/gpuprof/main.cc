@@ -1,6 +1,7 @@
 // gpuprof: reads the sidecar files that libgprof.so writes (README.md).
 #include <fmt/format.h>
 #include <google/protobuf/stubs/logging.h>
+#include <malloc.h>
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
@@ -15,6 +16,12 @@ int main(int argc, char** argv) {
   // short) is counted and reported by the reader ("N bad frames skipped");
   // libprotobuf's own "[libprotobuf ERROR ...]" line about it is noise.
   google::protobuf::SetLogHandler(nullptr);
+  // glibc raises its trim and mmap thresholds as large blocks are freed and
+  // then keeps what is freed later in the process: a report lets its walk
+  // go before it makes the rows, and with a row per op (--group-by seq) its
+  // peak RSS was a third above its peak heap. Fixed thresholds (which turn
+  // the raising off) give it back.
+  mallopt(M_TRIM_THRESHOLD, 1 << 20);
   CLI::App app{"gpuprof: reports from gprof sidecar files (CUDA API and GPU time)", "gpuprof"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("gpuprof ") + GPROF_VERSION);

@@ -106,7 +106,7 @@ void OpsRowsVisitor::on_range(const RangeSpan& span) {
   if (options_.group_by == GroupBy::kInputShape && op)
     group = strings_.id(span.input_shapes.empty() ? "[]" : span.input_shapes);
   if (options_.group_by == GroupBy::kSeq && r.seq != 0)
-    group = strings_.id(std::to_string(r.seq - 1));
+    group = number_group(r.seq - 1, strings_);
   n.label =
       labels_.label(RowLabel{RowKind::kRange, interned(range_names_, &span.name, false), group});
   nodes_.push_back(n);

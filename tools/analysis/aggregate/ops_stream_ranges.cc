@@ -33,7 +33,7 @@ uint32_t OpsStream::make_range_label(RangeName& name, uint64_t seq, uint64_t op_
   const bool op = seq != 0 || op_id != 0 || !name.input_shapes.empty();
   if (options_.group_by == GroupBy::kInputShape && op)
     group = strings_.id(name.input_shapes.empty() ? "[]" : name.input_shapes);
-  if (options_.group_by == GroupBy::kSeq && seq != 0) group = strings_.id(std::to_string(seq - 1));
+  if (options_.group_by == GroupBy::kSeq && seq != 0) group = number_group(seq - 1, strings_);
   const uint32_t l = label(RowLabel{RowKind::kRange, name.id, group});
   if (!by_numbers_) name.label = l;
   return l;

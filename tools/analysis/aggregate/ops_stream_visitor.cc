@@ -161,7 +161,7 @@ bool OpsStream::walked(const StreamEvent& e, const WalkVisit& v, NestingWalk& wa
     if (!slots_.pushed().empty()) keep_pushed();
     if (gpu_ns != 0)
       add_device_time(contexts_, v.context, gpu_ns,
-                      [this](uint32_t l) -> Row& { return label_rows_[l]; });
+                      [this](uint32_t l) -> RowValues& { return label_rows_[l]; });
   }
   if (filtering_ && in_range) {
     if (scope_out_ != nullptr) scope_out_->add(e.node.id);
@@ -177,7 +177,7 @@ bool OpsStream::walked(const StreamEvent& e, const WalkVisit& v, NestingWalk& wa
 void OpsStream::add_memory(const MemoryCall& call, MemorySpace space, int64_t bytes) {
   const bool device = space == MemorySpace::kDevice;
   for (const WalkTarget& t : call.targets) {
-    Row& row = label_rows_[t.key];
+    RowValues& row = label_rows_[t.key];
     const bool self = t.field == WalkField::kSelfMemory;
     if (device)
       (self ? row.self_device_mem : row.device_mem) += bytes;
@@ -311,12 +311,12 @@ bool OpsStream::finish(KeyAverages& out, std::optional<FileThroughput>* throughp
   std::vector<uint32_t> cpu;
   for (uint32_t l = 0; l < first_.size(); ++l)
     if (first_[l].seen) cpu.push_back(l);
-  std::sort(cpu.begin(), cpu.end(),
-            [&](uint32_t a, uint32_t b) { return first_before(first_[a].node, first_[b].node); });
+  std::sort(cpu.begin(), cpu.end(), [&](uint32_t a, uint32_t b) { return first_[a] < first_[b]; });
+  std::vector<FirstEvent>().swap(first_);
   out.reserve(out.row_count() + cpu.size() + work_order_.size() +
               (info_.gpu.records == 0 ? launch_order_.size() : 0) + memory_labels.size());
   for (uint32_t l : cpu) add_row_values(out.row(final_key(l, out)), label_rows_[l]);
-  std::vector<Row>().swap(label_rows_);  // read for the last time
+  std::vector<RowValues>().swap(label_rows_);  // read for the last time
   for (uint32_t l : work_order_) {
     const Totals& t = work_totals_[l];
     out.add_gpu_activity(final_key(l, out), t.duration_ns, t.count);

@@ -42,10 +42,26 @@
 namespace gprof::analysis::ops_stream {
 
 // Where a label's first kept event stands in the walk order of the file:
-// by thread, then as walks_before() orders a thread's events.
+// what of its CpuNode that order needs.
 struct FirstEvent {
-  CpuNode node;
+  uint64_t start_ns = 0;
+  uint64_t end_ns = 0;
+  uint32_t thread = 0;
+  uint32_t id = 0;
+  bool range = false;
   bool seen = false;
+
+  static FirstEvent of(const CpuNode& n) {
+    return FirstEvent{n.start_ns, n.end_ns, n.thread, n.id, (n.flags & kNodeRange) != 0, true};
+  }
+  // By thread, then walks_before's order (cpu_tree.h).
+  bool operator<(const FirstEvent& b) const {
+    if (thread != b.thread) return thread < b.thread;
+    if (start_ns != b.start_ns) return start_ns < b.start_ns;
+    if (end_ns != b.end_ns) return end_ns > b.end_ns;
+    if (range != b.range) return range;
+    return id < b.id;
+  }
 };
 
 // Labels by a small integer id (an API id, an interned kernel id): a vector
@@ -108,11 +124,6 @@ struct ById {
   bool operator()(const PushSpan& a, const PushSpan& b) const { return a.id < b.id; }
 };
 
-inline bool first_before(const CpuNode& a, const CpuNode& b) {
-  if (a.thread != b.thread) return a.thread < b.thread;
-  return walks_before(a, b);
-}
-
 class OpsStream final : public RecordVisitor,
                         public WalkRows,
                         public WalkedEvents,
@@ -171,11 +182,11 @@ class OpsStream final : public RecordVisitor,
   uint32_t key_of(const CpuNode& node) override {
     FirstEvent& first = first_[node.label];
     // A thread walks in order: a label seen on this thread stays first here.
-    if (!first.seen || (node.thread != first.node.thread && first_before(node, first.node)))
-      first = FirstEvent{node, true};
+    if (!first.seen || (node.thread != first.thread && FirstEvent::of(node) < first))
+      first = FirstEvent::of(node);
     return node.label;
   }
-  Row& row(uint32_t label) override { return label_rows_[label]; }
+  RowValues& row(uint32_t label) override { return label_rows_[label]; }
 
   // After the file: the rows into `out`; false (why() says) when the file
   // needs the in-memory path.
@@ -250,9 +261,6 @@ class OpsStream final : public RecordVisitor,
   }
   void grow(uint32_t label) {
     if (label >= label_rows_.size()) {
-      // By a quarter, not the double a vector grows by: with a row per op
-      // (--group-by seq) these are most of the memory, and half of a
-      // doubled capacity, on average, stood empty.
       if (label >= label_rows_.capacity()) {
         const size_t room = std::max<size_t>(size_t{label} + 1, label_rows_.capacity() * 5 / 4);
         label_rows_.reserve(room);
@@ -482,7 +490,7 @@ class OpsStream final : public RecordVisitor,
 
   Interner strings_;
   RowLabels labels_{strings_};
-  std::vector<Row> label_rows_;  // by label: what the walk and late GPU time added
+  std::vector<RowValues> label_rows_;  // by label: what the walk and late GPU time added
   std::vector<FirstEvent> first_;
   WalkContexts contexts_;
   static constexpr size_t kCollectFloor = size_t{1} << 16;

@@ -23,7 +23,7 @@ std::string_view row_kind_name(const Row& row) {
   }
 }
 
-void add_row_values(Row& to, const Row& from) {
+void add_row_values(RowValues& to, const RowValues& from) {
   to.count += from.count;
   to.self_cpu_ns += from.self_cpu_ns;
   to.cpu_total_ns += from.cpu_total_ns;
@@ -36,7 +36,7 @@ void add_row_values(Row& to, const Row& from) {
   to.self_device_mem += from.self_device_mem;
 }
 
-void add_memory_event(Row& row, bool device, int64_t bytes) {
+void add_memory_event(RowValues& row, bool device, int64_t bytes) {
   ++row.count;
   if (device) {
     row.device_mem += bytes;

@@ -19,13 +19,10 @@ enum class RowKind : uint8_t {
   kMemory,  // "[memory]": allocations and frees outside any range
 };
 
-struct Row {
-  std::string name;
-  RowKind kind = RowKind::kApi;
-  GpuKind gpu_kind{};  // kGpu rows: what ran (kernel, memcpy, memset)
-  // The --group-by value that is part of the key ("grid=[4096, 1, 1] ...",
-  // a stream, a thread...); empty when grouping by name or not applicable.
-  std::string group;
+// A row's numbers, without what names it: what the walks add to while a
+// file is read (one per label: with a row per op, --group-by seq, these are
+// most of a report's memory).
+struct RowValues {
   uint64_t count = 0;  // # of Calls
   // CPU side (ranges and API calls; zero for GPU activities).
   uint64_t self_cpu_ns = 0;   // minus direct children on the same thread
@@ -56,12 +53,21 @@ struct Row {
   }
 };
 
+struct Row : RowValues {
+  std::string name;
+  RowKind kind = RowKind::kApi;
+  GpuKind gpu_kind{};  // kGpu rows: what ran (kernel, memcpy, memset)
+  // The --group-by value that is part of the key ("grid=[4096, 1, 1] ...",
+  // a stream, a thread...); empty when grouping by name or not applicable.
+  std::string group;
+};
+
 // Adds `from`'s numbers (count, times, memory) to `to`'s.
-void add_row_values(Row& to, const Row& from);
+void add_row_values(RowValues& to, const RowValues& from);
 
 // A [memory] row's share of one allocation or free: `bytes` in device or
 // host memory, self = total (an event of its own, outside any range).
-void add_memory_event(Row& row, bool device, int64_t bytes);
+void add_memory_event(RowValues& row, bool device, int64_t bytes);
 
 // What the row is, as the JSON report and diff name it: "range", "api",
 // "memory", "kernel", "memcpy" or "memset".

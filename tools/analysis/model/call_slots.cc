@@ -57,13 +57,15 @@ bool CallSlots::add_call(uint64_t correlation, Expect expect, uint32_t tag) {
     return false;  // two calls, one id
   if (pushed_out_.test(correlation) || given_up_.test(correlation)) return false;
   vacate(slot);
-  slot = Slot{correlation, 0, WalkContexts::kNone, false, false, expect};
+  slot = Slot{};
+  slot.correlation = correlation;
+  slot.expect = expect;
   if (!tags_.empty()) tags_[correlation & mask_] = tag;
   if (waiting_.empty()) return true;
   auto it = waiting_.find(correlation);
   if (it != waiting_.end()) {
     slot.received = true;
-    slot.gpu_ns = it->second.gpu_ns;
+    wait(slot, it->second.gpu_ns);
     if (!tags_.empty() && it->second.tag != 0) tags_[correlation & mask_] = it->second.tag;
     waiting_.erase(it);  // its place in waiting_order_ is skipped later
   }
@@ -111,11 +113,8 @@ CallSlots::Gpu CallSlots::gpu_without_call(uint64_t correlation, uint64_t ns, ui
   }
   if (Slot* slot = find(correlation)) {
     slot->received = true;
-    if (slot->opened) {
-      context = slot->context;
-      return Gpu::kOpened;
-    }
-    slot->gpu_ns += ns;
+    if (slot->opened) return opened_gpu(*slot, ns, context);
+    wait(*slot, ns);
     return Gpu::kWaiting;
   }
   if (pushed_out_.test(correlation)) return Gpu::kLate;
@@ -162,10 +161,9 @@ bool CallSlots::rename(uint64_t from, uint64_t to, Gpu& outcome, uint64_t& recor
   if (Slot* slot = find(to)) {
     slot->received = true;
     if (slot->opened) {  // walked: its tag is the owner's to check
-      context = slot->context;
-      outcome = Gpu::kOpened;
+      outcome = opened_gpu(*slot, ns, context);
     } else {
-      slot->gpu_ns += ns;
+      wait(*slot, ns);
       if (tag != 0 && this->tag(to) == 0) set_tag(to, tag);
     }
     return true;
@@ -188,12 +186,19 @@ bool CallSlots::rename(uint64_t from, uint64_t to, Gpu& outcome, uint64_t& recor
 
 void CallSlots::mark_contexts(WalkContexts& contexts) const {
   for (const Slot& slot : slots_)
-    if (slot.correlation != 0 && slot.opened) contexts.mark(slot.context);
+    if (slot.correlation != 0 && slot.opened && !retirable(slot)) contexts.mark(slot.context);
 }
 
 void CallSlots::rename_contexts(const std::vector<uint32_t>& renamed) {
-  for (Slot& slot : slots_)
-    if (slot.correlation != 0 && slot.opened) slot.context = renamed[slot.context];
+  for (Slot& slot : slots_) {
+    if (slot.correlation == 0 || !slot.opened) continue;
+    if (retirable(slot)) {
+      slot.work |= kRetired;
+      slot.context = WalkContexts::kNone;
+    } else {
+      slot.context = renamed[slot.context];
+    }
+  }
 }
 
 uint64_t CallSlots::unpaired() const {

@@ -32,6 +32,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
@@ -99,11 +100,8 @@ class CallSlots {
     Slot& slot = slots_[correlation & mask_];
     if (slot.correlation != correlation) return gpu_without_call(correlation, ns, context);
     slot.received = true;
-    if (slot.opened) {
-      context = slot.context;
-      return Gpu::kOpened;
-    }
-    slot.gpu_ns += ns;
+    if (slot.opened) return opened_gpu(slot, ns, context);
+    wait(slot, ns);
     return Gpu::kWaiting;
   }
 
@@ -141,14 +139,45 @@ class CallSlots {
   void clear();
 
  private:
+  // Trivial, value-initialized (Slot{}: all zero, a free slot), so that the
+  // table of 2^20 is made by one memset.
   struct Slot {
-    uint64_t correlation = 0;  // 0: free
-    uint64_t gpu_ns = 0;
-    uint32_t context = WalkContexts::kNone;
-    bool opened = false;
-    bool received = false;  // a GPU record of it came
-    Expect expect = Expect::kNothing;
+    uint64_t correlation;  // 0: free
+    uint64_t gpu_ns;
+    uint32_t context;  // WalkContexts::kNone: 0
+    bool opened;
+    bool received;  // a GPU record of it came
+    Expect expect;  // kNothing: 0
+    uint8_t work;   // kWorked | kRetired
   };
+  static_assert(sizeof(Slot) == 24 && std::is_trivial_v<Slot>);
+  static_assert(WalkContexts::kNone == 0 && static_cast<int>(Expect::kNothing) == 0);
+  // A work record (not a sync record) of the call came.
+  static constexpr uint8_t kWorked = 1;
+  // Its context was let go (mark_contexts): a kOne call whose work came.
+  static constexpr uint8_t kRetired = 2;
+  // A walked call's one work record has come: no more of its work is due,
+  // so its context need not live on in a long pairing window (with a row
+  // per op, --group-by seq, nearly every call has a context of its own).
+  static bool retirable(const Slot& slot) {
+    return slot.opened && slot.expect == Expect::kOne && (slot.work & kWorked);
+  }
+  // gpu() for a walked call. Work after a retired call's one record is
+  // late, as that of a call pushed out of the table without being kept
+  // aside: the owner then finds no place for its time (a conflict).
+  // Work time of a call not walked yet, kept until it is.
+  static void wait(Slot& slot, uint64_t ns) {
+    slot.gpu_ns += ns;
+    if (ns != 0) slot.work |= kWorked;
+  }
+  static Gpu opened_gpu(Slot& slot, uint64_t ns, uint32_t& context) {
+    if (ns != 0) {
+      if (slot.work & kRetired) return Gpu::kLate;
+      slot.work |= kWorked;
+    }
+    context = slot.context;
+    return Gpu::kOpened;
+  }
   struct Waiting {
     uint64_t gpu_ns = 0;
     uint64_t records = 0;

@@ -12,7 +12,7 @@ class KeyedRows : public WalkRows {
  public:
   KeyedRows(const NodeKeyFunction& key_of, KeyAverages& rows) : key_of_(key_of), rows_(rows) {}
   uint32_t key_of(const CpuNode& node) override { return key_of_(node); }
-  Row& row(uint32_t key) override { return rows_.row(key); }
+  RowValues& row(uint32_t key) override { return rows_.row(key); }
 
  private:
   const NodeKeyFunction& key_of_;

@@ -157,7 +157,7 @@ void NestingWalk::close_all() {
   const CpuNode& n = o.node;
   const uint64_t duration = n.end_ns - n.start_ns;
   if (o.kept) {
-    Row& row = rows_.row_of(o.key);
+    RowValues& row = rows_.row_of(o.key);
     row.self_cpu_ns += o.children_ns < duration ? duration - o.children_ns : 0;
     // As torch appends a kernel to the op that launched it and never to
     // the runtime event, an API call's GPU work is its range's CUDA time;
@@ -203,7 +203,7 @@ void NestingWalk::detached(const CpuNode& n, WalkVisit& out) {
   out.result = static_cast<uint8_t>((in_range ? kResultInRange : 0) | (kept ? kResultKept : 0));
   if (!kept) return;
   const uint64_t duration = n.end_ns - n.start_ns;
-  Row& row = rows_.row_of(rows_.key_of(n));
+  RowValues& row = rows_.row_of(rows_.key_of(n));
   ++row.count;
   row.self_cpu_ns += duration;
   row.cpu_total_ns += duration;

@@ -32,14 +32,14 @@ class WalkRows {
  public:
   virtual ~WalkRows() = default;
   virtual uint32_t key_of(const CpuNode& node) = 0;
-  virtual Row& row(uint32_t key) = 0;
+  virtual RowValues& row(uint32_t key) = 0;
   // row(key), read straight from the vector when the rows are one (the
   // stream's): the walk asks twice per event.
-  Row& row_of(uint32_t key) { return by_key_ != nullptr ? (*by_key_)[key] : row(key); }
+  RowValues& row_of(uint32_t key) { return by_key_ != nullptr ? (*by_key_)[key] : row(key); }
 
  protected:
   // Set by an owner whose row(key) is (*by_key_)[key], whatever the key.
-  std::vector<Row>* by_key_ = nullptr;
+  std::vector<RowValues>* by_key_ = nullptr;
 };
 
 // What visit() learned of an event.

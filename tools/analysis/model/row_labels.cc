@@ -2,13 +2,38 @@
 
 namespace gprof::analysis {
 
+uint32_t number_group(uint64_t value, Interner& strings) {
+  if (value < kNumberGroup) return kNumberGroup | static_cast<uint32_t>(value);
+  return strings.id(std::to_string(value));
+}
+
+uint32_t& RowLabels::slot_of(const RowLabel& label) {
+  const size_t mask = index_.size() - 1;
+  for (size_t i = (hash(label) >> 32) & mask;; i = (i + 1) & mask) {
+    uint32_t& slot = index_[i];
+    if (slot == 0 || labels_[slot - 1] == label) return slot;
+  }
+}
+
+void RowLabels::rebuild_index(size_t labels) {
+  size_t size = 64;
+  while (size < 2 * labels + 2) size *= 2;
+  index_.assign(size, 0);
+  for (size_t id = 0; id < labels_.size(); ++id)
+    slot_of(labels_[id]) = static_cast<uint32_t>(id + 1);
+}
+
 uint32_t RowLabels::label(const RowLabel& label) {
-  auto it = index_.find(label);
-  if (it != index_.end()) return it->second;
+  if (index_.empty()) rebuild_index(0);
+  uint32_t& slot = slot_of(label);
+  if (slot != 0) return slot - 1;
   const auto id = static_cast<uint32_t>(labels_.size());
   labels_.push_back(label);
   keys_.push_back(kNoKey);
-  index_.emplace(label, id);
+  if (2 * labels_.size() > index_.size())
+    rebuild_index(labels_.size());
+  else
+    slot = id + 1;
   return id;
 }
 
@@ -18,11 +43,16 @@ uint32_t RowLabels::regroup(uint32_t label, uint32_t group) {
   return this->label(other);
 }
 
+std::string RowLabels::group_text(uint32_t group) const {
+  if (group & kNumberGroup) return std::to_string(group & ~kNumberGroup);
+  return strings_.text(group);
+}
+
 KeyAverages::Key RowLabels::key(uint32_t label, KeyAverages& rows) {
   KeyAverages::Key& key = keys_[label];
   if (key == kNoKey) {
     const RowLabel& l = labels_[label];
-    key = rows.key(strings_.text(l.name), l.kind, strings_.text(l.group));
+    key = rows.key(strings_.text(l.name), l.kind, group_text(l.group));
     if (l.kind == RowKind::kGpu) rows.row(key).gpu_kind = l.gpu_kind;
   }
   return key;

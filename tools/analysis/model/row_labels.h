@@ -6,13 +6,19 @@
 #pragma once
 
 #include <cstdint>
-#include <unordered_map>
+#include <string>
 #include <vector>
 
 #include "tools/analysis/aggregate/key_averages.h"
 #include "tools/analysis/read/interner.h"
 
 namespace gprof::analysis {
+
+// A --group-by value that is a number (torch's sequence number: nearly
+// one per op, so not interned as text): kNumberGroup | value, for values
+// below kNumberGroup; larger ones are interned.
+constexpr uint32_t kNumberGroup = uint32_t{1} << 31;
+uint32_t number_group(uint64_t value, Interner& strings);
 
 struct RowLabel {
   RowKind kind = RowKind::kApi;
@@ -38,19 +44,25 @@ class RowLabels {
   void clear();
 
  private:
-  struct Hash {
-    size_t operator()(const RowLabel& l) const {
-      return (static_cast<size_t>(l.name) * 0x9E3779B97F4A7C15ull) ^
-             (static_cast<size_t>(l.group) << 8) ^ static_cast<size_t>(l.kind) ^
-             (static_cast<size_t>(l.gpu_kind) << 4);
-    }
-  };
+  static size_t hash(const RowLabel& l) {
+    return ((static_cast<size_t>(l.name) * 0x9E3779B97F4A7C15ull) ^
+            (static_cast<size_t>(l.group) * 0xC2B2AE3D27D4EB4Full) ^
+            (static_cast<size_t>(l.kind) << 8) ^ static_cast<size_t>(l.gpu_kind)) *
+           0x9E3779B97F4A7C15ull;
+  }
+  // Where `label` is in index_, or the empty slot where it would go.
+  uint32_t& slot_of(const RowLabel& label);
+  void rebuild_index(size_t labels);
+  std::string group_text(uint32_t group) const;
   static constexpr KeyAverages::Key kNoKey = UINT32_MAX;
 
   const Interner& strings_;
   std::vector<RowLabel> labels_;
   std::vector<KeyAverages::Key> keys_;  // by label; kNoKey until used
-  std::unordered_map<RowLabel, uint32_t, Hash> index_;
+  // The labels by value, open addressing: a slot holds a label + 1 (0:
+  // empty), at most half of them used; with a row per op (--group-by seq)
+  // a hash map's node per label was a fifth of a report's memory.
+  std::vector<uint32_t> index_;
 };
 
 }  // namespace gprof::analysis

@@ -124,7 +124,7 @@ class WalkContexts {
 };
 
 // Adds `ns` (GPU time) to the field of `row` a target names.
-inline void add_device_field(Row& row, WalkField field, uint64_t ns) {
+inline void add_device_field(RowValues& row, WalkField field, uint64_t ns) {
   switch (field) {
     case WalkField::kIssued:
       row.issued_device_ns += ns;

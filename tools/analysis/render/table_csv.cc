@@ -40,7 +40,8 @@ std::string csv_field(std::string_view text) {
   return out + "\"";
 }
 
-std::string render_csv_table(std::vector<Row> rows, const TableOptions& options) {
+void write_csv_table(std::vector<Row> rows, const TableOptions& options,
+                     const std::function<void(std::string_view)>& write) {
   const TableTotals totals = effective_totals(rows, options);
   const TableColumns columns = table_columns(rows, options);
   rows = table_rows(std::move(rows), options);
@@ -59,7 +60,7 @@ std::string render_csv_table(std::vector<Row> rows, const TableOptions& options)
   headers.push_back("# of Calls");
   if (columns.grouped) headers.push_back(options.group_title);
 
-  std::string out = csv_line(headers);
+  write(csv_line(headers));
   for (const Row& row : rows) {
     std::vector<std::string> fields = {
         row.name,
@@ -87,8 +88,13 @@ std::string render_csv_table(std::vector<Row> rows, const TableOptions& options)
     }
     fields.push_back(std::to_string(row.count));
     if (columns.grouped) fields.push_back(row.group);
-    out += csv_line(fields);
+    write(csv_line(fields));
   }
+}
+
+std::string render_csv_table(std::vector<Row> rows, const TableOptions& options) {
+  std::string out;
+  write_csv_table(std::move(rows), options, [&](std::string_view line) { out += line; });
   return out;
 }
 

@@ -2,6 +2,7 @@
 // with raw values, whole names, LF line ends.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,5 +23,9 @@ std::string csv_field(std::string_view text);
 // 4 digits after the point (empty when the total is 0: the table's NaN).
 // Lines end in LF. The header is written even when there are no rows.
 std::string render_csv_table(std::vector<Row> rows, const TableOptions& options);
+// The same lines, each handed to `write` as it is made: a table of a row per
+// op (--group-by seq --limit 0) is not held twice, as rows and as text.
+void write_csv_table(std::vector<Row> rows, const TableOptions& options,
+                     const std::function<void(std::string_view)>& write);
 
 }  // namespace gprof::analysis

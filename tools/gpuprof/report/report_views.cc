@@ -293,7 +293,9 @@ int run_key_averages_view(const ReportOptions& options) {
   // too); the notes go to stderr.
   if (options.format == "csv" || options.format == "json") {
     if (options.format == "csv") {
-      fmt::print("{}", analysis::render_csv_table(std::move(rows), table));
+      analysis::write_csv_table(std::move(rows), table, [](std::string_view line) {
+        std::fwrite(line.data(), 1, line.size(), stdout);
+      });
     } else {
       fmt::print("{}",
                  render_json_report(

@@ -202,5 +202,44 @@ TEST_CASE("two calls with one id are a conflict") {
   CHECK_FALSE(slots.add_call(3));
 }
 
+// A call whose one work record came holds no context through a collection
+// (a row per op made a context per call, kept for 2^20 calls); one still
+// waiting for its work, or for many, keeps its own, renamed.
+TEST_CASE("a collection lets go of the contexts of calls whose one work record came") {
+  CallSlots slots(4, 8);
+  WalkContexts contexts;
+  const WalkTarget a{1, WalkField::kIssued}, b{2, WalkField::kIssued}, c{3, WalkField::kIssued};
+  const uint32_t done = contexts.extend(WalkContexts::kNone, &a, 1);
+  const uint32_t due = contexts.extend(WalkContexts::kNone, &b, 1);
+  const uint32_t many = contexts.extend(WalkContexts::kNone, &c, 1);
+  uint32_t context = 0;
+  uint64_t ns = 0;
+  REQUIRE(slots.add_call(1, CallSlots::Expect::kOne));
+  REQUIRE(slots.add_call(2, CallSlots::Expect::kOne));
+  REQUIRE(slots.add_call(3, CallSlots::Expect::kMany));
+  // Call 1's work came before its walk, call 2 has only a sync record.
+  CHECK(slots.gpu(1, 10, context) == CallSlots::Gpu::kWaiting);
+  REQUIRE(slots.opened(1, done, ns));
+  REQUIRE(slots.opened(2, due, ns));
+  REQUIRE(slots.opened(3, many, ns));
+  CHECK(slots.gpu(2, 0, context) == CallSlots::Gpu::kOpened);
+  CHECK(slots.gpu(3, 10, context) == CallSlots::Gpu::kOpened);
+
+  slots.mark_contexts(contexts);
+  const std::vector<uint32_t> renamed = contexts.sweep();
+  slots.rename_contexts(renamed);
+  CHECK(contexts.size() == 3);  // the empty context, call 2's and call 3's
+  CHECK(renamed[done] == WalkContexts::kNone);
+  CHECK(slots.gpu(2, 7, context) == CallSlots::Gpu::kOpened);
+  CHECK(context == renamed[due]);
+  CHECK(slots.gpu(3, 7, context) == CallSlots::Gpu::kOpened);
+  CHECK(context == renamed[many]);
+  // More work for call 1 has no context to go to: late, as for a call
+  // pushed out without being kept aside (the owner's conflict); a sync
+  // record is no work.
+  CHECK(slots.gpu(1, 0, context) == CallSlots::Gpu::kOpened);
+  CHECK(slots.gpu(1, 5, context) == CallSlots::Gpu::kLate);
+}
+
 }  // namespace
 }  // namespace gprof::analysis
