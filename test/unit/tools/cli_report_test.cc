@@ -5,6 +5,7 @@
 
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "test/unit/tools/cli_run.h"
@@ -300,6 +301,30 @@ TEST_CASE("gpuprof info and dump: ranges", "[cli_report]") {
   CHECK(lines[11]["name"] == "checkpoint");
   const Run all = gpuprof("dump --records all '" + training() + "'");
   CHECK(test::lines(all.out) == 15 + 12 + 10);
+}
+
+// The JSON document is written row by row (report_json.cc): the same bytes
+// as nlohmann's dump of the whole document, with rows and without (a
+// capture without NVTX ranges has none in the ranges view).
+TEST_CASE("gpuprof report --format json: rows written one by one, as the whole document",
+          "[cli_report]") {
+  static const std::string plain = write_subscribed_capture("cli_json_plain.gprof");
+  const std::vector<std::pair<std::string, size_t>> runs = {
+      {"--format json --limit 0 '" + training() + "'", 2},
+      {"--format json --group-by seq --profile-memory '" + training() + "'", 2},
+      {"--format json --view ranges '" + plain + "'", 0},
+  };
+  for (const auto& [args, least_rows] : runs) {
+    INFO(args);
+    const Run run = gpuprof("report " + args);
+    REQUIRE(run.status == 0);
+    const auto doc = nlohmann::ordered_json::parse(run.out);
+    CHECK(doc.dump(2) + "\n" == run.out);
+    if (least_rows == 0)
+      CHECK(doc["rows"].empty());
+    else
+      CHECK(doc["rows"].size() >= least_rows);
+  }
 }
 
 }  // namespace

@@ -313,8 +313,14 @@ bool OpsStream::finish(KeyAverages& out, std::optional<FileThroughput>* throughp
     if (first_[l].seen) cpu.push_back(l);
   std::sort(cpu.begin(), cpu.end(), [&](uint32_t a, uint32_t b) { return first_[a] < first_[b]; });
   std::vector<FirstEvent>().swap(first_);
+  // Room for every row at once (grown, the rows would be held twice while
+  // copied); memory_labels has a label per allocation, few of them distinct.
+  std::vector<uint32_t> memory_rows = memory_labels;
+  std::sort(memory_rows.begin(), memory_rows.end());
+  memory_rows.erase(std::unique(memory_rows.begin(), memory_rows.end()), memory_rows.end());
   out.reserve(out.row_count() + cpu.size() + work_order_.size() +
-              (info_.gpu.records == 0 ? launch_order_.size() : 0) + memory_labels.size());
+              (info_.gpu.records == 0 ? launch_order_.size() : 0) + memory_rows.size());
+  std::vector<uint32_t>().swap(memory_rows);
   for (uint32_t l : cpu) add_row_values(out.row(final_key(l, out)), label_rows_[l]);
   std::vector<RowValues>().swap(label_rows_);  // read for the last time
   for (uint32_t l : work_order_) {

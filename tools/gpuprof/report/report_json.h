@@ -2,7 +2,9 @@
 // metadata and losses, in the versioned schema of docs/report-json.md.
 #pragma once
 
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tools/analysis/aggregate/row.h"
@@ -31,5 +33,10 @@ struct JsonReportInfo {
 std::string render_json_report(std::vector<analysis::Row> rows,
                                const analysis::TableOptions& options, const JsonReportInfo& info,
                                const std::vector<analysis::FileInfo>& files);
+// The same text in parts, each handed to `write` as it is made: the rows
+// one by one, so that a table of a row per op is not held as a document.
+void write_json_report(std::vector<analysis::Row> rows, const analysis::TableOptions& options,
+                       const JsonReportInfo& info, const std::vector<analysis::FileInfo>& files,
+                       const std::function<void(std::string_view)>& write);
 
 }  // namespace gprof::cli

@@ -297,13 +297,12 @@ int run_key_averages_view(const ReportOptions& options) {
         std::fwrite(line.data(), 1, line.size(), stdout);
       });
     } else {
-      fmt::print("{}",
-                 render_json_report(
-                     std::move(rows), table,
-                     JsonReportInfo{options.view, std::string(analysis::group_by_name(group_by)),
-                                    std::string(analysis::sort_key_name(*table.sort)),
-                                    options.ranges, options.top_level_only, lines + notes},
-                     files));
+      write_json_report(
+          std::move(rows), table,
+          JsonReportInfo{options.view, std::string(analysis::group_by_name(group_by)),
+                         std::string(analysis::sort_key_name(*table.sort)), options.ranges,
+                         options.top_level_only, lines + notes},
+          files, [](std::string_view part) { std::fwrite(part.data(), 1, part.size(), stdout); });
     }
     print_table_notes(stderr, files);
     return kExitOk;
