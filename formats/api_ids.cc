@@ -3,13 +3,19 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 
 namespace gprof {
 namespace {
 
 constexpr std::array kApis = {
 #define GPROF_X(name, id, sym, display, cat, fields, domain, cbid, params, reader, runtimes) \
-  ApiInfo{ApiId::name, sym, display, ApiCategory::cat, static_cast<uint32_t>(fields)},
+  ApiInfo{ApiId::name,                                                                       \
+          sym,                                                                               \
+          display,                                                                           \
+          ApiCategory::cat,                                                                  \
+          static_cast<uint32_t>(fields),                                                     \
+          std::string_view(#reader) == "copy_batch"},
     GPROF_API_LIST(GPROF_X)
 #undef GPROF_X
 };

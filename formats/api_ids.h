@@ -39,6 +39,11 @@ struct ApiInfo {
   std::string_view display;  // the row name users know (CUPTI's name for the call)
   ApiCategory category;
   uint32_t fields;
+  // One GPU record per item the call names, all with the call's correlation
+  // id (cudaMemcpyBatchAsync: a memcpy record per copy, as the fake CUPTI
+  // models it, test/fakes/cudart/api_memcpy.cc): the rows with the
+  // table's copy_batch parameter reader.
+  bool record_per_item;
 };
 
 // nullptr for ids this build does not know (a newer writer).

@@ -113,7 +113,7 @@ void OpsStream::on_api_batch(const ApiBatch& batch) {
       info->category == ApiCategory::kLaunch
           ? (launch ? CallSlots::Expect::kOne : CallSlots::Expect::kMany)
       : info->category == ApiCategory::kCopy || info->category == ApiCategory::kSet
-          ? CallSlots::Expect::kOne
+          ? (info->record_per_item ? CallSlots::Expect::kMany : CallSlots::Expect::kOne)
           : CallSlots::Expect::kNothing;
   if (correlation != 0 && !slots_.add_call(correlation, expect, call_tag)) {
     fail("a correlation id used twice, or by a call that came long after its GPU work");

@@ -128,8 +128,9 @@ std::vector<std::string> table_footer(const TableColumns& columns, const TableOp
   return lines;
 }
 
-std::string render_table(std::vector<Row> rows, const TableOptions& options) {
-  if (rows.empty()) return "";
+void write_table(std::vector<Row> rows, const TableOptions& options,
+                 const std::function<void(std::string_view)>& write) {
+  if (rows.empty()) return;
   const size_t max_name_width = std::max<size_t>(options.max_name_width, 4);
   const TableTotals totals = effective_totals(rows, options);
   const TableColumns columns = table_columns(rows, options);
@@ -150,17 +151,22 @@ std::string render_table(std::vector<Row> rows, const TableOptions& options) {
       std::min(std::max(longest_group + 4, display_length(options.group_title)), kMaxGroupWidth);
   if (columns.grouped) layout.add_column(group_width);
 
-  std::string out = layout.separator();
-  out += layout.line(headers);
-  out += layout.separator();
+  write(layout.separator());
+  write(layout.line(headers));
+  write(layout.separator());
   for (const Row& row : rows) {
     std::vector<std::string> cells = table_cells(row, columns, options, totals);
     cells.front() = fit_name(cells.front(), max_name_width);
     if (columns.grouped) cells.back() = std::string(display_prefix(row.group, group_width));
-    out += layout.line(cells);
+    write(layout.line(cells));
   }
-  out += layout.separator();
-  for (const std::string& line : table_footer(columns, options, totals)) out += line + "\n";
+  write(layout.separator());
+  for (const std::string& line : table_footer(columns, options, totals)) write(line + "\n");
+}
+
+std::string render_table(std::vector<Row> rows, const TableOptions& options) {
+  std::string out;
+  write_table(std::move(rows), options, [&](std::string_view part) { out += part; });
   return out;
 }
 

@@ -3,8 +3,10 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tools/analysis/aggregate/row.h"
@@ -65,6 +67,10 @@ std::string display_name(const Row& row, const TableOptions& options);
 // ..."). Percentages are shares of the totals. Returns "" when there are no
 // rows, as torch does.
 std::string render_table(std::vector<Row> rows, const TableOptions& options);
+// The same text in parts, each handed to `write` as it is made: a table of
+// a row per op (--group-by seq --limit 0) is not also held as one string.
+void write_table(std::vector<Row> rows, const TableOptions& options,
+                 const std::function<void(std::string_view)>& write);
 
 // The table's content without its layout, shared by the other report formats
 // (table_markdown.h, table_csv.h, report_json.h): which optional columns it

@@ -63,8 +63,9 @@ std::string markdown_code(std::string_view text) {
   return pad ? fence + " " + body + " " + fence : fence + body + fence;
 }
 
-std::string render_markdown_table(std::vector<Row> rows, const TableOptions& options) {
-  if (rows.empty()) return "";
+void write_markdown_table(std::vector<Row> rows, const TableOptions& options,
+                          const std::function<void(std::string_view)>& write) {
+  if (rows.empty()) return;
   const TableTotals totals = effective_totals(rows, options);
   const TableColumns columns = table_columns(rows, options);
   rows = table_rows(std::move(rows), options);
@@ -72,13 +73,19 @@ std::string render_markdown_table(std::vector<Row> rows, const TableOptions& opt
 
   // The group column, when there is one, is the last.
   const size_t group_column = columns.grouped ? headers.size() - 1 : kNone;
-  std::string out = markdown_line(headers, kNone, kNone);
-  out += "|";
-  for (size_t i = 0; i < headers.size(); ++i) out += i == 0 ? " :--- |" : " ---: |";
-  out += "\n";
+  std::string head = markdown_line(headers, kNone, kNone);
+  head += "|";
+  for (size_t i = 0; i < headers.size(); ++i) head += i == 0 ? " :--- |" : " ---: |";
+  head += "\n";
+  write(head);
   for (const Row& row : rows)
-    out += markdown_line(table_cells(row, columns, options, totals), 0, group_column);
-  for (const std::string& line : table_footer(columns, options, totals)) out += "\n" + line + "\n";
+    write(markdown_line(table_cells(row, columns, options, totals), 0, group_column));
+  for (const std::string& line : table_footer(columns, options, totals)) write("\n" + line + "\n");
+}
+
+std::string render_markdown_table(std::vector<Row> rows, const TableOptions& options) {
+  std::string out;
+  write_markdown_table(std::move(rows), options, [&](std::string_view part) { out += part; });
   return out;
 }
 

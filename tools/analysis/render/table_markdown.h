@@ -2,6 +2,7 @@
 // the same columns and cells, names and group values whole (never cut).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,5 +29,9 @@ std::string markdown_code(std::string_view text);
 // a blank line, then the footer lines ("Self CPU time total: ...") each as
 // its own paragraph. Returns "" when there are no rows, as render_table does.
 std::string render_markdown_table(std::vector<Row> rows, const TableOptions& options);
+// The same text in parts, each handed to `write` as it is made: a table of
+// a row per op (--group-by seq --limit 0) is not also held as one string.
+void write_markdown_table(std::vector<Row> rows, const TableOptions& options,
+                          const std::function<void(std::string_view)>& write);
 
 }  // namespace gprof::analysis

@@ -307,12 +307,14 @@ int run_key_averages_view(const ReportOptions& options) {
     print_table_notes(stderr, files);
     return kExitOk;
   }
-  const std::string text = options.format == "md"
-                               ? analysis::render_markdown_table(std::move(rows), table)
-                               : analysis::render_table(std::move(rows), table);
-  if (text.empty()) lines = no_rows(options, view, any_rows) + lines;
+  if (rows.empty()) lines = no_rows(options, view, any_rows) + lines;
+  const auto out = [](std::string_view part) { std::fwrite(part.data(), 1, part.size(), stdout); };
+  if (options.format == "md")
+    analysis::write_markdown_table(std::move(rows), table, out);
+  else
+    analysis::write_table(std::move(rows), table, out);
   lines += notes;
-  fmt::print("{}{}", text, options.format == "md" ? markdown_paragraphs(lines) : lines);
+  fmt::print("{}", options.format == "md" ? markdown_paragraphs(lines) : lines);
   return kExitOk;
 }
 

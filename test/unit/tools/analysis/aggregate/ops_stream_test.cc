@@ -218,6 +218,52 @@ TEST_CASE("a file with a capture window streams, leaving out the work issued out
   check_streamed_as_in_memory(streamed, reference);
 }
 
+// cudaMemcpyBatchAsync issues a memcpy record per copy, all with the call's
+// id (api_ids.h record_per_item): its context outlives its first record.
+// Contexts are collected past 65536, then past twice what was kept (here a
+// range name per op, two contexts an op): the first part's calls have their
+// first records when the second part's collection comes, and their second
+// records after it. Taken for calls of one record, they were late, and the
+// file was read in memory.
+std::string batch_copies_file() {
+  constexpr uint32_t kEnds[] = {0, 40'000, 90'000};  // 80K contexts, then 100K more
+  SidecarBuilder b;
+  std::vector<std::pair<uint32_t, std::string>> names;
+  for (uint32_t i = 0; i < kEnds[2]; ++i)
+    names.emplace_back(kFirstNvtx + i, "op" + std::to_string(i));
+  b.header(test_header()).named(pb::StringEntry::NVTX, names);
+  std::vector<GpuRecord> first[2], second;
+  uint64_t t = 1'000'000;
+  for (uint32_t half = 0; half < 2; ++half) {
+    std::vector<ApiRecord> calls;
+    std::vector<RangeEvent> events;
+    for (uint32_t i = kEnds[half]; i < kEnds[half + 1]; ++i, t += 100) {
+      events.push_back(make_range_event(RangeOp::kPush, t, kFirstNvtx + i));
+      ApiRecord call = make_call(ApiId::cudaMemcpyBatchAsync, t + 10, 20);
+      call.bytes = 8192;
+      call.copy_kind = 1;
+      call.correlation = i + 1;
+      calls.push_back(call);
+      first[half].push_back(make_copy(1, 1, 2, 4096, t + 40, 10, i + 1));
+      second.push_back(make_copy(1, 1, 2, 4096, t + 60, 10, i + 1));
+      events.push_back(make_range_event(RangeOp::kPop, t + 80));
+    }
+    b.drain({{7, calls}}, {{7, events}});
+    if (half == 0) b.gpu(first[0]);
+  }
+  b.gpu(first[1]);
+  b.gpu(second);
+  b.footer(pb::Footer{});
+  return write_temp_file("ops_stream_batch_copies.gprof", b.bytes());
+}
+
+TEST_CASE("a batch copy's later records stream after a context collection", "[analysis][stream]") {
+  const std::string path = batch_copies_file();
+  const Windowed streamed = windowed_rows(path, true);
+  check_streamed_as_in_memory(streamed, windowed_rows(path, false));
+  CHECK(streamed.gpu.copies == 180'000);
+}
+
 // torch.profiler inside a capture window, the GPU far behind: a record whose
 // external correlation left the stream's table of mappings (the last 2^20)
 // is paired once the file has ended, and only then judged as a held record
