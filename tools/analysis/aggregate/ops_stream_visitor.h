@@ -262,6 +262,9 @@ class OpsStream final : public RecordVisitor,
   void grow(uint32_t label) {
     if (label >= label_rows_.size()) {
       if (label >= label_rows_.capacity()) {
+        // By a quarter, not the double a vector grows by: with a row per op
+        // (--group-by seq) these are a large part of the memory, and half of
+        // a doubled capacity, on average, stood empty.
         const size_t room = std::max<size_t>(size_t{label} + 1, label_rows_.capacity() * 5 / 4);
         label_rows_.reserve(room);
         first_.reserve(room);

@@ -162,14 +162,14 @@ class CallSlots {
   static bool retirable(const Slot& slot) {
     return slot.opened && slot.expect == Expect::kOne && (slot.work & kWorked);
   }
-  // gpu() for a walked call. Work after a retired call's one record is
-  // late, as that of a call pushed out of the table without being kept
-  // aside: the owner then finds no place for its time (a conflict).
   // Work time of a call not walked yet, kept until it is.
   static void wait(Slot& slot, uint64_t ns) {
     slot.gpu_ns += ns;
     if (ns != 0) slot.work |= kWorked;
   }
+  // gpu() for a walked call. Work after a retired call's one record is
+  // late, as that of a call pushed out of the table without being kept
+  // aside: the owner then finds no place for its time (a conflict).
   static Gpu opened_gpu(Slot& slot, uint64_t ns, uint32_t& context) {
     if (ns != 0) {
       if (slot.work & kRetired) return Gpu::kLate;
