@@ -105,8 +105,7 @@ void OpsRowsVisitor::on_range(const RangeSpan& span) {
   const bool op = r.seq != 0 || r.op_id != 0 || !span.input_shapes.empty();
   if (options_.group_by == GroupBy::kInputShape && op)
     group = strings_.id(span.input_shapes.empty() ? "[]" : span.input_shapes);
-  if (options_.group_by == GroupBy::kSeq && r.seq != 0)
-    group = number_group(r.seq - 1, strings_);
+  if (options_.group_by == GroupBy::kSeq && r.seq != 0) group = number_group(r.seq - 1, strings_);
   n.label =
       labels_.label(RowLabel{RowKind::kRange, interned(range_names_, &span.name, false), group});
   nodes_.push_back(n);

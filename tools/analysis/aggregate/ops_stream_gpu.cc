@@ -87,7 +87,8 @@ CallSlots::Gpu OpsStream::pair_gpu(uint64_t correlation, uint64_t ns) {
   const CallSlots::Gpu pairing = slots_.gpu(correlation, ns, context);
   if (ns == 0) return pairing;
   if (pairing == CallSlots::Gpu::kOpened)
-    add_device_time(contexts_, context, ns, [this](uint32_t l) -> RowValues& { return label_rows_[l]; });
+    add_device_time(contexts_, context, ns,
+                    [this](uint32_t l) -> RowValues& { return label_rows_[l]; });
   else if (pairing == CallSlots::Gpu::kLate)
     late_device_.late(correlation, ns);
   return pairing;
@@ -245,7 +246,8 @@ void OpsStream::on_external_correlation(uint64_t cupti_id, uint64_t external_id)
   gaps_.worked(external_id);
   if (ns == 0) return;
   if (outcome == CallSlots::Gpu::kOpened)
-    add_device_time(contexts_, context, ns, [this](uint32_t l) -> RowValues& { return label_rows_[l]; });
+    add_device_time(contexts_, context, ns,
+                    [this](uint32_t l) -> RowValues& { return label_rows_[l]; });
   else if (outcome == CallSlots::Gpu::kLate)
     late_device_.late(external_id, ns);
 }

@@ -133,10 +133,14 @@ FileThroughput through_visitor(const FileRecords& f, uint32_t file) {
   pb::FileHeader header;
   header.set_pid(f.pid);
   visitor.on_header(file, header);
-  const ApiInfo sync{ApiId::kUnknown, "cudaDeviceSynchronize", "cudaDeviceSynchronize",
-                     ApiCategory::kSync, 0, false};
-  const ApiInfo launch{ApiId::kUnknown, "cudaLaunchKernel", "cudaLaunchKernel",
-                       ApiCategory::kLaunch, 0, false};
+  const ApiInfo sync{ApiId::kUnknown,
+                     "cudaDeviceSynchronize",
+                     "cudaDeviceSynchronize",
+                     ApiCategory::kSync,
+                     0,
+                     false};
+  const ApiInfo launch{
+      ApiId::kUnknown, "cudaLaunchKernel", "cudaLaunchKernel", ApiCategory::kLaunch, 0, false};
   uint32_t index = 0;
   for (const Interval& i : f.syncs) {
     ApiRecord record{};
