@@ -15,39 +15,31 @@ size_t hash_of(RowKind kind, std::string_view name, std::string_view group) {
 
 }  // namespace
 
-// The slot of (`kind`, `name`, `group`): its key's, or the empty one where
-// it would go.
-size_t KeyAverages::slot_of(RowKind kind, std::string_view name, std::string_view group) const {
-  const size_t mask = index_.size() - 1;
-  for (size_t i = hash_of(kind, name, group) & mask;; i = (i + 1) & mask) {
-    const uint32_t entry = index_[i];
-    if (entry == 0) return i;
-    const Row& row = rows_[entry - 1];
-    if (row.kind == kind && row.name == name && row.group == group) return i;
-  }
+uint32_t& KeyAverages::slot_of(RowKind kind, std::string_view name, std::string_view group) {
+  return index_.slot(hash_of(kind, name, group), [&](uint32_t key) {
+    const Row& row = rows_[key];
+    return row.kind == kind && row.name == name && row.group == group;
+  });
 }
 
 void KeyAverages::rebuild_index(size_t rows) {
-  size_t size = 16;
-  while (size < 2 * std::max(rows, rows_.size()) + 2) size *= 2;
-  index_.assign(size, 0);
-  for (size_t key = 0; key < rows_.size(); ++key) {
+  index_.rebuild(std::max(rows, rows_.size()), rows_.size(), [&](size_t key) {
     const Row& row = rows_[key];
-    index_[slot_of(row.kind, row.name, row.group)] = static_cast<uint32_t>(key + 1);
-  }
+    return hash_of(row.kind, row.name, row.group);
+  });
 }
 
 KeyAverages::Key KeyAverages::key(std::string_view name, RowKind kind, std::string_view group) {
-  if (2 * (rows_.size() + 1) > index_.size()) rebuild_index(2 * (rows_.size() + 1));
-  const size_t slot = slot_of(kind, name, group);
-  if (index_[slot] != 0) return index_[slot] - 1;
+  if (!index_.fits(rows_.size() + 1)) rebuild_index(2 * (rows_.size() + 1));
+  uint32_t& slot = slot_of(kind, name, group);
+  if (slot != 0) return slot - 1;
   const Key key = static_cast<Key>(rows_.size());
   Row row;
   row.name = std::string(name);
   row.kind = kind;
   row.group = std::string(group);
   rows_.push_back(std::move(row));
-  index_[slot] = key + 1;
+  slot = key + 1;
   return key;
 }
 

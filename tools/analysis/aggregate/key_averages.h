@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tools/analysis/aggregate/row.h"
+#include "tools/analysis/model/id_index.h"
 
 namespace gprof::analysis {
 
@@ -36,7 +37,7 @@ class KeyAverages {
   // otherwise be copied as the table grows, and held twice meanwhile.
   void reserve(size_t rows) {
     rows_.reserve(rows);
-    if (rows >= index_.size() / 2) rebuild_index(rows);
+    if (rows >= index_.slot_count() / 2) rebuild_index(rows);
   }
 
   // Adds `other`'s rows, in their order, as if their events had been added
@@ -45,13 +46,12 @@ class KeyAverages {
   void merge(KeyAverages&& other);
 
  private:
-  // The keys by (kind, name, group), open addressing over rows_: a slot
-  // holds a key + 1 (0: empty), at most half of them used. A map by a
-  // composite string took about 130 bytes a row, a slot takes 8 at most.
-  size_t slot_of(RowKind kind, std::string_view name, std::string_view group) const;
+  // The keys by (kind, name, group) (id_index.h): a map by a composite
+  // string took about 130 bytes a row.
+  uint32_t& slot_of(RowKind kind, std::string_view name, std::string_view group);
   void rebuild_index(size_t rows);
   std::vector<Row> rows_;
-  std::vector<uint32_t> index_;
+  IdIndex index_;
 };
 
 }  // namespace gprof::analysis

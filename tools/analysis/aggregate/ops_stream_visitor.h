@@ -48,19 +48,16 @@ struct FirstEvent {
   uint64_t end_ns = 0;
   uint32_t thread = 0;
   uint32_t id = 0;
-  bool range = false;
+  bool is_range = false;
   bool seen = false;
 
   static FirstEvent of(const CpuNode& n) {
-    return FirstEvent{n.start_ns, n.end_ns, n.thread, n.id, (n.flags & kNodeRange) != 0, true};
+    return FirstEvent{n.start_ns, n.end_ns, n.thread, n.id, range(n), true};
   }
-  // By thread, then walks_before's order (cpu_tree.h).
+  friend bool range(const FirstEvent& e) { return e.is_range; }
+  // By thread, then as walks_before() orders a thread's events.
   bool operator<(const FirstEvent& b) const {
-    if (thread != b.thread) return thread < b.thread;
-    if (start_ns != b.start_ns) return start_ns < b.start_ns;
-    if (end_ns != b.end_ns) return end_ns > b.end_ns;
-    if (range != b.range) return range;
-    return id < b.id;
+    return thread != b.thread ? thread < b.thread : walks_before(*this, b);
   }
 };
 

@@ -71,14 +71,17 @@ enum CpuNodeResult : uint8_t {
 // Whether `a` comes before `b` among one thread's events in the walk: by
 // start, longer first, a range before a call over the same interval (it
 // encloses the call it annotates), then by id. Inline: the stream asks it
-// a few times per event.
-inline bool walks_before(const CpuNode& a, const CpuNode& b) {
+// a few times per event. `Node`: a CpuNode, or what of one a holder keeps
+// (with the same fields and range()).
+template <typename Node>
+inline bool walks_before(const Node& a, const Node& b) {
   if (a.start_ns != b.start_ns) return a.start_ns < b.start_ns;
   if (a.end_ns != b.end_ns) return a.end_ns > b.end_ns;
-  const bool a_range = a.flags & kNodeRange;
-  const bool b_range = b.flags & kNodeRange;
-  if (a_range != b_range) return a_range;
+  if (range(a) != range(b)) return range(a);
   return a.id < b.id;
+}
+inline bool range(const CpuNode& n) {
+  return (n.flags & kNodeRange) != 0;
 }
 
 using NodeKeyFunction = std::function<KeyAverages::Key(const CpuNode&)>;

@@ -7,33 +7,16 @@ uint32_t number_group(uint64_t value, Interner& strings) {
   return strings.id(std::to_string(value));
 }
 
-uint32_t& RowLabels::slot_of(const RowLabel& label) {
-  const size_t mask = index_.size() - 1;
-  for (size_t i = (hash(label) >> 32) & mask;; i = (i + 1) & mask) {
-    uint32_t& slot = index_[i];
-    if (slot == 0 || labels_[slot - 1] == label) return slot;
-  }
-}
-
-void RowLabels::rebuild_index(size_t labels) {
-  size_t size = 64;
-  while (size < 2 * labels + 2) size *= 2;
-  index_.assign(size, 0);
-  for (size_t id = 0; id < labels_.size(); ++id)
-    slot_of(labels_[id]) = static_cast<uint32_t>(id + 1);
-}
-
 uint32_t RowLabels::label(const RowLabel& label) {
-  if (index_.empty()) rebuild_index(0);
-  uint32_t& slot = slot_of(label);
+  if (!index_.fits(labels_.size() + 1))
+    index_.rebuild(2 * (labels_.size() + 1), labels_.size(),
+                   [&](size_t id) { return place(labels_[id]); });
+  uint32_t& slot = index_.slot(place(label), [&](uint32_t id) { return labels_[id] == label; });
   if (slot != 0) return slot - 1;
   const auto id = static_cast<uint32_t>(labels_.size());
   labels_.push_back(label);
   keys_.push_back(kNoKey);
-  if (2 * labels_.size() > index_.size())
-    rebuild_index(labels_.size());
-  else
-    slot = id + 1;
+  slot = id + 1;
   return id;
 }
 

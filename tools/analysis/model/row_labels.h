@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tools/analysis/aggregate/key_averages.h"
+#include "tools/analysis/model/id_index.h"
 #include "tools/analysis/read/interner.h"
 
 namespace gprof::analysis {
@@ -44,25 +45,22 @@ class RowLabels {
   void clear();
 
  private:
-  static size_t hash(const RowLabel& l) {
-    return ((static_cast<size_t>(l.name) * 0x9E3779B97F4A7C15ull) ^
-            (static_cast<size_t>(l.group) * 0xC2B2AE3D27D4EB4Full) ^
-            (static_cast<size_t>(l.kind) << 8) ^ static_cast<size_t>(l.gpu_kind)) *
-           0x9E3779B97F4A7C15ull;
+  // Where a label's slot search starts: the hash's high bits (the low ones
+  // follow the ids').
+  static size_t place(const RowLabel& l) {
+    return (((static_cast<size_t>(l.name) * 0x9E3779B97F4A7C15ull) ^
+             (static_cast<size_t>(l.group) * 0xC2B2AE3D27D4EB4Full) ^
+             (static_cast<size_t>(l.kind) << 8) ^ static_cast<size_t>(l.gpu_kind)) *
+            0x9E3779B97F4A7C15ull) >>
+           32;
   }
-  // Where `label` is in index_, or the empty slot where it would go.
-  uint32_t& slot_of(const RowLabel& label);
-  void rebuild_index(size_t labels);
   std::string group_text(uint32_t group) const;
   static constexpr KeyAverages::Key kNoKey = UINT32_MAX;
 
   const Interner& strings_;
   std::vector<RowLabel> labels_;
   std::vector<KeyAverages::Key> keys_;  // by label; kNoKey until used
-  // The labels by value, open addressing: a slot holds a label + 1 (0:
-  // empty), at most half of them used; with a row per op (--group-by seq)
-  // a hash map's node per label was a fifth of a report's memory.
-  std::vector<uint32_t> index_;
+  IdIndex index_;                       // the labels by value
 };
 
 }  // namespace gprof::analysis

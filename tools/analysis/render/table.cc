@@ -128,8 +128,7 @@ std::vector<std::string> table_footer(const TableColumns& columns, const TableOp
   return lines;
 }
 
-void write_table(std::vector<Row> rows, const TableOptions& options,
-                 const std::function<void(std::string_view)>& write) {
+void write_table(std::vector<Row> rows, const TableOptions& options, const TextSink& write) {
   if (rows.empty()) return;
   const size_t max_name_width = std::max<size_t>(options.max_name_width, 4);
   const TableTotals totals = effective_totals(rows, options);
@@ -165,9 +164,7 @@ void write_table(std::vector<Row> rows, const TableOptions& options,
 }
 
 std::string render_table(std::vector<Row> rows, const TableOptions& options) {
-  std::string out;
-  write_table(std::move(rows), options, [&](std::string_view part) { out += part; });
-  return out;
+  return collect_text([&](const TextSink& write) { write_table(std::move(rows), options, write); });
 }
 
 }  // namespace gprof::analysis

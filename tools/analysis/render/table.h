@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstddef>
-#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -12,6 +11,7 @@
 #include "tools/analysis/aggregate/row.h"
 #include "tools/analysis/render/format.h"
 #include "tools/analysis/render/sort.h"
+#include "tools/analysis/render/text_sink.h"
 
 namespace gprof::analysis {
 
@@ -69,8 +69,7 @@ std::string display_name(const Row& row, const TableOptions& options);
 std::string render_table(std::vector<Row> rows, const TableOptions& options);
 // The same text in parts, each handed to `write` as it is made: a table of
 // a row per op (--group-by seq --limit 0) is not also held as one string.
-void write_table(std::vector<Row> rows, const TableOptions& options,
-                 const std::function<void(std::string_view)>& write);
+void write_table(std::vector<Row> rows, const TableOptions& options, const TextSink& write);
 
 // The table's content without its layout, shared by the other report formats
 // (table_markdown.h, table_csv.h, report_json.h): which optional columns it

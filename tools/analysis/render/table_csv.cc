@@ -40,8 +40,7 @@ std::string csv_field(std::string_view text) {
   return out + "\"";
 }
 
-void write_csv_table(std::vector<Row> rows, const TableOptions& options,
-                     const std::function<void(std::string_view)>& write) {
+void write_csv_table(std::vector<Row> rows, const TableOptions& options, const TextSink& write) {
   const TableTotals totals = effective_totals(rows, options);
   const TableColumns columns = table_columns(rows, options);
   rows = table_rows(std::move(rows), options);
@@ -93,9 +92,8 @@ void write_csv_table(std::vector<Row> rows, const TableOptions& options,
 }
 
 std::string render_csv_table(std::vector<Row> rows, const TableOptions& options) {
-  std::string out;
-  write_csv_table(std::move(rows), options, [&](std::string_view line) { out += line; });
-  return out;
+  return collect_text(
+      [&](const TextSink& write) { write_csv_table(std::move(rows), options, write); });
 }
 
 }  // namespace gprof::analysis

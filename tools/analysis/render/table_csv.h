@@ -2,13 +2,13 @@
 // with raw values, whole names, LF line ends.
 #pragma once
 
-#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "tools/analysis/aggregate/row.h"
 #include "tools/analysis/render/table.h"
+#include "tools/analysis/render/text_sink.h"
 
 namespace gprof::analysis {
 
@@ -25,7 +25,6 @@ std::string csv_field(std::string_view text);
 std::string render_csv_table(std::vector<Row> rows, const TableOptions& options);
 // The same lines, each handed to `write` as it is made: a table of a row per
 // op (--group-by seq --limit 0) is not held twice, as rows and as text.
-void write_csv_table(std::vector<Row> rows, const TableOptions& options,
-                     const std::function<void(std::string_view)>& write);
+void write_csv_table(std::vector<Row> rows, const TableOptions& options, const TextSink& write);
 
 }  // namespace gprof::analysis

@@ -64,7 +64,7 @@ std::string markdown_code(std::string_view text) {
 }
 
 void write_markdown_table(std::vector<Row> rows, const TableOptions& options,
-                          const std::function<void(std::string_view)>& write) {
+                          const TextSink& write) {
   if (rows.empty()) return;
   const TableTotals totals = effective_totals(rows, options);
   const TableColumns columns = table_columns(rows, options);
@@ -84,9 +84,8 @@ void write_markdown_table(std::vector<Row> rows, const TableOptions& options,
 }
 
 std::string render_markdown_table(std::vector<Row> rows, const TableOptions& options) {
-  std::string out;
-  write_markdown_table(std::move(rows), options, [&](std::string_view part) { out += part; });
-  return out;
+  return collect_text(
+      [&](const TextSink& write) { write_markdown_table(std::move(rows), options, write); });
 }
 
 }  // namespace gprof::analysis

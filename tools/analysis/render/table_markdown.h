@@ -2,13 +2,13 @@
 // the same columns and cells, names and group values whole (never cut).
 #pragma once
 
-#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "tools/analysis/aggregate/row.h"
 #include "tools/analysis/render/table.h"
+#include "tools/analysis/render/text_sink.h"
 
 namespace gprof::analysis {
 
@@ -32,6 +32,6 @@ std::string render_markdown_table(std::vector<Row> rows, const TableOptions& opt
 // The same text in parts, each handed to `write` as it is made: a table of
 // a row per op (--group-by seq --limit 0) is not also held as one string.
 void write_markdown_table(std::vector<Row> rows, const TableOptions& options,
-                          const std::function<void(std::string_view)>& write);
+                          const TextSink& write);
 
 }  // namespace gprof::analysis

@@ -104,7 +104,7 @@ ordered_json row_json(const analysis::Row& row, bool grouped) {
 
 void write_json_report(std::vector<analysis::Row> rows, const analysis::TableOptions& options,
                        const JsonReportInfo& info, const std::vector<analysis::FileInfo>& files,
-                       const std::function<void(std::string_view)>& write) {
+                       const analysis::TextSink& write) {
   const analysis::TableTotals totals = analysis::effective_totals(rows, options);
   rows = analysis::table_rows(std::move(rows), options);
   const bool grouped = !options.group_title.empty();
@@ -163,10 +163,9 @@ void write_json_report(std::vector<analysis::Row> rows, const analysis::TableOpt
 std::string render_json_report(std::vector<analysis::Row> rows,
                                const analysis::TableOptions& options, const JsonReportInfo& info,
                                const std::vector<analysis::FileInfo>& files) {
-  std::string out;
-  write_json_report(std::move(rows), options, info, files,
-                    [&](std::string_view part) { out += part; });
-  return out;
+  return analysis::collect_text([&](const analysis::TextSink& write) {
+    write_json_report(std::move(rows), options, info, files, write);
+  });
 }
 
 }  // namespace gprof::cli

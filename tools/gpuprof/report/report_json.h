@@ -2,7 +2,6 @@
 // metadata and losses, in the versioned schema of docs/report-json.md.
 #pragma once
 
-#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -10,6 +9,7 @@
 #include "tools/analysis/aggregate/row.h"
 #include "tools/analysis/read/profile.h"
 #include "tools/analysis/render/table.h"
+#include "tools/analysis/render/text_sink.h"
 
 namespace gprof::cli {
 
@@ -37,6 +37,6 @@ std::string render_json_report(std::vector<analysis::Row> rows,
 // one by one, so that a table of a row per op is not held as a document.
 void write_json_report(std::vector<analysis::Row> rows, const analysis::TableOptions& options,
                        const JsonReportInfo& info, const std::vector<analysis::FileInfo>& files,
-                       const std::function<void(std::string_view)>& write);
+                       const analysis::TextSink& write);
 
 }  // namespace gprof::cli

@@ -293,26 +293,22 @@ int run_key_averages_view(const ReportOptions& options) {
   // too); the notes go to stderr.
   if (options.format == "csv" || options.format == "json") {
     if (options.format == "csv") {
-      analysis::write_csv_table(std::move(rows), table, [](std::string_view line) {
-        std::fwrite(line.data(), 1, line.size(), stdout);
-      });
+      analysis::write_csv_table(std::move(rows), table, analysis::write_stdout);
     } else {
-      write_json_report(
-          std::move(rows), table,
-          JsonReportInfo{options.view, std::string(analysis::group_by_name(group_by)),
-                         std::string(analysis::sort_key_name(*table.sort)), options.ranges,
-                         options.top_level_only, lines + notes},
-          files, [](std::string_view part) { std::fwrite(part.data(), 1, part.size(), stdout); });
+      write_json_report(std::move(rows), table,
+                        JsonReportInfo{options.view, std::string(analysis::group_by_name(group_by)),
+                                       std::string(analysis::sort_key_name(*table.sort)),
+                                       options.ranges, options.top_level_only, lines + notes},
+                        files, analysis::write_stdout);
     }
     print_table_notes(stderr, files);
     return kExitOk;
   }
   if (rows.empty()) lines = no_rows(options, view, any_rows) + lines;
-  const auto out = [](std::string_view part) { std::fwrite(part.data(), 1, part.size(), stdout); };
   if (options.format == "md")
-    analysis::write_markdown_table(std::move(rows), table, out);
+    analysis::write_markdown_table(std::move(rows), table, analysis::write_stdout);
   else
-    analysis::write_table(std::move(rows), table, out);
+    analysis::write_table(std::move(rows), table, analysis::write_stdout);
   lines += notes;
   fmt::print("{}", options.format == "md" ? markdown_paragraphs(lines) : lines);
   return kExitOk;
