@@ -1,6 +1,7 @@
 """The gpuprof command line as a user meets it: suggestions for typos, "gpuprof:" on every
-parser error, exit statuses in every --help, shell completion, the man page, and a file still
-being written told apart from one a crashed run left (issue 18, item 6)."""
+parser error, exit statuses in every --help, shell completion, the man page, a file still
+being written told apart from one a crashed run left (issue 18, item 6), and output that could
+not be written never taken for success."""
 
 import os
 import re
@@ -83,6 +84,35 @@ class ParserErrors(unittest.TestCase):
             text = gpuprof(name, "--help").stdout
             self.assertIn("\nExit status: ", text, name)
             self.assertIn(" 2 bad usage", text, name)
+
+
+@unittest.skipUnless(os.path.exists("/dev/full"), "no /dev/full")
+class OutputLost(unittest.TestCase):
+    """A full disk under stdout: the command says so and fails with the status its --help gives
+    for what it cannot write, so that a CI gate never reads a cut report as a whole one, nor
+    diff's lost output as a regression (1)."""
+
+    def run_into_full(self, *args):
+        with open("/dev/full", "w") as full:
+            return subprocess.run([GPUPROF, *args], stdout=full, stderr=subprocess.PIPE,
+                                  text=True, timeout=120)
+
+    def test_every_reading_command(self):
+        cases = [(("report", GOLDEN), 1), (("report", "--format", "json", GOLDEN), 1),
+                 (("report", "--format", "csv", "--limit", "0", GOLDEN), 1),
+                 (("info", GOLDEN), 1), (("dump", GOLDEN), 1),
+                 (("analyze", GOLDEN), 2), (("analyze", "--format", "json", GOLDEN), 2),
+                 (("diff", GOLDEN, GOLDEN), 2), (("trace", "-o", "-", GOLDEN), 1)]
+        for args, status in cases:
+            with self.subTest(args=args):
+                out = self.run_into_full(*args)
+                self.assertEqual(out.returncode, status, out.stderr)
+                lines = [line for line in out.stderr.splitlines() if "error" in line]
+                self.assertEqual(len(lines), 1, out.stderr)
+                self.assertRegex(lines[0], r"^gpuprof: error: (could not write the output to "
+                                 r"stdout|cannot write stdout)")
+                # The same command into a pipe that takes it all succeeds.
+                self.assertEqual(gpuprof(*args, check=False).returncode, 0)
 
 
 class Completion(E2ETestCase):

@@ -203,7 +203,7 @@ void add_analyze_command(CLI::App& app, int& exit_status) {
       "--fail-on rule found something; 2 bad usage (an unknown option, rule or threshold) or input "
       "that cannot be "
       "read (a missing or corrupt sidecar file, a directory without sidecar files, a --range "
-      "that matches no range).");
+      "that matches no range), or output that could not be written.");
   cmd->callback([args, &exit_status] { exit_status = run(*args); });
 }
 

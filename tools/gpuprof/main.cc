@@ -6,10 +6,21 @@
 
 #include <cstdio>
 #include <exception>
+#include <string>
+#include <system_error>
 
 #include "tools/gpuprof/cli/diagnostics.h"
 #include "tools/gpuprof/cli/parse_errors.h"
 #include "tools/gpuprof/commands.h"
+
+namespace {
+
+std::string chosen_command(const CLI::App& app) {
+  const auto chosen = app.get_subcommands();
+  return chosen.empty() ? std::string() : chosen.front()->get_name();
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   // A frame libprotobuf cannot parse (a string that is not UTF-8, a field cut
@@ -56,10 +67,16 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     const int rc = app.exit(e);  // prints help, version or the usage error
     return rc == 0 ? gprof::cli::kExitOk : gprof::cli::kExitUsage;
+  } catch (const std::system_error& e) {
+    // fmt throws so when stdout cannot take what it prints.
+    if (std::ferror(stdout))
+      gprof::cli::print_stdout_error(e.code().value());
+    else
+      fmt::print(stderr, "gpuprof: error: {}\n", e.what());
+    return gprof::cli::finish_stdout(chosen_command(app), gprof::cli::kExitOk, /*failed=*/true);
   } catch (const std::exception& e) {
     fmt::print(stderr, "gpuprof: error: {}\n", e.what());
-    return gprof::cli::kExitFileError;
+    return gprof::cli::finish_stdout(chosen_command(app), gprof::cli::kExitOk, /*failed=*/true);
   }
-  std::fflush(stdout);
-  return status;
+  return gprof::cli::finish_stdout(chosen_command(app), status);
 }

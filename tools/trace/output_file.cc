@@ -116,6 +116,9 @@ bool OutputFile::close() {
   if (plain_ != nullptr) {
     const bool closed = plain_ == stdout ? std::fflush(stdout) == 0 : std::fclose(plain_) == 0;
     ok = ok && closed;
+    // Reported below, with the path: gpuprof's own check of stdout at exit
+    // (cli/diagnostics.h) need not say it again.
+    if (plain_ == stdout) std::clearerr(stdout);
     plain_ = nullptr;
   }
   if (!ok && !failed_) {

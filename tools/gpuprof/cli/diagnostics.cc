@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <string>
 
 #include "tools/analysis/render/cupti_status.h"
@@ -78,6 +80,26 @@ std::string table_notes(const std::vector<analysis::FileInfo>& files) {
   const std::string holds = analysis::holds_note(files);
   if (!holds.empty()) out += holds + "\n";
   return out;
+}
+
+void print_stdout_error(int error) {
+  fmt::print(stderr, "gpuprof: error: could not write the output to stdout{}{}\n",
+             error != 0 ? ": " : "", error != 0 ? std::strerror(error) : "");
+  std::clearerr(stdout);
+}
+
+int finish_stdout(std::string_view command, int status, bool failed) {
+  errno = 0;
+  const bool flushed = std::fflush(stdout) == 0;
+  const int error = errno;
+  const bool lost = !flushed || std::ferror(stdout);
+  if (!lost && !failed) return status;
+  // errno is that of this flush; a write that failed earlier left its own
+  // long ago.
+  if (lost) print_stdout_error(flushed ? 0 : error);
+  if (status != kExitOk) return status;
+  const bool usage_status = command == "diff" || command == "analyze" || command == "export";
+  return usage_status ? kExitUsage : kExitFileError;
 }
 
 std::string quoted_list(const std::vector<std::string>& items) {

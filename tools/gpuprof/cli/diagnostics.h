@@ -44,6 +44,17 @@ using InMemoryNotes = std::set<std::string>;  // the paths noted
 void print_in_memory_notes(const std::vector<std::pair<std::string, std::string>>& files,
                            InMemoryNotes* printed = nullptr);
 
+// Flushes stdout and says so on stderr when anything written there was lost
+// (a full disk, a closed pipe with SIGPIPE ignored): a CI job must not take
+// a cut report for a whole one, nor diff's failure for a regression. Returns
+// `status`, or when it was kExitOk and the output or the command `failed`,
+// the status `command` gives what it cannot read or write (diff, analyze and
+// export: 2; the others: 1).
+int finish_stdout(std::string_view command, int status, bool failed = false);
+// The line finish_stdout prints (`error`: an errno, or 0 when not known);
+// clears stdout's error so that it is said once.
+void print_stdout_error(int error);
+
 // "'a', 'b*'": patterns (--range, --step) as messages quote them.
 std::string quoted_list(const std::vector<std::string>& items);
 

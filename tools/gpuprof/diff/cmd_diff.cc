@@ -451,7 +451,8 @@ void add_diff_command(CLI::App& app, int& exit_status) {
       "(U = 0).\n"
       "Exit status: 0 no rule failed; 1 a regression (some rule failed); 2 bad usage or input "
       "that cannot be read (a missing or corrupt sidecar file, a JSON file that does not parse "
-      "or is not a gprof.report version 1, a directory without sidecar files).");
+      "or is not a gprof.report version 1, a directory without sidecar files), or output that "
+      "could not be written.");
   cmd->add_flag("--no-findings", args->no_findings,
                 "Leave out the findings new in NEW (gpuprof analyze's rules), which take a second "
                 "pass over each side's sidecar files (a stream too: memory does not grow with the "

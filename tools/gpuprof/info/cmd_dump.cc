@@ -259,7 +259,9 @@ void add_dump_command(CLI::App& app, int& exit_status) {
       ->capture_default_str()
       ->check(CLI::IsMember({"api", "gpu", "ranges", "all"}));
   add_quiet_flag(*cmd, options->quiet);
-  cmd->footer("Exit status: 0 every file was read; 1 some file could not be read; 2 bad usage.");
+  cmd->footer(
+      "Exit status: 0 every file was read; 1 some file could not be read, or the output could not "
+      "be written; 2 bad usage.");
   cmd->callback([options, &exit_status] {
     const std::string& which = options->records;
     const bool api = which == "api" || which == "all", gpu = which == "gpu" || which == "all",

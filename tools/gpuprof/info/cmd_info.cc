@@ -265,7 +265,7 @@ void add_info_command(CLI::App& app, int& exit_status) {
       "left by a process that ended without finishing it (killed or crashed): info and report "
       "say which.\n"
       "Exit status: 0 every file was read; 1 some file could not be read (the others are still "
-      "described); 2 bad usage.");
+      "described), or the output could not be written; 2 bad usage.");
   cmd->callback([options, &exit_status] { exit_status = run_info(*options); });
 }
 

@@ -174,7 +174,8 @@ void add_report_command(CLI::App& app, int& exit_status) {
   add_jobs_option(*cmd, options->jobs);
   cmd->footer(
       "Exit status: 0 printed; 1 a file could not be read (missing, not a sidecar file, of a "
-      "newer format); 2 bad usage (an unknown option, view, sort key or group-by key, a format "
+      "newer format) or the output could not be written (a full disk); 2 bad usage (an unknown "
+      "option, view, sort key or group-by key, a format "
       "the view does not print, a --range that matches no range).");
   cmd->callback([options, &exit_status] { exit_status = run(*options); });
 }
