@@ -99,13 +99,8 @@ void OpsRowsVisitor::on_range(const RangeSpan& span) {
   n.id = static_cast<uint32_t>(nodes_.size());  // after every call of the file
   n.flags = static_cast<uint8_t>(kNodeRange | (detached ? kNodeDetached : 0) |
                                  (named ? kNodeScopeRoot : 0));
-  uint32_t group = by_file() ? process_ : Interner::kEmpty;
-  // torch keys an op by name and shapes; an op called without tensors has
-  // "[]" there. Other ranges are no ops and have no shapes.
-  const bool op = r.seq != 0 || r.op_id != 0 || !span.input_shapes.empty();
-  if (options_.group_by == GroupBy::kInputShape && op)
-    group = strings_.id(span.input_shapes.empty() ? "[]" : span.input_shapes);
-  if (options_.group_by == GroupBy::kSeq && r.seq != 0) group = number_group(r.seq - 1, strings_);
+  const uint32_t group = range_group(options_.group_by, by_file() ? process_ : Interner::kEmpty,
+                                     r.seq, r.op_id, span.input_shapes, strings_);
   n.label =
       labels_.label(RowLabel{RowKind::kRange, interned(range_names_, &span.name, false), group});
   nodes_.push_back(n);

@@ -27,13 +27,8 @@ OpsStream::RangeName* OpsStream::find_range_name(uint32_t name, uint32_t domain)
 }
 
 uint32_t OpsStream::make_range_label(RangeName& name, uint64_t seq, uint64_t op_id) {
-  uint32_t group = by_file() ? process_ : Interner::kEmpty;
-  // torch keys an op by name and shapes; an op called without tensors has
-  // "[]" there. Other ranges are no ops and have no shapes.
-  const bool op = seq != 0 || op_id != 0 || !name.input_shapes.empty();
-  if (options_.group_by == GroupBy::kInputShape && op)
-    group = strings_.id(name.input_shapes.empty() ? "[]" : name.input_shapes);
-  if (options_.group_by == GroupBy::kSeq && seq != 0) group = number_group(seq - 1, strings_);
+  const uint32_t group = range_group(options_.group_by, by_file() ? process_ : Interner::kEmpty,
+                                     seq, op_id, name.input_shapes, strings_);
   const uint32_t l = label(RowLabel{RowKind::kRange, name.id, group});
   if (!by_numbers_) name.label = l;
   return l;

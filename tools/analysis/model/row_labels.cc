@@ -7,6 +7,17 @@ uint32_t number_group(uint64_t value, Interner& strings) {
   return strings.id(std::to_string(value));
 }
 
+uint32_t range_group(GroupBy group_by, uint32_t other, uint64_t seq, uint64_t op_id,
+                     std::string_view input_shapes, Interner& strings) {
+  // torch keys an op by name and shapes; an op called without tensors has
+  // "[]" there. Other ranges are no ops and have no shapes.
+  const bool op = seq != 0 || op_id != 0 || !input_shapes.empty();
+  if (group_by == GroupBy::kInputShape && op)
+    return strings.id(input_shapes.empty() ? std::string_view("[]") : input_shapes);
+  if (group_by == GroupBy::kSeq && seq != 0) return number_group(seq - 1, strings);
+  return other;
+}
+
 uint32_t RowLabels::label(const RowLabel& label) {
   if (!index_.fits(labels_.size() + 1))
     index_.rebuild(2 * (labels_.size() + 1), labels_.size(),

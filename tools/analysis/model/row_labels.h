@@ -7,8 +7,10 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "tools/analysis/aggregate/group_by.h"
 #include "tools/analysis/aggregate/key_averages.h"
 #include "tools/analysis/model/id_index.h"
 #include "tools/analysis/read/interner.h"
@@ -20,6 +22,12 @@ namespace gprof::analysis {
 // below kNumberGroup; larger ones are interned.
 constexpr uint32_t kNumberGroup = uint32_t{1} << 31;
 uint32_t number_group(uint64_t value, Interner& strings);
+
+// The group of a range's row: `other` (the file's, --group-by process|rank,
+// or none), or by its op's numbers with --group-by input-shape|seq
+// (`seq`, `op_id`: as recorded, 0 for none; `input_shapes`: torch's sizes).
+uint32_t range_group(GroupBy group_by, uint32_t other, uint64_t seq, uint64_t op_id,
+                     std::string_view input_shapes, Interner& strings);
 
 struct RowLabel {
   RowKind kind = RowKind::kApi;
