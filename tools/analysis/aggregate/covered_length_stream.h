@@ -5,8 +5,10 @@
 // In memory, per stream (limits: spill_limits.h; defaults in brackets):
 //   - the recent union: sorted, disjoint intervals, up to memory_intervals
 //     (64K × 16 B = 1 MiB, plus as much again to merge into);
-//   - intervals that arrived behind the recent union's last start, up to
-//     chunk_intervals (4096 × 16 B = 64 KiB), merged in when full;
+//   - intervals that arrived behind the recent union's last start, merged
+//     in by chunk_intervals (4096 × 16 B = 64 KiB), or, when a merge would
+//     move more recent ones than that, once they are as many as those, up
+//     to memory_intervals (1 MiB);
 //   - the summaries of the chunks on disk, up to max_chunks (4096 × 40 B);
 //   - a handful of file handles for late runs (below), and read buffers of
 //     block_intervals (16 KiB) each while runs are merged or read back.
@@ -49,7 +51,8 @@ class CoveredLengthStream {
       }
     } else if (!insert_near_end(start_ns, end_ns)) {
       behind_.push_back({start_ns, end_ns});
-      if (behind_.size() >= behind_cap_) merge_behind();
+      if (start_ns < behind_first_) behind_first_ = start_ns;
+      if (behind_.size() >= next_merge_) merge_behind_when_worth_it();
     }
   }
 
@@ -70,6 +73,7 @@ class CoveredLengthStream {
   // An interval that starts among the last few recent ones goes straight in
   // (streams interleaved in time); false when it is further behind.
   bool insert_near_end(uint64_t start_ns, uint64_t end_ns);
+  void merge_behind_when_worth_it();
   void merge_behind();
   void spill_older_half();
   void add_late_run(std::span<const TimeInterval> intervals);
@@ -77,9 +81,11 @@ class CoveredLengthStream {
   SpillLimits limits_;
   size_t memory_cap_;
   size_t behind_cap_;
-  std::vector<TimeInterval> recent_;   // sorted, disjoint
-  std::vector<TimeInterval> behind_;   // arrived before recent_.back().start_ns; any order
-  std::vector<TimeInterval> scratch_;  // for merging behind_ into recent_
+  std::vector<TimeInterval> recent_;    // sorted, disjoint
+  std::vector<TimeInterval> behind_;    // arrived before recent_.back().start_ns; any order
+  uint64_t behind_first_ = UINT64_MAX;  // the earliest start in behind_
+  size_t next_merge_;                   // behind_'s size at which a merge is weighed
+  std::vector<TimeInterval> scratch_;   // for merging behind_ into recent_
   CoverRun main_;
   std::vector<std::vector<LateRun>>
       levels_;  // each sorted and disjoint; level i+1 from merges of i
