@@ -102,7 +102,8 @@ class OutputLost(unittest.TestCase):
                  (("report", "--format", "csv", "--limit", "0", GOLDEN), 1),
                  (("info", GOLDEN), 1), (("dump", GOLDEN), 1),
                  (("analyze", GOLDEN), 2), (("analyze", "--format", "json", GOLDEN), 2),
-                 (("diff", GOLDEN, GOLDEN), 2), (("trace", "-o", "-", GOLDEN), 1)]
+                 (("diff", GOLDEN, GOLDEN), 2), (("trace", "-o", "-", GOLDEN), 1),
+                 (("--help",), 1), (("report", "--help"), 1), (("diff", "--help"), 2)]
         for args, status in cases:
             with self.subTest(args=args):
                 out = self.run_into_full(*args)

@@ -66,7 +66,8 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int rc = app.exit(e);  // prints help, version or the usage error
-    return rc == 0 ? gprof::cli::kExitOk : gprof::cli::kExitUsage;
+    if (rc != 0) return gprof::cli::kExitUsage;
+    return gprof::cli::finish_stdout(chosen_command(app), gprof::cli::kExitOk);
   } catch (const std::system_error& e) {
     // fmt throws so when stdout cannot take what it prints.
     if (std::ferror(stdout))

@@ -98,7 +98,7 @@ void CoveredLengthStream::merge_behind_when_worth_it() {
   if (behind_.size() >= memory_cap_ || behind_.size() >= moved)
     merge_behind();
   else
-    next_merge_ = behind_.size() + behind_cap_;
+    next_merge_ = std::min(behind_.size() + behind_cap_, memory_cap_);
 }
 
 void CoveredLengthStream::merge_behind() {

@@ -97,9 +97,12 @@ int finish_stdout(std::string_view command, int status, bool failed) {
   // errno is that of this flush; a write that failed earlier left its own
   // long ago.
   if (lost) print_stdout_error(flushed ? 0 : error);
-  if (status != kExitOk) return status;
+  // diff and analyze give 2 for lost output whether or not a rule fired,
+  // so that the status does not depend on how much was printed when it
+  // was lost.
   const bool usage_status = command == "diff" || command == "analyze" || command == "export";
-  return usage_status ? kExitUsage : kExitFileError;
+  const int write_status = usage_status ? kExitUsage : kExitFileError;
+  return status == kExitOk || (lost && usage_status) ? write_status : status;
 }
 
 std::string quoted_list(const std::vector<std::string>& items) {

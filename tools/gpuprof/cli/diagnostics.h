@@ -47,9 +47,9 @@ void print_in_memory_notes(const std::vector<std::pair<std::string, std::string>
 // Flushes stdout and says so on stderr when anything written there was lost
 // (a full disk, a closed pipe with SIGPIPE ignored): a CI job must not take
 // a cut report for a whole one, nor diff's failure for a regression. Returns
-// `status`, or when it was kExitOk and the output or the command `failed`,
-// the status `command` gives what it cannot read or write (diff, analyze and
-// export: 2; the others: 1).
+// `status`, or when the output or the command `failed`, the status `command`
+// gives what it cannot read or write (diff, analyze and export: 2, also over
+// a rule's 1; the others: 1 when `status` was kExitOk).
 int finish_stdout(std::string_view command, int status, bool failed = false);
 // The line finish_stdout prints (`error`: an errno, or 0 when not known);
 // clears stdout's error so that it is said once.
