@@ -56,8 +56,14 @@ class EachRuleOnItsProgram(AnalyzeCase):
     def test_rule_fires_in_the_range_and_not_on_the_efficient_version(self):
         for name, rule, range_name, env in CASES:
             with self.subTest(program=name):
-                doc = self.analyze_json(self.record_program(name, env))
-                fired = {f["rule"]: f for f in doc["findings"]}
+                # A host descheduled for long stretches dilutes the mistake's share of the
+                # window: a CI run beside other jobs once found no pageable-memcpy at all.
+                # The mistake is there in every run; such a stall does not repeat three times.
+                for attempt in range(3):
+                    doc = self.analyze_json(self.record_program(name, env, attempt=attempt))
+                    fired = {f["rule"]: f for f in doc["findings"]}
+                    if rule in fired:
+                        break
                 self.assertIn(rule, fired, json.dumps(doc["findings"], indent=1))
                 finding = fired[rule]
                 self.assertEqual(finding["where"]["ranges"][0]["name"], range_name, finding)
