@@ -89,7 +89,7 @@ bool CoveredLengthStream::insert_near_end(uint64_t start_ns, uint64_t end_ns) {
 // ones: 14% of a report's instructions (a 5M-record file, --gpu-lag 30).
 // Late ones now wait until they are at least as many as they would move,
 // so that a merge moves at most about one recent interval per late one
-// (a wait of 4 late ones per recent one left 6%).
+// (waiting only until they were a quarter as many left 6%).
 void CoveredLengthStream::merge_behind_when_worth_it() {
   const auto from =
       std::partition_point(recent_.begin(), recent_.end(),
