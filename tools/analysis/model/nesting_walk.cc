@@ -3,13 +3,6 @@
 #include <algorithm>
 
 namespace gprof::analysis {
-namespace {
-
-bool is_range(const CpuNode& n) {
-  return (n.flags & kNodeRange) != 0;
-}
-
-}  // namespace
 
 WalkVisit NestingWalk::visit(const CpuNode& n) {
   WalkVisit out;
@@ -37,7 +30,7 @@ WalkVisit NestingWalk::visit(const CpuNode& n) {
   const bool in_range = (n.flags & (kNodeScopeRoot | kNodeInWindow)) ||
                         (parent != nullptr && (parent->result & kResultInRange));
   const bool under_range =
-      parent != nullptr && (is_range(parent->node) || (parent->result & kResultUnderRange));
+      parent != nullptr && (range(parent->node) || (parent->result & kResultUnderRange));
   o.kept = (!rules_.range_filter || in_range) && (!rules_.top_level_only || parent == nullptr);
   o.result =
       static_cast<uint8_t>((in_range ? kResultInRange : 0) | (under_range ? kResultUnderRange : 0) |
@@ -52,7 +45,7 @@ WalkVisit NestingWalk::visit(const CpuNode& n) {
     ++rows_.row_of(o.key).count;
   }
   if (contexts_ != nullptr) {
-    if (is_range(n)) {
+    if (range(n)) {
       // What reaches this range's CUDA total reaches the rows that
       // close_top would add it to, here and above.
       WalkTarget extra[1];
@@ -72,8 +65,7 @@ void NestingWalk::call_context(Open& o, Open* parent, WalkVisit& out) {
   if (parent != nullptr && parent->call_chain == kUnknown) {
     WalkTarget extra[1];
     uint32_t count = 0;
-    if (parent->kept && is_range(parent->node))
-      extra[count++] = {parent->key, WalkField::kSelfDevice};
+    if (parent->kept && range(parent->node)) extra[count++] = {parent->key, WalkField::kSelfDevice};
     parent->call_chain = contexts_->extend(parent->chain, extra, count);
   }
   o.chain = parent ? parent->call_chain : WalkContexts::kNone;
@@ -95,7 +87,7 @@ NestingWalk::SetEnd NestingWalk::set_end(uint32_t id, uint64_t end_ns) {
   for (size_t i = stack_.size(); i-- > 0;) {
     Open& o = stack_[i];
     CpuNode& n = o.node;
-    if (n.id != id || !is_range(n) || n.end_ns != kOpenEnd) continue;
+    if (n.id != id || !range(n) || n.end_ns != kOpenEnd) continue;
     const uint64_t end = std::max(end_ns, n.start_ns);
     // What a sort by start would have nested: starts before the end, ends
     // no later.
@@ -122,7 +114,7 @@ std::vector<WalkTarget> NestingWalk::memory_targets() const {
   }
   for (size_t i = stack_.size() - 1; i-- > 0;) {
     const Open& a = stack_[i];
-    if (a.kept && is_range(a.node) && !is_range(stack_[i + 1].node))
+    if (a.kept && range(a.node) && !range(stack_[i + 1].node))
       out.push_back({a.key, WalkField::kSelfMemory});
     if (a.kept && a.counts_totals) out.push_back({a.key, WalkField::kTotalMemory});
   }
@@ -162,7 +154,7 @@ void NestingWalk::close_all() {
     // As torch appends a kernel to the op that launched it and never to
     // the runtime event, an API call's GPU work is its range's CUDA time;
     // the call keeps it apart, for the api view's own columns.
-    const bool api_call = !is_range(n);
+    const bool api_call = !range(n);
     if (api_call)
       row.issued_device_ns += o.self_device_ns;
     else
@@ -189,7 +181,7 @@ void NestingWalk::close_all() {
   parent.device_mem += o.device_mem;
   parent.host_mem += o.host_mem;
   // A range's own share is what the calls directly inside it did.
-  if (is_range(parent.node) && !is_range(n)) {
+  if (range(parent.node) && !range(n)) {
     parent.self_device_ns += o.device_total_ns;
     parent.self_device_mem += o.device_mem;
     parent.self_host_mem += o.host_mem;
