@@ -39,9 +39,10 @@ TEST_CASE("golden: gpuprof report of a checked-in file", "[golden]") {
   const std::string dir = golden_dir();
   const std::vector<Case> all = cases();
   REQUIRE(all.size() == 8);
-  // Streamed (the key-averages views) and read in memory (GPROF_STREAM=0,
-  // tools/analysis/aggregate/ops_stream.h): the same bytes.
-  for (const char* path : {"", "GPROF_STREAM=0 "})
+  // Streamed (the key-averages views), read in memory (GPROF_STREAM=0,
+  // tools/analysis/aggregate/ops_stream.h) and with the rows spilled past
+  // two of them (render/large_table.h): the same bytes.
+  for (const char* path : {"", "GPROF_STREAM=0 ", "GPROF_STREAM=spill-rows "})
     for (const Case& c : all) {
       INFO(path << "gpuprof report " << c.args << " training.gprof; expected: " << c.expected
                 << " (test/unit/tools/golden/update.sh BUILD_DIR updates it)");

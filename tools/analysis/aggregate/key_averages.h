@@ -4,19 +4,49 @@
 // what they add is cpu_tree.h's and ops_rows.h's business.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "tools/analysis/aggregate/row.h"
+#include "tools/analysis/aggregate/row_runs.h"
 #include "tools/analysis/model/id_index.h"
 
 namespace gprof::analysis {
 
+// Rows by (kind, name, group): the order of a spilled table's runs.
+struct ByKey {
+  bool operator()(const PlacedRow& a, const PlacedRow& b) const {
+    if (a.row.kind != b.row.kind) return a.row.kind < b.row.kind;
+    if (const int c = a.row.name.compare(b.row.name); c != 0) return c < 0;
+    return a.row.group < b.row.group;
+  }
+};
+
 class KeyAverages {
  public:
   using Key = uint32_t;
+
+  // `file`: the rows' places (row_runs.h) are (file << 40) + the order they
+  // were created in, so that the rows of many files, merged, keep the order
+  // of one table reading the files one by one.
+  explicit KeyAverages(uint32_t file = 0) : next_place_(uint64_t{file} << 40) {}
+
+  // Past `rows` rows in memory, they are written out sorted by key
+  // (row_runs.h) before the next key is made: the keys given before are
+  // then no more (generation() says so), and the table is read with
+  // merged(). 0: never (the default).
+  void spill_above(size_t rows) {
+    spill_above_ = rows;
+    // The runs hold as many before they write them.
+    runs_ = rows == 0 ? RowRuns<ByKey>() : RowRuns<ByKey>(rows * sizeof(PlacedRow));
+  }
+  bool spills() const { return spill_above_ != 0; }
+  bool spilled() const { return !runs_.empty(); }
+  // Changes when the keys given before are no more.
+  uint32_t generation() const { return generation_; }
 
   // The row of (`kind`, `name`, `group`), created on first use.
   Key key(std::string_view name, RowKind kind, std::string_view group = {});
@@ -29,14 +59,34 @@ class KeyAverages {
   void add_gpu_activity(Key key, uint64_t duration_ns, uint64_t count = 1);
 
   // The rows with at least one call, in the order their keys were created;
-  // the aggregator is empty afterwards.
+  // the aggregator is empty afterwards. All in memory, spilled or not.
   std::vector<Row> finish();
+
+  // The rows with at least one call, each once with its place, in the
+  // order of their keys (not their places): what a table too large for
+  // memory is read by. The aggregator is empty afterwards.
+  class Merged {
+   public:
+    bool next(PlacedRow& out);
+
+   private:
+    friend class KeyAverages;
+    explicit Merged(RowRuns<ByKey>::Cursor cursor) : cursor_(std::move(cursor)) {
+      more_ = cursor_.next(ahead_);
+    }
+    RowRuns<ByKey>::Cursor cursor_;
+    PlacedRow ahead_;
+    bool more_ = false;
+  };
+  Merged merged();
 
   size_t row_count() const { return rows_.size(); }
   // Room for `rows` rows in all: a row per op (--group-by seq) would
   // otherwise be copied as the table grows, and held twice meanwhile.
   void reserve(size_t rows) {
+    if (spill_above_ != 0) rows = std::min(rows, spill_above_);
     rows_.reserve(rows);
+    places_.reserve(rows);
     if (rows >= index_.slot_count() / 2) rebuild_index(rows);
   }
 
@@ -50,8 +100,16 @@ class KeyAverages {
   // string took about 130 bytes a row.
   uint32_t& slot_of(RowKind kind, std::string_view name, std::string_view group);
   void rebuild_index(size_t rows);
+  // key(), for a row of `place` when it is new.
+  Key key_at(std::string_view name, RowKind kind, std::string_view group, uint64_t place);
+  void spill();
   std::vector<Row> rows_;
+  std::vector<uint64_t> places_;  // by key
   IdIndex index_;
+  uint64_t next_place_;
+  size_t spill_above_ = 0;
+  uint32_t generation_ = 0;
+  RowRuns<ByKey> runs_;
 };
 
 }  // namespace gprof::analysis

@@ -16,10 +16,11 @@ namespace {
 // what --range keeps, as report's chain does.
 class OpsFileWork : public FileWork {
  public:
-  OpsFileWork(const OpsFilesOptions& options, unsigned decoders)
+  OpsFileWork(const OpsFilesOptions& options, unsigned decoders, uint32_t file)
       : options_(options),
         decoders_(decoders),
         stream_(!in_memory_asked()),
+        rows_(file),
         ops_(rows_, options.ops),
         throughput_(options.steps.value_or(std::vector<std::string>{}),
                     options.ops.ranges.empty() ? nullptr : &ops_),
@@ -62,6 +63,7 @@ class OpsFileWork : public FileWork {
 OpsFiles aggregate_ops_files(const std::vector<std::string>& paths,
                              const OpsFilesOptions& options) {
   OpsFiles out;
+  out.rows.spill_above(rows_in_memory());
   // Cores the files leave idle decode frames beside the aggregation: each
   // file read at a time gets its share of them.
   const unsigned jobs = options.jobs == 0 ? default_jobs() : options.jobs;
@@ -69,7 +71,7 @@ OpsFiles aggregate_ops_files(const std::vector<std::string>& paths,
   const unsigned decoders = jobs >= 2 * files ? jobs / files - 1 : 0;
   load_files_parallel(
       paths, options.jobs,
-      [&](uint32_t /*file*/) { return std::make_unique<OpsFileWork>(options, decoders); },
+      [&](uint32_t file) { return std::make_unique<OpsFileWork>(options, decoders, file); },
       [&](uint32_t /*file*/, FileWork& work, const FileInfo& info) {
         auto& file = static_cast<OpsFileWork&>(work);
         out.rows.merge(std::move(file.rows_));

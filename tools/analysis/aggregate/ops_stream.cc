@@ -51,7 +51,8 @@ bool stream_twice(uint32_t index, const std::string& path, const OpsOptions& opt
   {
     StreamedFile scratch_file;
     scratch_file.info.path = path;
-    KeyAverages scratch;
+    KeyAverages scratch(index);
+    scratch.spill_above(rows_in_memory());
     if (!stream_once(index, path, options, std::nullopt, decoders, nullptr, &found, nullptr,
                      scratch_file, scratch, why, nullptr, nullptr))
       return false;
@@ -71,7 +72,8 @@ std::optional<StreamedFile> stream_ops_file(uint32_t index, const std::string& p
                                             CallSet* scope, RecordVisitor* beside) {
   StreamedFile out;
   out.info.path = path;
-  KeyAverages local;
+  KeyAverages local(index);
+  local.spill_above(rows_in_memory());
   try {
     const bool by_work =
         options.group_by == GroupBy::kStream || options.group_by == GroupBy::kDevice;
@@ -81,7 +83,8 @@ std::optional<StreamedFile> stream_ops_file(uint32_t index, const std::string& p
       if (!twice) return std::nullopt;  // read again in memory
       out = StreamedFile{};
       out.info.path = path;
-      local = KeyAverages{};
+      local = KeyAverages(index);
+      local.spill_above(rows_in_memory());
       if (scope != nullptr) *scope = CallSet{};
       why.clear();
       if (!stream_twice(index, path, options, steps, decoders, scope, out, local, why, beside))

@@ -43,8 +43,14 @@ std::string RowLabels::group_text(uint32_t group) const {
 }
 
 KeyAverages::Key RowLabels::key(uint32_t label, KeyAverages& rows) {
+  if (rows.generation() != generation_) {
+    for (const uint32_t l : keyed_) keys_[l] = kNoKey;
+    keyed_.clear();
+    generation_ = rows.generation();
+  }
   KeyAverages::Key& key = keys_[label];
   if (key == kNoKey) {
+    if (rows.spills()) keyed_.push_back(label);
     const RowLabel& l = labels_[label];
     key = rows.key(strings_.text(l.name), l.kind, group_text(l.group));
     if (l.kind == RowKind::kGpu) rows.row(key).gpu_kind = l.gpu_kind;
@@ -55,6 +61,7 @@ KeyAverages::Key RowLabels::key(uint32_t label, KeyAverages& rows) {
 void RowLabels::clear() {
   labels_.clear();
   keys_.clear();
+  keyed_.clear();
   index_.clear();
 }
 

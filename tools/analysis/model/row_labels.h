@@ -47,7 +47,8 @@ class RowLabels {
   // The same kind and name with another group.
   uint32_t regroup(uint32_t label, uint32_t group);
 
-  // The row of `label`, created in `rows` on first use.
+  // The row of `label`, created in `rows` on first use (again after `rows`
+  // spilled).
   KeyAverages::Key key(uint32_t label, KeyAverages& rows);
 
   void clear();
@@ -68,7 +69,10 @@ class RowLabels {
   const Interner& strings_;
   std::vector<RowLabel> labels_;
   std::vector<KeyAverages::Key> keys_;  // by label; kNoKey until used
-  IdIndex index_;                       // the labels by value
+  // When rows spill: the labels with a key, of the rows' generation_.
+  std::vector<uint32_t> keyed_;
+  uint32_t generation_ = 0;
+  IdIndex index_;  // the labels by value
 };
 
 }  // namespace gprof::analysis

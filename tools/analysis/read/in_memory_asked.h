@@ -3,8 +3,12 @@
 // report, diff and analyze. GPROF_STREAM=two-pass takes the key-averages
 // stream's second way for --group-by stream|device (call_work_groups.h)
 // on every file, not only on one whose GPU lags past the hold.
+// GPROF_STREAM=spill-rows writes a key-averages table's rows out of memory
+// past 2 of them rather than past 131072 (key_averages.h): the tests' way
+// to the path a table of millions of rows takes.
 #pragma once
 
+#include <cstddef>
 #include <cstdlib>
 #include <string_view>
 
@@ -18,6 +22,12 @@ inline bool in_memory_asked() {
 inline bool two_passes_asked() {
   const char* value = std::getenv("GPROF_STREAM");
   return value != nullptr && std::string_view(value) == "two-pass";
+}
+
+// The rows a key-averages table keeps in memory before it spills them.
+inline size_t rows_in_memory() {
+  const char* value = std::getenv("GPROF_STREAM");
+  return value != nullptr && std::string_view(value) == "spill-rows" ? 2 : size_t{1} << 17;
 }
 
 }  // namespace gprof::analysis

@@ -51,8 +51,9 @@ constexpr std::array kAliases = {
     Alias{"key", SortKey::kName},
 };
 
-// The value a key sorts by; larger first.
-double value(const Row& row, SortKey key) {
+}  // namespace
+
+double sort_value(const Row& row, SortKey key) {
   switch (key) {
     case SortKey::kSelfCpu:
       return static_cast<double>(row.self_cpu_ns);
@@ -83,8 +84,6 @@ double value(const Row& row, SortKey key) {
   }
   return 0;
 }
-
-}  // namespace
 
 std::string normalize_sort_name(std::string_view text) {
   while (!text.empty() && (text.back() == '%' || text.back() == ' ')) text.remove_suffix(1);
@@ -142,7 +141,7 @@ void sort_rows(std::vector<Row>& rows, SortKey key, size_t limit) {
     });
   } else {
     std::vector<double> values(rows.size());
-    for (size_t i = 0; i < rows.size(); ++i) values[i] = value(rows[i], key);
+    for (size_t i = 0; i < rows.size(); ++i) values[i] = sort_value(rows[i], key);
     sort([&](uint32_t a, uint32_t b) {
       return values[a] != values[b] ? values[a] > values[b] : a < b;
     });

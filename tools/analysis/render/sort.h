@@ -42,6 +42,9 @@ std::string_view sort_key_name(SortKey key);
 // Every canonical name, for help texts and error messages.
 std::vector<std::string_view> sort_key_names();
 
+// The value rows sort by, larger first (not for kName).
+double sort_value(const Row& row, SortKey key);
+
 // Descending by `key` (ascending for kName); ties keep their order, as
 // Python's sorted(reverse=True) does. `limit` (0: all): only the first
 // `limit` rows of that order are kept.

@@ -1,6 +1,7 @@
 #include "tools/analysis/render/table.h"
 
 #include <algorithm>
+#include <memory>
 
 #include "tools/analysis/render/short_name.h"
 #include "tools/analysis/render/table_layout.h"
@@ -40,19 +41,41 @@ TableTotals effective_totals(const std::vector<Row>& rows, const TableOptions& o
 }
 
 TableColumns table_columns(const std::vector<Row>& rows, const TableOptions& options) {
-  TableColumns columns;
-  bool has_device_mem = false;
-  for (const Row& row : rows) {
-    columns.device_time = columns.device_time || row.self_device_ns > 0;
-    columns.issued_time =
-        columns.issued_time || (options.issued_columns && row.issued_device_ns > 0);
-    has_device_mem = has_device_mem || row.self_device_mem > 0;
-  }
+  TableSummary summary(options);
+  for (const Row& row : rows) summary.add(row, options);
+  return summary.columns;
+}
+
+TableSummary::TableSummary(const TableOptions& options) {
   columns.cpu_time = options.cpu_columns;
   columns.cpu_mem = options.profile_memory;
-  columns.device_mem = options.profile_memory && has_device_mem;
   columns.grouped = !options.group_title.empty();
-  return columns;
+}
+
+void TableSummary::add(const Row& row, const TableOptions& options) {
+  ++rows;
+  columns.device_time = columns.device_time || row.self_device_ns > 0;
+  columns.issued_time = columns.issued_time || (options.issued_columns && row.issued_device_ns > 0);
+  // torch's has_device_mem.
+  columns.device_mem = columns.device_mem || (options.profile_memory && row.self_device_mem > 0);
+  longest_name = std::max(longest_name, display_length(display_name(row, options)));
+  longest_group = std::max(longest_group, display_length(row.group));
+}
+
+TableSummary summarize_table(const std::vector<Row>& rows, const TableOptions& options) {
+  TableSummary summary(options);
+  for (const Row& row : rows) summary.add(row, options);
+  summary.totals = effective_totals(rows, options);
+  return summary;
+}
+
+RowCursor table_row_cursor(std::vector<Row> rows, const TableOptions& options) {
+  auto sorted = std::make_shared<std::vector<Row>>(table_rows(std::move(rows), options));
+  return [sorted, next = size_t{0}](Row& out) mutable {
+    if (next == sorted->size()) return false;
+    out = std::move((*sorted)[next++]);
+    return true;
+  };
 }
 
 std::vector<Row> table_rows(std::vector<Row> rows, const TableOptions& options) {
@@ -129,31 +152,30 @@ std::vector<std::string> table_footer(const TableColumns& columns, const TableOp
 }
 
 void write_table(std::vector<Row> rows, const TableOptions& options, const TextSink& write) {
-  if (rows.empty()) return;
+  const TableSummary summary = summarize_table(rows, options);
+  write_table(summary, table_row_cursor(std::move(rows), options), options, write);
+}
+
+void write_table(const TableSummary& summary, const RowCursor& next, const TableOptions& options,
+                 const TextSink& write) {
+  if (summary.rows == 0) return;
   const size_t max_name_width = std::max<size_t>(options.max_name_width, 4);
-  const TableTotals totals = effective_totals(rows, options);
-  const TableColumns columns = table_columns(rows, options);
-  size_t longest_name = 0;
-  size_t longest_group = 0;
-  for (const Row& row : rows) {
-    longest_name = std::max(longest_name, display_length(display_name(row, options)));
-    longest_group = std::max(longest_group, display_length(row.group));
-  }
-  rows = table_rows(std::move(rows), options);
+  const TableTotals& totals = summary.totals;
+  const TableColumns& columns = summary.columns;
   const std::vector<std::string> headers = table_headers(columns, options);
 
   TableLayout layout;
-  layout.add_column(name_column_width(longest_name, max_name_width));
+  layout.add_column(name_column_width(summary.longest_name, max_name_width));
   const size_t fixed_columns = headers.size() - (columns.grouped ? 1 : 0);
   for (size_t i = 1; i < fixed_columns; ++i) layout.add_column(kDefaultColumnWidth);
-  const size_t group_width =
-      std::min(std::max(longest_group + 4, display_length(options.group_title)), kMaxGroupWidth);
+  const size_t group_width = std::min(
+      std::max(summary.longest_group + 4, display_length(options.group_title)), kMaxGroupWidth);
   if (columns.grouped) layout.add_column(group_width);
 
   write(layout.separator());
   write(layout.line(headers));
   write(layout.separator());
-  for (const Row& row : rows) {
+  for (Row row; next(row);) {
     std::vector<std::string> cells = table_cells(row, columns, options, totals);
     cells.front() = fit_name(cells.front(), max_name_width);
     if (columns.grouped) cells.back() = std::string(display_prefix(row.group, group_width));

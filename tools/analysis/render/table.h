@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -86,6 +87,32 @@ TableColumns table_columns(const std::vector<Row>& rows, const TableOptions& opt
 
 // `rows` sorted by options.sort and cut to options.row_limit.
 std::vector<Row> table_rows(std::vector<Row> rows, const TableOptions& options);
+
+// What a table's layout takes from every row it could print, not only
+// from those it prints: a table too large for memory is summed up as its
+// rows go by (large_table.h), then printed from a second pass.
+struct TableSummary {
+  // No rows yet: the columns the options decide.
+  explicit TableSummary(const TableOptions& options);
+  size_t rows = 0;
+  TableTotals totals;  // effective_totals()
+  TableColumns columns;
+  size_t longest_name = 0;   // display_length of display_name()
+  size_t longest_group = 0;  // display_length of Row::group
+  // Adds `row` to columns and the longest name and group (not to totals).
+  void add(const Row& row, const TableOptions& options);
+};
+TableSummary summarize_table(const std::vector<Row>& rows, const TableOptions& options);
+
+// The rows a table prints, in order: false when there are no more.
+using RowCursor = std::function<bool(Row&)>;
+// table_rows(rows) one by one.
+RowCursor table_row_cursor(std::vector<Row> rows, const TableOptions& options);
+
+// write_table() of the rows `summary` sums up, printed in the order and
+// number `next` gives.
+void write_table(const TableSummary& summary, const RowCursor& next, const TableOptions& options,
+                 const TextSink& write);
 
 std::vector<std::string> table_headers(const TableColumns& columns, const TableOptions& options);
 

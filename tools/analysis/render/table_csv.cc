@@ -41,9 +41,14 @@ std::string csv_field(std::string_view text) {
 }
 
 void write_csv_table(std::vector<Row> rows, const TableOptions& options, const TextSink& write) {
-  const TableTotals totals = effective_totals(rows, options);
-  const TableColumns columns = table_columns(rows, options);
-  rows = table_rows(std::move(rows), options);
+  const TableSummary summary = summarize_table(rows, options);
+  write_csv_table(summary, table_row_cursor(std::move(rows), options), options, write);
+}
+
+void write_csv_table(const TableSummary& summary, const RowCursor& next,
+                     const TableOptions& options, const TextSink& write) {
+  const TableTotals& totals = summary.totals;
+  const TableColumns& columns = summary.columns;
   const std::string& device = options.device_name;
 
   std::vector<std::string> headers = {"Name",        "Self CPU %",     "Self CPU (ns)",
@@ -60,7 +65,7 @@ void write_csv_table(std::vector<Row> rows, const TableOptions& options, const T
   if (columns.grouped) headers.push_back(options.group_title);
 
   write(csv_line(headers));
-  for (const Row& row : rows) {
+  for (Row row; next(row);) {
     std::vector<std::string> fields = {
         row.name,
         share(row.self_cpu_ns, totals.self_cpu_ns),

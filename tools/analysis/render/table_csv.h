@@ -26,5 +26,8 @@ std::string render_csv_table(std::vector<Row> rows, const TableOptions& options)
 // The same lines, each handed to `write` as it is made: a table of a row per
 // op (--group-by seq --limit 0) is not held twice, as rows and as text.
 void write_csv_table(std::vector<Row> rows, const TableOptions& options, const TextSink& write);
+// The rows `summary` sums up, in the order and number `next` gives.
+void write_csv_table(const TableSummary& summary, const RowCursor& next,
+                     const TableOptions& options, const TextSink& write);
 
 }  // namespace gprof::analysis

@@ -65,10 +65,15 @@ std::string markdown_code(std::string_view text) {
 
 void write_markdown_table(std::vector<Row> rows, const TableOptions& options,
                           const TextSink& write) {
-  if (rows.empty()) return;
-  const TableTotals totals = effective_totals(rows, options);
-  const TableColumns columns = table_columns(rows, options);
-  rows = table_rows(std::move(rows), options);
+  const TableSummary summary = summarize_table(rows, options);
+  write_markdown_table(summary, table_row_cursor(std::move(rows), options), options, write);
+}
+
+void write_markdown_table(const TableSummary& summary, const RowCursor& next,
+                          const TableOptions& options, const TextSink& write) {
+  if (summary.rows == 0) return;
+  const TableTotals& totals = summary.totals;
+  const TableColumns& columns = summary.columns;
   const std::vector<std::string> headers = table_headers(columns, options);
 
   // The group column, when there is one, is the last.
@@ -78,7 +83,7 @@ void write_markdown_table(std::vector<Row> rows, const TableOptions& options,
   for (size_t i = 0; i < headers.size(); ++i) head += i == 0 ? " :--- |" : " ---: |";
   head += "\n";
   write(head);
-  for (const Row& row : rows)
+  for (Row row; next(row);)
     write(markdown_line(table_cells(row, columns, options, totals), 0, group_column));
   for (const std::string& line : table_footer(columns, options, totals)) write("\n" + line + "\n");
 }

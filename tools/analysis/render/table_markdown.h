@@ -33,5 +33,8 @@ std::string render_markdown_table(std::vector<Row> rows, const TableOptions& opt
 // a row per op (--group-by seq --limit 0) is not also held as one string.
 void write_markdown_table(std::vector<Row> rows, const TableOptions& options,
                           const TextSink& write);
+// The rows `summary` sums up, in the order and number `next` gives.
+void write_markdown_table(const TableSummary& summary, const RowCursor& next,
+                          const TableOptions& options, const TextSink& write);
 
 }  // namespace gprof::analysis

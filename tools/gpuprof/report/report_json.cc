@@ -106,7 +106,14 @@ void write_json_report(std::vector<analysis::Row> rows, const analysis::TableOpt
                        const JsonReportInfo& info, const std::vector<analysis::FileInfo>& files,
                        const analysis::TextSink& write) {
   const analysis::TableTotals totals = analysis::effective_totals(rows, options);
-  rows = analysis::table_rows(std::move(rows), options);
+  write_json_report(totals, analysis::table_row_cursor(std::move(rows), options), options, info,
+                    files, write);
+}
+
+void write_json_report(const analysis::TableTotals& totals, const analysis::RowCursor& next,
+                       const analysis::TableOptions& options, const JsonReportInfo& info,
+                       const std::vector<analysis::FileInfo>& files,
+                       const analysis::TextSink& write) {
   const bool grouped = !options.group_title.empty();
 
   ordered_json doc;
@@ -145,17 +152,18 @@ void write_json_report(std::vector<analysis::Row> rows, const analysis::TableOpt
   const size_t after = at + kRows.size();  // at "]" of the empty list
   write(std::string_view(text).substr(0, after));
   std::string item;
-  for (size_t i = 0; i < rows.size(); ++i) {
+  size_t written = 0;
+  for (analysis::Row row; next(row);) {
     // A row as the document would print it: two levels in, 4 spaces.
-    const std::string row = dump(row_json(rows[i], grouped));
-    item.assign(i == 0 ? "\n    " : ",\n    ");
-    for (char c : row) {
+    const std::string text = dump(row_json(row, grouped));
+    item.assign(written++ == 0 ? "\n    " : ",\n    ");
+    for (char c : text) {
       item += c;
       if (c == '\n') item += "    ";
     }
     write(item);
   }
-  write(rows.empty() ? std::string_view() : std::string_view("\n  "));
+  write(written == 0 ? std::string_view() : std::string_view("\n  "));
   write(std::string_view(text).substr(after));
   write("\n");
 }

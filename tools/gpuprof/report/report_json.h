@@ -38,5 +38,10 @@ std::string render_json_report(std::vector<analysis::Row> rows,
 void write_json_report(std::vector<analysis::Row> rows, const analysis::TableOptions& options,
                        const JsonReportInfo& info, const std::vector<analysis::FileInfo>& files,
                        const analysis::TextSink& write);
+// The rows `next` gives, in its order and number, with `totals`.
+void write_json_report(const analysis::TableTotals& totals, const analysis::RowCursor& next,
+                       const analysis::TableOptions& options, const JsonReportInfo& info,
+                       const std::vector<analysis::FileInfo>& files,
+                       const analysis::TextSink& write);
 
 }  // namespace gprof::cli

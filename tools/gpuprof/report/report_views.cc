@@ -23,6 +23,7 @@
 #include "tools/analysis/read/parallel_files.h"
 #include "tools/analysis/read/visitor_chain.h"
 #include "tools/analysis/render/cell_table.h"
+#include "tools/analysis/render/large_table.h"
 #include "tools/analysis/render/launch_table.h"
 #include "tools/analysis/render/range_text.h"
 #include "tools/analysis/render/sort.h"
@@ -229,26 +230,44 @@ int run_key_averages_view(const ReportOptions& options) {
   if (!check_files(files)) return kExitFileError;
   print_in_memory_notes(ops.in_memory);
 
-  std::vector<analysis::Row> rows = ops.rows.finish();
-  if (!options.ranges.empty() && rows.empty()) return range_matches_nothing(options);
-  // Shares of everything in scope, whichever part the view shows (docs/columns.md): with
-  // --top-level-only too, which keeps only the rows that hold the others.
-  table.totals =
-      options.top_level_only ? analysis::top_level_totals(rows) : analysis::table_totals(rows);
   // As torch's table: the memory columns with --profile-memory only. CSV is
   // read by programs: it keeps them whenever the run moved memory.
   const bool csv = options.format == "csv";
   table.profile_memory = options.profile_memory || (csv && ops.saw_memory);
-  const bool any_rows = !rows.empty();
-  const bool memory_row = std::any_of(rows.begin(), rows.end(), [view](const analysis::Row& r) {
-    return r.name == "[memory]" && analysis::row_in_view(r, view);
-  });
-  std::erase_if(rows,
-                [view](const analysis::Row& row) { return !analysis::row_in_view(row, view); });
   // The default sort, by CPU total, ties the GPU activities (no CPU time) at
   // the bottom in the order first seen: among themselves, by CUDA total (the
   // table's sort is stable).
-  if (options.sort.empty()) analysis::sort_rows(rows, analysis::SortKey::kDeviceTotal);
+  const std::optional<analysis::SortKey> then_by =
+      options.sort.empty() ? std::optional(analysis::SortKey::kDeviceTotal) : std::nullopt;
+  // A table of more rows than memory holds (a row per op, --group-by seq)
+  // is read as it is printed (large_table.h); the others in memory.
+  analysis::LargeTable shown(table);
+  if (ops.rows.spilled()) {
+    shown = analysis::read_large_table(ops.rows, table, {view, options.top_level_only, then_by});
+    table.totals = shown.summary.totals;
+  } else {
+    std::vector<analysis::Row> rows = ops.rows.finish();
+    // Shares of everything in scope, whichever part the view shows
+    // (docs/columns.md): with --top-level-only too, which keeps only the
+    // rows that hold the others.
+    table.totals =
+        options.top_level_only ? analysis::top_level_totals(rows) : analysis::table_totals(rows);
+    shown.any_rows = !rows.empty();
+    shown.memory_row = std::any_of(rows.begin(), rows.end(), [view](const analysis::Row& r) {
+      return r.name == "[memory]" && analysis::row_in_view(r, view);
+    });
+    std::erase_if(rows,
+                  [view](const analysis::Row& row) { return !analysis::row_in_view(row, view); });
+    shown.any_group = std::any_of(rows.begin(), rows.end(),
+                                  [](const analysis::Row& r) { return !r.group.empty(); });
+    shown.moved_memory = std::any_of(rows.begin(), rows.end(), [](const analysis::Row& r) {
+      return r.cpu_mem != 0 || r.device_mem != 0 || r.self_cpu_mem != 0 || r.self_device_mem != 0;
+    });
+    if (then_by) analysis::sort_rows(rows, *then_by);
+    shown.summary = analysis::summarize_table(rows, table);
+    shown.rows = analysis::table_row_cursor(std::move(rows), table);
+  }
+  if (!options.ranges.empty() && !shown.any_rows) return range_matches_nothing(options);
   // The lines under the table: range problems, steps and GPU busy, why GPU
   // times are missing, losses.
   std::string lines;
@@ -259,15 +278,13 @@ int run_key_averages_view(const ReportOptions& options) {
   // What a torch.profiler user misses in a Python run without annotations,
   // and why a column they asked for is empty.
   const bool any_range = ranges.push_pop + ranges.start_end != 0;
-  if (!any_range && (view == analysis::View::kOps || view == analysis::View::kRanges) && any_rows &&
-      std::any_of(files.begin(), files.end(), is_python))
+  if (!any_range && (view == analysis::View::kOps || view == analysis::View::kRanges) &&
+      shown.any_rows && std::any_of(files.begin(), files.end(), is_python))
     lines +=
         "Ranges: none recorded, so no op rows: PyTorch's ops are rows under "
         "torch.autograd.profiler.emit_nvtx(); name your own code with torch.cuda.nvtx.range() "
         "or nvtx.annotate().\n";
-  if (group_by == analysis::GroupBy::kInputShape &&
-      std::none_of(rows.begin(), rows.end(),
-                   [](const analysis::Row& r) { return !r.group.empty(); }))
+  if (group_by == analysis::GroupBy::kInputShape && !shown.any_group)
     lines +=
         "Input Shapes: no range carried sizes; PyTorch writes them with "
         "emit_nvtx(record_shapes=True).\n";
@@ -275,15 +292,10 @@ int run_key_averages_view(const ReportOptions& options) {
       options.samples_per_step ? std::optional<uint64_t>(options.samples_per_step) : std::nullopt;
   lines += analysis::render_throughput(ops.throughput, samples, table.time_unit);
   lines += devices_line(files);
-  if (memory_row)
+  if (shown.memory_row)
     lines += "[memory]: allocations and frees made outside any range (torch's [memory] row).\n";
   // In scope: with --range, what the selected rows moved.
-  const bool moved_memory = options.ranges.empty()
-                                ? ops.saw_memory
-                                : std::any_of(rows.begin(), rows.end(), [](const analysis::Row& r) {
-                                    return r.cpu_mem != 0 || r.device_mem != 0 ||
-                                           r.self_cpu_mem != 0 || r.self_device_mem != 0;
-                                  });
+  const bool moved_memory = options.ranges.empty() ? ops.saw_memory : shown.moved_memory;
   if (moved_memory && !table.profile_memory && options.format != "json")
     lines +=
         "Memory: the run allocated or freed memory; --profile-memory shows the memory "
@@ -293,9 +305,9 @@ int run_key_averages_view(const ReportOptions& options) {
   // too); the notes go to stderr.
   if (options.format == "csv" || options.format == "json") {
     if (options.format == "csv") {
-      analysis::write_csv_table(std::move(rows), table, analysis::write_stdout);
+      analysis::write_csv_table(shown.summary, shown.rows, table, analysis::write_stdout);
     } else {
-      write_json_report(std::move(rows), table,
+      write_json_report(shown.summary.totals, shown.rows, table,
                         JsonReportInfo{options.view, std::string(analysis::group_by_name(group_by)),
                                        std::string(analysis::sort_key_name(*table.sort)),
                                        options.ranges, options.top_level_only, lines + notes},
@@ -304,11 +316,11 @@ int run_key_averages_view(const ReportOptions& options) {
     print_table_notes(stderr, files);
     return kExitOk;
   }
-  if (rows.empty()) lines = no_rows(options, view, any_rows) + lines;
+  if (shown.summary.rows == 0) lines = no_rows(options, view, shown.any_rows) + lines;
   if (options.format == "md")
-    analysis::write_markdown_table(std::move(rows), table, analysis::write_stdout);
+    analysis::write_markdown_table(shown.summary, shown.rows, table, analysis::write_stdout);
   else
-    analysis::write_table(std::move(rows), table, analysis::write_stdout);
+    analysis::write_table(shown.summary, shown.rows, table, analysis::write_stdout);
   lines += notes;
   fmt::print("{}", options.format == "md" ? markdown_paragraphs(lines) : lines);
   return kExitOk;
