@@ -44,6 +44,18 @@ STREAMED = (
     ["--view", "memory", "--range", "*", "--sort", "bytes"],
 )
 
+# Also with a table's rows and the labels of rows grouped by a number spilled past a few
+# (GPROF_STREAM=spill-rows: key_averages.h, number_rows.h), the path of millions of rows.
+SPILLED = (
+    [],
+    ["--group-by", "seq", "--limit", "0"],
+    ["--group-by", "seq", "--format", "json", "--profile-memory"],
+    ["--group-by", "input-shape", "--format", "md"],
+    ["--group-by", "thread", "--limit", "0", "--profile-memory"],
+    ["--range", "*", "--top-level-only", "--group-by", "thread", "--step", "*"],
+    ["--group-by", "stream", "--range", "*", "--limit", "0"],
+)
+
 
 def report(args, paths, stream=True, env=None):
     """`gpuprof report`: streamed (GPROF_STREAM unset, or as `env` sets it), or in memory."""
@@ -84,6 +96,10 @@ class StreamCase(E2ETestCase):
             self.assertTrue(streamed.stdout, args)
             self.assertEqual(streamed.stdout, in_memory.stdout, args)
             self.assertEqual(streamed.stderr, in_memory.stderr, args)
+            if args in SPILLED:
+                spilled = report(args, paths, env={"GPROF_STREAM": "spill-rows"})
+                self.assertEqual((spilled.returncode, spilled.stdout, spilled.stderr),
+                                 (0, in_memory.stdout, in_memory.stderr), args)
         if dumps:
             self.check_dump(paths)
 
@@ -263,10 +279,11 @@ class StreamMatchesMemory(StreamCase):
     def test_a_row_per_op_stays_small(self):
         """Issue 31: --group-by seq makes a row per op (274K rows from 2M records). Each row's
         state cost about 750 bytes while the file was read: 235-247 MB here (2026-11-29, main at
-        c959959), 1.36 GB on a 15M-record file. The calls' contexts are let go once their work
-        has come, the rows' numbers are kept without their strings, labels in an open-addressed
-        index, sequence numbers as numbers, CSV is written as it is made, and glibc gives back
-        what is freed: 99-105 MB here."""
+        c959959), 1.36 GB on a 15M-record file; 110 MB at 02eb51f, which kept the rows in memory
+        (4.39 GB at 100M records). Past 131072 the labels of rows grouped by a number leave
+        memory as rows (number_rows.h), and the table's rows go to temporary files
+        (key_averages.h, render/large_table.h): 91-109 MB here, 98 MB on a 6M-record file
+        (823K rows, 272 MB at 02eb51f), 130 MB at 100M records."""
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "ops.gprof")
             subprocess.run([GEN, "--records", "2M", "-o", path], check=True, capture_output=True)
@@ -276,6 +293,17 @@ class StreamMatchesMemory(StreamCase):
             rows, _ = report_with_peak(["--group-by", "seq", "--format", "csv", "--limit", "0"],
                                        [path])
             self.assertEqual(rows.stdout.count("\n"), 274354)  # header + a row per op
+            # Three times the rows, not three times the memory.
+            path = os.path.join(d, "ops6.gprof")
+            subprocess.run([GEN, "--records", "6M", "-o", path], check=True, capture_output=True)
+            out_path = os.path.join(d, "rows.csv")
+            run, peak_kb = with_peak(["report", "--quiet", "--group-by", "seq", "--format", "csv",
+                                      "--limit", "0", path], out_path)
+            self.assertEqual(run.returncode, 0, run.stderr)
+            with open(out_path) as f:
+                self.assertEqual(sum(1 for _ in f), 822935)
+            self.assertLess(peak_kb, 160 * 1024)
+
 
 def assert_streamed_as_in_memory(test, path, arg_lists, peak_mib):
     """`gpuprof report ARGS path` for each ARGS: streamed (no note), the in-memory bytes, and

@@ -30,14 +30,21 @@ void KeyAverages::rebuild_index(size_t rows) {
 }
 
 KeyAverages::Key KeyAverages::key(std::string_view name, RowKind kind, std::string_view group) {
-  return key_at(name, kind, group, next_place_);
+  const RowPlace place = RowPlace::ranked(file_, 0, next_rank_);
+  const Key key = key_at(name, kind, group, place);
+  if (places_[key] == place) ++next_rank_;  // made here: a key found has an earlier place
+  return key;
 }
 
 KeyAverages::Key KeyAverages::key_at(std::string_view name, RowKind kind, std::string_view group,
-                                     uint64_t place) {
+                                     const RowPlace& place) {
   if (!index_.fits(rows_.size() + 1)) rebuild_index(2 * (rows_.size() + 1));
   uint32_t* slot = &slot_of(kind, name, group);
-  if (*slot != 0) return *slot - 1;
+  if (*slot != 0) {
+    RowPlace& held = places_[*slot - 1];
+    held = std::min(held, place);
+    return *slot - 1;
+  }
   if (spill_above_ != 0 && rows_.size() >= spill_above_) {
     spill();
     rebuild_index(spill_above_);
@@ -50,7 +57,6 @@ KeyAverages::Key KeyAverages::key_at(std::string_view name, RowKind kind, std::s
   row.group = std::string(group);
   rows_.push_back(std::move(row));
   places_.push_back(place);
-  if (place == next_place_) ++next_place_;
   *slot = key + 1;
   return key;
 }
@@ -80,7 +86,6 @@ void KeyAverages::merge(KeyAverages&& other) {
     places_ = std::exchange(other.places_, {});
     index_ = std::exchange(other.index_, {});
     runs_.absorb(std::move(other.runs_));
-    next_place_ = std::max(next_place_, other.next_place_);
     if (spill_above_ != 0 && rows_.size() > spill_above_) {
       spill();
     }
@@ -90,14 +95,12 @@ void KeyAverages::merge(KeyAverages&& other) {
   for (size_t i = 0; i < other.rows_.size(); ++i) {
     Row& from = other.rows_[i];
     const Key key = key_at(from.name, from.kind, from.group, other.places_[i]);
-    places_[key] = std::min(places_[key], other.places_[i]);
     Row& to = rows_[key];
     // Row labels set a GPU row's kind each time they ask for its key: the
     // last file's word stands.
     if (from.kind == RowKind::kGpu) to.gpu_kind = from.gpu_kind;
     add_row_values(to, from);
   }
-  next_place_ = std::max(next_place_, other.next_place_);
   other.rows_.clear();
   other.places_.clear();
   other.index_.clear();
@@ -140,7 +143,7 @@ bool KeyAverages::Merged::next(PlacedRow& out) {
     out = std::move(ahead_);
     // The same key in other runs: one row, at the earliest place, of the
     // kind of GPU work the latest one named (merge()).
-    uint64_t latest = out.place;
+    RowPlace latest = out.place;
     while ((more_ = cursor_.next(ahead_)) && !ByKey{}(out, ahead_)) {
       if (ahead_.place > latest) {
         latest = ahead_.place;

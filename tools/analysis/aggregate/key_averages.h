@@ -29,10 +29,10 @@ class KeyAverages {
  public:
   using Key = uint32_t;
 
-  // `file`: the rows' places (row_runs.h) are (file << 40) + the order they
-  // were created in, so that the rows of many files, merged, keep the order
-  // of one table reading the files one by one.
-  explicit KeyAverages(uint32_t file = 0) : next_place_(uint64_t{file} << 40) {}
+  // `file`: the rows' places (row_runs.h) are the file's and the order
+  // they were created in, so that the rows of many files, merged, keep the
+  // order of one table reading the files one by one.
+  explicit KeyAverages(uint32_t file = 0) : file_(file) {}
 
   // Past `rows` rows in memory, they are written out sorted by key
   // (row_runs.h) before the next key is made: the keys given before are
@@ -40,16 +40,24 @@ class KeyAverages {
   // merged(). 0: never (the default).
   void spill_above(size_t rows) {
     spill_above_ = rows;
-    // The runs hold as many before they write them.
-    runs_ = rows == 0 ? RowRuns<ByKey>() : RowRuns<ByKey>(rows * sizeof(PlacedRow));
+    // The runs hold as many before they write them, 8 MiB at most.
+    runs_ = rows == 0 ? RowRuns<ByKey>()
+                      : RowRuns<ByKey>(std::min(rows * sizeof(PlacedRow), kRunsHeld));
   }
   bool spills() const { return spill_above_ != 0; }
   bool spilled() const { return !runs_.empty(); }
+  // Rows made elsewhere (row_runs.h), added as if by key_at(): a reader's
+  // rows that left memory before the file ended.
+  void add_spilled(RowRuns<ByKey>&& rows) { runs_.absorb(std::move(rows)); }
   // Changes when the keys given before are no more.
   uint32_t generation() const { return generation_; }
 
   // The row of (`kind`, `name`, `group`), created on first use.
   Key key(std::string_view name, RowKind kind, std::string_view group = {});
+  // The same, created at `place` (or moved there when it is earlier): for a
+  // reader that knows where its rows stand. In memory, rows are in the
+  // order they were created: a reader gives its places in order.
+  Key key_at(std::string_view name, RowKind kind, std::string_view group, const RowPlace& place);
 
   Row& row(Key key) { return rows_[key]; }
 
@@ -100,13 +108,13 @@ class KeyAverages {
   // string took about 130 bytes a row.
   uint32_t& slot_of(RowKind kind, std::string_view name, std::string_view group);
   void rebuild_index(size_t rows);
-  // key(), for a row of `place` when it is new.
-  Key key_at(std::string_view name, RowKind kind, std::string_view group, uint64_t place);
   void spill();
+  static constexpr size_t kRunsHeld = size_t{8} << 20;
   std::vector<Row> rows_;
-  std::vector<uint64_t> places_;  // by key
+  std::vector<RowPlace> places_;  // by key
   IdIndex index_;
-  uint64_t next_place_;
+  uint32_t file_;
+  uint64_t next_rank_ = 0;
   size_t spill_above_ = 0;
   uint32_t generation_ = 0;
   RowRuns<ByKey> runs_;

@@ -23,7 +23,8 @@ bool stream_once(uint32_t index, const std::string& path, const OpsOptions& opti
                  CallSet* scope, FirstPass* first, FirstPass* second, StreamedFile& out,
                  KeyAverages& local, std::string& why, bool* needs_two_passes,
                  RecordVisitor* beside) {
-  OpsStream stream(out.info, options, steps.value_or(std::vector<std::string>{}), first, second);
+  OpsStream stream(out.info, options, steps.value_or(std::vector<std::string>{}), index, first,
+                   second);
   stream.mark_scope(scope);
   std::optional<RecordTee> tee;
   if (beside != nullptr) tee.emplace(stream, *beside);

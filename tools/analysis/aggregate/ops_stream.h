@@ -23,6 +23,11 @@
 // Kept until the file ends: start/end ranges (they pair across threads),
 // allocation and free calls (memory_ledger.h), step ranges (steps.h).
 //
+// --group-by seq: nearly a row per op. The labels of rows grouped by a
+// number are kept for the last 131072 of them (number_rows.h); older ones
+// leave as rows at their places (row_runs.h), and the file's rows spill
+// past 131072 too (key_averages.h): memory does not follow the ops.
+//
 // --group-by thread and --range: a GPU row's thread, and whether it counts,
 // are its call's, carried as a tag in CallSlots; work read before its call
 // waits for it (the call's read for a thread, its walk for a range), work of

@@ -88,7 +88,7 @@ CallSlots::Gpu OpsStream::pair_gpu(uint64_t correlation, uint64_t ns) {
   if (ns == 0) return pairing;
   if (pairing == CallSlots::Gpu::kOpened)
     add_device_time(contexts_, context, ns,
-                    [this](uint32_t l) -> RowValues& { return label_rows_[l]; });
+                    [this](uint32_t l) -> RowValues& { return values_of(l); });
   else if (pairing == CallSlots::Gpu::kLate)
     late_device_.late(correlation, ns);
   return pairing;
@@ -247,7 +247,7 @@ void OpsStream::on_external_correlation(uint64_t cupti_id, uint64_t external_id)
   if (ns == 0) return;
   if (outcome == CallSlots::Gpu::kOpened)
     add_device_time(contexts_, context, ns,
-                    [this](uint32_t l) -> RowValues& { return label_rows_[l]; });
+                    [this](uint32_t l) -> RowValues& { return values_of(l); });
   else if (outcome == CallSlots::Gpu::kLate)
     late_device_.late(external_id, ns);
 }

@@ -29,7 +29,8 @@ OpsStream::RangeName* OpsStream::find_range_name(uint32_t name, uint32_t domain)
 uint32_t OpsStream::make_range_label(RangeName& name, uint64_t seq, uint64_t op_id) {
   const uint32_t group = range_group(options_.group_by, by_file() ? process_ : Interner::kEmpty,
                                      seq, op_id, name.input_shapes, strings_);
-  const uint32_t l = label(RowLabel{RowKind::kRange, name.id, group});
+  const RowLabel row{RowKind::kRange, name.id, group};
+  const uint32_t l = group & kNumberGroup ? number_rows_.label(row) : label(row);
   if (!by_numbers_) name.label = l;
   return l;
 }

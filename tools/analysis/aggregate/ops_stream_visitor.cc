@@ -161,7 +161,7 @@ bool OpsStream::walked(const StreamEvent& e, const WalkVisit& v, NestingWalk& wa
     if (!slots_.pushed().empty()) keep_pushed();
     if (gpu_ns != 0)
       add_device_time(contexts_, v.context, gpu_ns,
-                      [this](uint32_t l) -> RowValues& { return label_rows_[l]; });
+                      [this](uint32_t l) -> RowValues& { return values_of(l); });
   }
   if (filtering_ && in_range) {
     if (scope_out_ != nullptr) scope_out_->add(e.node.id);
@@ -177,7 +177,7 @@ bool OpsStream::walked(const StreamEvent& e, const WalkVisit& v, NestingWalk& wa
 void OpsStream::add_memory(const MemoryCall& call, MemorySpace space, int64_t bytes) {
   const bool device = space == MemorySpace::kDevice;
   for (const WalkTarget& t : call.targets) {
-    RowValues& row = label_rows_[t.key];
+    RowValues& row = values_of(t.key);
     const bool self = t.field == WalkField::kSelfMemory;
     if (device)
       (self ? row.self_device_mem : row.device_mem) += bytes;
@@ -279,7 +279,7 @@ bool OpsStream::finish(KeyAverages& out, std::optional<FileThroughput>* throughp
   saw_memory_ = !deltas.empty();
 
   const bool joined = late_device_.join([this](uint32_t key, WalkField field, uint64_t ns) {
-    add_device_field(label_rows_[key], field, ns);
+    add_device_field(values_of(key), field, ns);
   });
   if (!joined || !tagged_work_.join_late()) {
     fail("a GPU record whose call left the pairing window");
@@ -307,12 +307,13 @@ bool OpsStream::finish(KeyAverages& out, std::optional<FileThroughput>* throughp
 
   // Rows in the order the in-memory path creates them: CPU rows by their
   // first event in walk order, GPU rows by their first record, launches of
-  // a CPU-only file, [memory].
-  std::vector<uint32_t> cpu;
+  // a CPU-only file, [memory]. Each at its place (row_runs.h), which rows
+  // of number labels that left memory (number_rows.h) are merged by.
+  std::vector<uint32_t> cpu = number_rows_.walked_labels();
   for (uint32_t l = 0; l < first_.size(); ++l)
     if (first_[l].seen) cpu.push_back(l);
-  std::sort(cpu.begin(), cpu.end(), [&](uint32_t a, uint32_t b) { return first_[a] < first_[b]; });
-  std::vector<FirstEvent>().swap(first_);
+  std::sort(cpu.begin(), cpu.end(),
+            [&](uint32_t a, uint32_t b) { return first_of(a) < first_of(b); });
   // Room for every row at once (grown, the rows would be held twice while
   // copied); memory_labels has a label per allocation, few of them distinct.
   std::vector<uint32_t> memory_rows = memory_labels;
@@ -321,22 +322,29 @@ bool OpsStream::finish(KeyAverages& out, std::optional<FileThroughput>* throughp
   out.reserve(out.row_count() + cpu.size() + work_order_.size() +
               (info_.gpu.records == 0 ? launch_order_.size() : 0) + memory_rows.size());
   std::vector<uint32_t>().swap(memory_rows);
-  for (uint32_t l : cpu) add_row_values(out.row(final_key(l, out)), label_rows_[l]);
+  for (uint32_t l : cpu)
+    add_row_values(out.row(final_key(l, out, first_of(l).place(file_))), values_of(l));
+  std::vector<FirstEvent>().swap(first_);
   std::vector<RowValues>().swap(label_rows_);  // read for the last time
+  if (number_rows_.evicted()) out.add_spilled(number_rows_.finish());
+  uint64_t rank = 0;
   for (uint32_t l : work_order_) {
     const Totals& t = work_totals_[l];
-    out.add_gpu_activity(final_key(l, out), t.duration_ns, t.count);
+    out.add_gpu_activity(final_key(l, out, RowPlace::ranked(file_, 1, rank++)), t.duration_ns,
+                         t.count);
   }
   if (filtering_)
     std::sort(launch_order_.begin(), launch_order_.end(),
               [&](uint32_t a, uint32_t b) { return launch_first_[a] < launch_first_[b]; });
   if (info_.gpu.records == 0)
-    for (uint32_t l : launch_order_) out.add_gpu_activity(final_key(l, out), 0, launch_counts_[l]);
-  size_t next_memory = 0;
-  for (const MemoryDelta& d : deltas) {
+    for (uint32_t l : launch_order_)
+      out.add_gpu_activity(final_key(l, out, RowPlace::ranked(file_, 2, rank++)), 0,
+                           launch_counts_[l]);
+  for (size_t next_memory = 0; const MemoryDelta& d : deltas) {
     auto it = memory_calls_.find(d.call);
     if (it == memory_calls_.end() || !memory_row(it->second)) continue;
-    add_memory_event(out.row(final_key(memory_labels[next_memory++], out)),
+    const uint32_t l = memory_labels[next_memory++];
+    add_memory_event(out.row(final_key(l, out, RowPlace::ranked(file_, 3, rank++))),
                      d.space == MemorySpace::kDevice, d.bytes);
   }
 

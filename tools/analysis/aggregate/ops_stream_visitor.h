@@ -16,9 +16,11 @@
 #include "formats/read/record_batches.h"
 #include "tools/analysis/aggregate/call_tagged_work.h"
 #include "tools/analysis/aggregate/call_work_groups.h"
+#include "tools/analysis/aggregate/first_event.h"
 #include "tools/analysis/aggregate/gpu_busy.h"
 #include "tools/analysis/aggregate/late_device_time.h"
 #include "tools/analysis/aggregate/memory_ledger.h"
+#include "tools/analysis/aggregate/number_rows.h"
 #include "tools/analysis/aggregate/ops_stream.h"
 #include "tools/analysis/aggregate/throughput_stream.h"
 #include "tools/analysis/model/call_slots.h"
@@ -35,31 +37,12 @@
 #include "tools/analysis/read/demangle.h"
 #include "tools/analysis/read/file_facts.h"
 #include "tools/analysis/read/gpu_names.h"
+#include "tools/analysis/read/in_memory_asked.h"
 #include "tools/analysis/read/interner.h"
 #include "tools/analysis/read/range_names.h"
 #include "tools/analysis/read/spill_sorter.h"
 
 namespace gprof::analysis::ops_stream {
-
-// Where a label's first kept event stands in the walk order of the file:
-// what of its CpuNode that order needs.
-struct FirstEvent {
-  uint64_t start_ns = 0;
-  uint64_t end_ns = 0;
-  uint32_t thread = 0;
-  uint32_t id = 0;
-  bool is_range = false;
-  bool seen = false;
-
-  static FirstEvent of(const CpuNode& n) {
-    return FirstEvent{n.start_ns, n.end_ns, n.thread, n.id, range(n), true};
-  }
-  friend bool range(const FirstEvent& e) { return e.is_range; }
-  // By thread, then as walks_before() orders a thread's events.
-  bool operator<(const FirstEvent& b) const {
-    return thread != b.thread ? thread < b.thread : walks_before(*this, b);
-  }
-};
 
 // Labels by a small integer id (an API id, an interned kernel id): a vector
 // indexed by the id, so that a record's label costs no hashing; ids too
@@ -128,16 +111,20 @@ class OpsStream final : public RecordVisitor,
  public:
   // `finding`: filled, as the first of two passes (its rows are not the
   // file's); `found`: read, as the second.
+  // `file`: the index of the file among those read together (its rows'
+  // places, row_runs.h).
   OpsStream(FileInfo& info, const OpsOptions& options, std::vector<std::string> step_patterns,
-            FirstPass* finding = nullptr, FirstPass* found = nullptr)
-      : info_(info),
+            uint32_t file, FirstPass* finding = nullptr, FirstPass* found = nullptr)
+      : file_(file),
+        info_(info),
         facts_(info),
         options_(options),
         finding_(finding),
         found_(found),
         rules_{filtering_, options.top_level_only},
         throughput_(std::move(step_patterns)) {
-    by_key_ = &label_rows_;  // row() below
+    // row() below, read straight by the walk but with labels of NumberRows.
+    if (options.group_by != GroupBy::kSeq) by_key_ = &label_rows_;
     if (finding_ != nullptr && !options.ranges.empty()) push_spans_.emplace(kPushSpanBudget);
     process_ = strings_.id("-");
     if (tagged_ || by_work_) slots_.keep_tags();
@@ -177,13 +164,13 @@ class OpsStream final : public RecordVisitor,
 
   // WalkRows
   uint32_t key_of(const CpuNode& node) override {
-    FirstEvent& first = first_[node.label];
-    // A thread walks in order: a label seen on this thread stays first here.
-    if (!first.seen || (node.thread != first.thread && FirstEvent::of(node) < first))
-      first = FirstEvent::of(node);
+    if (!NumberRows::holds(node.label)) [[likely]]
+      first_[node.label].walked(node);
+    else
+      number_rows_.walked(node.label, node);
     return node.label;
   }
-  RowValues& row(uint32_t label) override { return label_rows_[label]; }
+  RowValues& row(uint32_t label) override { return values_of(label); }
 
   // After the file: the rows into `out`; false (why() says) when the file
   // needs the in-memory path.
@@ -284,14 +271,20 @@ class OpsStream final : public RecordVisitor,
     grow(id);
     return id;
   }
-  // The row of `l` in `out`, with the thread's name in a thread group.
-  KeyAverages::Key final_key(uint32_t l, KeyAverages& out) {
+  // The row of `l` in `out` at `place`, with the thread's name in a thread
+  // group.
+  KeyAverages::Key final_key(uint32_t l, KeyAverages& out, const RowPlace& place) {
+    if (NumberRows::holds(l)) {
+      const RowLabel& label = number_rows_.get(l);
+      return out.key_at(strings_.text(label.name), label.kind,
+                        row_group_text(label.group, strings_), place);
+    }
     if (!named_threads_.empty()) {
       const uint32_t group = labels_.get(l).group;
       auto it = named_threads_.find(group);
       if (it != named_threads_.end()) l = labels_.regroup(l, it->second);
     }
-    return labels_.key(l, out);
+    return labels_.key(l, out, place);
   }
   // --group-by launch-config: the interned text of a configuration, made
   // once per distinct configuration.
@@ -435,6 +428,14 @@ class OpsStream final : public RecordVisitor,
     collect_above_ = std::max<size_t>(kCollectFloor, 2 * contexts_.size());
   }
 
+  RowValues& values_of(uint32_t label) {
+    return NumberRows::holds(label) ? number_rows_.values(label) : label_rows_[label];
+  }
+  const FirstEvent& first_of(uint32_t label) const {
+    return NumberRows::holds(label) ? number_rows_.first(label) : first_[label];
+  }
+
+  const uint32_t file_;
   FileInfo& info_;
   FileFacts facts_;
   const OpsOptions& options_;
@@ -490,6 +491,8 @@ class OpsStream final : public RecordVisitor,
 
   Interner strings_;
   RowLabels labels_{strings_};
+  // --group-by seq: the ranges' labels with a number group (NumberRows::kBit).
+  NumberRows number_rows_{strings_, file_, number_rows_in_memory()};
   std::vector<RowValues> label_rows_;  // by label: what the walk and late GPU time added
   std::vector<FirstEvent> first_;
   WalkContexts contexts_;

@@ -10,7 +10,8 @@ namespace {
 static_assert(std::is_trivially_copyable_v<RowValues>);
 
 // kind, gpu_kind, name length, group length, the values, the place.
-constexpr size_t kFixed = 2 + 4 + 4 + sizeof(RowValues) + 8;
+constexpr size_t kFixed = 2 + 4 + 4 + sizeof(RowValues) + sizeof(RowPlace);
+static_assert(std::is_trivially_copyable_v<RowPlace>);
 
 template <typename T>
 void put(std::vector<char>& out, const T& value) {
@@ -71,7 +72,7 @@ bool RunReader::next(PlacedRow& out) {
   const auto name = take<uint32_t>(at);
   const auto group = take<uint32_t>(at);
   static_cast<RowValues&>(out.row) = take<RowValues>(at);
-  out.place = take<uint64_t>(at);
+  out.place = take<RowPlace>(at);
   need(kFixed + name + group);  // may move the buffer
   if (end_ - begin_ < kFixed + name + group)
     throw std::runtime_error("a table's spilled rows are cut short");

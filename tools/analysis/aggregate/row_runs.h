@@ -22,9 +22,24 @@
 
 namespace gprof::analysis {
 
+// Where a row stands in the order its table created its rows: by file,
+// then by what the file's reader says: the order it created them in, or
+// for the rows of the stream (ops_stream.h) a section (CPU rows, GPU
+// rows, ...) and in it a rank or a CPU row's first event.
+struct RowPlace {
+  uint64_t file = 0;  // file << 40 | section << 32 | thread
+  uint64_t a = 0;
+  uint64_t b = 0;
+  uint64_t c = 0;
+  auto operator<=>(const RowPlace&) const = default;
+  static RowPlace ranked(uint32_t file, uint8_t section, uint64_t rank) {
+    return RowPlace{uint64_t{file} << 40 | uint64_t{section} << 32, rank, 0, 0};
+  }
+};
+
 struct PlacedRow {
   Row row;
-  uint64_t place = 0;
+  RowPlace place;
 };
 
 namespace row_runs {

@@ -39,9 +39,9 @@ WalkVisit NestingWalk::visit(const CpuNode& n) {
   if (parent != nullptr && n.end_ns != kOpenEnd) parent->children_ns += n.end_ns - n.start_ns;
   if (o.kept) {
     o.key = rows_.key_of(n);
-    if (o.key >= open_per_key_.size()) open_per_key_.resize(size_t{o.key} + 1, 0);
-    o.counts_totals = open_per_key_[o.key] == 0;
-    ++open_per_key_[o.key];
+    uint32_t& open = open_of(o.key);
+    o.counts_totals = open == 0;
+    ++open;
     ++rows_.row_of(o.key).count;
   }
   if (contexts_ != nullptr) {
@@ -167,7 +167,7 @@ void NestingWalk::close_all() {
       row.device_mem += o.device_mem;
       row.cpu_mem += o.host_mem;
     }
-    --open_per_key_[o.key];
+    --open_of(o.key);
   }
   if (&o == stack_.data()) {
     stack_.pop_back();
@@ -187,6 +187,20 @@ void NestingWalk::close_all() {
     parent.self_host_mem += o.host_mem;
   }
   stack_.pop_back();
+}
+
+uint32_t& NestingWalk::open_new(uint32_t key) {
+  if (key >= kDenseKeys) return open_sparse(key);
+  open_per_key_.resize(size_t{key} + 1, 0);
+  return open_per_key_[key];
+}
+
+uint32_t& NestingWalk::open_sparse(uint32_t key) {
+  // As many as the stack is deep at most: those at zero make room.
+  for (auto& [k, events] : open_sparse_)
+    if (k == key) return events;
+  std::erase_if(open_sparse_, [](const auto& e) { return e.second == 0; });
+  return open_sparse_.emplace_back(key, 0).second;
 }
 
 void NestingWalk::detached(const CpuNode& n, WalkVisit& out) {

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "tools/analysis/aggregate/row.h"
@@ -126,8 +127,20 @@ class NestingWalk {
   WalkRows& rows_;
   WalkContexts* contexts_;
   std::vector<Open> stack_;
-  std::vector<uint32_t> open_per_key_;  // kept events of each key on the stack
-  uint32_t top_call_key_ = kUnknown;    // call_context's memory for calls without a parent
+  // Kept events of each key on the stack: by key below kDenseKeys, else
+  // (keys of rows grouped by a number, number_rows.h) the few open ones.
+  static constexpr uint32_t kDenseKeys = uint32_t{1} << 24;
+  std::vector<uint32_t> open_per_key_;
+  std::vector<std::pair<uint32_t, uint32_t>> open_sparse_;  // (key, events)
+  // The dense ones stay below kDenseKeys: a key below size() is dense.
+  uint32_t& open_of(uint32_t key) {
+    if (key < open_per_key_.size()) [[likely]]
+      return open_per_key_[key];
+    return open_new(key);
+  }
+  uint32_t& open_new(uint32_t key);
+  uint32_t& open_sparse(uint32_t key);
+  uint32_t top_call_key_ = kUnknown;  // call_context's memory for calls without a parent
   uint32_t top_call_context_ = 0;
 };
 

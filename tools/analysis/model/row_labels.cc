@@ -37,12 +37,13 @@ uint32_t RowLabels::regroup(uint32_t label, uint32_t group) {
   return this->label(other);
 }
 
-std::string RowLabels::group_text(uint32_t group) const {
+std::string row_group_text(uint32_t group, const Interner& strings) {
   if (group & kNumberGroup) return std::to_string(group & ~kNumberGroup);
-  return strings_.text(group);
+  return strings.text(group);
 }
 
-KeyAverages::Key RowLabels::key(uint32_t label, KeyAverages& rows) {
+KeyAverages::Key RowLabels::key(uint32_t label, KeyAverages& rows,
+                                const std::optional<RowPlace>& place) {
   if (rows.generation() != generation_) {
     for (const uint32_t l : keyed_) keys_[l] = kNoKey;
     keyed_.clear();
@@ -52,7 +53,9 @@ KeyAverages::Key RowLabels::key(uint32_t label, KeyAverages& rows) {
   if (key == kNoKey) {
     if (rows.spills()) keyed_.push_back(label);
     const RowLabel& l = labels_[label];
-    key = rows.key(strings_.text(l.name), l.kind, group_text(l.group));
+    const std::string& name = strings_.text(l.name);
+    const std::string group = row_group_text(l.group, strings_);
+    key = place ? rows.key_at(name, l.kind, group, *place) : rows.key(name, l.kind, group);
     if (l.kind == RowKind::kGpu) rows.row(key).gpu_kind = l.gpu_kind;
   }
   return key;

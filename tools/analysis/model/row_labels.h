@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,6 +30,9 @@ uint32_t number_group(uint64_t value, Interner& strings);
 uint32_t range_group(GroupBy group_by, uint32_t other, uint64_t seq, uint64_t op_id,
                      std::string_view input_shapes, Interner& strings);
 
+// The text of a row group: a number's digits, or the interned text.
+std::string row_group_text(uint32_t group, const Interner& strings);
+
 struct RowLabel {
   RowKind kind = RowKind::kApi;
   uint32_t name = Interner::kEmpty;
@@ -48,8 +52,9 @@ class RowLabels {
   uint32_t regroup(uint32_t label, uint32_t group);
 
   // The row of `label`, created in `rows` on first use (again after `rows`
-  // spilled).
-  KeyAverages::Key key(uint32_t label, KeyAverages& rows);
+  // spilled), at `place` when given (KeyAverages::key_at).
+  KeyAverages::Key key(uint32_t label, KeyAverages& rows,
+                       const std::optional<RowPlace>& place = std::nullopt);
 
   void clear();
 
@@ -63,7 +68,6 @@ class RowLabels {
             0x9E3779B97F4A7C15ull) >>
            32;
   }
-  std::string group_text(uint32_t group) const;
   static constexpr KeyAverages::Key kNoKey = UINT32_MAX;
 
   const Interner& strings_;

@@ -4,8 +4,9 @@
 // stream's second way for --group-by stream|device (call_work_groups.h)
 // on every file, not only on one whose GPU lags past the hold.
 // GPROF_STREAM=spill-rows writes a key-averages table's rows out of memory
-// past 2 of them rather than past 131072 (key_averages.h): the tests' way
-// to the path a table of millions of rows takes.
+// past 2 of them rather than past 131072 (key_averages.h), and the labels
+// of rows grouped by a number past 4 rather than 131072 (number_rows.h):
+// the tests' way to the path a table of millions of rows takes.
 #pragma once
 
 #include <cstddef>
@@ -28,6 +29,12 @@ inline bool two_passes_asked() {
 inline size_t rows_in_memory() {
   const char* value = std::getenv("GPROF_STREAM");
   return value != nullptr && std::string_view(value) == "spill-rows" ? 2 : size_t{1} << 17;
+}
+
+// The labels of rows grouped by a number that the stream keeps in memory.
+inline size_t number_rows_in_memory() {
+  const char* value = std::getenv("GPROF_STREAM");
+  return value != nullptr && std::string_view(value) == "spill-rows" ? 4 : size_t{1} << 17;
 }
 
 }  // namespace gprof::analysis

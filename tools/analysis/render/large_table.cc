@@ -44,7 +44,7 @@ LargeTable read_large_table(KeyAverages& rows, const TableOptions& options,
   const size_t limit = options.row_limit;
   const bool top = limit != 0 && limit <= kTopInMemory;
   auto kept = std::make_shared<std::vector<PlacedRow>>();
-  auto sorted = std::make_shared<RowRuns<ByPrint>>(size_t{32} << 20, order);
+  auto sorted = std::make_shared<RowRuns<ByPrint>>(size_t{16} << 20, order);
   const auto print_order = order;
 
   TableTotals every;

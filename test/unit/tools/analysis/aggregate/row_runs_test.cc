@@ -17,7 +17,7 @@ struct ByPlace {
 
 PlacedRow placed(uint64_t place, std::string name, std::string group = {}) {
   PlacedRow p;
-  p.place = place;
+  p.place = RowPlace{0, place, 0, 0};
   p.row.name = std::move(name);
   p.row.group = std::move(group);
   p.row.kind = RowKind::kGpu;
@@ -49,7 +49,7 @@ TEST_CASE("row runs: rows past the budget are written and merged back in order",
   for (size_t i = 0; i < out.size(); ++i) {
     const uint64_t p = places[i];
     INFO("row " << i);
-    CHECK(out[i].place == p);
+    CHECK(out[i].place.a == p);
     CHECK(out[i].row.name == (p == 42 ? long_name : "op" + std::to_string(p)));
     CHECK(out[i].row.group == (p % 2 == 0 ? std::to_string(p * 11) : ""));
     CHECK(out[i].row.kind == RowKind::kGpu);
@@ -66,8 +66,8 @@ TEST_CASE("row runs: nothing spilled is sorted in memory", "[row_runs]") {
   CHECK(runs.runs() == 0);
   const std::vector<PlacedRow> out = drain(runs);
   REQUIRE(out.size() == 3);
-  CHECK(out[0].place == 2);
-  CHECK(out[2].place == 9);
+  CHECK(out[0].place.a == 2);
+  CHECK(out[2].place.a == 9);
 }
 
 TEST_CASE("row runs: an absorbed sorter's runs and rows merge with one's own", "[row_runs]") {
@@ -78,7 +78,7 @@ TEST_CASE("row runs: an absorbed sorter's runs and rows merge with one's own", "
   a.absorb(std::move(b));
   CHECK(b.empty());
   std::vector<uint64_t> got;
-  for (const PlacedRow& p : drain(a)) got.push_back(p.place);
+  for (const PlacedRow& p : drain(a)) got.push_back(p.place.a);
   CHECK(got == std::vector<uint64_t>{5, 10, 20, 30, 40, 50, 60});
 }
 
