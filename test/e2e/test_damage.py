@@ -89,6 +89,14 @@ class DamagedFiles(E2ETestCase):
         self.assertEqual((streamed.returncode, streamed.stdout),
                          (in_memory.returncode, in_memory.stdout))
 
+        # A row per op, its rows and labels spilled past a few (GPROF_STREAM=spill-rows).
+        seq = ["report", "--quiet", "--limit", "0", "--group-by", "seq", path]
+        spilled = gpuprof(seq, {"GPROF_STREAM": "spill-rows"})
+        self.check("report --group-by seq spilled", spilled, (0, 1))
+        in_memory = gpuprof(seq, {"GPROF_STREAM": "0"})
+        self.assertEqual((spilled.returncode, spilled.stdout),
+                         (in_memory.returncode, in_memory.stdout))
+
         as_json = gpuprof(["report", "--quiet", "--format", "json", path])
         self.check("report json", as_json, (0, 1))
         if as_json.returncode == 0:
