@@ -16,12 +16,16 @@
 
 namespace gprof::analysis {
 
-// Rows by (kind, name, group): the order of a spilled table's runs.
+// Rows by (kind, name, group): the order of a spilled table's runs, which
+// only brings equal keys together. Lengths first: most rows of a large
+// table share a name and differ in a short group (a sequence number).
 struct ByKey {
   bool operator()(const PlacedRow& a, const PlacedRow& b) const {
     if (a.row.kind != b.row.kind) return a.row.kind < b.row.kind;
-    if (const int c = a.row.name.compare(b.row.name); c != 0) return c < 0;
-    return a.row.group < b.row.group;
+    if (a.row.group.size() != b.row.group.size()) return a.row.group.size() < b.row.group.size();
+    if (const int c = a.row.group.compare(b.row.group); c != 0) return c < 0;
+    if (a.row.name.size() != b.row.name.size()) return a.row.name.size() < b.row.name.size();
+    return a.row.name < b.row.name;
   }
 };
 

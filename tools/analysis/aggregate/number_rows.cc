@@ -6,10 +6,11 @@
 
 namespace gprof::analysis {
 
-NumberRows::NumberRows(const Interner& strings, uint32_t file, size_t window)
+NumberRows::NumberRows(const Interner& strings, uint32_t file, size_t window, OpenLabels open)
     : strings_(strings),
       file_(file),
       window_(std::max<size_t>(window, 2)),
+      open_(std::move(open)),
       rows_(std::min(window_ * sizeof(PlacedRow), size_t{8} << 20)) {}
 
 uint32_t NumberRows::label(const RowLabel& l) {
@@ -19,6 +20,8 @@ uint32_t NumberRows::label(const RowLabel& l) {
   if (!index_.fits(entries_.size() + 1)) rebuild(2 * (entries_.size() + 1));
   uint32_t* slot = &index_.slot(place(l), [&](uint32_t id) { return entries_[id].label == l; });
   if (*slot != 0) return kBit | (base_ + *slot - 1);
+  for (const auto& [label, id] : open_left_)
+    if (label == l) return kBit | id;
   if (entries_.size() >= window_) {
     evict();
     rebuild(window_);
@@ -47,6 +50,16 @@ PlacedRow NumberRows::row_of(const RowLabel& label, const RowValues& values,
 
 void NumberRows::evict() {
   const size_t half = entries_.size() / 2;
+  // Those open, of the labels that leave now and of those that left before.
+  std::vector<uint32_t> open;
+  if (open_) open_(open);
+  for (uint32_t& id : open) id &= ~kBit;
+  std::sort(open.begin(), open.end());
+  const auto is_open = [&](uint32_t n) { return std::binary_search(open.begin(), open.end(), n); };
+  std::erase_if(open_left_, [&](const auto& e) { return !is_open(e.second); });
+  for (size_t i = 0; i < half; ++i)
+    if (is_open(base_ + static_cast<uint32_t>(i)))
+      open_left_.emplace_back(entries_[i].label, base_ + static_cast<uint32_t>(i));
   if (!left_) left_ = std::make_unique<TempFile>("the rows of a table grouped by a number");
   std::vector<RowLabel> labels;
   labels.reserve(half);

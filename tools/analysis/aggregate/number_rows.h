@@ -12,11 +12,18 @@
 //
 // Ids carry kBit, so that the stream's other labels (ids from 0, vectors
 // by id) and these never meet.
+//
+// A label still open when it leaves (a range pushed and not yet popped,
+// OpenLabels says which) is kept by value: the same op nested in it gets
+// its id again, so that the walk counts its totals once (nesting_walk.h),
+// as a table in memory does.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "tools/analysis/aggregate/first_event.h"
@@ -35,9 +42,12 @@ class NumberRows {
   static constexpr uint32_t kBit = uint32_t{1} << 31;
   static bool holds(uint32_t label) { return (label & kBit) != 0; }
 
+  // The ids of the labels in use (on a range stack), in any order.
+  using OpenLabels = std::function<void(std::vector<uint32_t>& ids)>;
+
   // `strings`: what the labels' names and groups are ids in; `file`: the
   // rows' places.
-  NumberRows(const Interner& strings, uint32_t file, size_t window);
+  NumberRows(const Interner& strings, uint32_t file, size_t window, OpenLabels open);
 
   // The label of `l` (a range's, with a number group), made when new.
   uint32_t label(const RowLabel& l);
@@ -109,11 +119,13 @@ class NumberRows {
   const Interner& strings_;
   const uint32_t file_;
   const size_t window_;
-  uint32_t base_ = 0;               // the first id in memory
-  std::vector<Entry> entries_;      // ids base_, base_ + 1, ...
-  IdIndex index_;                   // entries_ by label: ids from base_
-  RowRuns<ByKey> rows_;             // of the labels that left
-  std::unique_ptr<TempFile> left_;  // the labels that left, by id from 0
+  const OpenLabels open_;
+  std::vector<std::pair<RowLabel, uint32_t>> open_left_;  // labels that left open, by value
+  uint32_t base_ = 0;                                     // the first id in memory
+  std::vector<Entry> entries_;                            // ids base_, base_ + 1, ...
+  IdIndex index_;                                         // entries_ by label: ids from base_
+  RowRuns<ByKey> rows_;                                   // of the labels that left
+  std::unique_ptr<TempFile> left_;                        // the labels that left, by id from 0
   std::optional<Late> pending_;
   SpillSorter<Late, ByN> late_{(size_t{4} << 20) / sizeof(Late)};
 };

@@ -492,7 +492,14 @@ class OpsStream final : public RecordVisitor,
   Interner strings_;
   RowLabels labels_{strings_};
   // --group-by seq: the ranges' labels with a number group (NumberRows::kBit).
-  NumberRows number_rows_{strings_, file_, number_rows_in_memory()};
+  NumberRows number_rows_{strings_, file_, number_rows_in_memory(),
+                          [this](std::vector<uint32_t>& ids) { open_number_labels(ids); }};
+  void open_number_labels(std::vector<uint32_t>& ids) const {
+    for (const auto& [tid, state] : threads_)
+      for (const auto& [domain, pushes] : state.pushes)
+        for (const OpenPush& p : pushes)
+          if (NumberRows::holds(p.label)) ids.push_back(p.label);
+  }
   std::vector<RowValues> label_rows_;  // by label: what the walk and late GPU time added
   std::vector<FirstEvent> first_;
   WalkContexts contexts_;

@@ -29,7 +29,7 @@ RowLabel op(Interner& strings, uint64_t seq) {
 
 TEST_CASE("number rows: labels past the window leave and come back joined", "[number_rows]") {
   Interner strings;
-  NumberRows rows(strings, 3, 4);
+  NumberRows rows(strings, 3, 4, {});
   std::vector<uint32_t> ids;
   for (uint64_t seq = 0; seq < 10; ++seq) {
     const uint32_t l = rows.label(op(strings, seq));
@@ -83,6 +83,25 @@ TEST_CASE("number rows: labels past the window leave and come back joined", "[nu
   // seq 3 was never walked.
   CHECK(held.size() == 2);
   CHECK(by_group.count("8") == 0);
+}
+
+TEST_CASE("number rows: a label open when it leaves keeps its id for the same op nested",
+          "[number_rows]") {
+  Interner strings;
+  std::vector<uint32_t> open;  // what the caller's range stacks hold
+  NumberRows rows(strings, 0, 4, [&](std::vector<uint32_t>& ids) { ids = open; });
+  const uint32_t outer = rows.label(op(strings, 100));
+  open.push_back(outer);
+  const uint32_t closed = rows.label(op(strings, 101));
+  for (uint64_t seq = 0; seq < 6; ++seq) rows.label(op(strings, seq));  // both leave
+  // The same op nested in the open one: its id, so the walk counts totals once.
+  CHECK(rows.label(op(strings, 100)) == outer);
+  // One that was not open when it left: a new id (its rows merge by key).
+  CHECK(rows.label(op(strings, 101)) != closed);
+  // Once closed, the next eviction forgets it.
+  open.clear();
+  for (uint64_t seq = 10; seq < 16; ++seq) rows.label(op(strings, seq));
+  CHECK(rows.label(op(strings, 100)) != outer);
 }
 
 }  // namespace

@@ -516,3 +516,61 @@ TEST_CASE("--range naming a start/end range streams in two passes", "[analysis][
 
 }  // namespace
 }  // namespace gprof::analysis
+
+namespace gprof::analysis {
+namespace {
+
+// --group-by seq with the labels spilled past four (GPROF_STREAM=spill-rows):
+// an op nested in itself (same name, same seq) while a dozen other ops
+// pushed its label out of memory still counts its totals once, as in
+// memory, and ops seen again after they left add up into one row.
+std::string nested_ops_file() {
+  SidecarBuilder b;
+  b.header(test_header())
+      .named(pb::StringEntry::NVTX, {{kFirstNvtx, "aten::add"}, {kFirstNvtx + 1, "aten::mul"}});
+  std::vector<RangeEvent> events;
+  uint64_t t = 1'000;
+  const auto push = [&](uint32_t name, uint64_t seq) {
+    RangeEvent e = make_range_event(RangeOp::kPush, t += 10, kFirstNvtx + name);
+    e.seq = seq;
+    events.push_back(e);
+  };
+  const auto pop = [&] { events.push_back(make_range_event(RangeOp::kPop, t += 10)); };
+  push(0, 1);
+  for (uint64_t seq = 10; seq < 22; ++seq) push(1, seq);
+  push(0, 1);  // the outer op again, nested
+  for (int i = 0; i < 14; ++i) pop();
+  for (uint64_t seq = 10; seq < 22; ++seq) {  // the same ops again, side by side
+    push(1, seq);
+    pop();
+  }
+  b.drain({}, {{7, events}});
+  b.footer(pb::Footer{});
+  return write_temp_file("ops_stream_nested_ops.gprof", b.bytes());
+}
+
+std::vector<std::string> seq_rows(const std::string& path, const char* stream) {
+  setenv("GPROF_STREAM", stream, 1);
+  OpsFilesOptions options;
+  options.ops.group_by = GroupBy::kSeq;
+  options.jobs = 1;
+  OpsFiles files = aggregate_ops_files({path}, options);
+  unsetenv("GPROF_STREAM");
+  CHECK(files.in_memory.empty());  // streamed, or in memory as asked
+  std::vector<std::string> out;
+  for (const Row& r : files.rows.finish()) out.push_back(row_text(r));
+  return out;
+}
+
+TEST_CASE("the stream's rows grouped by seq, labels spilled: the in-memory rows",
+          "[analysis][stream]") {
+  const std::string path = nested_ops_file();
+  const std::vector<std::string> reference = seq_rows(path, "0");
+  REQUIRE(reference.size() == 13);  // aten::add seq 0, aten::mul seq 9..20
+  // The nested one's CPU total is inside the outer's: counted once.
+  CHECK(reference[0].rfind("aten::add | 0 0 0 2 ", 0) == 0);
+  CHECK(seq_rows(path, "spill-rows") == reference);
+}
+
+}  // namespace
+}  // namespace gprof::analysis
