@@ -129,12 +129,7 @@ std::vector<Row> KeyAverages::finish() {
 }
 
 KeyAverages::Merged KeyAverages::merged() {
-  for (size_t key = 0; key < rows_.size(); ++key)
-    runs_.add(PlacedRow{std::move(rows_[key]), places_[key]});
-  rows_.clear();
-  places_.clear();
-  index_.clear();
-  ++generation_;
+  spill();
   return Merged(runs_.sorted());
 }
 

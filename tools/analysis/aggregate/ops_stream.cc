@@ -15,6 +15,13 @@ namespace {
 using ops_stream::FirstPass;
 using ops_stream::OpsStream;
 
+// File `index`'s rows, spilled past what memory should hold.
+KeyAverages file_rows(uint32_t index) {
+  KeyAverages rows(index);
+  rows.spill_above(rows_in_memory());
+  return rows;
+}
+
 // One read of the file into `out` and `local`; false (`why` says) when
 // the stream cannot take it. `first` and `second`: as OpsStream's.
 // `needs_two_passes` (may be null): set when one pass could not do.
@@ -52,8 +59,7 @@ bool stream_twice(uint32_t index, const std::string& path, const OpsOptions& opt
   {
     StreamedFile scratch_file;
     scratch_file.info.path = path;
-    KeyAverages scratch(index);
-    scratch.spill_above(rows_in_memory());
+    KeyAverages scratch = file_rows(index);
     if (!stream_once(index, path, options, std::nullopt, decoders, nullptr, &found, nullptr,
                      scratch_file, scratch, why, nullptr, nullptr))
       return false;
@@ -73,8 +79,7 @@ std::optional<StreamedFile> stream_ops_file(uint32_t index, const std::string& p
                                             CallSet* scope, RecordVisitor* beside) {
   StreamedFile out;
   out.info.path = path;
-  KeyAverages local(index);
-  local.spill_above(rows_in_memory());
+  KeyAverages local = file_rows(index);
   try {
     const bool by_work =
         options.group_by == GroupBy::kStream || options.group_by == GroupBy::kDevice;
@@ -84,8 +89,7 @@ std::optional<StreamedFile> stream_ops_file(uint32_t index, const std::string& p
       if (!twice) return std::nullopt;  // read again in memory
       out = StreamedFile{};
       out.info.path = path;
-      local = KeyAverages(index);
-      local.spill_above(rows_in_memory());
+      local = file_rows(index);
       if (scope != nullptr) *scope = CallSet{};
       why.clear();
       if (!stream_twice(index, path, options, steps, decoders, scope, out, local, why, beside))

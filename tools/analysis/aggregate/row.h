@@ -62,6 +62,12 @@ struct Row : RowValues {
   std::string group;
 };
 
+// Whether any bytes were allocated or freed in the row's events.
+inline bool has_memory(const RowValues& row) {
+  return row.cpu_mem != 0 || row.device_mem != 0 || row.self_cpu_mem != 0 ||
+         row.self_device_mem != 0;
+}
+
 // Adds `from`'s numbers (count, times, memory) to `to`'s.
 void add_row_values(RowValues& to, const RowValues& from);
 

@@ -45,24 +45,17 @@ LargeTable read_large_table(KeyAverages& rows, const TableOptions& options,
   const bool top = limit != 0 && limit <= kTopInMemory;
   auto kept = std::make_shared<std::vector<PlacedRow>>();
   auto sorted = std::make_shared<RowRuns<ByPrint>>(size_t{16} << 20, order);
-  const auto print_order = order;
 
-  TableTotals every;
-  TableTotals top_level;
+  RowTotals totals;
   KeyAverages::Merged merged = rows.merged();
   for (PlacedRow placed; merged.next(placed);) {
     const Row& row = placed.row;
-    every.self_cpu_ns += static_cast<double>(row.self_cpu_ns);
-    if (row.kind == RowKind::kGpu)
-      every.self_device_ns += static_cast<double>(row.self_device_ns);
-    else
-      top_level.self_cpu_ns += static_cast<double>(row.cpu_total_ns);
+    totals.add(row);
     out.any_rows = true;
     if (!row_in_view(row, large.view)) continue;
     out.memory_row = out.memory_row || row.name == "[memory]";
     out.any_group = out.any_group || !row.group.empty();
-    out.moved_memory = out.moved_memory || row.cpu_mem != 0 || row.device_mem != 0 ||
-                       row.self_cpu_mem != 0 || row.self_device_mem != 0;
+    out.moved_memory = out.moved_memory || has_memory(row);
     out.summary.add(row, options);
     if (!top) {
       sorted->add(std::move(placed));
@@ -71,18 +64,17 @@ LargeTable read_large_table(KeyAverages& rows, const TableOptions& options,
     // The first `limit` in print order: a heap whose top is the last of them.
     if (kept->size() < limit) {
       kept->push_back(std::move(placed));
-      std::push_heap(kept->begin(), kept->end(), print_order);
-    } else if (print_order(placed, kept->front())) {
-      std::pop_heap(kept->begin(), kept->end(), print_order);
+      std::push_heap(kept->begin(), kept->end(), order);
+    } else if (order(placed, kept->front())) {
+      std::pop_heap(kept->begin(), kept->end(), order);
       kept->back() = std::move(placed);
-      std::push_heap(kept->begin(), kept->end(), print_order);
+      std::push_heap(kept->begin(), kept->end(), order);
     }
   }
-  top_level.self_device_ns = every.self_device_ns;
-  out.summary.totals = large.top_level_only ? top_level : every;
+  out.summary.totals = totals.totals(large.top_level_only);
 
   if (top) {
-    std::sort_heap(kept->begin(), kept->end(), print_order);
+    std::sort_heap(kept->begin(), kept->end(), order);
     out.rows = [kept, next = size_t{0}](Row& row) mutable {
       if (next == kept->size()) return false;
       row = std::move((*kept)[next++].row);

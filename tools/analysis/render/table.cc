@@ -19,31 +19,33 @@ double us(double ns) {
 
 }  // namespace
 
+void RowTotals::add(const Row& row) {
+  every.self_cpu_ns += static_cast<double>(row.self_cpu_ns);
+  if (row.kind == RowKind::kGpu)
+    every.self_device_ns += static_cast<double>(row.self_device_ns);
+  else
+    top_level_cpu_ns += static_cast<double>(row.cpu_total_ns);
+}
+
+TableTotals RowTotals::totals(bool top_level_only) const {
+  if (!top_level_only) return every;
+  return TableTotals{top_level_cpu_ns, every.self_device_ns};
+}
+
 TableTotals table_totals(const std::vector<Row>& rows) {
-  TableTotals totals;
-  for (const Row& row : rows) {
-    totals.self_cpu_ns += static_cast<double>(row.self_cpu_ns);
-    if (row.kind == RowKind::kGpu) totals.self_device_ns += static_cast<double>(row.self_device_ns);
-  }
-  return totals;
+  RowTotals totals;
+  for (const Row& row : rows) totals.add(row);
+  return totals.totals(false);
 }
 
 TableTotals top_level_totals(const std::vector<Row>& rows) {
-  TableTotals totals = table_totals(rows);
-  totals.self_cpu_ns = 0;
-  for (const Row& row : rows)
-    if (row.kind != RowKind::kGpu) totals.self_cpu_ns += static_cast<double>(row.cpu_total_ns);
-  return totals;
+  RowTotals totals;
+  for (const Row& row : rows) totals.add(row);
+  return totals.totals(true);
 }
 
 TableTotals effective_totals(const std::vector<Row>& rows, const TableOptions& options) {
   return options.totals ? *options.totals : table_totals(rows);
-}
-
-TableColumns table_columns(const std::vector<Row>& rows, const TableOptions& options) {
-  TableSummary summary(options);
-  for (const Row& row : rows) summary.add(row, options);
-  return summary.columns;
 }
 
 TableSummary::TableSummary(const TableOptions& options) {

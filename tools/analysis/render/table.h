@@ -26,6 +26,13 @@ TableTotals table_totals(const std::vector<Row>& rows);
 // The same totals from the rows of --top-level-only: each row's CPU total
 // holds its whole subtree, so theirs add up to the Self CPU of every row.
 TableTotals top_level_totals(const std::vector<Row>& rows);
+// Both, from rows added one by one (render/large_table.h).
+struct RowTotals {
+  TableTotals every;            // table_totals()
+  double top_level_cpu_ns = 0;  // top_level_totals()'s Self CPU
+  void add(const Row& row);
+  TableTotals totals(bool top_level_only) const;
+};
 
 struct TableOptions {
   std::optional<SortKey> sort;        // nullopt: rows as given
@@ -83,7 +90,6 @@ struct TableColumns {
   bool device_mem = false;   // CUDA Mem, Self CUDA Mem
   bool grouped = false;      // the --group-by column
 };
-TableColumns table_columns(const std::vector<Row>& rows, const TableOptions& options);
 
 // `rows` sorted by options.sort and cut to options.row_limit.
 std::vector<Row> table_rows(std::vector<Row> rows, const TableOptions& options);

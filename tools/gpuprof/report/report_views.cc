@@ -260,9 +260,7 @@ int run_key_averages_view(const ReportOptions& options) {
                   [view](const analysis::Row& row) { return !analysis::row_in_view(row, view); });
     shown.any_group = std::any_of(rows.begin(), rows.end(),
                                   [](const analysis::Row& r) { return !r.group.empty(); });
-    shown.moved_memory = std::any_of(rows.begin(), rows.end(), [](const analysis::Row& r) {
-      return r.cpu_mem != 0 || r.device_mem != 0 || r.self_cpu_mem != 0 || r.self_device_mem != 0;
-    });
+    shown.moved_memory = std::any_of(rows.begin(), rows.end(), analysis::has_memory);
     if (then_by) analysis::sort_rows(rows, *then_by);
     shown.summary = analysis::summarize_table(rows, table);
     shown.rows = analysis::table_row_cursor(std::move(rows), table);
