@@ -35,7 +35,53 @@ struct ByPrint {
 // external sort.
 constexpr size_t kTopInMemory = size_t{1} << 16;
 
+// What both kinds of table learn of their rows, one at a time, in the
+// table's order.
+class ViewTally {
+ public:
+  ViewTally(LargeTable& out, const TableOptions& options, const LargeTableOptions& large)
+      : out_(out), options_(options), large_(large) {}
+  // False: the row is not in the view.
+  bool add(const Row& row) {
+    totals_.add(row);
+    out_.any_rows = true;
+    if (!row_in_view(row, large_.view)) return false;
+    out_.memory_row = out_.memory_row || row.name == "[memory]";
+    out_.any_group = out_.any_group || !row.group.empty();
+    out_.moved_memory = out_.moved_memory || has_memory(row);
+    out_.summary.add(row, options_);
+    return true;
+  }
+  void finish() { out_.summary.totals = totals_.totals(large_.top_level_only); }
+
+ private:
+  LargeTable& out_;
+  const TableOptions& options_;
+  const LargeTableOptions& large_;
+  RowTotals totals_;
+};
+
+// A table held in memory: its rows in view, sorted as sort_rows() sorts.
+LargeTable read_held_table(std::vector<Row> rows, const TableOptions& options,
+                           const LargeTableOptions& large) {
+  LargeTable out(options);
+  ViewTally tally(out, options, large);
+  std::vector<Row> shown;
+  for (Row& row : rows)
+    if (tally.add(row)) shown.push_back(std::move(row));
+  tally.finish();
+  if (large.then_by) sort_rows(shown, *large.then_by);
+  out.rows = table_row_cursor(std::move(shown), options);
+  return out;
+}
+
 }  // namespace
+
+LargeTable read_table(KeyAverages& rows, const TableOptions& options,
+                      const LargeTableOptions& large) {
+  if (rows.spilled()) return read_large_table(rows, options, large);
+  return read_held_table(rows.finish(), options, large);
+}
 
 LargeTable read_large_table(KeyAverages& rows, const TableOptions& options,
                             const LargeTableOptions& large) {
@@ -46,17 +92,10 @@ LargeTable read_large_table(KeyAverages& rows, const TableOptions& options,
   auto kept = std::make_shared<std::vector<PlacedRow>>();
   auto sorted = std::make_shared<RowRuns<ByPrint>>(size_t{16} << 20, order);
 
-  RowTotals totals;
+  ViewTally tally(out, options, large);
   KeyAverages::Merged merged = rows.merged();
   for (PlacedRow placed; merged.next(placed);) {
-    const Row& row = placed.row;
-    totals.add(row);
-    out.any_rows = true;
-    if (!row_in_view(row, large.view)) continue;
-    out.memory_row = out.memory_row || row.name == "[memory]";
-    out.any_group = out.any_group || !row.group.empty();
-    out.moved_memory = out.moved_memory || has_memory(row);
-    out.summary.add(row, options);
+    if (!tally.add(placed.row)) continue;
     if (!top) {
       sorted->add(std::move(placed));
       continue;
@@ -71,7 +110,7 @@ LargeTable read_large_table(KeyAverages& rows, const TableOptions& options,
       std::push_heap(kept->begin(), kept->end(), order);
     }
   }
-  out.summary.totals = totals.totals(large.top_level_only);
+  tally.finish();
 
   if (top) {
     std::sort_heap(kept->begin(), kept->end(), order);

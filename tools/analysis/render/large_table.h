@@ -1,10 +1,11 @@
-// A key-averages view of a table too large for memory (KeyAverages that
-// spilled: a row per op with --group-by seq), printed as report prints one
-// from a vector of rows, the same bytes: one pass over the merged rows sums
-// up what the layout and the lines under the table need and keeps the rows
-// it will print in print order (the first --limit of them in memory, or
-// all of them in an external sort with --limit 0 or a large one); the
-// writers take them from there (table.h's RowCursor).
+// A key-averages view of a KeyAverages table, as report prints it: one pass
+// over the rows sums up what the layout and the lines under the table need
+// (ViewTally, the same for both kinds of table) and keeps the rows it will
+// print in print order; the writers take them from there (table.h's
+// RowCursor). A table held in memory is sorted there; one too large for
+// memory (spilled: a row per op with --group-by seq) is read from the merge
+// of its runs, the first --limit rows kept in memory, or all of them in an
+// external sort with --limit 0 or a large one: the same bytes.
 #pragma once
 
 #include <cstddef>
@@ -37,7 +38,11 @@ struct LargeTable {
   RowCursor rows;             // those printed, in order
 };
 
-// Reads `rows` (empty afterwards). `options`: the sort and the limit.
+// Reads `rows` (empty afterwards), spilled or not. `options`: the sort and
+// the limit.
+LargeTable read_table(KeyAverages& rows, const TableOptions& options,
+                      const LargeTableOptions& large);
+// The same, for a table that spilled (the merge of its runs).
 LargeTable read_large_table(KeyAverages& rows, const TableOptions& options,
                             const LargeTableOptions& large);
 

@@ -239,32 +239,13 @@ int run_key_averages_view(const ReportOptions& options) {
   // table's sort is stable).
   const std::optional<analysis::SortKey> then_by =
       options.sort.empty() ? std::optional(analysis::SortKey::kDeviceTotal) : std::nullopt;
-  // A table of more rows than memory holds (a row per op, --group-by seq)
-  // is read as it is printed (large_table.h); the others in memory.
-  analysis::LargeTable shown(table);
-  if (ops.rows.spilled()) {
-    shown = analysis::read_large_table(ops.rows, table, {view, options.top_level_only, then_by});
-    table.totals = shown.summary.totals;
-  } else {
-    std::vector<analysis::Row> rows = ops.rows.finish();
-    // Shares of everything in scope, whichever part the view shows
-    // (docs/columns.md): with --top-level-only too, which keeps only the
-    // rows that hold the others.
-    table.totals =
-        options.top_level_only ? analysis::top_level_totals(rows) : analysis::table_totals(rows);
-    shown.any_rows = !rows.empty();
-    shown.memory_row = std::any_of(rows.begin(), rows.end(), [view](const analysis::Row& r) {
-      return r.name == "[memory]" && analysis::row_in_view(r, view);
-    });
-    std::erase_if(rows,
-                  [view](const analysis::Row& row) { return !analysis::row_in_view(row, view); });
-    shown.any_group = std::any_of(rows.begin(), rows.end(),
-                                  [](const analysis::Row& r) { return !r.group.empty(); });
-    shown.moved_memory = std::any_of(rows.begin(), rows.end(), analysis::has_memory);
-    if (then_by) analysis::sort_rows(rows, *then_by);
-    shown.summary = analysis::summarize_table(rows, table);
-    shown.rows = analysis::table_row_cursor(std::move(rows), table);
-  }
+  // Shares of everything in scope, whichever part the view shows
+  // (docs/columns.md): with --top-level-only too, which keeps only the rows
+  // that hold the others. A table of more rows than memory holds (a row per
+  // op, --group-by seq) is read as it is printed (large_table.h).
+  const analysis::LargeTable shown =
+      analysis::read_table(ops.rows, table, {view, options.top_level_only, then_by});
+  table.totals = shown.summary.totals;
   if (!options.ranges.empty() && !shown.any_rows) return range_matches_nothing(options);
   // The lines under the table: range problems, steps and GPU busy, why GPU
   // times are missing, losses.

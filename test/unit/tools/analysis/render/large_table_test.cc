@@ -1,5 +1,6 @@
-// A table read from spilled rows prints what the same rows print from a
-// vector: every sort, with and without a limit, in each view.
+// A table read from spilled rows, and one held in memory, print what the
+// same rows print from a vector: every sort, with and without a limit, in
+// each view.
 #include "tools/analysis/render/large_table.h"
 
 #include <catch2/catch.hpp>
@@ -58,31 +59,39 @@ TEST_CASE("large table: the rows a vector of them prints", "[large_table]") {
           if (then_by) sort_rows(rows, *then_by);
           const std::string expected = render_csv_table(rows, options);
 
-          KeyAverages spilled = make_rows(3);
-          REQUIRE(spilled.spilled());
-          LargeTable large = read_large_table(spilled, options, {view, false, then_by});
-          CHECK(large.any_rows);
-          CHECK(large.memory_row == (view == View::kOps));
-          CHECK(large.summary.rows == rows.size());
-          CHECK(large.summary.totals.self_cpu_ns == options.totals->self_cpu_ns);
-          CHECK(large.summary.totals.self_device_ns == options.totals->self_device_ns);
-          const std::string got = collect_text([&](const TextSink& write) {
-            write_csv_table(large.summary, large.rows, options, write);
-          });
-          CHECK(got == expected);
+          for (const size_t spill_above : {0, 3}) {
+            INFO("spilled past " << spill_above);
+            KeyAverages read = make_rows(spill_above);
+            REQUIRE(read.spilled() == (spill_above != 0));
+            LargeTable large = read_table(read, options, {view, false, then_by});
+            CHECK(large.any_rows);
+            CHECK(large.memory_row == (view == View::kOps));
+            CHECK(large.any_group == (view == View::kOps));
+            CHECK(large.moved_memory == (view == View::kOps));
+            CHECK(large.summary.rows == rows.size());
+            CHECK(large.summary.totals.self_cpu_ns == options.totals->self_cpu_ns);
+            CHECK(large.summary.totals.self_device_ns == options.totals->self_device_ns);
+            const std::string got = collect_text([&](const TextSink& write) {
+              write_csv_table(large.summary, large.rows, options, write);
+            });
+            CHECK(got == expected);
+          }
         }
 }
 
 TEST_CASE("large table: top-level totals are the CPU totals of the CPU rows", "[large_table]") {
-  KeyAverages spilled = make_rows(2);
-  TableOptions options;
-  options.sort = SortKey::kCpuTotal;
-  LargeTable large = read_large_table(spilled, options, {View::kOps, true, std::nullopt});
   KeyAverages held = make_rows(0);
   const TableTotals expected = top_level_totals(held.finish());
-  CHECK(large.summary.totals.self_cpu_ns == expected.self_cpu_ns);
-  CHECK(large.summary.totals.self_device_ns == expected.self_device_ns);
   CHECK(expected.self_cpu_ns > table_totals(make_rows(0).finish()).self_cpu_ns);
+  for (const size_t spill_above : {0, 2}) {
+    INFO("spilled past " << spill_above);
+    KeyAverages read = make_rows(spill_above);
+    TableOptions options;
+    options.sort = SortKey::kCpuTotal;
+    LargeTable large = read_table(read, options, {View::kOps, true, std::nullopt});
+    CHECK(large.summary.totals.self_cpu_ns == expected.self_cpu_ns);
+    CHECK(large.summary.totals.self_device_ns == expected.self_device_ns);
+  }
 }
 
 }  // namespace
