@@ -67,6 +67,8 @@ class SpillSorter {
     bytes_ = other.bytes_;
     encoded_ = std::move(other.encoded_);
     order_ = std::move(other.order_);
+    packed_keys_ = std::move(other.packed_keys_);
+    radix_spare_ = std::move(other.radix_spare_);
     file_ = std::move(other.file_);
     sealed_ = other.sealed_;
     background_ = other.background_;
@@ -236,6 +238,8 @@ class SpillSorter {
     wait_for_spill();
     spare_ = std::vector<T>();
     sort_buffer(buffer_);
+    packed_keys_ = std::vector<uint64_t>();
+    radix_spare_ = std::vector<uint64_t>();
     sealed_ = true;
   }
 
@@ -284,7 +288,7 @@ class SpillSorter {
   bool sorted_order(std::vector<T>& records, std::vector<uint32_t>& order) {
     if constexpr (std::is_same_v<T, uint64_t> && std::is_same_v<Less, std::less<uint64_t>>) {
       // Plain values (medians): sorted where they are, by their bytes.
-      radix_sort(records, 0);
+      radix_sort(records, 0, radix_spare_);
       return false;
     } else if constexpr (HasPrefix<Less, T>) {
       if (records.size() < 2) return false;
@@ -329,7 +333,10 @@ class SpillSorter {
     const int second_shift = index_bits;
     const int first_shift = index_bits + second_bits;  // < 64 unless first_bits is 0
     const auto shifted = [](uint64_t value, int shift) { return shift >= 64 ? 0 : value << shift; };
-    std::vector<uint64_t> keys(n);
+    // Scratch kept from run to run: a buffer of a few MiB made anew for
+    // each was zeroed and faulted in again every time.
+    std::vector<uint64_t>& keys = packed_keys_;
+    keys.resize(n);
     bool in_order = true;
     for (size_t i = 0; i < n; ++i) {
       const auto [first, second] = Less::prefix(records[i]);
@@ -344,7 +351,7 @@ class SpillSorter {
     }
     order.clear();
     if (in_order) return true;
-    radix_sort(keys, index_bits / 8);
+    radix_sort(keys, index_bits / 8, radix_spare_);
     const uint64_t index_mask = index_bits == 0 ? 0 : ~uint64_t{0} >> (64 - index_bits);
     order.resize(n);
     for (size_t k = 0; k < n; ++k) order[k] = static_cast<uint32_t>(keys[k] & index_mask);
@@ -378,7 +385,9 @@ class SpillSorter {
   // on the bytes from `first_byte` up that are not the same in every key
   // (a pass each; the histograms of all of them in one pass). The bytes
   // below `first_byte` hold only the index, already in order.
-  static void radix_sort(std::vector<uint64_t>& keys, int first_byte) {
+  // `other`: scratch, swapped with `keys` as the passes go.
+  static void radix_sort(std::vector<uint64_t>& keys, int first_byte,
+                         std::vector<uint64_t>& other) {
     if (keys.size() < kRadixMin) {  // the keys are distinct: std::sort is stable here
       std::sort(keys.begin(), keys.end());
       return;
@@ -394,7 +403,7 @@ class SpillSorter {
     for (auto& c : count) c.fill(0);
     for (const uint64_t k : keys)
       for (int p = 0; p < passes; ++p) ++count[p][k >> (8 * bytes[p]) & 0xff];
-    std::vector<uint64_t> other(keys.size());
+    other.resize(keys.size());
     for (int p = 0; p < passes; ++p) {
       uint32_t sum = 0;
       for (uint32_t& c : count[p]) sum += std::exchange(c, sum);
@@ -571,7 +580,9 @@ class SpillSorter {
   size_t added_ = 0;
   uint64_t bytes_ = 0;  // of file_
   std::vector<char> encoded_;
-  std::vector<uint32_t> order_;  // write_run's, kept for the next run
+  std::vector<uint32_t> order_;        // write_run's, kept for the next run
+  std::vector<uint64_t> packed_keys_;  // packed_order's, kept for the next run
+  std::vector<uint64_t> radix_spare_;  // radix_sort's, kept for the next run
   std::unique_ptr<TempFile> file_;
   bool sealed_ = false;
   bool background_ = false;
