@@ -64,11 +64,8 @@ OpsFiles aggregate_ops_files(const std::vector<std::string>& paths,
                              const OpsFilesOptions& options) {
   OpsFiles out;
   out.rows.spill_above(rows_in_memory());
-  // Cores the files leave idle decode frames beside the aggregation: each
-  // file read at a time gets its share of them.
-  const unsigned jobs = options.jobs == 0 ? default_jobs() : options.jobs;
-  const unsigned files = static_cast<unsigned>(std::max<size_t>(paths.size(), 1));
-  const unsigned decoders = jobs >= 2 * files ? jobs / files - 1 : 0;
+  // Cores the files leave idle decode frames beside the aggregation.
+  const unsigned decoders = decoders_per_file(options.jobs, paths.size());
   load_files_parallel(
       paths, options.jobs,
       [&](uint32_t file) { return std::make_unique<OpsFileWork>(options, decoders, file); },

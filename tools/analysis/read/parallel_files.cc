@@ -20,6 +20,12 @@ unsigned default_jobs() {
   return std::max(1u, std::thread::hardware_concurrency());
 }
 
+unsigned decoders_per_file(unsigned jobs, size_t files) {
+  if (jobs == 0) jobs = default_jobs();
+  const auto count = static_cast<unsigned>(std::max<size_t>(files, 1));
+  return jobs >= 2 * count ? std::min(jobs / count - 1, kMaxDecoders) : 0;
+}
+
 std::vector<FileInfo> load_files_parallel(const std::vector<std::string>& paths, unsigned jobs,
                                           const MakeFileWork& make, const MergeFileWork& merge) {
   if (jobs == 0) jobs = default_jobs();

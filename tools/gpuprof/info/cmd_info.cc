@@ -210,12 +210,11 @@ struct DescribedFile {
 
 DescribedFile describe(const std::string& path, CallCounts& counts) {
   if (!analysis::in_memory_asked()) {
-    const unsigned jobs = analysis::default_jobs();
     analysis::KeyAverages rows;
     std::string why;
     std::optional<analysis::StreamedFile> streamed =
         analysis::stream_ops_file(0, path, analysis::OpsOptions{}, std::vector<std::string>{}, rows,
-                                  why, jobs >= 2 ? jobs - 1 : 0, nullptr, &counts);
+                                  why, analysis::decoders_per_file(0, 1), nullptr, &counts);
     if (streamed) return {std::move(streamed->info), std::move(*streamed->throughput)};
     counts.clear();
     print_in_memory_notes({{path, why}}, nullptr);

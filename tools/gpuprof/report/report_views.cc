@@ -171,9 +171,7 @@ struct ScopedWork : analysis::FileWork {
 template <typename View>
 std::vector<analysis::FileInfo> read_view_files(const ReportOptions& options, View& view,
                                                 bool& range_matched) {
-  const unsigned jobs = options.jobs == 0 ? analysis::default_jobs() : options.jobs;
-  const unsigned count = static_cast<unsigned>(std::max<size_t>(options.files.size(), 1));
-  const unsigned decoders = jobs >= 2 * count ? jobs / count - 1 : 0;
+  const unsigned decoders = analysis::decoders_per_file(options.jobs, options.files.size());
   std::vector<std::pair<std::string, std::string>> in_memory;
   std::vector<analysis::FileInfo> files = analysis::load_files_parallel(
       options.files, options.jobs,

@@ -168,5 +168,21 @@ TEST_CASE("parallel files: an exception on a worker reaches the caller", "[paral
                     "made to fail");
 }
 
+TEST_CASE("parallel files: decoders are the cores the files leave idle, a few a file at most",
+          "[parallel_files]") {
+  CHECK(decoders_per_file(1, 1) == 0);
+  CHECK(decoders_per_file(2, 1) == 1);
+  CHECK(decoders_per_file(3, 1) == 2);
+  // Frames in flight cost memory, not time: more cores decode no faster.
+  CHECK(decoders_per_file(16, 1) == kMaxDecoders);
+  CHECK(decoders_per_file(224, 1) == kMaxDecoders);
+  CHECK(decoders_per_file(4, 3) == 0);  // a core per file, none left over
+  CHECK(decoders_per_file(8, 4) == 1);
+  CHECK(decoders_per_file(64, 8) == kMaxDecoders);
+  CHECK(decoders_per_file(2, 0) == 1);  // no file counts as one
+  CHECK(decoders_per_file(0, 1) == std::min(default_jobs() >= 2 ? default_jobs() - 1 : 0,
+                                            kMaxDecoders));
+}
+
 }  // namespace
 }  // namespace gprof::analysis
