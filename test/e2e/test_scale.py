@@ -332,6 +332,14 @@ class Memory(unittest.TestCase):
             # whatever the records; this one leaves 2x for noise.
             bound = 128 * 2**20
             self.assertLess(peak, bound, f"{peak / 2**20:.0f} MB for {records} records")
+            # The default --jobs is the core count, 64 to 224 on a GPU node: a file is
+            # decoded on two threads at most (parallel_files.h), where each core once
+            # decoded frames ahead, ~5 MB each in flight (589 MB at 10M records with 64).
+            for view in ("ops", "launches"):
+                status, stderr, peak = peak_rss(["report", "--quiet", "--jobs", "64",
+                                                 "--view", view, path])
+                self.assertEqual(status, 0, stderr)
+                self.assertLess(peak, bound, f"--jobs 64, {view}: {peak / 2**20:.0f} MB")
             # The launches and memory views stream too (tools/gpuprof/report/view_streams.h): the
             # launches' exact medians from an external sort. In memory they took ~50 bytes
             # a record (152 MB at 2M records); streamed, 64 MB at 2M and 59 MB at 10M.
