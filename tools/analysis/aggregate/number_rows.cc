@@ -20,8 +20,8 @@ uint32_t NumberRows::label(const RowLabel& l) {
   if (!index_.fits(entries_.size() + 1)) rebuild(2 * (entries_.size() + 1));
   uint32_t* slot = &index_.slot(place(l), [&](uint32_t id) { return entries_[id].label == l; });
   if (*slot != 0) return kBit | (base_ + *slot - 1);
-  for (const auto& [label, id] : open_left_)
-    if (label == l) return kBit | id;
+  if (!open_left_.empty())
+    if (auto it = open_left_.find(l); it != open_left_.end()) return kBit | it->second;
   if (entries_.size() >= window_) {
     evict();
     rebuild(window_);
@@ -59,7 +59,7 @@ void NumberRows::evict() {
   std::erase_if(open_left_, [&](const auto& e) { return !is_open(e.second); });
   for (size_t i = 0; i < half; ++i)
     if (is_open(base_ + static_cast<uint32_t>(i)))
-      open_left_.emplace_back(entries_[i].label, base_ + static_cast<uint32_t>(i));
+      open_left_.emplace(entries_[i].label, base_ + static_cast<uint32_t>(i));
   if (!left_) left_ = std::make_unique<TempFile>("the rows of a table grouped by a number");
   std::vector<RowLabel> labels;
   labels.reserve(half);

@@ -23,6 +23,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -120,12 +121,17 @@ class NumberRows {
   const uint32_t file_;
   const size_t window_;
   const OpenLabels open_;
-  std::vector<std::pair<RowLabel, uint32_t>> open_left_;  // labels that left open, by value
-  uint32_t base_ = 0;                                     // the first id in memory
-  std::vector<Entry> entries_;                            // ids base_, base_ + 1, ...
-  IdIndex index_;                                         // entries_ by label: ids from base_
-  RowRuns<ByKey> rows_;                                   // of the labels that left
-  std::unique_ptr<TempFile> left_;                        // the labels that left, by id from 0
+  // Labels that left open, by value: as many as ranges of them are nested,
+  // which a file of nested ops with a row each can make 100,000.
+  struct PlaceOf {
+    size_t operator()(const RowLabel& l) const { return place(l); }
+  };
+  std::unordered_map<RowLabel, uint32_t, PlaceOf> open_left_;
+  uint32_t base_ = 0;               // the first id in memory
+  std::vector<Entry> entries_;      // ids base_, base_ + 1, ...
+  IdIndex index_;                   // entries_ by label: ids from base_
+  RowRuns<ByKey> rows_;             // of the labels that left
+  std::unique_ptr<TempFile> left_;  // the labels that left, by id from 0
   std::optional<Late> pending_;
   SpillSorter<Late, ByN> late_{(size_t{4} << 20) / sizeof(Late)};
 };

@@ -24,6 +24,7 @@ WalkVisit NestingWalk::visit(const CpuNode& n) {
 [[gnu::always_inline]] inline void NestingWalk::open(const CpuNode& n, WalkVisit& out) {
   // Made in place: an Open is large, and one is made per event.
   Open& o = stack_.emplace_back(n);
+  if (n.end_ns == kOpenEnd) open_ranges_.push_back(static_cast<uint32_t>(stack_.size() - 1));
   // Pointers, not indices: an Open's size is no power of two, and a size()
   // divides by it.
   Open* parent = &o != stack_.data() ? &o - 1 : nullptr;
@@ -84,10 +85,11 @@ void NestingWalk::call_context(Open& o, Open* parent, WalkVisit& out) {
 }
 
 NestingWalk::SetEnd NestingWalk::set_end(uint32_t id, uint64_t end_ns) {
-  for (size_t i = stack_.size(); i-- > 0;) {
+  for (size_t k = open_ranges_.size(); k-- > 0;) {
+    const size_t i = open_ranges_[k];
     Open& o = stack_[i];
     CpuNode& n = o.node;
-    if (n.id != id || !range(n) || n.end_ns != kOpenEnd) continue;
+    if (n.id != id || !range(n)) continue;
     const uint64_t end = std::max(end_ns, n.start_ns);
     // What a sort by start would have nested: starts before the end, ends
     // no later.
@@ -95,9 +97,13 @@ NestingWalk::SetEnd NestingWalk::set_end(uint32_t id, uint64_t end_ns) {
       return start < end && child_end <= end;
     };
     if (o.any_child && !fits(o.max_child_start, o.max_child_end)) return SetEnd::kMisnested;
-    for (size_t j = i + 1; j < stack_.size(); ++j)
-      if (!fits(stack_[j].node.start_ns, stack_[j].node.end_ns)) return SetEnd::kMisnested;
+    // Of the events above it on the stack, each fits in the one below it
+    // (visit() opens nothing else, and an end given later is checked here),
+    // so the first of them fits if all do.
+    if (i + 1 < stack_.size() && !fits(stack_[i + 1].node.start_ns, stack_[i + 1].node.end_ns))
+      return SetEnd::kMisnested;
     n.end_ns = end;
+    open_ranges_.erase(open_ranges_.begin() + static_cast<std::ptrdiff_t>(k));
     if (i > 0) stack_[i - 1].children_ns += n.end_ns - n.start_ns;
     return SetEnd::kDone;
   }
@@ -141,6 +147,7 @@ void NestingWalk::rename_contexts(const std::vector<uint32_t>& renamed) {
 
 void NestingWalk::close_all() {
   while (!stack_.empty()) close_top();
+  open_ranges_.clear();
 }
 
 [[gnu::always_inline]] inline void NestingWalk::close_top() {
@@ -196,11 +203,12 @@ uint32_t& NestingWalk::open_new(uint32_t key) {
 }
 
 uint32_t& NestingWalk::open_sparse(uint32_t key) {
-  // As many as the stack is deep at most: those at zero make room.
-  for (auto& [k, events] : open_sparse_)
-    if (k == key) return events;
-  std::erase_if(open_sparse_, [](const auto& e) { return e.second == 0; });
-  return open_sparse_.emplace_back(key, 0).second;
+  auto it = open_sparse_.find(key);
+  if (it != open_sparse_.end()) return it->second;
+  // Those at zero make room, once they are as many as the open ones.
+  if (open_sparse_.size() > 2 * stack_.size() + 64)
+    std::erase_if(open_sparse_, [](const auto& e) { return e.second == 0; });
+  return open_sparse_.emplace(key, 0).first->second;
 }
 
 void NestingWalk::detached(const CpuNode& n, WalkVisit& out) {

@@ -210,6 +210,32 @@ TEST_CASE("a thread streamed frame by frame gives the rows of the sorted walk") 
   }
 }
 
+TEST_CASE("a deep nest popped from the inside out gives the rows of the sorted walk") {
+  // Each pop finds its range under the ranges that ended before it, all
+  // walked long before (NestingWalk's open ranges).
+  for (const int depth : {1, 2, 3, 5000}) {
+    std::vector<Entry> entries;
+    uint64_t now = 10;
+    for (int i = 0; i < depth; ++i)
+      entries.push_back({Entry::kPush, now++, 0, static_cast<uint32_t>(i),
+                         100 + static_cast<uint32_t>(i % 3), 0});
+    entries.push_back({Entry::kCall, now, now + 5, 0, 1, 7});
+    now += 6;
+    for (int i = depth; i-- > 0;) {
+      entries.push_back({Entry::kPop, now, 0, static_cast<uint32_t>(i), 0, 0});
+      now += static_cast<uint64_t>(i % 2);  // some end together
+    }
+    for (const bool top_level_only : {false, true}) {
+      INFO("depth " << depth << " top_level_only " << top_level_only);
+      const CpuTreeRules rules{false, top_level_only};
+      std::mt19937_64 rng(static_cast<uint64_t>(depth));
+      Rows got;
+      REQUIRE(streamed(entries, now, rules, rng, got));
+      require_same(sorted_walk(entries, now, rules), got);
+    }
+  }
+}
+
 // A stream whose walked events go nowhere, for the refusal cases.
 struct Bare {
   CpuTreeRules rules;  // the walk keeps a reference
@@ -328,6 +354,32 @@ TEST_CASE("ranges of two domains that cross are refused, not nested") {
   stream.advance(25);
   REQUIRE(stream.end_frame());
   CHECK_FALSE(stream.set_end(0, 30));
+}
+
+TEST_CASE("an end that a range ended above it does not fit in is refused") {
+  // A pushed at 10, B at 20, a call 30..45 in B; B pops at 50, then A at
+  // 40 would end inside B.
+  Bare bare;
+  ThreadStream& stream = bare.stream;
+  CpuNode a;
+  a.start_ns = 10;
+  a.end_ns = kOpenEnd;
+  a.flags = kNodeRange;
+  a.id = 0;
+  CpuNode b = a;
+  b.start_ns = 20;
+  b.id = 1;
+  CpuNode call;
+  call.start_ns = 30;
+  call.end_ns = 45;
+  call.id = 2;
+  stream.add(StreamEvent{a, 0, false}, 10);
+  stream.add(StreamEvent{b, 0, false}, 20);
+  stream.add(StreamEvent{call, 1, false}, 30);
+  stream.advance(46);
+  REQUIRE(stream.end_frame());
+  REQUIRE(stream.set_end(1, 50));
+  CHECK_FALSE(stream.set_end(0, 40));
 }
 
 }  // namespace
