@@ -80,7 +80,7 @@ void LaunchesVisitor::add(const Sample& sample) {
 }
 
 void LaunchesVisitor::merge(LaunchesVisitor&& other) {
-  if (keys_.empty() && values_.size() == 0 && pending_.empty()) {
+  if (keys_.empty() && pending_.empty()) {
     // The first file's keys are the same numbers here: its samples are
     // taken as they are, not sorted a second time (a third of the view).
     keys_ = std::move(other.keys_);

@@ -75,16 +75,9 @@ LargeTable read_held_table(std::vector<Row> rows, const TableOptions& options,
   return out;
 }
 
-}  // namespace
-
-LargeTable read_table(KeyAverages& rows, const TableOptions& options,
-                      const LargeTableOptions& large) {
-  if (rows.spilled()) return read_large_table(rows, options, large);
-  return read_held_table(rows.finish(), options, large);
-}
-
-LargeTable read_large_table(KeyAverages& rows, const TableOptions& options,
-                            const LargeTableOptions& large) {
+// A table that spilled: the merge of its runs.
+LargeTable read_spilled_table(KeyAverages& rows, const TableOptions& options,
+                              const LargeTableOptions& large) {
   LargeTable out(options);
   const ByPrint order{options.sort, large.then_by};
   const size_t limit = options.row_limit;
@@ -130,6 +123,14 @@ LargeTable read_large_table(KeyAverages& rows, const TableOptions& options,
     return true;
   };
   return out;
+}
+
+}  // namespace
+
+LargeTable read_table(KeyAverages& rows, const TableOptions& options,
+                      const LargeTableOptions& large) {
+  if (rows.spilled()) return read_spilled_table(rows, options, large);
+  return read_held_table(rows.finish(), options, large);
 }
 
 }  // namespace gprof::analysis

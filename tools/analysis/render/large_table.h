@@ -20,8 +20,7 @@ namespace gprof::analysis {
 
 struct LargeTableOptions {
   View view = View::kOps;
-  // The shares' totals are those of every row, as top_level_totals() or
-  // table_totals() give them.
+  // The shares' totals are those of every row (RowTotals).
   bool top_level_only = false;
   // Ties of options.sort are broken by this first (report's default sort
   // orders the GPU activities among themselves by CUDA total).
@@ -42,8 +41,5 @@ struct LargeTable {
 // the limit.
 LargeTable read_table(KeyAverages& rows, const TableOptions& options,
                       const LargeTableOptions& large);
-// The same, for a table that spilled (the merge of its runs).
-LargeTable read_large_table(KeyAverages& rows, const TableOptions& options,
-                            const LargeTableOptions& large);
 
 }  // namespace gprof::analysis

@@ -38,12 +38,6 @@ TableTotals table_totals(const std::vector<Row>& rows) {
   return totals.totals(false);
 }
 
-TableTotals top_level_totals(const std::vector<Row>& rows) {
-  RowTotals totals;
-  for (const Row& row : rows) totals.add(row);
-  return totals.totals(true);
-}
-
 TableTotals effective_totals(const std::vector<Row>& rows, const TableOptions& options) {
   return options.totals ? *options.totals : table_totals(rows);
 }

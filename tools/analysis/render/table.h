@@ -23,13 +23,12 @@ struct TableTotals {
   double self_device_ns = 0;
 };
 TableTotals table_totals(const std::vector<Row>& rows);
-// The same totals from the rows of --top-level-only: each row's CPU total
-// holds its whole subtree, so theirs add up to the Self CPU of every row.
-TableTotals top_level_totals(const std::vector<Row>& rows);
-// Both, from rows added one by one (render/large_table.h).
+// Those totals from rows added one by one (render/large_table.h), and for
+// --top-level-only, whose rows each hold their whole subtree, the same
+// totals from the CPU totals of the rows that are no GPU activity.
 struct RowTotals {
   TableTotals every;            // table_totals()
-  double top_level_cpu_ns = 0;  // top_level_totals()'s Self CPU
+  double top_level_cpu_ns = 0;  // --top-level-only's Self CPU total
   void add(const Row& row);
   TableTotals totals(bool top_level_only) const;
 };

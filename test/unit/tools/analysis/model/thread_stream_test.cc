@@ -336,19 +336,23 @@ TEST_CASE("events made in place out of order are sorted, and refused once walked
   CHECK_FALSE(stream.end_frame());
 }
 
+// A push not yet popped, as the stream walks it.
+CpuNode pushed(uint64_t start_ns, uint32_t id) {
+  CpuNode n;
+  n.start_ns = start_ns;
+  n.end_ns = kOpenEnd;
+  n.flags = kNodeRange;
+  n.id = id;
+  return n;
+}
+
 TEST_CASE("ranges of two domains that cross are refused, not nested") {
   // Domain A pushes at 10, domain B at 20; A pops at 30, B at 40: B is no
   // child of A, which the walk could only know at A's pop.
   Bare bare;
   ThreadStream& stream = bare.stream;
-  CpuNode a;
-  a.start_ns = 10;
-  a.end_ns = kOpenEnd;
-  a.flags = kNodeRange;
-  a.id = 0;
-  CpuNode b = a;
-  b.start_ns = 20;
-  b.id = 1;
+  const CpuNode a = pushed(10, 0);
+  const CpuNode b = pushed(20, 1);
   stream.add(StreamEvent{a, 0, false}, 10);
   stream.add(StreamEvent{b, 0, false}, 20);
   stream.advance(25);
@@ -361,14 +365,8 @@ TEST_CASE("an end that a range ended above it does not fit in is refused") {
   // 40 would end inside B.
   Bare bare;
   ThreadStream& stream = bare.stream;
-  CpuNode a;
-  a.start_ns = 10;
-  a.end_ns = kOpenEnd;
-  a.flags = kNodeRange;
-  a.id = 0;
-  CpuNode b = a;
-  b.start_ns = 20;
-  b.id = 1;
+  const CpuNode a = pushed(10, 0);
+  const CpuNode b = pushed(20, 1);
   CpuNode call;
   call.start_ns = 30;
   call.end_ns = 45;

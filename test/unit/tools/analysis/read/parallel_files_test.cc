@@ -180,8 +180,8 @@ TEST_CASE("parallel files: decoders are the cores the files leave idle, a few a 
   CHECK(decoders_per_file(8, 4) == 1);
   CHECK(decoders_per_file(64, 8) == kMaxDecoders);
   CHECK(decoders_per_file(2, 0) == 1);  // no file counts as one
-  CHECK(decoders_per_file(0, 1) == std::min(default_jobs() >= 2 ? default_jobs() - 1 : 0,
-                                            kMaxDecoders));
+  CHECK(decoders_per_file(0, 1) ==
+        std::min(default_jobs() >= 2 ? default_jobs() - 1 : 0, kMaxDecoders));
 }
 
 }  // namespace
