@@ -374,7 +374,7 @@ class InMemoryWhenItMustBe(E2ETestCase):
     def test_ids_too_far_apart_to_unwrap_are_read_in_memory_with_a_note(self):
         """The fake advances its 32-bit id counter by 2^26 a call (2^26 calls gprof never sees):
         the ids wrap every 64 calls, and a GPU record read 32 calls after its call could belong
-        to either wrap. pairing.h unwraps by time in memory; the stream does not guess."""
+        to either wrap. call_pairing.h unwraps by time after reading; the stream does not guess."""
         run = run_program([program("train_loop")], self.tmp,
                           env={"GPROF_FAKE_CORRELATION_STEP": str(1 << 26)})
         self.assertEqual(run.returncode, 0, run.stderr)

@@ -116,7 +116,7 @@ void split_shared_memory(Database& db) {
       "AND l.bytes <= k.staticSharedMemory");
 }
 
-// The calls carry the ids gprof pushed, not CUPTI's (analysis/model/pairing.h).
+// The calls carry the ids gprof pushed, not CUPTI's (analysis/read/call_pairing.h).
 bool external_mode(const analysis::FileInfo& info) {
   return info.cupti && info.cupti->state() == pb::CuptiStatus::EXTERNAL_CORRELATION;
 }

@@ -4,7 +4,7 @@
 #include <tuple>
 
 #include "formats/correlation_ids.h"
-#include "tools/analysis/read/correlation_join.h"
+#include "tools/analysis/read/call_pairing.h"
 #include "tools/analysis/read/demangle.h"
 #include "tools/analysis/read/gpu_names.h"
 #include "tools/analysis/read/range_names.h"
@@ -24,13 +24,15 @@ struct CallKey {
 
 namespace {
 
+// What the pairing sorts (call_pairing.h).
 struct GpuIn {
   GpuRecord record;
   uint64_t seq;          // file order
   uint64_t correlation;  // the id it is joined on (correlation_join.h)
+  uint64_t start_ns() const { return record.start_ns; }
+  // The trace writes the record's id unwrapped too.
+  void unwrap(uint64_t id) { correlation = record.correlation = id; }
 };
-
-using analysis::ExternalId;
 
 struct Work {
   GpuRecord record;
@@ -55,32 +57,10 @@ struct Busy {
 
 // Each with prefix(): the keys the sorter sorts first (spill_sorter.h).
 using Prefix = std::pair<uint64_t, uint64_t>;
-struct ByKey {
-  bool operator()(const GpuIn& a, const GpuIn& b) const { return a.correlation < b.correlation; }
-  static Prefix prefix(const GpuIn& g) { return {g.correlation, 0}; }
-};
-// In the order CUPTI handed the calls their ids (pairing.h).
 struct ByStart {
-  bool operator()(const CallKey& a, const CallKey& b) const {
-    return std::tie(a.start_ns, a.index) < std::tie(b.start_ns, b.index);
-  }
   bool operator()(const Memory& a, const Memory& b) const { return a.start_ns < b.start_ns; }
-  static Prefix prefix(const CallKey& c) { return {c.start_ns, c.index}; }
   static Prefix prefix(const Memory& m) { return {m.start_ns, 0}; }
 };
-struct ByPushed {
-  bool operator()(const ExternalId& a, const ExternalId& b) const { return a.pushed < b.pushed; }
-  static Prefix prefix(const ExternalId& e) { return {e.pushed, 0}; }
-};
-// Of equal ids, the call that started first issued the work (pairing.h).
-struct ByCorrelation {
-  bool operator()(const CallKey& a, const CallKey& b) const {
-    return std::tie(a.correlation, a.start_ns, a.index) <
-           std::tie(b.correlation, b.start_ns, b.index);
-  }
-  static Prefix prefix(const CallKey& c) { return {c.correlation, c.start_ns}; }
-};
-using analysis::ByCuptiId;
 // As the loader hands paired work out: by call, then start.
 struct ByCall {
   bool operator()(const Work& a, const Work& b) const {
@@ -114,9 +94,7 @@ constexpr uint32_t kLateName = UINT32_MAX;
 struct FileEvents::Join {
   explicit Join(const analysis::SortResources& sort)
       : sort(sort),
-        calls(sorter<CallKey, ByCorrelation>()),
-        gpu(sorter<GpuIn, ByKey>()),
-        externals(sorter<ExternalId, ByCuptiId>()),
+        pairing(sort),
         unpaired(sorter<Work, BySeq>()),
         paired(sorter<Work, ByCall>()),
         busy(sorter<Busy, ByDevice>()),
@@ -126,10 +104,7 @@ struct FileEvents::Join {
     return sort.make<T, Less>();
   }
   analysis::SortResources sort;
-  analysis::SpillSorter<CallKey, ByCorrelation> calls;
-  analysis::SpillSorter<GpuIn, ByKey> gpu;
-  analysis::SpillSorter<ExternalId, ByCuptiId> externals;
-  analysis::PagedBits called;  // the calls' ids as read
+  analysis::CallPairing<CallKey, GpuIn> pairing;
   analysis::SpillSorter<Work, BySeq> unpaired;
   analysis::SpillSorter<Work, ByCall> paired;
   analysis::SpillSorter<Busy, ByDevice> busy;
@@ -257,11 +232,7 @@ void FileEvents::on_api(const ApiRecord& r) {
   add(e);
   if (api->category == ApiCategory::kLaunch) gaps_.launch(r.start_ns, r.correlation);
   if (r.correlation != 0) {
-    join_->calls.add(CallKey{r.correlation, r.start_ns, end, e.track, index});
-    join_->called.set(r.correlation);
-    if (!is_pushed_id(r.correlation))
-      call_ids_ = {std::min(call_ids_.first, r.correlation),
-                   std::max(call_ids_.second, r.correlation)};
+    join_->pairing.add_call(CallKey{r.correlation, r.start_ns, end, e.track, index});
   }
   if (r.result == 0) {
     if (const auto effect = analysis::memory_effect(r.api))
@@ -281,15 +252,11 @@ void FileEvents::on_gpu(const GpuRecord& record) {
   if (facts_.untimed(record.start_ns, record.end_ns)) return;
   seen(record.start_ns, record.end_ns);
   if (!windowed()) gaps_.gpu(record.start_ns);
-  join_->gpu.add(GpuIn{record, gpu_seq_++, record.correlation});
+  join_->pairing.add_gpu(GpuIn{record, gpu_seq_++, record.correlation});
 }
 
 void FileEvents::on_external_correlation(uint64_t correlation, uint64_t external_id) {
-  ++externals_;
-  join_->externals.add(ExternalId{correlation, external_id});
-  small_pushed_ids_ = small_pushed_ids_ || !is_pushed_id(external_id);
-  external_ids_ = {std::min(external_ids_.first, correlation),
-                   std::max(external_ids_.second, correlation)};
+  join_->pairing.add_external(correlation, external_id);
 }
 
 // The shim names its window in the header (collector/output/writer_metadata.cc).
@@ -464,20 +431,13 @@ void FileEvents::add_range(const analysis::Range& r, uint64_t number, bool cross
   }
 }
 
-// Pairs each GPU record with its call (analysis/read/correlation_join.h);
+// Pairs each GPU record with its call (analysis/read/call_pairing.h);
 // then numbers the work as the loader hands it out.
 void FileEvents::pair_gpu() {
   Join& j = *join_;
   analysis::GpuCounts& counts = info_.gpu;
-  counts.external_correlations = externals_;
+  counts.external_correlations = j.pairing.external_count();
   const analysis::CaptureWindows window(windowed(), info_.cupti);
-  // Where the ids gprof pushed and CUPTI's own are both small counters (files
-  // from before formats/correlation_ids.h), a record pairs only through an
-  // external correlation in that mode (pairing.h).
-  const bool external_only = info_.cupti &&
-                             info_.cupti->state() == pb::CuptiStatus::EXTERNAL_CORRELATION &&
-                             small_pushed_ids_;
-  unwrap_correlations(external_only);
   const auto handed_out = [&](const GpuIn& g, const CallKey* call) {
     const GpuRecord& r = g.record;
     if (call == nullptr && window.outside(r.start_ns)) {
@@ -508,10 +468,8 @@ void FileEvents::pair_gpu() {
     void other(const CallKey&) {}
     void unpaired(const GpuIn& g) { hand(g, nullptr); }
   } visit{handed_out, {}};
-  analysis::pair_by_correlation(
-      j.calls, j.gpu, j.externals, j.called,
-      external_only ? analysis::PairingMode::kExternalOnly : analysis::PairingMode::kCorrelation,
-      j.sort, visit);
+  j.pairing.pair(j.pairing.mode(info_.cupti), visit);
+  if (const analysis::CorrelationUnwrap* unwrap = j.pairing.call_unwrap()) call_unwrap_ = *unwrap;
   // The unpaired work in file order, then the paired by call and start: GPU
   // work indices (flow ids) and GPU tracks follow this order.
   {
@@ -546,96 +504,6 @@ void FileEvents::pair_gpu() {
   if (gaps_counted_ && !windowed() && info_.cupti && info_.cupti->gaps_size() > 0 &&
       gaps_.finish(*info_.cupti))
     info_.gaps = gaps_.counts();
-}
-
-namespace {
-
-// A file's mappings in the order of the ids gprof pushed, each with its
-// CUPTI id replaced by unwrap(CUPTI id, the call that pushed the id or
-// nullptr): by CUPTI id again.
-template <typename JoinOf, typename Unwrap>
-analysis::SpillSorter<ExternalId, ByCuptiId> in_push_order(JoinOf& j, Unwrap unwrap) {
-  analysis::SpillSorter<ExternalId, ByPushed> by_pushed = j.template sorter<ExternalId, ByPushed>();
-  {
-    auto cursor = j.externals.sorted();
-    ExternalId e;
-    while (cursor.next(e)) by_pushed.add(e);
-  }
-  analysis::SpillSorter<ExternalId, ByCuptiId> out = j.template sorter<ExternalId, ByCuptiId>();
-  const auto call_key = [](const CallKey& c) { return c.correlation; };
-  analysis::SortedLookup<CallKey, ByCorrelation, decltype(call_key)> calls(j.calls, call_key,
-                                                                           j.sort.lanes);
-  auto cursor = by_pushed.sorted();
-  ExternalId e;
-  while (cursor.next(e)) {
-    e.cupti = unwrap(e.cupti, calls.find(e.pushed));
-    out.add(e);
-  }
-  return out;
-}
-
-}  // namespace
-
-// CUPTI's ids wrap at 2^32 in a long run: unwrapped as pairing.h does,
-// when the ids recorded span enough for a wrap (otherwise each is its own).
-// SUBSCRIBED: the calls' ids in start order, then the GPU records' by their
-// start; the calls' items are written unwrapped too (for_each_kept), so that
-// both ends of a flow say the same. EXTERNAL_CORRELATION: the calls carry
-// the pushed ids, which do not wrap; the CUPTI ids of the mapping are
-// unwrapped in pushed order, timed by the call that pushed them.
-void FileEvents::unwrap_correlations(bool external_only) {
-  Join& j = *join_;
-  if (!external_only) {
-    if (!analysis::CorrelationUnwrap::may_wrap(call_ids_.first, call_ids_.second)) return;
-    analysis::SpillSorter<CallKey, ByStart> by_start = j.sorter<CallKey, ByStart>();
-    {
-      auto cursor = j.calls.sorted();
-      CallKey c;
-      while (cursor.next(c)) by_start.add(c);
-    }
-    analysis::SpillSorter<CallKey, ByCorrelation> calls = j.sorter<CallKey, ByCorrelation>();
-    auto cursor = by_start.sorted();
-    CallKey c;
-    while (cursor.next(c)) {
-      c.correlation = unwrap_.next(c.correlation, c.start_ns);
-      calls.add(c);
-    }
-    unwrap_.finish();
-    if (!unwrap_.wrapped()) return;
-    j.calls = std::move(calls);
-    calls_unwrapped_ = true;
-    if (j.externals.size() != 0) unwrap_mappings();
-  } else {
-    if (!analysis::CorrelationUnwrap::may_wrap(external_ids_.first, external_ids_.second)) return;
-    auto externals = in_push_order(j, [&](uint64_t cupti, const CallKey* call) {
-      return unwrap_.next(cupti, call ? std::optional<uint64_t>(call->start_ns) : std::nullopt);
-    });
-    unwrap_.finish();
-    if (!unwrap_.wrapped()) return;
-    j.externals = std::move(externals);
-  }
-  // The GPU records' ids, by when they started.
-  analysis::SpillSorter<GpuIn, ByKey> gpu = j.sorter<GpuIn, ByKey>();
-  auto cursor = j.gpu.sorted();
-  GpuIn g;
-  while (cursor.next(g)) {
-    if (g.record.correlation != 0)
-      g.correlation = g.record.correlation = unwrap_.at(g.record.correlation, g.record.start_ns);
-    gpu.add(g);
-  }
-  j.gpu = std::move(gpu);
-}
-
-// A takeover's mappings in a file whose calls' ids wrapped, as pairing.h's
-// seal_externals: in pushed order, each CUPTI id to the value nearest the
-// one before, the first to the calls' value at its call's start.
-void FileEvents::unwrap_mappings() {
-  std::optional<uint64_t> previous;
-  join_->externals = in_push_order(*join_, [&](uint64_t cupti, const CallKey* call) {
-    previous = previous ? analysis::unwrap_correlation(cupti, *previous)
-                        : unwrap_.at(cupti, call ? call->start_ns : UINT64_MAX);
-    return *previous;
-  });
 }
 
 void FileEvents::number_gpu(const GpuRecord& r, const CallKey* call) {

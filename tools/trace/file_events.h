@@ -4,7 +4,7 @@
 // does not grow with the file. What the loader (analysis/profile.h) does in
 // memory is done here with sorters too: GPU records are paired with their
 // calls by a merge-join on the correlation (after the file's external
-// correlations, pairing.h), then numbered as the loader hands them out (the
+// correlations, analysis/read/call_pairing.h), then numbered as the loader hands them out (the
 // unpaired in file order, then the paired by call and start), which fixes
 // flow ids and the order of GPU tracks. NVTX ranges are paired as they
 // stream past (range_stream.h). Kept in memory: the string tables, the
@@ -121,10 +121,10 @@ class FileEvents : public RecordVisitor {
         if (handed >= analysis::kWorkStep) progress->done(std::exchange(handed, 0));
       }
       if (!cut_.keep(*at)) continue;
-      if (calls_unwrapped_ && at->kind == EventKind::kCall && at->sub == 0 &&
+      if (call_unwrap_ && at->kind == EventKind::kCall && at->sub == 0 &&
           at->call.correlation != 0) {
         Item item = *at;
-        item.call.correlation = unwrap_.at(item.call.correlation, item.start_ns);
+        item.call.correlation = call_unwrap_->at(item.call.correlation, item.start_ns);
         f(static_cast<const Item&>(item));
         continue;
       }
@@ -149,8 +149,6 @@ class FileEvents : public RecordVisitor {
   void finish_ranges();
   void add_steps();
   void pair_gpu();
-  void unwrap_mappings();
-  void unwrap_correlations(bool external_only);
   void number_gpu(const GpuRecord& r, const CallKey* call);
   void add_memory_counters();
   void add_busy_counters(int64_t to_relative, uint64_t bucket_ns);
@@ -198,19 +196,14 @@ class FileEvents : public RecordVisitor {
   uint64_t gpu_count_ = 0;
   uint64_t flow_ends_ = 0;  // GPU work with its call: each has a flow end
   uint64_t counters_ = 0;
-  uint64_t externals_ = 0;
   // CUPTI gaps' counts as report gives them (gap_tally.h): fed as the file
   // is read, told which launches got work as the pairing hands records out.
   static int never_received(void*, uint64_t) { return 0; }  // pairs after reading
   analysis::GapTally gaps_{&FileEvents::never_received, nullptr};
-  bool gaps_counted_ = true;       // false: the trace gives the shim's numbers instead
-  bool small_pushed_ids_ = false;  // a pushed id below kPushedIdBase: a file from before it
-  // CUPTI's ids as recorded, lowest and highest: whether they can have
-  // wrapped (analysis/model/correlation_unwrap.h).
-  std::pair<uint64_t, uint64_t> call_ids_{UINT64_MAX, 0};
-  std::pair<uint64_t, uint64_t> external_ids_{UINT64_MAX, 0};
-  analysis::CorrelationUnwrap unwrap_;
-  bool calls_unwrapped_ = false;  // the calls' ids are written unwrapped
+  bool gaps_counted_ = true;  // false: the trace gives the shim's numbers instead
+  // Set where the calls' ids wrapped (call_pairing.h): their items are
+  // written unwrapped too, so that both ends of a flow say the same.
+  std::optional<analysis::CorrelationUnwrap> call_unwrap_;
 };
 
 }  // namespace gprof::trace

@@ -40,7 +40,7 @@ pb::CuptiStatus subscribed_status();
 // GPU work: square 10100 (3 runs), vector_add 1000, copies 2000 + 1500, set 500.
 std::string write_subscribed_capture(const std::string& name);
 
-// A long run whose 32-bit CUPTI ids wrapped (analysis/pairing.h), on thread
+// A long run whose 32-bit CUPTI ids wrapped (analysis/read/call_pairing.h), on thread
 // 10: six launches at 1000, 2000 ... 6000 ns, their ids kWrapStep apart, so
 // that the fifth has id 1 again, like the first. Launch i (0-based) names
 // kernel i + 1 ("k0" ... "k5") with 16 * (i + 1) bytes of dynamic shared

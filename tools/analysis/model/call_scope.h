@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "tools/analysis/model/pairing.h"
+#include "tools/analysis/model/call_ref.h"
 
 namespace gprof::analysis {
 

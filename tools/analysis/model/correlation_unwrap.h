@@ -1,15 +1,11 @@
 // CUPTI's 32-bit correlation ids unwrapped to 64 bits where the records
-// stream past and cannot all be held (trace, export), the way `report`
-// unwraps them in memory (pairing.h, whose unwrap_correlation this
-// uses): the ids in the order they were handed out, each to the value nearest
-// the one before; any other id of the file (a GPU record's, a launch's kept
-// apart) to the value nearest that of the last id handed out before its time.
-// Kept for that: a (time, id) sample every kSample ids, and whenever the
-// ids have moved by kDrift or more since the last sample, so that an id
-// between two samples is within kDrift of the one before it; memory grows by
-// 16 bytes per 4096 calls as CUPTI counts (one id per call). The results are
-// those of pairing.h for any file whose GPU records' ids are within 2^31 -
-// kDrift of their calls'.
+// stream past and cannot all be held (call_pairing.h): the ids in the order they were handed out,
+// each to the value nearest the one before; any other id of the file (a GPU record's, a launch's
+// kept apart) to the value nearest that of the last id handed out before its time. Kept for that: a
+// (time, id) sample every kSample ids, and whenever the ids have moved by kDrift or more since the
+// last sample, so that an id between two samples is within kDrift of the one before it; memory
+// grows by 16 bytes per 4096 calls as CUPTI counts (one id per call). Exact for any file whose GPU
+// records' ids are within 2^31 - kDrift of their calls'.
 #pragma once
 
 #include <cstdint>
@@ -19,6 +15,10 @@
 
 namespace gprof::analysis {
 
+// The 64-bit id nearest `reference` whose low 32 bits are `raw`'s (serial
+// number arithmetic, RFC 1982); ids above 32 bits are no CUPTI ids and stay.
+uint64_t unwrap_correlation(uint64_t raw, uint64_t reference);
+
 class CorrelationUnwrap {
  public:
   static constexpr uint64_t kSample = 4096;
@@ -26,7 +26,7 @@ class CorrelationUnwrap {
 
   // Whether ids spanning [lowest, highest] (as recorded) can have wrapped:
   // a wrap puts ids more than 2^31 apart (and ids above 32 bits are taken as
-  // a wrap, as pairing.h takes them). When not, every id unwraps to itself
+  // a wrap). When not, every id unwraps to itself
   // and no pass is needed.
   static bool may_wrap(uint64_t lowest, uint64_t highest);
 

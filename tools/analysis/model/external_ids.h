@@ -6,7 +6,7 @@
 // pushed out of it.
 //
 // A GPU record pairs through its mapping when it has one, else by its own
-// id (pairing.h, pushed ids apart). A mapping can come after the GPU
+// id (correlation_join.h, pushed ids apart). A mapping can come after the GPU
 // record (they are written from different CUPTI buffers); the owner then
 // moves what the record left waiting under its CUPTI id (CallSlots::
 // rename). A GPU far behind its calls delivers records whose mapping was

@@ -1,10 +1,10 @@
 // CUPTI's 32-bit correlation ids unwrapped as a file streams, where
-// CallPairing (pairing.h) unwraps them once the whole file is in memory:
+// CallPairing (call_pairing.h) unwraps them once the whole file is read:
 // each id to the 64-bit value nearest the last one handed out that was read
 // (a call's, or during a takeover an external correlation's: both come in
 // the order CUPTI handed them out, where GPU records may lag). Any
 // reference less than half the id space (2^31 calls) away gives the value
-// pairing.h gives, so the order in which a stream reads them does not
+// call_pairing.h gives, so the order in which a stream reads them does not
 // matter. The first id read is put one wrap up from its raw value, so that
 // ids handed out before it but read after it can take the wrap below: the values are the true ids
 // plus one shift (0 or 2^32) for the whole file, the same for calls, GPU records and mappings,
@@ -14,7 +14,7 @@
 #include <cstdint>
 
 #include "formats/correlation_ids.h"
-#include "tools/analysis/model/pairing.h"
+#include "tools/analysis/model/correlation_unwrap.h"
 
 namespace gprof::analysis {
 
@@ -35,7 +35,7 @@ class StreamIds {
   }
   // Whether an id came a quarter of the id space or more from the last
   // call's (2^30 calls: never at CUPTI's one id a call, but the fake's
-  // GPROF_FAKE_CORRELATION_STEP makes them): pairing.h's reference, the
+  // GPROF_FAKE_CORRELATION_STEP makes them): call_pairing.h's reference, the
   // last call that started before a GPU record, could then be another
   // wrap's, and the stream cannot tell.
   bool ambiguous() const { return ambiguous_; }

@@ -1,7 +1,9 @@
-// Which call issued each GPU record, for the readers that stream a file
-// past (trace; analyze, report's launches and memory views and dump through
-// findings/stream): CallPairing's rule (tools/analysis/model/pairing.h) on
-// records sorted outside memory, so that every reader pairs alike.
+// Which call issued each GPU record: the rule every reader that pairs after
+// reading follows (call_pairing.h: the loader and trace; the findings'
+// scan: analyze, report's launches and memory views, dump), on records
+// sorted outside memory. An API record's id is the CUPTI correlation id of
+// the call, or the external id gprof pushed around it during a takeover;
+// a GPU record carries the CUPTI id.
 //   - A GPU record whose CUPTI id has an external correlation pairs through
 //     it (of two mappings of one id, the smaller pushed id); when no call
 //     carries that pushed id, by its own id, as a call from before a
@@ -11,7 +13,7 @@
 //     (callers sort their calls so); id 0 never pairs.
 // The ids come unwrapped (CUPTI's wrap around 2^32): each reader unwraps
 // them as its passes allow (the findings' scan as it reads, stream_ids.h;
-// trace over its sorted calls, correlation_unwrap.h).
+// the others over their sorted calls, call_pairing.h).
 //
 // Call and Gpu records name the id they join on `correlation`; the calls'
 // sorter orders by (correlation, start), the GPU records' by correlation
@@ -25,13 +27,18 @@
 #include <tuple>
 #include <utility>
 
+#include "tools/analysis/model/correlation_unwrap.h"
 #include "tools/analysis/model/external_ids.h"
 #include "tools/analysis/model/paged_bits.h"
-#include "tools/analysis/model/pairing.h"
 #include "tools/analysis/read/spill_merge.h"
 #include "tools/analysis/read/spill_sorter.h"
 
 namespace gprof::analysis {
+
+enum class PairingMode {
+  kCorrelation,   // CuptiStatus SUBSCRIBED (and files without a status)
+  kExternalOnly,  // CuptiStatus EXTERNAL_CORRELATION with an older gprof's pushed ids
+};
 
 // How a reader makes its sorters: what each keeps in memory before it
 // spills, whether it spills on a thread of its own, and how many threads

@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "formats/loss_reasons.h"
+#include "tools/analysis/read/call_pairing.h"
 #include "tools/analysis/read/file_facts.h"
 #include "tools/analysis/read/gpu_names.h"
 #include "tools/analysis/read/range_names.h"
@@ -43,7 +44,8 @@ class FileAdapter : public RecordVisitor {
     seen(record.start_ns, record.end_ns);
     if (info->category == ApiCategory::kLaunch)
       launch_starts_.emplace_back(record.start_ns, calls_);
-    pairing_.add_call(record, calls_);
+    pairing_.add_call(
+        CallRef{record.correlation, record.start_ns, record.end_ns, calls_, record.api});
     out_.on_api(ApiCall{file_, record, *info, kernel, calls_++});
   }
 
@@ -58,6 +60,7 @@ class FileAdapter : public RecordVisitor {
     // zero-length work at time 0 should one get through.
     if (facts_.untimed(record.start_ns, record.end_ns)) return;
     seen(record.start_ns, record.end_ns);
+    pairing_.add_gpu(PairedGpu{record.correlation, record.start_ns, gpu_.size()});
     gpu_.push_back(record);
   }
 
@@ -82,18 +85,30 @@ class FileAdapter : public RecordVisitor {
 
   void finish() {
     finish_ranges();
-    const bool external_only = info_.cupti &&
-                               info_.cupti->state() == pb::CuptiStatus::EXTERNAL_CORRELATION &&
-                               !pairing_.pushed_ids_apart();
-    pairing_.seal(external_only ? PairingMode::kExternalOnly : PairingMode::kCorrelation);
+    // Each GPU record's call: the calls that issued work, in correlation
+    // order (kept until the file's end: visitors keep pointers to them), and
+    // for each record the index of its call (kNoCall: none).
+    std::vector<CallRef>& owners = owners_;
+    std::vector<uint32_t> call_of(gpu_.size(), kNoCall);
+    struct Visit {
+      std::vector<CallRef>& owners;
+      std::vector<uint32_t>& call_of;
+      void owner(const CallRef& call) { owners.push_back(call); }
+      void issued(const PairedGpu& g) { call_of[g.seq] = static_cast<uint32_t>(owners.size() - 1); }
+      void owned() {}
+      void other(const CallRef&) {}
+      void unpaired(const PairedGpu&) {}
+    } visit{owners, call_of};
+    pairing_.pair(pairing_.mode(info_.cupti), visit);
     GpuCounts& counts = info_.gpu;
     const CaptureWindows window(windowed(), info_.cupti);
     counts.external_correlations = pairing_.external_count();
     std::vector<GpuActivity> activities;
     activities.reserve(gpu_.size());
-    for (const GpuRecord& r : gpu_) {
+    for (size_t i = 0; i < gpu_.size(); ++i) {
+      const GpuRecord& r = gpu_[i];
       const std::string* kernel = r.kind == GpuKind::kKernel ? kernel_name(r.kernel) : nullptr;
-      const CallRef* call = pairing_.find(r.correlation, r.start_ns);
+      const CallRef* call = call_of[i] != kNoCall ? &owners[call_of[i]] : nullptr;
       if (call == nullptr && window.outside(r.start_ns)) {
         ++counts.outside_window;
         continue;
@@ -105,8 +120,8 @@ class FileAdapter : public RecordVisitor {
     counts.records = activities.size();
     for (const GpuActivity& activity : activities) out_.on_gpu(activity);
 
-    // Group the paired work by call (calls live in one sorted array, so
-    // their addresses follow correlation order), each group by start time.
+    // Group the paired work by call (`owners` is in correlation order, so
+    // their addresses are too), each group by start time.
     std::vector<const GpuActivity*> work;
     for (const GpuActivity& activity : activities)
       if (activity.call != nullptr && activity.is_work()) work.push_back(&activity);
@@ -206,8 +221,18 @@ class FileAdapter : public RecordVisitor {
   ProfileVisitor& out_;
   FileFacts facts_;
   std::unordered_map<uint64_t, std::string> names_;
+  // What the pairing sorts of a GPU record: gpu_[seq].
+  struct PairedGpu {
+    uint64_t correlation;
+    uint64_t start;
+    size_t seq;
+    uint64_t start_ns() const { return start; }
+    void unwrap(uint64_t id) { correlation = id; }
+  };
+  static constexpr uint32_t kNoCall = UINT32_MAX;
   std::vector<GpuRecord> gpu_;
-  CallPairing pairing_;
+  CallPairing<CallRef, PairedGpu> pairing_{SortResources{}};
+  std::vector<CallRef> owners_;  // the calls that issued GPU records (finish())
   RangePairing ranges_;
   uint32_t calls_ = 0;
 };

@@ -2,7 +2,7 @@
 // ids are resolved here, so that analyses see names, not ids, and can mix
 // files (one process each: ranks, forks, exec'd children).
 //
-// GPU records are paired with the API calls that issued them (pairing.h),
+// GPU records are paired with the API calls that issued them (call_pairing.h),
 // NVTX events into ranges (nvtx_ranges.h). Since a file may hold a GPU record
 // before the call or the external correlation it pairs through, and a range's
 // end before its start, a file's GPU records and NVTX events are kept until
@@ -26,7 +26,7 @@
 #include "formats/record.h"
 #include "tools/analysis/model/capture_windows.h"
 #include "tools/analysis/model/nvtx_ranges.h"
-#include "tools/analysis/model/pairing.h"
+#include "tools/analysis/model/call_ref.h"
 
 namespace gprof::analysis {
 

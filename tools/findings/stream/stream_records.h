@@ -86,7 +86,7 @@ struct ByThreadStart {
   static Prefix prefix(const CallRecord& c) { return {c.call.tid, c.call.start_ns}; }
   static Prefix prefix(const PairedCall& p) { return prefix(p.call); }
 };
-// Calls by correlation, of equal ids the one that started first (CallPairing).
+// Calls by correlation, of equal ids the one that started first (correlation_join.h).
 struct ByCorrelation {
   bool operator()(const CallRecord& a, const CallRecord& b) const {
     return std::tie(a.correlation, a.call.start_ns, a.index) <

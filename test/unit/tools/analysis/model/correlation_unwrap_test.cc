@@ -3,12 +3,18 @@
 #include <catch2/catch.hpp>
 
 #include "formats/correlation_ids.h"
-#include "tools/analysis/model/pairing.h"
 
 namespace gprof::analysis {
 namespace {
 
 constexpr uint64_t kWrap = uint64_t{1} << 32;
+
+TEST_CASE("correlation unwrap: one id to the value nearest a reference", "[correlation_unwrap]") {
+  CHECK(unwrap_correlation(3, 0xFFFFFFF0u) == kWrap + 3);
+  CHECK(unwrap_correlation(0xFFFFFFF0u, kWrap + 3) == 0xFFFFFFF0u);
+  CHECK(unwrap_correlation(0xFFFFFFF0u, 5) == 0xFFFFFFF0u);  // never below 0
+  CHECK(unwrap_correlation(uint64_t{1} << 40, 5) == uint64_t{1} << 40);
+}
 
 TEST_CASE("correlation unwrap: whether ids can have wrapped", "[correlation_unwrap]") {
   CHECK_FALSE(CorrelationUnwrap::may_wrap(1, 1000));
@@ -19,7 +25,7 @@ TEST_CASE("correlation unwrap: whether ids can have wrapped", "[correlation_unwr
 
 // Calls in the order CUPTI handed out their ids, across 2^32, then GPU
 // records timed between them: each to the value nearest that of the last
-// call before it, as CallPairing gives.
+// call before it.
 TEST_CASE("correlation unwrap: calls across 2^32 and GPU records timed among them",
           "[correlation_unwrap]") {
   CorrelationUnwrap unwrap;

@@ -1,5 +1,5 @@
 // Which call issued each GPU record, streamed (gpu_calls.h), against the
-// in-memory loader (profile.h, pairing.h) that `dump --records gpu` used:
+// in-memory loader (profile.h, call_pairing.h) that `dump --records gpu` used:
 // one entry per timestamped record in file order, paired with the same call,
 // work outside the capture window left out, records without a timestamp not
 // numbered.
