@@ -110,7 +110,7 @@ class CallSlots {
   // gpu() would have taken them; `records` and `ns` get how many and their
   // work time (0 records: none was waiting), `tag` the tag set on `from`
   // (which `to` takes unless it has one). False when they were given up
-  // already, which the in-memory pairing would not have done (a conflict).
+  // already, which the loader's pairing would not have done (a conflict).
   bool rename(uint64_t from, uint64_t to, Gpu& outcome, uint64_t& records, uint64_t& ns,
               uint32_t& context, uint32_t& tag);
   // Whether a GPU record of this call's id came: 1 or 0, and -1 when the

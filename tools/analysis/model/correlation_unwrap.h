@@ -1,11 +1,13 @@
-// CUPTI's 32-bit correlation ids unwrapped to 64 bits where the records
-// stream past and cannot all be held (call_pairing.h): the ids in the order they were handed out,
-// each to the value nearest the one before; any other id of the file (a GPU record's, a launch's
-// kept apart) to the value nearest that of the last id handed out before its time. Kept for that: a
-// (time, id) sample every kSample ids, and whenever the ids have moved by kDrift or more since the
-// last sample, so that an id between two samples is within kDrift of the one before it; memory
-// grows by 16 bytes per 4096 calls as CUPTI counts (one id per call). Exact for any file whose GPU
-// records' ids are within 2^31 - kDrift of their calls'.
+// CUPTI's 32-bit correlation ids unwrapped to 64 bits once a file has been
+// read into sorters (call_pairing.h), without holding every id: the ids in
+// the order they were handed out, each to the value nearest the one before;
+// any other id of the file (a GPU record's, a launch's kept apart) to the
+// value nearest that of the last id handed out before its time. Kept for
+// that: a (time, id) sample every kSample ids, and whenever the ids have
+// moved by kDrift or more since the last sample, so that an id between two
+// samples is within kDrift of the one before it; memory grows by 16 bytes
+// per 4096 calls as CUPTI counts (one id per call). Exact for any file whose
+// GPU records' ids are within 2^31 - kDrift of their calls'.
 #pragma once
 
 #include <cstdint>

@@ -11,13 +11,11 @@
 // CUPTI's ids are 32-bit and wrap in a long run (2^32 calls: about an hour
 // at a million calls a second). Where the ids recorded span enough for a
 // wrap, they are unwrapped to 64 bits before the join (correlation_unwrap.h):
-//   - SUBSCRIBED: the calls' ids in start order (CUPTI hands them out in call
-//     order), each to the value nearest the one before; then each GPU
-//     record's to the value nearest that of the calls around its start. A
-//     takeover's mappings (pushed ids above CUPTI's) are unwrapped in pushed
-//     order, the first against the calls' ids at its call's start. (GPU
-//     records unwrap against the calls' ids, which a takeover does not
-//     advance: one longer than 2^31 - kDrift ids would pair wrongly.)
+//   - SUBSCRIBED: the ids in the order CUPTI handed them out, each to the
+//     value nearest the one before: the calls' CUPTI ids by their start and,
+//     during a takeover (pushed ids above CUPTI's), the mappings' CUPTI ids
+//     by the start of the call that pushed their id; then each GPU record's
+//     to the value nearest that of the ids handed out around its start.
 //   - EXTERNAL_CORRELATION (an older gprof): the calls carry pushed ids,
 //     which never wrap; the mappings' CUPTI ids are unwrapped in pushed
 //     order, timed by the call that pushed them, and the GPU records' ids
@@ -130,10 +128,11 @@ class CallPairing {
 
   void unwrap(PairingMode mode) {
     if (mode == PairingMode::kCorrelation) {
-      if (!CorrelationUnwrap::may_wrap(call_ids_.first, call_ids_.second)) return;
-      unwrap_calls();
-      if (!calls_unwrapped_) return;
-      if (externals_.size() != 0) unwrap_takeover_mappings();
+      const uint64_t lowest = std::min(call_ids_.first, external_ids_.first);
+      const uint64_t highest = std::max(call_ids_.second, external_ids_.second);
+      if (!CorrelationUnwrap::may_wrap(lowest, highest)) return;
+      unwrap_handouts();
+      if (!unwrap_.wrapped()) return;
     } else {
       if (!CorrelationUnwrap::may_wrap(external_ids_.first, external_ids_.second)) return;
       auto externals = in_push_order([&](uint64_t cupti, const Call* call) {
@@ -154,7 +153,47 @@ class CallPairing {
     gpu_ = std::move(gpu);
   }
 
-  void unwrap_calls() {
+  // A mapping with when CUPTI handed its id out: at the start of the call
+  // that pushed its id, or (that call not in the file) no sample, placed
+  // after the mapping pushed before it.
+  struct TimedMapping {
+    ExternalId mapping;
+    uint64_t time_ns;
+    uint64_t order;  // pushed order
+    bool timed;
+  };
+  struct MappingsByTime {
+    bool operator()(const TimedMapping& a, const TimedMapping& b) const {
+      return std::tie(a.time_ns, a.order) < std::tie(b.time_ns, b.order);
+    }
+    static Prefix prefix(const TimedMapping& m) { return {m.time_ns, m.order}; }
+  };
+
+  // SUBSCRIBED: CUPTI handed its ids out in call order, to the calls gprof
+  // recorded them with and, during a takeover, to the calls that pushed the
+  // mappings' ids. Both in one time order, so that a takeover's ids go on
+  // from the calls' before it, and the calls' after it from the takeover's,
+  // however long it lasted; the GPU records unwrap against both.
+  void unwrap_handouts() {
+    SpillSorter<TimedMapping, MappingsByTime> mappings = sort_.make<TimedMapping, MappingsByTime>();
+    if (externals_.size() != 0) {
+      SpillSorter<ExternalId, ByPushed> by_pushed = sort_.make<ExternalId, ByPushed>();
+      {
+        auto cursor = externals_.sorted();
+        ExternalId e;
+        while (cursor.next(e)) by_pushed.add(e);
+      }
+      const auto call_key = [](const Call& c) { return c.correlation; };
+      SortedLookup<Call, CallsById, decltype(call_key)> calls(calls_, call_key, sort_.lanes);
+      auto cursor = by_pushed.sorted();
+      ExternalId e;
+      uint64_t time_ns = 0, order = 0;
+      while (cursor.next(e)) {
+        const Call* call = calls.find(e.pushed);
+        if (call != nullptr) time_ns = call->start_ns;
+        mappings.add(TimedMapping{e, time_ns, order++, call != nullptr});
+      }
+    }
     SpillSorter<Call, CallsByStart> by_start = sort_.make<Call, CallsByStart>();
     {
       auto cursor = calls_.sorted();
@@ -162,28 +201,32 @@ class CallPairing {
       while (cursor.next(c)) by_start.add(c);
     }
     SpillSorter<Call, CallsById> calls = sort_.make<Call, CallsById>();
-    auto cursor = by_start.sorted();
+    SpillSorter<ExternalId, ByCuptiId> externals = sort_.make<ExternalId, ByCuptiId>();
+    PagedBits called;
+    auto call_cursor = by_start.sorted();
+    auto mapping_cursor = mappings.sorted();
     Call c;
-    while (cursor.next(c)) {
-      c.correlation = unwrap_.next(c.correlation, c.start_ns);
-      calls.add(c);
+    TimedMapping m;
+    bool has_call = call_cursor.next(c), has_mapping = mapping_cursor.next(m);
+    while (has_call || has_mapping) {
+      if (has_call && (!has_mapping || c.start_ns <= m.time_ns)) {
+        c.correlation = unwrap_.next(c.correlation, c.start_ns);
+        called.set(c.correlation);
+        calls.add(c);
+        has_call = call_cursor.next(c);
+      } else {
+        m.mapping.cupti = unwrap_.next(m.mapping.cupti,
+                                       m.timed ? std::optional<uint64_t>(m.time_ns) : std::nullopt);
+        externals.add(m.mapping);
+        has_mapping = mapping_cursor.next(m);
+      }
     }
     unwrap_.finish();
     if (!unwrap_.wrapped()) return;
     calls_ = std::move(calls);
+    externals_ = std::move(externals);
+    called_ = std::move(called);
     calls_unwrapped_ = true;
-  }
-
-  // A takeover's mappings in a file whose calls' ids wrapped: in pushed
-  // order, each CUPTI id to the value nearest the one before, the first to
-  // the calls' value at its call's start.
-  void unwrap_takeover_mappings() {
-    std::optional<uint64_t> previous;
-    externals_ = in_push_order([&](uint64_t cupti, const Call* call) {
-      previous = previous ? unwrap_correlation(cupti, *previous)
-                          : unwrap_.at(cupti, call ? call->start_ns : UINT64_MAX);
-      return *previous;
-    });
   }
 
   // The mappings in the order of the ids gprof pushed, each with its CUPTI

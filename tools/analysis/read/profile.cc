@@ -85,20 +85,28 @@ class FileAdapter : public RecordVisitor {
 
   void finish() {
     finish_ranges();
-    // Each GPU record's call: the calls that issued work, in correlation
-    // order (kept until the file's end: visitors keep pointers to them), and
-    // for each record the index of its call (kNoCall: none).
-    std::vector<CallRef>& owners = owners_;
+    // Each GPU record's call: the calls that issued some, in correlation
+    // order (their addresses are too), and for each record the index of its
+    // call (kNoCall: none).
     std::vector<uint32_t> call_of(gpu_.size(), kNoCall);
     struct Visit {
       std::vector<CallRef>& owners;
       std::vector<uint32_t>& call_of;
-      void owner(const CallRef& call) { owners.push_back(call); }
-      void issued(const PairedGpu& g) { call_of[g.seq] = static_cast<uint32_t>(owners.size() - 1); }
-      void owned() {}
+      bool issued_any = false;
+      void owner(const CallRef& call) {
+        owners.push_back(call);
+        issued_any = false;
+      }
+      void issued(const PairedGpu& g) {
+        call_of[g.seq] = static_cast<uint32_t>(owners.size() - 1);
+        issued_any = true;
+      }
+      void owned() {
+        if (!issued_any) owners.pop_back();
+      }
       void other(const CallRef&) {}
       void unpaired(const PairedGpu&) {}
-    } visit{owners, call_of};
+    } visit{owners_, call_of};
     pairing_.pair(pairing_.mode(info_.cupti), visit);
     GpuCounts& counts = info_.gpu;
     const CaptureWindows window(windowed(), info_.cupti);
@@ -108,7 +116,7 @@ class FileAdapter : public RecordVisitor {
     for (size_t i = 0; i < gpu_.size(); ++i) {
       const GpuRecord& r = gpu_[i];
       const std::string* kernel = r.kind == GpuKind::kKernel ? kernel_name(r.kernel) : nullptr;
-      const CallRef* call = call_of[i] != kNoCall ? &owners[call_of[i]] : nullptr;
+      const CallRef* call = call_of[i] != kNoCall ? &owners_[call_of[i]] : nullptr;
       if (call == nullptr && window.outside(r.start_ns)) {
         ++counts.outside_window;
         continue;
@@ -120,8 +128,8 @@ class FileAdapter : public RecordVisitor {
     counts.records = activities.size();
     for (const GpuActivity& activity : activities) out_.on_gpu(activity);
 
-    // Group the paired work by call (`owners` is in correlation order, so
-    // their addresses are too), each group by start time.
+    // Group the paired work by call (by address: correlation order), each
+    // group by start time.
     std::vector<const GpuActivity*> work;
     for (const GpuActivity& activity : activities)
       if (activity.call != nullptr && activity.is_work()) work.push_back(&activity);
@@ -232,7 +240,9 @@ class FileAdapter : public RecordVisitor {
   static constexpr uint32_t kNoCall = UINT32_MAX;
   std::vector<GpuRecord> gpu_;
   CallPairing<CallRef, PairedGpu> pairing_{SortResources{}};
-  std::vector<CallRef> owners_;  // the calls that issued GPU records (finish())
+  // The calls that issued GPU records (finish()): visitors keep pointers to
+  // them until the file's end.
+  std::vector<CallRef> owners_;
   RangePairing ranges_;
   uint32_t calls_ = 0;
 };

@@ -220,6 +220,54 @@ TEST_CASE("call pairing: a takeover after the calls' ids wrapped maps in the wra
   CHECK(file.call_of(fourteen) == 500u);
 }
 
+TEST_CASE("call pairing: a takeover's CUPTI ids wrap on their own", "[call_pairing]") {
+  // Another tool holds CUPTI from early on (kineto never gives it back):
+  // the calls' own ids stay small, the takeover's run past 2^32. Found by
+  // review: the mappings were unwrapped only when the calls' ids wrapped,
+  // and a record after the wrap paired with a call of the wrap before
+  // (the smaller pushed id of two mappings with one raw id).
+  constexpr uint64_t kStep = uint64_t{1} << 30;
+  for (const bool cupti_calls : {true, false}) {
+    File file;
+    if (cupti_calls) {
+      file.call(5, 10);
+      file.call(6, 20);
+    }
+    for (uint64_t i = 0; i < 6; ++i) {
+      file.call(kBase + i, 100 * (i + 1));
+      file.external((7 + i * kStep) & 0xFFFFFFFFu, kBase + i);
+    }
+    const uint32_t first = file.gpu(7, 120), fifth = file.gpu(7, 520),
+                   sixth = file.gpu(7 + kStep, 620);
+    file.pair();
+    INFO("calls with CUPTI's ids: " << cupti_calls);
+    CHECK(file.call_of(first) == 100u);
+    CHECK(file.call_of(fifth) == 500u);
+    CHECK(file.call_of(sixth) == 600u);
+  }
+}
+
+TEST_CASE("call pairing: a takeover longer than half the id space goes on from the calls' wrap",
+          "[call_pairing]") {
+  // Calls 2^30 ids apart wrap at the fifth (t=500); then a takeover whose
+  // pushing calls CUPTI numbered on, 2^30 apart, past a second wrap. Found
+  // by review: GPU records unwrapped against the calls' ids only, which the
+  // takeover does not advance, and paired with a call from before it.
+  constexpr uint64_t kStep = uint64_t{1} << 30;
+  File file;
+  for (uint64_t i = 0; i < 5; ++i) file.call((1 + i * kStep) & 0xFFFFFFFFu, 100 * (i + 1));
+  for (uint64_t j = 0; j < 4; ++j) {
+    file.call(kBase + j, 600 + 100 * j);
+    file.external((1 + (5 + j) * kStep) & 0xFFFFFFFFu, kBase + j);
+  }
+  const uint32_t before = file.gpu(1, 550), third = file.gpu(1 + 3 * kStep, 850),
+                 last = file.gpu(1, 950);
+  file.pair();
+  CHECK(file.call_of(before) == 500u);
+  CHECK(file.call_of(third) == 800u);
+  CHECK(file.call_of(last) == 900u);
+}
+
 TEST_CASE("call pairing: external mode unwraps CUPTI ids in push order", "[call_pairing]") {
   constexpr uint64_t kStep = uint64_t{1} << 30;
   File file;
