@@ -136,6 +136,36 @@ class TraceOfGeneratedFiles(unittest.TestCase):
         self.assertEqual(joined, kernels)  # one call each (graph kernels share their launch's)
         self.assertGreater(high, 1000)
 
+    def test_a_takeover_after_the_wrap_unwraps_in_export(self):
+        """The calls' ids wrap in the first step, then another tool takes CUPTI over and the
+        file ends in EXTERNAL_CORRELATION with gprof's pushed ids above CUPTI's. Export took
+        such a file as one of an older gprof's (calls carrying pushed ids only) and left both
+        the calls' CUPTI ids and the mappings' as recorded: 1, 2, ... after 2^32 - 100, where
+        trace and report unwrap them (analysis/read/call_pairing.h)."""
+        where = os.path.join(self.dir, "takeover")
+        os.mkdir(where)
+        generate(where, "--first-correlation", str(2**32 - 100), "--takeover", "2:4")
+        out = os.path.join(where, "t.sqlite")
+        gpuprof("export", "--quiet", os.path.join(where, "h-rank0.gprof"), "-o", out)
+        db = sqlite3.connect(out)
+        try:
+            kernels = db.execute("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL").fetchone()[0]
+            joined = db.execute(
+                "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL AS k JOIN "
+                "CUPTI_ACTIVITY_KIND_RUNTIME AS r ON r.correlationId = k.correlationId "
+                "AND r.start <= k.start").fetchone()[0]
+            lowest_call = db.execute("SELECT min(correlationId) FROM CUPTI_ACTIVITY_KIND_RUNTIME"
+                                     ).fetchone()[0]
+            mapped = db.execute("SELECT min(correlationId), count(*) FROM "
+                                "GPROF_EXTERNAL_CORRELATION").fetchone()
+        finally:
+            db.close()
+        self.assertGreater(kernels, 1000)
+        self.assertEqual(joined, kernels)
+        self.assertEqual(lowest_call, 2**32 - 100)
+        self.assertGreater(mapped[1], 1000)
+        self.assertGreater(mapped[0], 2**32)
+
 
 if __name__ == "__main__":
     unittest.main()

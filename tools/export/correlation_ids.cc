@@ -21,37 +21,36 @@ constexpr const char* kGpuTables[] = {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIV
 // calls' ids, SUBSCRIBED only (in external mode they are pushed ids).
 constexpr const char* kLaunches = "temp.launch_shared";
 
-// New ids by rowid, kept in a temporary table (on disk past SQLite's cache)
-// and applied with one UPDATE once the query that found them is done.
+// New ids by table (kCalls, kMappings) and rowid, kept in a temporary table
+// (on disk past SQLite's cache) and applied with one UPDATE a table once the
+// query that found them is done.
+enum Table : int64_t { kCalls, kMappings };
 class Changes {
  public:
   explicit Changes(Database& db) : db_(db) {
-    db.exec("CREATE TEMP TABLE IF NOT EXISTS unwrapped (row INTEGER PRIMARY KEY, id INTEGER)");
+    db.exec(
+        "CREATE TEMP TABLE IF NOT EXISTS unwrapped (tab INTEGER, row INTEGER, id INTEGER, "
+        "PRIMARY KEY (tab, row)) WITHOUT ROWID");
     db.exec("DELETE FROM temp.unwrapped");
-    insert_.emplace(db.handle(), "INSERT INTO temp.unwrapped (row, id) VALUES (?, ?)");
+    insert_.emplace(db.handle(), "INSERT INTO temp.unwrapped (tab, row, id) VALUES (?, ?, ?)");
   }
-  void add(int64_t row, uint64_t id) {
-    insert_->bind(1, row);
-    insert_->bind(2, static_cast<int64_t>(id));
+  void add(Table table, int64_t row, uint64_t id) {
+    insert_->bind(1, static_cast<int64_t>(table));
+    insert_->bind(2, row);
+    insert_->bind(3, static_cast<int64_t>(id));
     insert_->run();
-    ++count_;
   }
-  // Writes them into `table`; how many there were.
-  uint64_t apply(const char* table) {
-    if (count_ != 0)
-      db_.exec(fmt::format(
-          "UPDATE {0} SET correlationId = u.id FROM temp.unwrapped AS u WHERE {0}.rowid = u.row",
-          table));
-    db_.exec("DELETE FROM temp.unwrapped");
-    const uint64_t count = count_;
-    count_ = 0;
-    return count;
+  // Writes those of `table` into `name`.
+  void apply(Table table, const char* name) {
+    db_.exec(fmt::format(
+        "UPDATE {0} SET correlationId = u.id FROM temp.unwrapped AS u WHERE u.tab = {1} AND "
+        "{0}.rowid = u.row",
+        name, static_cast<int64_t>(table)));
   }
 
  private:
   Database& db_;
   std::optional<Statement> insert_;
-  uint64_t count_ = 0;
 };
 
 uint64_t to_u64(int64_t value) {
@@ -66,19 +65,35 @@ bool unwrap_correlations(Database& db, int64_t global_pid, bool external_only, I
   Changes changes(db);
   const int64_t last_tid = global_pid + static_cast<int64_t>(kIdMask);
   if (!external_only) {
-    Statement calls(db.handle(),
-                    fmt::format("SELECT rowid, correlationId, start FROM "
-                                "CUPTI_ACTIVITY_KIND_RUNTIME WHERE globalTid BETWEEN {} AND {} "
-                                "AND correlationId IS NOT NULL ORDER BY start, rowid",
-                                global_pid, last_tid));
-    while (calls.next()) {
-      const uint64_t raw = to_u64(calls.column_int(1));
-      const uint64_t id = unwrap.next(raw, to_u64(calls.column_int(2)));
-      if (id != raw) changes.add(calls.column_int(0), id);
+    // In the order CUPTI handed the ids out (call_pairing.h): the calls' by
+    // their start and, a takeover's, the mappings' by the start of the
+    // first call that pushed their id (a mapping without one: no sample,
+    // after the one pushed before it), a call first at equal times.
+    Statement handouts(
+        db.handle(),
+        fmt::format(
+            "WITH mapping AS (SELECT e.rowid AS row, e.correlationId AS raw, e.externalId AS "
+            "pushed, (SELECT min(r.start) FROM CUPTI_ACTIVITY_KIND_RUNTIME AS r WHERE "
+            "r.correlationId = e.externalId AND r.globalTid BETWEEN {0} AND {1}) AS t FROM "
+            "GPROF_EXTERNAL_CORRELATION AS e WHERE e.globalPid = {0}) "
+            "SELECT {2}, rowid, correlationId, start, 1, rowid FROM CUPTI_ACTIVITY_KIND_RUNTIME "
+            "WHERE globalTid BETWEEN {0} AND {1} AND correlationId IS NOT NULL "
+            "UNION ALL SELECT {3}, row, raw, coalesce(max(t) OVER (ORDER BY pushed, row ROWS "
+            "UNBOUNDED PRECEDING), 0), t IS NOT NULL, pushed FROM mapping "
+            "ORDER BY 4, 1, 6, 2",
+            global_pid, last_tid, static_cast<int64_t>(kCalls), static_cast<int64_t>(kMappings)));
+    while (handouts.next()) {
+      const Table table = handouts.column_int(0) == kCalls ? kCalls : kMappings;
+      const uint64_t raw = to_u64(handouts.column_int(2));
+      const bool timed = handouts.column_int(4) != 0;
+      const uint64_t id =
+          unwrap.next(raw, timed ? std::optional(to_u64(handouts.column_int(3))) : std::nullopt);
+      if (id != raw) changes.add(table, handouts.column_int(1), id);
     }
     unwrap.finish();
     if (!unwrap.wrapped()) return false;
-    changes.apply("CUPTI_ACTIVITY_KIND_RUNTIME");
+    changes.apply(kCalls, "CUPTI_ACTIVITY_KIND_RUNTIME");
+    changes.apply(kMappings, "GPROF_EXTERNAL_CORRELATION");
   } else {
     // The CUPTI id of each mapping, timed by the first call that pushed its
     // id (-1: no such call in the file).
@@ -93,11 +108,11 @@ bool unwrap_correlations(Database& db, int64_t global_pid, bool external_only, I
       const uint64_t raw = to_u64(mapping.column_int(1));
       const int64_t start = mapping.column_int(2);
       const uint64_t id = unwrap.next(raw, start < 0 ? std::nullopt : std::optional(to_u64(start)));
-      if (id != raw) changes.add(mapping.column_int(0), id);
+      if (id != raw) changes.add(kMappings, mapping.column_int(0), id);
     }
     unwrap.finish();
     if (!unwrap.wrapped()) return false;
-    changes.apply("GPROF_EXTERNAL_CORRELATION");
+    changes.apply(kMappings, "GPROF_EXTERNAL_CORRELATION");
   }
   // Each by when it started (the GPU work), or began (the launch): one
   // UPDATE a table through a function of this pass, which SQLite runs as it

@@ -24,12 +24,14 @@ struct IdSpan {
   }
 };
 
-// SUBSCRIBED (`external_only` false): the calls' ids (CUPTI_ACTIVITY_KIND_RUNTIME)
-// in start order, then the GPU tables' and the launches' kept for the shared
-// memory split by their start. EXTERNAL_CORRELATION: the calls carry pushed
-// ids, which do not wrap; GPROF_EXTERNAL_CORRELATION's CUPTI ids are
-// unwrapped in pushed order, then the GPU tables'. `span`: the calls' ids,
-// or the mapping's CUPTI ids in external mode. Returns whether any id changed.
+// `external_only` false (SUBSCRIBED, or a takeover's pushed ids above
+// CUPTI's): the calls' ids (CUPTI_ACTIVITY_KIND_RUNTIME) and a takeover's
+// GPROF_EXTERNAL_CORRELATION CUPTI ids in the order CUPTI handed them out,
+// then the GPU tables' and the launches' kept for the shared memory split by
+// their start. `external_only` (an older gprof's pushed ids from 1): the
+// calls carry pushed ids, which do not wrap; GPROF_EXTERNAL_CORRELATION's
+// CUPTI ids are unwrapped in pushed order, then the GPU tables'. `span`: the
+// CUPTI ids so unwrapped. Returns whether any id changed.
 bool unwrap_correlations(Database& db, int64_t global_pid, bool external_only, IdSpan span);
 
 }  // namespace gprof::exporter

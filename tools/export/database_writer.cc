@@ -116,9 +116,24 @@ void split_shared_memory(Database& db) {
       "AND l.bytes <= k.staticSharedMemory");
 }
 
-// The calls carry the ids gprof pushed, not CUPTI's (analysis/read/call_pairing.h).
-bool external_mode(const analysis::FileInfo& info) {
-  return info.cupti && info.cupti->state() == pb::CuptiStatus::EXTERNAL_CORRELATION;
+// The calls carry the ids an older gprof pushed from 1, not CUPTI's
+// (analysis/read/call_pairing.h's mode(): PairingMode::kExternalOnly).
+bool external_mode(const analysis::FileInfo& info, const FileRows& rows) {
+  return info.cupti && info.cupti->state() == pb::CuptiStatus::EXTERNAL_CORRELATION &&
+         rows.small_pushed_ids();
+}
+
+// The CUPTI ids a file's unwrapping goes over: in external mode the
+// mappings', else the calls' and (a takeover's) the mappings' too.
+IdSpan unwrapped_ids(bool external, const FileRows& rows) {
+  if (external) return rows.external_ids();
+  IdSpan span = rows.call_ids();
+  const IdSpan mappings = rows.external_ids();
+  if (mappings.lowest <= mappings.highest) {
+    span.add(mappings.lowest);
+    span.add(mappings.highest);
+  }
+  return span;
 }
 
 std::string cupti_state(const analysis::FileInfo& info) {
@@ -271,6 +286,7 @@ ExportSummary write_database(const std::vector<std::string>& inputs, const std::
   std::vector<int64_t> global_pids;
   std::vector<int64_t> vm_ids;
   std::vector<IdSpan> id_spans;  // per file: what correlation_ids.h unwraps
+  std::vector<bool> external;    // per file: external_mode
   {
     StringIds strings(db);
     Inserts inserts(db);
@@ -297,7 +313,8 @@ ExportSummary write_database(const std::vector<std::string>& inputs, const std::
       if (!rows.sqlite_error().empty()) throw SqliteError(rows.sqlite_error());
       if (!info.status.opened) return summary;
       rows.finish();
-      id_spans.push_back(external_mode(info) ? rows.external_ids() : rows.call_ids());
+      external.push_back(external_mode(info, rows));
+      id_spans.push_back(unwrapped_ids(external.back(), rows));
       global_pids.push_back(global_pid);
       vm_ids.push_back(vm_id);
     }
@@ -307,7 +324,7 @@ ExportSummary write_database(const std::vector<std::string>& inputs, const std::
 
   create_indexes(db);
   for (size_t i = 0; i < global_pids.size(); ++i)
-    unwrap_correlations(db, global_pids[i], external_mode(summary.files[i]), id_spans[i]);
+    unwrap_correlations(db, global_pids[i], external[i], id_spans[i]);
   bool externals = false;
   for (const analysis::FileInfo& info : summary.files)
     externals = externals || info.gpu.external_correlations != 0;

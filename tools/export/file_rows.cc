@@ -156,6 +156,7 @@ void FileRows::on_range(const RangeEvent& event) {
 void FileRows::on_external_correlation(uint64_t correlation, uint64_t external_id) {
   ++info_.gpu.external_correlations;
   external_ids_.add(correlation);
+  small_pushed_ids_ = small_pushed_ids_ || !is_pushed_id(external_id);
   guarded([&] {
     Statement& s = in_.external;
     s.bind(1, global_pid_);

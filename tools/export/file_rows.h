@@ -56,6 +56,9 @@ class FileRows : public RecordVisitor {
   // the external correlations' CUPTI side.
   IdSpan call_ids() const { return call_ids_; }
   IdSpan external_ids() const { return external_ids_; }
+  // Whether some pushed id is below kPushedIdBase (an older gprof's): see
+  // analysis/read/call_pairing.h's mode().
+  bool small_pushed_ids() const { return small_pushed_ids_; }
 
  private:
   struct KernelNames {
@@ -100,6 +103,7 @@ class FileRows : public RecordVisitor {
   std::vector<LateName> late_names_;
   IdSpan call_ids_;
   IdSpan external_ids_;
+  bool small_pushed_ids_ = false;
   std::string sqlite_error_;
 };
 
