@@ -18,7 +18,7 @@ constexpr const char* kGpuTables[] = {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIV
                                       "CUPTI_ACTIVITY_KIND_MEMSET",
                                       "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"};
 // The launches kept for the shared memory split (database_writer.cc): their
-// calls' ids, SUBSCRIBED only (in external mode they are pushed ids).
+// calls' ids, but in UnwrapOrder::kMappings (where they are pushed ids).
 constexpr const char* kLaunches = "temp.launch_shared";
 
 // New ids by table (kCalls, kMappings) and rowid, kept in a temporary table
@@ -59,29 +59,37 @@ uint64_t to_u64(int64_t value) {
 
 }  // namespace
 
-bool unwrap_correlations(Database& db, int64_t global_pid, bool external_only, IdSpan span) {
+bool unwrap_correlations(Database& db, int64_t global_pid, UnwrapOrder order, IdSpan span) {
   if (!analysis::CorrelationUnwrap::may_wrap(span.lowest, span.highest)) return false;
   analysis::CorrelationUnwrap unwrap;
   Changes changes(db);
   const int64_t last_tid = global_pid + static_cast<int64_t>(kIdMask);
+  const bool external_only = order == UnwrapOrder::kMappings;
   if (!external_only) {
     // In the order CUPTI handed the ids out (call_pairing.h): the calls' by
     // their start and, a takeover's, the mappings' by the start of the
     // first call that pushed their id (a mapping without one: no sample,
-    // after the one pushed before it), a call first at equal times.
+    // after the one pushed before it, or before the first with a time, or
+    // with none after every call), a call first at equal times.
     Statement handouts(
         db.handle(),
         fmt::format(
             "WITH mapping AS (SELECT e.rowid AS row, e.correlationId AS raw, e.externalId AS "
             "pushed, (SELECT min(r.start) FROM CUPTI_ACTIVITY_KIND_RUNTIME AS r WHERE "
             "r.correlationId = e.externalId AND r.globalTid BETWEEN {0} AND {1}) AS t FROM "
-            "GPROF_EXTERNAL_CORRELATION AS e WHERE e.globalPid = {0}) "
+            "GPROF_EXTERNAL_CORRELATION AS e WHERE e.globalPid = {0} AND e.correlationId != 0 "
+            "AND {4}), "
+            // grp: how many timed mappings up to this one in pushed order.
+            "grouped AS (SELECT *, count(t) OVER (ORDER BY pushed, row ROWS UNBOUNDED "
+            "PRECEDING) AS grp FROM mapping), "
+            "placed AS (SELECT *, coalesce(t, max(t) OVER (PARTITION BY grp), max(CASE WHEN grp "
+            "= 1 THEN t END) OVER (), 9223372036854775807) AS at FROM grouped) "
             "SELECT {2}, rowid, correlationId, start, 1, rowid FROM CUPTI_ACTIVITY_KIND_RUNTIME "
             "WHERE globalTid BETWEEN {0} AND {1} AND correlationId IS NOT NULL "
-            "UNION ALL SELECT {3}, row, raw, coalesce(max(t) OVER (ORDER BY pushed, row ROWS "
-            "UNBOUNDED PRECEDING), 0), t IS NOT NULL, pushed FROM mapping "
+            "UNION ALL SELECT {3}, row, raw, at, t IS NOT NULL, pushed FROM placed "
             "ORDER BY 4, 1, 6, 2",
-            global_pid, last_tid, static_cast<int64_t>(kCalls), static_cast<int64_t>(kMappings)));
+            global_pid, last_tid, static_cast<int64_t>(kCalls), static_cast<int64_t>(kMappings),
+            order == UnwrapOrder::kCallsAndMappings ? 1 : 0));
     while (handouts.next()) {
       const Table table = handouts.column_int(0) == kCalls ? kCalls : kMappings;
       const uint64_t raw = to_u64(handouts.column_int(2));

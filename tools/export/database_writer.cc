@@ -116,20 +116,23 @@ void split_shared_memory(Database& db) {
       "AND l.bytes <= k.staticSharedMemory");
 }
 
-// The calls carry the ids an older gprof pushed from 1, not CUPTI's
-// (analysis/read/call_pairing.h's mode(): PairingMode::kExternalOnly).
-bool external_mode(const analysis::FileInfo& info, const FileRows& rows) {
-  return info.cupti && info.cupti->state() == pb::CuptiStatus::EXTERNAL_CORRELATION &&
-         rows.small_pushed_ids();
+// As analysis/read/call_pairing.h's mode() and unwrap(): a file in
+// EXTERNAL_CORRELATION of an older gprof (pushed ids from 1) pairs only
+// through its mappings, its calls carrying pushed ids; any other, by the
+// calls' CUPTI ids and (a takeover's, pushed ids above CUPTI's) the
+// mappings' together.
+UnwrapOrder unwrap_order(const analysis::FileInfo& info, const FileRows& rows) {
+  if (!rows.small_pushed_ids()) return UnwrapOrder::kCallsAndMappings;
+  const bool external = info.cupti && info.cupti->state() == pb::CuptiStatus::EXTERNAL_CORRELATION;
+  return external ? UnwrapOrder::kMappings : UnwrapOrder::kCalls;
 }
 
-// The CUPTI ids a file's unwrapping goes over: in external mode the
-// mappings', else the calls' and (a takeover's) the mappings' too.
-IdSpan unwrapped_ids(bool external, const FileRows& rows) {
-  if (external) return rows.external_ids();
+// The CUPTI ids that unwrapping goes over.
+IdSpan unwrapped_ids(UnwrapOrder order, const FileRows& rows) {
+  if (order == UnwrapOrder::kMappings) return rows.external_ids();
   IdSpan span = rows.call_ids();
   const IdSpan mappings = rows.external_ids();
-  if (mappings.lowest <= mappings.highest) {
+  if (order == UnwrapOrder::kCallsAndMappings && mappings.lowest <= mappings.highest) {
     span.add(mappings.lowest);
     span.add(mappings.highest);
   }
@@ -285,8 +288,8 @@ ExportSummary write_database(const std::vector<std::string>& inputs, const std::
 
   std::vector<int64_t> global_pids;
   std::vector<int64_t> vm_ids;
-  std::vector<IdSpan> id_spans;  // per file: what correlation_ids.h unwraps
-  std::vector<bool> external;    // per file: external_mode
+  std::vector<IdSpan> id_spans;            // per file: what correlation_ids.h unwraps
+  std::vector<UnwrapOrder> unwrap_orders;  // per file
   {
     StringIds strings(db);
     Inserts inserts(db);
@@ -313,8 +316,8 @@ ExportSummary write_database(const std::vector<std::string>& inputs, const std::
       if (!rows.sqlite_error().empty()) throw SqliteError(rows.sqlite_error());
       if (!info.status.opened) return summary;
       rows.finish();
-      external.push_back(external_mode(info, rows));
-      id_spans.push_back(unwrapped_ids(external.back(), rows));
+      unwrap_orders.push_back(unwrap_order(info, rows));
+      id_spans.push_back(unwrapped_ids(unwrap_orders.back(), rows));
       global_pids.push_back(global_pid);
       vm_ids.push_back(vm_id);
     }
@@ -324,7 +327,7 @@ ExportSummary write_database(const std::vector<std::string>& inputs, const std::
 
   create_indexes(db);
   for (size_t i = 0; i < global_pids.size(); ++i)
-    unwrap_correlations(db, global_pids[i], external[i], id_spans[i]);
+    unwrap_correlations(db, global_pids[i], unwrap_orders[i], id_spans[i]);
   bool externals = false;
   for (const analysis::FileInfo& info : summary.files)
     externals = externals || info.gpu.external_correlations != 0;

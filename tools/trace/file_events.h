@@ -201,7 +201,7 @@ class FileEvents : public RecordVisitor {
   static int never_received(void*, uint64_t) { return 0; }  // pairs after reading
   analysis::GapTally gaps_{&FileEvents::never_received, nullptr};
   bool gaps_counted_ = true;  // false: the trace gives the shim's numbers instead
-  // Set where the calls' ids wrapped (call_pairing.h): their items are
+  // Set where the file's ids wrapped (call_pairing.h): the calls' items are
   // written unwrapped too, so that both ends of a flow say the same.
   std::optional<analysis::CorrelationUnwrap> call_unwrap_;
 };

@@ -36,7 +36,7 @@ class StreamIds {
   // Whether an id came a quarter of the id space or more from the last
   // call's (2^30 calls: never at CUPTI's one id a call, but the fake's
   // GPROF_FAKE_CORRELATION_STEP makes them): call_pairing.h's reference, the
-  // last call that started before a GPU record, could then be another
+  // last id handed out before a GPU record started, could then be another
   // wrap's, and the stream cannot tell.
   bool ambiguous() const { return ambiguous_; }
 

@@ -11,13 +11,16 @@
 // CUPTI's ids are 32-bit and wrap in a long run (2^32 calls: about an hour
 // at a million calls a second). Where the ids recorded span enough for a
 // wrap, they are unwrapped to 64 bits before the join (correlation_unwrap.h):
-//   - SUBSCRIBED: the ids in the order CUPTI handed them out, each to the
-//     value nearest the one before: the calls' CUPTI ids by their start and,
-//     during a takeover (pushed ids above CUPTI's), the mappings' CUPTI ids
-//     by the start of the call that pushed their id; then each GPU record's
-//     to the value nearest that of the ids handed out around its start.
-//   - EXTERNAL_CORRELATION (an older gprof): the calls carry pushed ids,
-//     which never wrap; the mappings' CUPTI ids are unwrapped in pushed
+//   - PairingMode::kCorrelation: the ids in the order CUPTI handed them out,
+//     each to the value nearest the one before: the calls' CUPTI ids by
+//     their start and, during a takeover (pushed ids above CUPTI's), the
+//     mappings' CUPTI ids by the start of the call that pushed their id;
+//     then each GPU record's to the value nearest that of the ids handed out
+//     around its start. (An older gprof's file that pairs so, its pushed ids
+//     as small as CUPTI's, has only its calls' ids unwrapped: its mappings'
+//     pushed ids cannot be told from CUPTI's.)
+//   - PairingMode::kExternalOnly (an older gprof's): the calls carry pushed
+//     ids, which never wrap; the mappings' CUPTI ids are unwrapped in pushed
 //     order, timed by the call that pushed them, and the GPU records' ids
 //     against those.
 // Ids are per process, hence per file.
@@ -27,7 +30,8 @@
 // the file, a tie-break). Gpu: trivially copyable, with `correlation` (the
 // id it joins on), `start_ns()`, and `unwrap(id)`, which gives it its
 // unwrapped id. Memory: the sorters' budgets (SortResources), a bit per call
-// id (PagedBits) and, where ids wrap, 16 bytes per 4096 calls.
+// id (PagedBits; two while the ids are unwrapped) and, where ids wrap, 16
+// bytes per 4096 calls.
 #pragma once
 
 #include <algorithm>
@@ -92,7 +96,8 @@ class CallPairing {
   void add_external(uint64_t cupti, uint64_t pushed) {
     externals_.add(ExternalId{cupti, pushed});
     small_pushed_ids_ = small_pushed_ids_ || !is_pushed_id(pushed);
-    widen(external_ids_, cupti);
+    // CUPTI id 0 names no call (external_ids.h): nothing to unwrap.
+    if (cupti != 0) widen(external_ids_, cupti);
   }
   uint64_t external_count() const { return externals_.size(); }
 
@@ -116,7 +121,7 @@ class CallPairing {
     pair_by_correlation(calls_, gpu_, externals_, called_, mode, sort_, visit);
   }
 
-  // After pair(), where the calls' ids were unwrapped: what unwraps a call's
+  // After pair(), where the ids were unwrapped: what unwraps a call's
   // id as recorded (at(id, its start)) to the join's, for a reader that
   // wrote its calls before pairing. Else nullptr: every id is its own.
   const CorrelationUnwrap* call_unwrap() const { return calls_unwrapped_ ? &unwrap_ : nullptr; }
@@ -128,10 +133,12 @@ class CallPairing {
 
   void unwrap(PairingMode mode) {
     if (mode == PairingMode::kCorrelation) {
-      const uint64_t lowest = std::min(call_ids_.first, external_ids_.first);
-      const uint64_t highest = std::max(call_ids_.second, external_ids_.second);
+      const bool mappings = !small_pushed_ids_;
+      const uint64_t lowest =
+          std::min(call_ids_.first, mappings ? external_ids_.first : UINT64_MAX);
+      const uint64_t highest = std::max(call_ids_.second, mappings ? external_ids_.second : 0);
       if (!CorrelationUnwrap::may_wrap(lowest, highest)) return;
-      unwrap_handouts();
+      unwrap_handouts(mappings);
       if (!unwrap_.wrapped()) return;
     } else {
       if (!CorrelationUnwrap::may_wrap(external_ids_.first, external_ids_.second)) return;
@@ -155,7 +162,8 @@ class CallPairing {
 
   // A mapping with when CUPTI handed its id out: at the start of the call
   // that pushed its id, or (that call not in the file) no sample, placed
-  // after the mapping pushed before it.
+  // after the mapping pushed before it (before the first so timed, should
+  // none be; after every call, should none at all be).
   struct TimedMapping {
     ExternalId mapping;
     uint64_t time_ns;
@@ -169,14 +177,16 @@ class CallPairing {
     static Prefix prefix(const TimedMapping& m) { return {m.time_ns, m.order}; }
   };
 
-  // SUBSCRIBED: CUPTI handed its ids out in call order, to the calls gprof
+  // kCorrelation: CUPTI handed its ids out in call order, to the calls gprof
   // recorded them with and, during a takeover, to the calls that pushed the
   // mappings' ids. Both in one time order, so that a takeover's ids go on
   // from the calls' before it, and the calls' after it from the takeover's,
-  // however long it lasted; the GPU records unwrap against both.
-  void unwrap_handouts() {
+  // however long it lasted; the GPU records unwrap against both. Without
+  // `with_mappings`, the calls' alone, and the ids the join looks the
+  // mappings' pushed ids up in stay as read.
+  void unwrap_handouts(bool with_mappings) {
     SpillSorter<TimedMapping, MappingsByTime> mappings = sort_.make<TimedMapping, MappingsByTime>();
-    if (externals_.size() != 0) {
+    if (with_mappings && externals_.size() != 0) {
       SpillSorter<ExternalId, ByPushed> by_pushed = sort_.make<ExternalId, ByPushed>();
       {
         auto cursor = externals_.sorted();
@@ -184,10 +194,24 @@ class CallPairing {
         while (cursor.next(e)) by_pushed.add(e);
       }
       const auto call_key = [](const Call& c) { return c.correlation; };
+      // The untimed mappings pushed before the first timed one go just
+      // before it; with none timed, after every call.
+      uint64_t time_ns = UINT64_MAX;
+      {
+        SortedLookup<Call, CallsById, decltype(call_key)> calls(calls_, call_key, sort_.lanes);
+        auto cursor = by_pushed.sorted();
+        ExternalId e;
+        while (cursor.next(e)) {
+          if (const Call* call = calls.find(e.pushed)) {
+            time_ns = call->start_ns;
+            break;
+          }
+        }
+      }
       SortedLookup<Call, CallsById, decltype(call_key)> calls(calls_, call_key, sort_.lanes);
       auto cursor = by_pushed.sorted();
       ExternalId e;
-      uint64_t time_ns = 0, order = 0;
+      uint64_t order = 0;
       while (cursor.next(e)) {
         const Call* call = calls.find(e.pushed);
         if (call != nullptr) time_ns = call->start_ns;
@@ -215,8 +239,9 @@ class CallPairing {
         calls.add(c);
         has_call = call_cursor.next(c);
       } else {
-        m.mapping.cupti = unwrap_.next(m.mapping.cupti,
-                                       m.timed ? std::optional<uint64_t>(m.time_ns) : std::nullopt);
+        if (m.mapping.cupti != 0)
+          m.mapping.cupti = unwrap_.next(
+              m.mapping.cupti, m.timed ? std::optional<uint64_t>(m.time_ns) : std::nullopt);
         externals.add(m.mapping);
         has_mapping = mapping_cursor.next(m);
       }
@@ -224,8 +249,10 @@ class CallPairing {
     unwrap_.finish();
     if (!unwrap_.wrapped()) return;
     calls_ = std::move(calls);
-    externals_ = std::move(externals);
-    called_ = std::move(called);
+    if (with_mappings) {
+      externals_ = std::move(externals);
+      called_ = std::move(called);
+    }
     calls_unwrapped_ = true;
   }
 
@@ -256,7 +283,7 @@ class CallPairing {
   SpillSorter<Call, CallsById> calls_;
   SpillSorter<Gpu, GpuById> gpu_;
   SpillSorter<ExternalId, ByCuptiId> externals_;
-  PagedBits called_;  // the calls' ids as read (correlation_join.h)
+  PagedBits called_;  // the calls' ids, as the join looks pushed ids up (correlation_join.h)
   bool small_pushed_ids_ = false;
   // CUPTI's ids as recorded, lowest and highest: whether they can have wrapped.
   std::pair<uint64_t, uint64_t> call_ids_{UINT64_MAX, 0};

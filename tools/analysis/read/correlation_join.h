@@ -224,7 +224,7 @@ class KeyedGpu {
 // join to `visit` (join_sorted_by_correlation). With external correlations
 // (or in kExternalOnly), the records reach the join by the id each pairs
 // by; `called` holds the ids the calls carry (at least their pushed ids),
-// which the reader notes as it reads them. The sorters are only read.
+// as the calls' sorter holds them. The sorters are only read.
 template <typename Call, typename CallLess, typename Gpu, typename GpuLess, typename Visit>
 void pair_by_correlation(SpillSorter<Call, CallLess>& calls, SpillSorter<Gpu, GpuLess>& gpu,
                          SpillSorter<ExternalId, ByCuptiId>& externals, const PagedBits& called,

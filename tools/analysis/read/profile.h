@@ -24,9 +24,9 @@
 #include "formats/gprof.pb.h"
 #include "formats/read/reader.h"
 #include "formats/record.h"
+#include "tools/analysis/model/call_ref.h"
 #include "tools/analysis/model/capture_windows.h"
 #include "tools/analysis/model/nvtx_ranges.h"
-#include "tools/analysis/model/call_ref.h"
 
 namespace gprof::analysis {
 

@@ -268,6 +268,48 @@ TEST_CASE("call pairing: a takeover longer than half the id space goes on from t
   CHECK(file.call_of(last) == 900u);
 }
 
+TEST_CASE("call pairing: an older gprof's small pushed ids pair in correlation mode too",
+          "[call_pairing]") {
+  // A file of a gprof that pushed ids from 1 and whose last status is not
+  // EXTERNAL_CORRELATION (taken over at the end) pairs in kCorrelation: its
+  // mappings' CUPTI ids, far above the pushed ids, are no reason to unwrap
+  // the calls, whose small pushed ids would then no longer be the ones the
+  // mappings name (found by review: 1 of 6 paired).
+  File file;
+  std::vector<uint32_t> records;
+  for (uint64_t k = 1; k <= 6; ++k) {
+    file.call(k, 100 * k);
+    file.external(3000000000u + k, k);
+    records.push_back(file.gpu(3000000000u + k, 100 * k + 50));
+  }
+  CHECK(file.pairing().mode(std::nullopt) == PairingMode::kCorrelation);
+  file.pair();
+  for (uint64_t k = 1; k <= 6; ++k) CHECK(file.call_of(records[k - 1]) == 100 * k);
+  CHECK(file.pairing().call_unwrap() == nullptr);
+}
+
+TEST_CASE("call pairing: a mapping whose call the file lacks does not shift every id",
+          "[call_pairing]") {
+  // A long run (ids from 10 to 2.9e9) before a takeover whose first mapping
+  // names no call of the file: it has no time. Taken as handed out first,
+  // its id 3e9 made the first call's 10 2^32 + 10, and every id after it
+  // 2^32 higher than recorded (found by review); it goes just before the
+  // first mapping with a time instead.
+  File file;
+  file.call(10, 100);
+  file.call(1000000000, 200);
+  file.call(2000000000, 300);
+  file.call(2900000000u, 400);
+  file.call(kBase + 2, 500);
+  file.external(3000000000u, kBase + 1);  // its call is not in the file
+  file.external(3000000001u, kBase + 2);
+  const uint32_t ten = file.gpu(10, 150), mapped = file.gpu(3000000001u, 550);
+  file.pair();
+  CHECK(file.pairing().call_unwrap() == nullptr);
+  CHECK(file.call_of(ten) == 100u);
+  CHECK(file.call_of(mapped) == 500u);
+}
+
 TEST_CASE("call pairing: external mode unwraps CUPTI ids in push order", "[call_pairing]") {
   constexpr uint64_t kStep = uint64_t{1} << 30;
   File file;
