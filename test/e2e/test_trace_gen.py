@@ -118,9 +118,12 @@ class TraceOfGeneratedFiles(unittest.TestCase):
             self.assertEqual(a, b)
         self.assertGreater(shifted, 1000)
 
-    def test_wrapped_ids_join_in_export(self):
-        out = os.path.join(self.wrap_dir, "w.sqlite")
-        gpuprof("export", "--quiet", os.path.join(self.wrap_dir, "h-rank0.gprof"), "-o", out)
+    def exported_joins(self, where, queries):
+        """Exports rank 0 of `where`, checks that every kernel joins one call that started
+        before it (graph kernels share their launch's), and gives each query's row (its one
+        value when it has one column)."""
+        out = os.path.join(where, "export.sqlite")
+        gpuprof("export", "--quiet", os.path.join(where, "h-rank0.gprof"), "-o", out)
         db = sqlite3.connect(out)
         try:
             kernels = db.execute("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL").fetchone()[0]
@@ -128,12 +131,16 @@ class TraceOfGeneratedFiles(unittest.TestCase):
                 "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL AS k JOIN "
                 "CUPTI_ACTIVITY_KIND_RUNTIME AS r ON r.correlationId = k.correlationId "
                 "AND r.start <= k.start").fetchone()[0]
-            high = db.execute("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME "
-                              "WHERE correlationId >= 4294967296").fetchone()[0]
+            rows = [db.execute(q).fetchone() for q in queries]
         finally:
             db.close()
         self.assertGreater(kernels, 1000)
-        self.assertEqual(joined, kernels)  # one call each (graph kernels share their launch's)
+        self.assertEqual(joined, kernels)
+        return [row[0] if len(row) == 1 else row for row in rows]
+
+    def test_wrapped_ids_join_in_export(self):
+        (high,) = self.exported_joins(self.wrap_dir, (
+            "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE correlationId >= 4294967296",))
         self.assertGreater(high, 1000)
 
     def test_a_takeover_after_the_wrap_unwraps_in_export(self):
@@ -145,23 +152,9 @@ class TraceOfGeneratedFiles(unittest.TestCase):
         where = os.path.join(self.dir, "takeover")
         os.mkdir(where)
         generate(where, "--first-correlation", str(2**32 - 100), "--takeover", "2:4")
-        out = os.path.join(where, "t.sqlite")
-        gpuprof("export", "--quiet", os.path.join(where, "h-rank0.gprof"), "-o", out)
-        db = sqlite3.connect(out)
-        try:
-            kernels = db.execute("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL").fetchone()[0]
-            joined = db.execute(
-                "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL AS k JOIN "
-                "CUPTI_ACTIVITY_KIND_RUNTIME AS r ON r.correlationId = k.correlationId "
-                "AND r.start <= k.start").fetchone()[0]
-            lowest_call = db.execute("SELECT min(correlationId) FROM CUPTI_ACTIVITY_KIND_RUNTIME"
-                                     ).fetchone()[0]
-            mapped = db.execute("SELECT min(correlationId), count(*) FROM "
-                                "GPROF_EXTERNAL_CORRELATION").fetchone()
-        finally:
-            db.close()
-        self.assertGreater(kernels, 1000)
-        self.assertEqual(joined, kernels)
+        lowest_call, mapped = self.exported_joins(where, (
+            "SELECT min(correlationId) FROM CUPTI_ACTIVITY_KIND_RUNTIME",
+            "SELECT min(correlationId), count(*) FROM GPROF_EXTERNAL_CORRELATION"))
         self.assertEqual(lowest_call, 2**32 - 100)
         self.assertGreater(mapped[1], 1000)
         self.assertGreater(mapped[0], 2**32)
