@@ -240,6 +240,8 @@ Config load_config(GetEnv getenv_fn) {
   apply(getenv_fn, "GPROF_CUPTI_PER_THREAD_BUFFERS", "0 or 1", c.cupti_per_thread_buffers,
         parse_bool);
   apply(getenv_fn, "GPROF_CUPTI_ZEROED_BUFFERS", "0 or 1", c.cupti_zeroed_buffers, parse_bool);
+  apply(getenv_fn, "GPROF_CUPTI_TIMESTAMP_CALLBACK", "0 or 1", c.cupti_timestamp_callback,
+        parse_bool);
   if (const char* capture = getenv_fn("GPROF_CAPTURE"); capture && *capture) {
     if (!parse_capture(capture, c)) {
       GPROF_WARN("ignoring GPROF_CAPTURE='%s' (all, cudaProfilerApi or nvtx:NAME[@DOMAIN])",

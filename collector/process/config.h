@@ -56,6 +56,10 @@ struct Config {
   // need not zero them on the launching thread (cupti_activity.h,
   // CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER).
   bool cupti_zeroed_buffers = false;
+  // GPROF_CUPTI_TIMESTAMP_CALLBACK=0: CUPTI stamps records on its own clock and
+  // gprof applies the sampled offset, as when another tool holds CUPTI (the
+  // ladder's rung for what the callback costs: the minimal client has none).
+  bool cupti_timestamp_callback = true;
   // Capture windows (collector/process/capture_window.h).
   CaptureMode capture_mode = CaptureMode::kAll;
   char capture_name[kMaxName] = {};    // nvtx:NAME (a trailing * matches a prefix)

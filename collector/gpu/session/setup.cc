@@ -69,7 +69,7 @@ bool Session::sample_offset(CUpti_TimestampCallbackFunc clock, int64_t& offset,
 // is only registered when gprof found no other tool (`register_callback`);
 // otherwise the offset to CUPTI's clock is sampled.
 bool Session::align_clock(bool register_callback) {
-  if (register_callback &&
+  if (register_callback && process_config().cupti_timestamp_callback &&
       lib_.ActivityRegisterTimestampCallback(recording_clock) == CUPTI_SUCCESS) {
     status().set_clock(true, 0, 0);
     return true;
@@ -131,9 +131,14 @@ bool Session::enable_kinds(const ActivityKind* kinds, size_t count, uint32_t* en
 // the defaults) would have its records dropped, and one buffer per thread is
 // memory the host never asked for. gprof asks for the process-wide buffers
 // unless GPROF_CUPTI_PER_THREAD_BUFFERS=1: per-thread buffers spare launching
-// threads contention on one buffer (kineto moved to them for overhead), a
-// cost not yet measured on a GPU against the one above (scripts/gpu_check.py,
-// the overhead ladder). Both must be set before the buffer callbacks are
+// threads contention on one buffer (kineto moved to them for overhead). On an
+// H200 (driver 580.159.04, CUPTI 13.0.1, 2026-11-29) they cost less on the
+// overhead ladder's 200k-launch burst, by too little to outweigh the above
+// yet: 7,058 against 7,286 ns a launch (median of 4 processes each; one
+// process each: 5,610 against 7,856), and the probe's launch_cost put them
+// 342 ns cheaper there but 1,110 ns dearer on an H100 (2026-11-27). With
+// them on, the fakes' 96-thread burst (test/e2e/test_load.py) ran past its
+// time limit. Both must be set before the buffer callbacks are
 // registered and before any kind is enabled. A CUPTI without the attribute
 // keeps its own mode, and the pool still grows to its cap.
 //

@@ -119,12 +119,15 @@ TEST_CASE("CUPTI activity setup: GPROF_CUPTI_KINDS and the buffer modes") {
   CHECK(c.cupti_kinds == kCuptiKindsAll);
   CHECK_FALSE(c.cupti_per_thread_buffers);
   CHECK_FALSE(c.cupti_zeroed_buffers);
+  CHECK(c.cupti_timestamp_callback);
   g_env["GPROF_CUPTI_KINDS"] = "memcpy,memset";
+  g_env["GPROF_CUPTI_TIMESTAMP_CALLBACK"] = "0";
   g_env["GPROF_CUPTI_PER_THREAD_BUFFERS"] = "1";
   g_env["GPROF_CUPTI_ZEROED_BUFFERS"] = "1";
   c = load_config(fake_getenv);
   CHECK(c.cupti_kinds == (kCuptiKindMemcpy | kCuptiKindMemset));
   CHECK(c.cupti_per_thread_buffers);
   CHECK(c.cupti_zeroed_buffers);
+  CHECK_FALSE(c.cupti_timestamp_callback);
   g_env.clear();
 }
