@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tarfile
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -224,6 +225,13 @@ elif sys.argv[1] == "torch":
             kernels[e.key] = [e.count, e.self_device_time_total if hasattr(e, "self_device_time_total") else e.self_cuda_time_total]
     json.dump(kernels, open(sys.argv[4], "w"))
     json.dump(ops, open(sys.argv[4] + ".ops", "w"))
+    # Training goes on after the profiler stops: under gprof, past its quiet time
+    # (collector/gpu/session/takeover.cc, kResumeQuietNs), these steps' kernels are gprof's again.
+    import time
+    time.sleep(0.5)
+    for _ in range(steps):
+        step()
+    torch.cuda.synchronize()
 else:
     for _ in range(steps):
         step()
@@ -248,26 +256,28 @@ def check_torch(checks, gprof, work, warmup=5, steps=20):
     checks.add("torch: exit code under gprof", 0, proc.returncode, proc.returncode == 0)
     if not files:
         return
-    ours = collections.defaultdict(lambda: [0, 0.0])
-    for r in gprof.dump(files, "gpu"):
-        if r.get("kind") == "kernel":
-            ours[r["name"]][0] += 1
-            ours[r["name"]][1] += (r["end_ns"] - r["start_ns"]) / 1000.0
+    durations = collections.defaultdict(list)  # in the order of their start
+    for r in sorted((r for r in gprof.dump(files, "gpu") if r.get("kind") == "kernel"),
+                    key=lambda r: r["start_ns"]):
+        durations[r["name"]].append((r["end_ns"] - r["start_ns"]) / 1000.0)
     total = sum(v[1] for v in reference.values()) or 1.0
     top = sorted(reference.items(), key=lambda kv: -kv[1][1])[:10]
     for name, (count, self_us) in top:
         if self_us < 0.01 * total:
             continue
-        mine = ours.get(name)
+        mine = durations.get(name)
         label = f"torch: {name[:50]}"
         if mine is None:
             checks.add(label + " present", "yes", "no", False)
             continue
-        # gprof saw warmup + steps, torch.profiler only the steps: compare per-launch averages
-        # and launches per step.
-        per_step_ok = mine[0] * steps == count * (warmup + steps)
-        checks.add(label + " launches/step", count / steps, mine[0] / (warmup + steps), per_step_ok)
-        avg_theirs, avg_mine = self_us / count, mine[1] / mine[0]
+        # gprof saw warmup + steps, torch.profiler only the steps: compare launches per step,
+        # and the averages over the same steps (gprof's last launches). The warm-up's first
+        # launches run slower: averaged in, they put a 13 us reduce kernel 5.8% off (H200,
+        # 2026-11-29).
+        per_step_ok = len(mine) * steps == count * (warmup + steps)
+        checks.add(label + " launches/step", count / steps, len(mine) / (warmup + steps),
+                   per_step_ok)
+        avg_theirs, avg_mine = self_us / count, sum(mine[-count:]) / len(mine[-count:])
         rel = abs(avg_mine - avg_theirs) / avg_theirs
         checks.add(label + " avg time", f"{avg_theirs:.2f} us", f"{avg_mine:.2f} us ({rel*100:.1f}%)",
                    rel <= 0.05)
@@ -304,6 +314,11 @@ def check_torch_profiler_inside_gprof(checks, gprof, work, script, warmup, steps
                    len(gaps), len(gaps) >= 1)
         for g in gaps:
             print("gpu-check: " + g)
+        # The steps after the profiler stopped: gprof resumed and paired their kernels.
+        import re
+        after = [int(m.group(1)) for g in gaps for m in [re.search(r"(\d+) after", g)] if m]
+        checks.add("torch.profiler inside gprof: GPU records after it stopped", f">= {want}",
+                   after[-1] if after else "none", bool(after) and after[-1] >= want)
 
 
 def noise_bound(work, name):
@@ -360,19 +375,24 @@ def check_torch_nvtx(checks, gprof, work, steps=20):
         rel = abs(mine - self_us) / self_us
         # Two separate runs: allowed 2%, or three times the spread between two torch.profiler
         # runs of the same op measured in this call, whichever is more.
-        bound = max(0.02, 3 * noise_bound(work, name))
+        # Kernels of 1-3 us vary by tenths of a microsecond from one process to the next
+        # (aten::fill_ 39.4 against 41.5 us over its calls, H200, 2026-11-29): 0.25 us a call
+        # more is allowed too.
+        bound = max(0.02, 3 * noise_bound(work, name), 0.25 * count / self_us)
         checks.add(f"torch emit_nvtx: {name} Self CUDA", f"{self_us:.1f} us (±{bound*100:.1f}%)",
                    f"{mine:.1f} us ({rel * 100:.1f}%)", rel <= bound)
 
 
 NCCL_WORKLOAD = r'''
 import os, sys, torch, torch.distributed as dist
-# One rank on one GPU: NCCL still runs its collective kernels. Each step a matmul, then an
-# all_reduce after it on the same stream: nothing beside the collective (exposed-comm).
+# One rank of two, on GPU RANK (check_nccl runs rank 0 under gprof, rank 1 without). Each
+# step a matmul, then an all_reduce after it on the same stream: nothing beside the collective
+# (exposed-comm).
 os.environ.setdefault("MASTER_ADDR", "127.0.0.1")
 os.environ.setdefault("MASTER_PORT", "29531")
-dist.init_process_group("nccl", rank=0, world_size=1)
-torch.cuda.set_device(0)
+rank = int(os.environ["RANK"])
+torch.cuda.set_device(rank)
+dist.init_process_group("nccl", rank=rank, world_size=2)
 a = torch.randn(2048, 2048, device="cuda")
 grad = torch.randn(64 << 20, device="cuda")  # 256 MB: a long all-reduce
 for _ in range(int(sys.argv[1])):
@@ -395,9 +415,23 @@ def check_nccl(checks, gprof, work, steps=10):
     if probe.returncode != 0 or probe.stdout.strip() != "True":
         checks.rows.append(("nccl: collectives", "torch with NCCL", "not available", "SKIP"))
         return
+    # One rank launches no collective kernel: 10 all_reduce calls of world size 1 gave no
+    # kernel named nccl* (H200, torch 2.11.0+cu130, 2026-11-29), and NCCL refuses two ranks
+    # on one GPU.
+    gpus = run([sys.executable, "-c", "import torch; print(torch.cuda.device_count())"],
+               check=False).stdout.strip()
+    if not gpus.isdigit() or int(gpus) < 2:
+        checks.rows.append(("nccl: collectives", "two GPUs", f"{gpus or '?'} GPU", "SKIP"))
+        return
     script = os.path.join(work, "nccl_step.py")
     open(script, "w").write(NCCL_WORKLOAD)
-    proc, files = gprof.profile([sys.executable, script, str(steps)], work, "nccl")
+    peer = subprocess.Popen([sys.executable, script, str(steps)], env=dict(os.environ, RANK="1"),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        proc, files = gprof.profile([sys.executable, script, str(steps)], work, "nccl",
+                                    {"RANK": "0"})
+    finally:
+        peer.wait(timeout=120)
     checks.add("nccl: exit code under gprof", 0, proc.returncode, proc.returncode == 0)
     if not files:
         return
@@ -419,15 +453,30 @@ def check_nccl(checks, gprof, work, steps=10):
                share > 0.9)
 
 
+# The launch-bound loop's rungs that gpu-check runs; scripts/gpu-ladder runs them all.
+LADDER_LOOP_RUNGS = ("gprof, CUPTI callbacks only;gprof, + SYNCHRONIZATION (default);"
+                     "minimal CUPTI client (floor);torch.profiler")
+
+
 def overhead_ladder(build):
-    """Issue 30's ladder (scripts/gpu-ladder), short enough for this call: every rung, fewer
-    launches and steps than `scripts/gpu-ladder` run on its own."""
-    completed = run([sys.executable, os.path.join(ROOT, "scripts", "gpu_ladder.py"), "--build",
-                     build, "--launches", "200000", "--pairs", "100000", "--steps", "60"],
-                    check=False, timeout=420)
-    print(completed.stdout)
-    if completed.returncode != 0:
-        print(f"gpu-check: the ladder exited {completed.returncode}:\n{completed.stderr[-3000:]}")
+    """Issue 30's ladder (scripts/gpu-ladder), short enough for this call (a few minutes of a
+    lent GPU): every rung of the burst, three processes each, and the launch-bound loop's main
+    rungs, two processes each. One process per rung put the same rung up to 20% apart from one
+    call to the next on an H200 (2026-11-29), so each figure is a median of processes."""
+    ladder = [sys.executable, os.path.join(ROOT, "scripts", "gpu_ladder.py"), "--build", build]
+    for extra, limit in ((["--workloads", "burst", "--launches", "200000", "--process-reps", "3"],
+                          150),
+                         (["--workloads", "launch", "--steps", "60", "--process-reps", "2",
+                           "--rungs", LADDER_LOOP_RUNGS], 150)):
+        try:
+            completed = run(ladder + extra, check=False, timeout=limit)
+        except subprocess.TimeoutExpired:
+            print(f"gpu-check: the ladder ({' '.join(extra)}) ran past {limit} s")
+            continue
+        print(completed.stdout)
+        if completed.returncode != 0:
+            print(f"gpu-check: the ladder exited {completed.returncode}:\n"
+                  f"{completed.stderr[-3000:]}")
 
 
 ANALYZE_CASES = [("analyze_pageable_memcpy", "pageable-memcpy"),
@@ -486,18 +535,22 @@ def main():
                         help="skip the overhead ladder, the analyze programs and the probe")
     parser.add_argument("--fake", action="store_true",
                         help="dry run of this script on test/fakes (no GPU needed; what CI runs)")
+    parser.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
+                        help="set for every profiled process (a capture setting to check, e.g. "
+                        "GPROF_CUPTI_PER_THREAD_BUFFERS=1); repeatable")
     args = parser.parse_args()
+    extra_env = dict(e.split("=", 1) for e in args.env)
     if args.fake:
         fakes = os.path.join(args.build, "test", "fakes")
         library_path = ":".join(os.path.join(fakes, d) for d in ("cudart", "cupti", "cuda"))
         # Kernels long enough that host scheduling noise on a loaded machine stays far below
         # the 2% allowed between GPU times and CUDA events.
-        gprof = Gprof(args.build, library_path, {"GPROF_FAKE_KERNEL_NS": "20000000"})
+        gprof = Gprof(args.build, library_path, {"GPROF_FAKE_KERNEL_NS": "20000000", **extra_env})
     else:
         if not have_driver():
             print("gpu-check: no CUDA driver or GPU here; nothing checked", file=sys.stderr)
             return 2
-        gprof = Gprof(args.build, os.path.join(CUDA_HOME, "lib64"))
+        gprof = Gprof(args.build, os.path.join(CUDA_HOME, "lib64"), extra_env)
     work = tempfile.mkdtemp(prefix="gprof-gpu-check-")
     checks = Checks()
     try:
@@ -521,10 +574,12 @@ def main():
                 run_probe(args.probe_dir or os.path.join(args.build, "test", "programs"), gprof,
                           args.out or work)
         if args.out:
+            # One archive: a device call brings back at most 8 files.
             os.makedirs(args.out, exist_ok=True)
-            for f in sorted(os.listdir(work)):
-                if f.endswith(".gprof") and not f.startswith("ladder-"):
-                    shutil.copy(os.path.join(work, f), args.out)
+            with tarfile.open(os.path.join(args.out, "recordings.tar.gz"), "w:gz") as tar:
+                for f in sorted(os.listdir(work)):
+                    if f.endswith(".gprof") and not f.startswith("ladder-"):
+                        tar.add(os.path.join(work, f), arcname=f)
         for f in sorted(os.listdir(work)):
             if f.startswith("vector_add_static") and f.endswith(".gprof"):
                 print(gprof.info([os.path.join(work, f)]))

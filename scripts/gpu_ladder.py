@@ -22,8 +22,8 @@ RUNGS = [
     ("gprof, + SYNCHRONIZATION (default)", "gprof", {}),
     ("gprof, per-thread buffers", "gprof", {"GPROF_CUPTI_PER_THREAD_BUFFERS": "1"}),
     ("gprof, zeroed buffers", "gprof", {"GPROF_CUPTI_ZEROED_BUFFERS": "1"}),
-    ("gprof, per-thread + zeroed", "gprof", {"GPROF_CUPTI_PER_THREAD_BUFFERS": "1",
-                                             "GPROF_CUPTI_ZEROED_BUFFERS": "1"}),
+    ("gprof, 8 MB buffers", "gprof", {"GPROF_CUPTI_BUFFER_SIZE": "8M"}),
+    ("gprof, CUPTI's own clock", "gprof", {"GPROF_CUPTI_TIMESTAMP_CALLBACK": "0"}),
     ("minimal CUPTI client (floor)", "minimal", {}),
     ("torch.profiler", "torch", {}),
 ]
@@ -65,8 +65,9 @@ def environment(args, preload, extra, work):
 
 
 def run_workload(args, w, work):
+    chosen = set(args.rungs.split(";")) | {"plain"} if args.rungs else None
     rungs = [r for r in RUNGS if (w.rungs is None or r[0] in w.rungs)
-             and (r[1] != "torch" or w.torch_cmd)]
+             and (chosen is None or r[0] in chosen) and (r[1] != "torch" or w.torch_cmd)]
     results = {name: [] for name, _, _ in rungs}
     for _ in range(args.process_reps):  # interleaved: drift hits every rung alike
         for name, preload, extra in rungs:
@@ -112,6 +113,8 @@ def main():
     p.add_argument("--process-reps", type=int, default=1,
                    help="processes per rung, interleaved (each PyTorch process runs 3 repetitions)")
     p.add_argument("--workloads", default="burst,nvtx,launch,emit_nvtx,compute")
+    p.add_argument("--rungs", help="only these rungs, ';'-separated names as printed (plain is "
+                   "always run: the shares are over it)")
     p.add_argument("--minimal", help="libcupti_minimal.so (default: the build's test/programs)")
     args = p.parse_args()
     args.minimal = args.minimal or os.path.join(args.build, "test", "programs",

@@ -12,6 +12,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 
 CASES = ["flush_order", "subscribe", "attributes", "callbacks", "records", "finalize", "clock"]
 COST_MODES = ["none", "callbacks", "kernel", "kernel_shared", "kernel_zeroed", "kernel_sync"]
@@ -92,7 +93,9 @@ def main():
     if not args.no_cost:
         result["launch_cost"] = {m: run_case(args.probe, ["launch_cost", m], env) for m in COST_MODES}
     if args.call_log:
-        work = os.path.dirname(os.path.abspath(args.output))
+        # Scratch (the torch script, gprof's file) in a folder of its own: the folder of the
+        # output is often a device call's $OUT, which brings back only a few files.
+        work = tempfile.mkdtemp(prefix="gprof-probe-")
         try:
             import torch  # noqa: F401
             have_torch = True

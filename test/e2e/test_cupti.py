@@ -638,16 +638,21 @@ class ActivitySetup(CuptiCase):
         # zeroed is (test/fakes/cupti/activity_buffers.h).
         launches = 3000
         for env in ({"GPROF_CUPTI_ZEROED_BUFFERS": "1"}, {"GPROF_CUPTI_PER_THREAD_BUFFERS": "1"},
-                    {"GPROF_CUPTI_ZEROED_BUFFERS": "1", "GPROF_CUPTI_PER_THREAD_BUFFERS": "1"}):
+                    {"GPROF_CUPTI_ZEROED_BUFFERS": "1", "GPROF_CUPTI_PER_THREAD_BUFFERS": "1"},
+                    {"GPROF_CUPTI_TIMESTAMP_CALLBACK": "0"}):
             run = self.profile([program("launch_loop"), str(launches)],
                                env={"GPROF_CUPTI_BUFFERS": "2", "GPROF_CUPTI_BUFFER_SIZE": "4K",
                                     **env})
             self.assertEqual(run.returncode, 0, run.stderr)
             self.assertNotIn("promised zeroed", run.stderr)
             path = run.files[0]
-            self.assertRegex(self.info(path), r"Losses:\s+none", env)
+            info = self.info(path)
+            self.assertRegex(info, r"Losses:\s+none", env)
             kernels = [g for g in dump(path, "gpu") if g["kind"] == "kernel"]
             self.assertEqual(len(kernels), launches, env)
+            # Without gprof's timestamp callback, CUPTI's clock and the sampled offset.
+            aligned = "GPROF_CUPTI_TIMESTAMP_CALLBACK" not in env
+            self.assertEqual("Timestamps:     not aligned" not in info, aligned, info)
 
 
 SET_4K_NS = 2000 + (4096 + 9) // 10
@@ -732,8 +737,8 @@ class GpuCheckScript(E2ETestCase):
             for rung in ("plain", "gprof, GPROF_CUPTI=0", "gprof, CUPTI callbacks only",
                          "gprof, + CONCURRENT_KERNEL", "gprof, + MEMCPY/MEMSET",
                          "gprof, + SYNCHRONIZATION (default)", "gprof, per-thread buffers",
-                         "gprof, zeroed buffers", "gprof, per-thread + zeroed",
-                         "minimal CUPTI client (floor)"):
+                         "gprof, zeroed buffers", "gprof, 8 MB buffers",
+                         "gprof, CUPTI's own clock", "minimal CUPTI client (floor)"):
                 self.assertRegex(section, re.escape(rung) + r" +[0-9.]+ +[+-][0-9.]+%", rung)
         self.assertEqual(out.count("skipped: no PyTorch with CUDA here"), 3, out)
         self.assertNotIn("failed", out)

@@ -2,18 +2,26 @@
 // The mistake: cudaStreamSynchronize after every layer, inside
 // "layer_sync", as a debugging leftover would. --efficient: the loop queues
 // everything and synchronizes once at the end.
+//
+// Each layer does enough work (tens of microseconds on an H200) that the
+// queued loop keeps the GPU ahead of its launches: with one multiply-add per
+// element of 4096, the efficient loop was launch-bound on a real GPU (H200,
+// driver 580.159.04, 2026-11-29: analyze found launch-bound there).
 #include "analyze_common.h"
 
 using namespace analyze_program;
 
 __global__ void layer(float* x, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) x[i] = x[i] * 0.9f + 0.1f;
+  if (i >= n) return;
+  float v = x[i];
+  for (int k = 0; k < 4096; ++k) v = v * 0.9f + 0.1f;
+  x[i] = v;
 }
 
 int main(int argc, char** argv) {
   const bool efficient = Efficient(argc, argv, "analyze_excessive_sync");
-  constexpr int kSteps = 10, kLayers = 5, kN = 4096;
+  constexpr int kSteps = 10, kLayers = 5, kN = 1 << 20;
   float* device = nullptr;
   Check(cudaMalloc(&device, kN * sizeof(float)), "cudaMalloc");
   cudaStream_t stream = nullptr;
