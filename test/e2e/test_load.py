@@ -97,6 +97,20 @@ class Burst(E2ETestCase):
         self.assertIsNotNone(pool, info)
         self.assertLessEqual(int(pool[1]), 16)
 
+    def test_per_thread_buffers_past_the_pool_cap_never_stall(self):
+        # GPROF_CUPTI_PER_THREAD_BUFFERS=1: each of 128 launching threads holds a buffer of its
+        # own, more than the pool's cap (48 buffers of 1 MB under the default GPROF_MAX_MEMORY).
+        # A request at the cap waited for the writer, which skips its flush while one waits, so
+        # no buffer came back: this run stalled until killed (67,956 of 256,000 kernels at 100 s).
+        # Past the cap now, up to 256 buffers.
+        run = self.profile([program("burst"), "128", "2000", "0"], timeout=60,
+                           env=dict(FAST_KERNELS, GPROF_CUPTI_PER_THREAD_BUFFERS="1"))
+        self.assertEqual(run.returncode, 0, run.stderr)
+        info = self.assert_everything_recorded(run.files[0], 128, 2000, 0, views=False)
+        pool = re.search(r"Buffer pool:\s+(\d+) × 1048576 bytes", info)
+        self.assertIsNotNone(pool, info)
+        self.assertGreater(int(pool[1]), 48, info)
+
     def test_a_backlog_of_many_threads_is_written_in_frames_the_reader_takes(self):
         # A slow writer pass finds 160 queues with 65,536 records or more each: one frame of
         # all of them would pass the reader's 64 MiB frame limit (it was lost whole,

@@ -16,6 +16,13 @@ namespace gprof::cupti_session {
 void CUPTIAPI Session::buffer_requested(uint8_t** buffer, size_t* size, size_t* max_records) {
   Session* s = g_session;
   uint8_t* b = s ? s->buffers_.acquire() : nullptr;
+  // Per-thread buffers: every launching thread holds one, partly filled,
+  // until a flush, and the writer skips its flush while a request waits
+  // below; so at the cap no buffer would come back (128 launching threads
+  // stalled the fakes' burst until killed). Past the cap, up to kMaxBuffers,
+  // as CUPTI's per-thread mode needs one per thread; counted in over_cap().
+  if (!b && s && s->per_thread_buffers_.load(std::memory_order_acquire))
+    b = s->buffers_.acquire_over_cap();
   // is_writer first: polling_sink_ is the writer's own field.
   if (!b && s && this_thread().is_writer && s->polling_sink_ != nullptr) {
     // The writer's own flush made CUPTI deliver records, and the pool is at

@@ -116,6 +116,8 @@ class Session final : public GpuSource {
   uint64_t delivered_in_poll_ = 0;
   uint32_t reported_buffers_ = 0;
   std::atomic<uint32_t> buffer_waiters_{0};
+  // CUPTI fills a buffer per launching thread (request_buffer_mode).
+  std::atomic<bool> per_thread_buffers_{false};
   // The writer is inside ActivityFlushAll. A thread that CUPTI asks for a
   // buffer may hold a lock that flush needs (the fake runtime's delivery
   // lock; CUPTI's own): waiting for the writer then waits for itself.

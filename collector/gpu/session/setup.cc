@@ -137,8 +137,9 @@ bool Session::enable_kinds(const ActivityKind* kinds, size_t count, uint32_t* en
 // yet: 7,058 against 7,286 ns a launch (median of 4 processes each; one
 // process each: 5,610 against 7,856), and the probe's launch_cost put them
 // 342 ns cheaper there but 1,110 ns dearer on an H100 (2026-11-27). With
-// them on, the fakes' 96-thread burst (test/e2e/test_load.py) ran past its
-// time limit. Both must be set before the buffer callbacks are
+// them on, a request at the pool's cap takes a buffer past it (buffers.cc),
+// so many launching threads take memory past GPROF_MAX_MEMORY's share, up to
+// kMaxBuffers. Both must be set before the buffer callbacks are
 // registered and before any kind is enabled. A CUPTI without the attribute
 // keeps its own mode, and the pool still grows to its cap.
 //
@@ -153,6 +154,8 @@ void Session::request_buffer_mode(const Config& config) {
   size_t size = sizeof per_thread;
   CUptiResult r =
       lib_.ActivitySetAttribute(CUPTI_ACTIVITY_ATTR_PER_THREAD_ACTIVITY_BUFFER, &size, &per_thread);
+  // A CUPTI that refuses the attribute predates it: one process-wide set.
+  per_thread_buffers_.store(r == CUPTI_SUCCESS && per_thread != 0, std::memory_order_release);
   if (r != CUPTI_SUCCESS)
     GPROF_INFO("CUPTI keeps its own per-thread buffer mode: %s", lib_.describe(r));
   if (!config.cupti_zeroed_buffers) return;
