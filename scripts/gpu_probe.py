@@ -14,7 +14,8 @@ import subprocess
 import sys
 import tempfile
 
-CASES = ["flush_order", "subscribe", "attributes", "callbacks", "records", "finalize", "clock"]
+CASES = ["flush_order", "subscribe", "attributes", "callbacks", "records", "finalize", "clock",
+         "per_thread"]
 COST_MODES = ["none", "callbacks", "kernel", "kernel_shared", "kernel_zeroed", "kernel_sync"]
 
 TORCH_PROFILED = r'''

@@ -9,7 +9,7 @@
 // which ids a record carries, which thread completes a buffer); timings go in "timing" keys,
 // which the replay ignores.
 //
-// Cases: flush_order, subscribe, attributes, callbacks, records, finalize, clock,
+// Cases: flush_order, subscribe, attributes, callbacks, records, finalize, clock, per_thread,
 // launch_cost MODE (MODE: none, callbacks, kernel, kernel_shared, kernel_zeroed, kernel_sync).
 // Links libcupti.so.13 and libcuda.so.1: the fakes when they come first on LD_LIBRARY_PATH.
 #include <cuda.h>
@@ -26,6 +26,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 __global__ void empty_kernel() {}
@@ -360,6 +361,37 @@ std::string runtime_name(uint32_t cbid) {
   }
 }
 
+// CUPTI 13's per-thread buffers (its default): how many buffers three launching threads take,
+// and whether a plain flush hands back partly filled ones or only a forced flush does. gprof
+// keeps one process-wide set by default; turning per-thread buffers on rests on these answers
+// (collector/gpu/session/setup.cc, request_buffer_mode): a writer whose periodic plain flush
+// got nothing back would see GPU records only when a thread's buffer fills.
+void case_per_thread() {
+  g_main_tid = tid();
+  cudaFree(nullptr);
+  put("register_callbacks",
+      result(cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed)));
+  put("enable_concurrent_kernel",
+      result(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)));
+  const auto launch = [] {
+    empty_kernel<<<1, 1>>>();
+    cudaDeviceSynchronize();
+  };
+  launch();
+  for (int i = 0; i < 2; ++i) std::thread(launch).join();
+  put("requests_for_three_launching_threads", num(g_requested.load()));
+  const auto kernels = [] {
+    long long n = 0;
+    each_record([&](CUpti_Activity* r) { n += r->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL; });
+    return n;
+  };
+  put("flush_plain", result(flush(0)));
+  put("kernel_records_after_plain_flush", num(kernels()));
+  put("flush_forced", result(flush(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED)));
+  put("kernel_records_after_forced_flush", num(kernels()));
+  put("all_requested_buffers_returned", boolean(g_returned.load() == g_requested.load()));
+}
+
 // The records of each kind and the ids they carry, named by the API records that share them.
 void case_records() {
   g_main_tid = tid();
@@ -601,6 +633,8 @@ int main(int argc, char** argv) {
     case_finalize();
   else if (c == "clock")
     case_clock();
+  else if (c == "per_thread")
+    case_per_thread();
   else if (c == "launch_cost" && argc > 2)
     case_launch_cost(argv[2]);
   else {
