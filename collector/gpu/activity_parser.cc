@@ -3,33 +3,29 @@
 namespace gprof {
 namespace {
 
-uint64_t to_clock(uint64_t cupti_ns, int64_t offset) {
-  return static_cast<uint64_t>(static_cast<int64_t>(cupti_ns) - offset);
-}
-
 uint32_t non_negative(int32_t v) {
   return v > 0 ? static_cast<uint32_t>(v) : 0;
 }
 
 // Common fields; false when the record carries no timestamps.
 template <typename Record>
-bool timed(const Record& r, int64_t offset, GpuKind kind, ParsedActivity& out) {
+bool timed(const Record& r, const ClockMap& clock, GpuKind kind, ParsedActivity& out) {
   if (r.start == 0 && r.end == 0) {
     out.outcome = ActivityOutcome::kZeroTimestamp;
     return false;
   }
   GpuRecord& g = out.gpu;
   g.kind = kind;
-  g.start_ns = to_clock(r.start, offset);
-  g.end_ns = r.end >= r.start ? to_clock(r.end, offset) : g.start_ns;
+  g.start_ns = clock.to_ns(r.start);
+  g.end_ns = r.end >= r.start ? clock.to_ns(r.end) : g.start_ns;
   g.correlation = r.correlationId;
   g.stream = r.streamId;
   out.outcome = ActivityOutcome::kGpu;
   return true;
 }
 
-void kernel(const CUpti_ActivityKernel10& r, int64_t offset, ParsedActivity& out) {
-  if (!timed(r, offset, GpuKind::kKernel, out)) return;
+void kernel(const CUpti_ActivityKernel10& r, const ClockMap& clock, ParsedActivity& out) {
+  if (!timed(r, clock, GpuKind::kKernel, out)) return;
   GpuRecord& g = out.gpu;
   g.device = r.deviceId;
   g.grid = {non_negative(r.gridX), non_negative(r.gridY), non_negative(r.gridZ)};
@@ -43,8 +39,8 @@ void kernel(const CUpti_ActivityKernel10& r, int64_t offset, ParsedActivity& out
 
 // Copies and peer copies share these fields under the same names.
 template <typename Record>
-void copy(const Record& r, int64_t offset, ParsedActivity& out) {
-  if (!timed(r, offset, GpuKind::kMemcpy, out)) return;
+void copy(const Record& r, const ClockMap& clock, ParsedActivity& out) {
+  if (!timed(r, clock, GpuKind::kMemcpy, out)) return;
   GpuRecord& g = out.gpu;
   if constexpr (requires { r.srcDeviceId; }) {
     g.device = r.srcDeviceId;
@@ -68,8 +64,8 @@ void copy(const Record& r, int64_t offset, ParsedActivity& out) {
   }
 }
 
-void memset(const CUpti_ActivityMemset4& r, int64_t offset, ParsedActivity& out) {
-  if (!timed(r, offset, GpuKind::kMemset, out)) return;
+void memset(const CUpti_ActivityMemset4& r, const ClockMap& clock, ParsedActivity& out) {
+  if (!timed(r, clock, GpuKind::kMemset, out)) return;
   GpuRecord& g = out.gpu;
   g.device = r.deviceId;
   g.bytes = r.bytes;
@@ -79,8 +75,9 @@ void memset(const CUpti_ActivityMemset4& r, int64_t offset, ParsedActivity& out)
   g.graph_node = r.graphNodeId;
 }
 
-void synchronization(const CUpti_ActivitySynchronization2& r, int64_t offset, ParsedActivity& out) {
-  if (!timed(r, offset, GpuKind::kSync, out)) return;
+void synchronization(const CUpti_ActivitySynchronization2& r, const ClockMap& clock,
+                     ParsedActivity& out) {
+  if (!timed(r, clock, GpuKind::kSync, out)) return;
   out.gpu.detail = static_cast<uint32_t>(r.type);
   // CUPTI marks "no stream" (context and event syncs) with all ones.
   if (r.streamId == UINT32_MAX) out.gpu.stream = 0;
@@ -88,25 +85,24 @@ void synchronization(const CUpti_ActivitySynchronization2& r, int64_t offset, Pa
 
 }  // namespace
 
-ParsedActivity parse_activity(const CUpti_Activity* record, int64_t offset) {
+ParsedActivity parse_activity(const CUpti_Activity* record, const ClockMap& clock) {
   ParsedActivity out;
   switch (record->kind) {
     case CUPTI_ACTIVITY_KIND_KERNEL:
     case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
-      kernel(*reinterpret_cast<const CUpti_ActivityKernel10*>(record), offset, out);
+      kernel(*reinterpret_cast<const CUpti_ActivityKernel10*>(record), clock, out);
       break;
     case CUPTI_ACTIVITY_KIND_MEMCPY:
-      copy(*reinterpret_cast<const CUpti_ActivityMemcpy6*>(record), offset, out);
+      copy(*reinterpret_cast<const CUpti_ActivityMemcpy6*>(record), clock, out);
       break;
     case CUPTI_ACTIVITY_KIND_MEMCPY2:
-      copy(*reinterpret_cast<const CUpti_ActivityMemcpyPtoP4*>(record), offset, out);
+      copy(*reinterpret_cast<const CUpti_ActivityMemcpyPtoP4*>(record), clock, out);
       break;
     case CUPTI_ACTIVITY_KIND_MEMSET:
-      memset(*reinterpret_cast<const CUpti_ActivityMemset4*>(record), offset, out);
+      memset(*reinterpret_cast<const CUpti_ActivityMemset4*>(record), clock, out);
       break;
     case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION:
-      synchronization(*reinterpret_cast<const CUpti_ActivitySynchronization2*>(record), offset,
-                      out);
+      synchronization(*reinterpret_cast<const CUpti_ActivitySynchronization2*>(record), clock, out);
       break;
     case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: {
       const auto& r = *reinterpret_cast<const CUpti_ActivityExternalCorrelation*>(record);

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "collector/gpu/clock_map.h"
 #include "formats/record.h"
 
 namespace gprof {
@@ -29,8 +30,8 @@ struct ParsedActivity {
 inline constexpr CUpti_ExternalCorrelationKind kGprofExternalKind =
     CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM2;
 
-// `cupti_minus_clock_ns` is subtracted from CUPTI timestamps to put them on
-// the recording clock (0 when the timestamp callback is registered).
-ParsedActivity parse_activity(const CUpti_Activity* record, int64_t cupti_minus_clock_ns);
+// `clock` puts CUPTI timestamps on the recording clock (an offset of 0 when
+// gprof's timestamp callback is registered).
+ParsedActivity parse_activity(const CUpti_Activity* record, const ClockMap& clock);
 
 }  // namespace gprof

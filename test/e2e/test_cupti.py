@@ -842,7 +842,9 @@ class Takeover(CuptiCase):
         by_correlation = {r["correlation"]: r for r in api}
         kernels = [g for g in dump(path, "gpu") if g["kind"] == "kernel"]
         # Before and after the interval, every launch has its kernel, paired, on the recording
-        # clock although the other tool's timestamp callback (CLOCK_REALTIME) is in place after.
+        # clock although the other tool's timestamp callback (2.5 ticks a nanosecond, as a TSC
+        # of 2.5 GHz: kineto's) is in place after: each kernel takes the fake's 20 us, where
+        # ticks taken for nanoseconds made those after it 50 us.
         self.assertEqual(len(kernels), self.BEFORE + self.AFTER)
         paired = sorted(by_correlation[k["api_correlation"]]["start_ns"] for k in kernels)
         expected = [r["start_ns"] for r in launches[:self.BEFORE] + launches[-self.AFTER:]]
@@ -851,6 +853,7 @@ class Takeover(CuptiCase):
             call = by_correlation[k["api_correlation"]]
             self.assertGreaterEqual(k["start_ns"], call["start_ns"] - 50_000, (k, call))
             self.assertLess(k["start_ns"] - call["start_ns"], 50_000_000, (k, call))
+            self.assertAlmostEqual(k["end_ns"] - k["start_ns"], 20_000, delta=100, msg=(k, call))
 
         info = self.info(path)
         # Resumed: the state is back, and the interval is in the file with its counts. GPU
@@ -860,8 +863,8 @@ class Takeover(CuptiCase):
         gaps = re.findall(r"Taken over:\s+(.*)", info)
         self.assertEqual(len(gaps), 1, info)
         self.assertIn("cuptiActivityRegisterCallbacks by another tool", gaps[0])
-        self.assertIn("resumed after the other tool stopped (on its clock, offset sampled)",
-                      gaps[0])
+        self.assertIn("resumed after the other tool stopped (on its clock, which counts 2.5000 "
+                      "ticks a nanosecond: mapped through two readings)", gaps[0])
         self.assertIn(f"{self.DURING} launches in it, {self.DURING} without GPU records; "
                       f"GPU records: {self.BEFORE + 1} before, 0 during, {self.AFTER + 1} after",
                       gaps[0])

@@ -127,13 +127,17 @@ void Cupti(CUptiResult result, const char* what) {
   std::fprintf(stderr, "kineto_takeover: %s: %s\n", what, text ? text : "?");
 }
 
-// CuptiTimestamp.cpp: with use_cupti_tsc, kineto's clock is getApproximateTime(), a clock of
-// its own. CLOCK_REALTIME here: far from CLOCK_MONOTONIC, so a profiler that keeps its old
-// offset after this registration is visibly wrong.
+// CuptiActivityProfiler.cpp: with use_cupti_tsc, kineto registers getApproximateTime(), which
+// is __rdtsc() on x86 (c10/util/ApproximateClock.h): TSC ticks, not nanoseconds. Here a TSC of
+// 2.5 GHz counting from CLOCK_REALTIME's epoch: far from CLOCK_MONOTONIC, so a profiler that
+// keeps its old offset after this registration is visibly wrong, and one that takes ticks for
+// nanoseconds gets every duration 2.5 times too long.
 uint64_t CUPTIAPI KinetoClock() {
   timespec ts{};
   clock_gettime(CLOCK_REALTIME, &ts);
-  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
+  const uint64_t ns =
+      static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
+  return ns * 5 / 2;
 }
 
 // CuptiActivityApi::bufferRequested: a new 4 MB buffer, remembered in allocatedGpuTraceBuffers_.

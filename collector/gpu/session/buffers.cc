@@ -108,7 +108,7 @@ uint64_t Session::drain(GpuSink& sink) {
         losses().add(LossReason::kCuptiParseError);
         break;
       }
-      ParsedActivity parsed = parse_activity(record, offset_ns_);
+      ParsedActivity parsed = parse_activity(record, clock_map_);
       switch (parsed.outcome) {
         case ActivityOutcome::kGpu:
           sink.gpu(parsed.gpu, parsed.kernel_name);

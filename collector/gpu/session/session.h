@@ -17,6 +17,7 @@
 
 #include "collector/gpu/activity_buffers.h"
 #include "collector/gpu/activity_parser.h"
+#include "collector/gpu/clock_map.h"
 #include "collector/gpu/cupti_library.h"
 #include "collector/gpu/cupti_session.h"
 #include "collector/gpu/gpu_source.h"
@@ -80,7 +81,13 @@ class Session final : public GpuSource {
   void check_subscriber();
   void cpu_only(const char* format, const char* detail);
   bool align_clock(bool register_callback);
-  bool sample_offset(CUpti_TimestampCallbackFunc clock, int64_t& offset, uint64_t& uncertainty);
+  // Readings of CUPTI's clock (or `clock`, another tool's timestamp callback)
+  // and the recording clock taken together: the tightest of a few.
+  bool sample_pair(CUpti_TimestampCallbackFunc clock, uint64_t& tick, uint64_t& ns,
+                   uint64_t& uncertainty);
+  // Writer: clock_map_ for another tool's clock, fitted from the reading
+  // taken when it registered and one now (clock_map.h says why a line).
+  bool fit_foreign_clock(CUpti_TimestampCallbackFunc clock);
   // Writer thread, every pass: notices a takeover and resumes after it.
   void check_takeover(GpuSink& sink);
   void open_gap(uint32_t flags, GpuSink& sink);
@@ -141,7 +148,7 @@ class Session final : public GpuSource {
   std::atomic<bool> finalized_{false};
   bool setup_failed_ = false;       // writer: set_up_again failed; not tried again
   bool finalize_end_told_ = false;  // writer: the process ended inside that gap
-  int64_t offset_ns_ = 0;           // CUPTI - recording clock
+  ClockMap clock_map_;              // CUPTI's timestamps -> the recording clock
   uint64_t last_poll_ns_ = 0;
   std::atomic<bool> closed_{false};
   // Above CUPTI's ids (formats/correlation_ids.h): the calls made before a
@@ -156,6 +163,8 @@ class Session final : public GpuSource {
   std::atomic<uint64_t> foreign_start_ns_{0};  // its first call since the last resume
   std::atomic<uint32_t> disabled_{0};          // bit i: kGpuKinds[i] disabled by it
   std::atomic<CUpti_TimestampCallbackFunc> foreign_clock_{nullptr};
+  // foreign_clock_ and the recording clock read together as it registered.
+  std::atomic<uint64_t> foreign_anchor_tick_{0}, foreign_anchor_ns_{0};
   std::atomic<bool> gap_open_{false};  // set by the writer, read by a window opening
   // The capture window (docs/architecture.md §2.1: not on the hot path: only where a
   // window opens or closes). window_open_ is what the window asks for;

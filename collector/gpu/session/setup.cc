@@ -3,6 +3,7 @@
 #include "collector/gpu/session/session.h"
 
 #include <cstdio>
+#include <ctime>
 
 #include "collector/process/capture_window.h"
 #include "collector/process/log.h"
@@ -40,10 +41,8 @@ void Session::cpu_only(const char* format, const char* detail) {
   GPROF_WARN("%s; GPU activity is not recorded, CPU-side calls are", line);
 }
 
-// The offset of CUPTI's clock (or `clock`, a timestamp callback another tool
-// registered) to the recording clock: the tightest of a few samples.
-bool Session::sample_offset(CUpti_TimestampCallbackFunc clock, int64_t& offset,
-                            uint64_t& uncertainty) {
+bool Session::sample_pair(CUpti_TimestampCallbackFunc clock, uint64_t& tick, uint64_t& ns,
+                          uint64_t& uncertainty) {
   uint64_t best_gap = UINT64_MAX;
   for (int i = 0; i < 16; ++i) {
     const uint64_t before = clock_ns();
@@ -56,10 +55,33 @@ bool Session::sample_offset(CUpti_TimestampCallbackFunc clock, int64_t& offset,
     const uint64_t after = clock_ns();
     if (after - before < best_gap) {
       best_gap = after - before;
-      offset = static_cast<int64_t>(cupti) - static_cast<int64_t>(before + (after - before) / 2);
+      tick = cupti;
+      ns = before + (after - before) / 2;
     }
   }
   uncertainty = best_gap / 2;
+  return true;
+}
+
+bool Session::fit_foreign_clock(CUpti_TimestampCallbackFunc clock) {
+  // Far enough apart that the readings' error (tens of nanoseconds) is a
+  // millionth of the span or less.
+  constexpr uint64_t kSpanNs = 50'000'000;
+  uint64_t tick0 = foreign_anchor_tick_.load(std::memory_order_acquire);
+  uint64_t ns0 = foreign_anchor_ns_.load(std::memory_order_acquire);
+  uint64_t tick1 = 0, ns1 = 0, uncertainty = 0;
+  if (!sample_pair(clock, tick1, ns1, uncertainty)) return false;
+  if (ns0 == 0 || ns1 < ns0 + kSpanNs) {
+    // No reading from its registration, or too recent: two now (the writer
+    // waits once per takeover).
+    tick0 = tick1;
+    ns0 = ns1;
+    const timespec wait{0, static_cast<long>(kSpanNs)};
+    nanosleep(&wait, nullptr);
+    if (!sample_pair(clock, tick1, ns1, uncertainty)) return false;
+  }
+  clock_map_ = ClockMap::fitted(tick0, ns0, tick1, ns1);
+  status().set_clock(false, clock_map_.offset_ns(), uncertainty);
   return true;
 }
 
@@ -71,12 +93,15 @@ bool Session::sample_offset(CUpti_TimestampCallbackFunc clock, int64_t& offset,
 bool Session::align_clock(bool register_callback) {
   if (register_callback && process_config().cupti_timestamp_callback &&
       lib_.ActivityRegisterTimestampCallback(recording_clock) == CUPTI_SUCCESS) {
+    clock_map_ = ClockMap(0);
     status().set_clock(true, 0, 0);
     return true;
   }
-  uint64_t uncertainty = 0;
-  if (!sample_offset(nullptr, offset_ns_, uncertainty)) return false;
-  status().set_clock(false, offset_ns_, uncertainty);
+  // CUPTI's own clock counts nanoseconds (observed: test/fakes/observed/).
+  uint64_t tick = 0, ns = 0, uncertainty = 0;
+  if (!sample_pair(nullptr, tick, ns, uncertainty)) return false;
+  clock_map_ = ClockMap(static_cast<int64_t>(tick) - static_cast<int64_t>(ns));
+  status().set_clock(false, clock_map_.offset_ns(), uncertainty);
   return true;
 }
 

@@ -98,8 +98,17 @@ void Session::foreign_before(ForeignCall call, CUpti_TimestampCallbackFunc clock
     // the clock gprof knows.
     if ((foreign_.load(std::memory_order_acquire) & kForeignBuffers) == 0) lib_.ActivityFlushAll(0);
   }
-  if (call == ForeignCall::kTimestampCallback && clock != nullptr)
+  if (call == ForeignCall::kTimestampCallback && clock != nullptr) {
+    // The first reading of its clock: the resume fits a line through this
+    // and one of its own (fit_foreign_clock).
+    uint64_t tick = 0, ns = 0, uncertainty = 0;
+    if (sample_pair(clock, tick, ns, uncertainty)) {
+      foreign_anchor_ns_.store(0, std::memory_order_release);
+      foreign_anchor_tick_.store(tick, std::memory_order_release);
+      foreign_anchor_ns_.store(ns, std::memory_order_release);
+    }
     foreign_clock_.store(clock, std::memory_order_release);
+  }
 }
 
 void Session::foreign_after(ForeignCall call, CUptiResult result, CUpti_ActivityKind kind) {
@@ -201,14 +210,8 @@ bool Session::try_resume(GpuSink& sink) {
     return false;
   drain_now(sink);  // anything still ours, on the old clock
   if (foreign_seq_.load(std::memory_order_acquire) != seq) return false;  // it is back
-  if (CUpti_TimestampCallbackFunc clock = foreign_clock_.load(std::memory_order_acquire)) {
-    uint64_t uncertainty = 0;
-    int64_t offset = 0;
-    if (sample_offset(clock, offset, uncertainty)) {
-      offset_ns_ = offset;
-      status().set_clock(false, offset_ns_, uncertainty);
-    }
-  }
+  if (CUpti_TimestampCallbackFunc clock = foreign_clock_.load(std::memory_order_acquire))
+    fit_foreign_clock(clock);
   if (flags & kForeignBuffers) {
     if (lib_.ActivityRegisterCallbacks(buffer_requested, buffer_completed) != CUPTI_SUCCESS)
       return false;
@@ -225,11 +228,18 @@ bool Session::try_resume(GpuSink& sink) {
   kinds_on_.store(open, std::memory_order_seq_cst);
   foreign_.fetch_and(~flags, std::memory_order_acq_rel);
   foreign_start_ns_.store(0, std::memory_order_release);
-  char how[160];
-  snprintf(how, sizeof how, "resumed after the other tool stopped%s",
-           foreign_clock_.load(std::memory_order_acquire) != nullptr
-               ? " (on its clock, offset sampled)"
-               : "");
+  char how[200];
+  if (foreign_clock_.load(std::memory_order_acquire) == nullptr) {
+    snprintf(how, sizeof how, "resumed after the other tool stopped");
+  } else if (!clock_map_.linear()) {
+    snprintf(how, sizeof how,
+             "resumed after the other tool stopped (on its clock, offset sampled)");
+  } else {
+    snprintf(how, sizeof how,
+             "resumed after the other tool stopped (on its clock, which counts %.4f ticks a "
+             "nanosecond: mapped through two readings)",
+             1.0 / clock_map_.ns_per_tick());
+  }
   end_gap(how);
   GPROF_INFO("CUPTI: gprof's activity buffers and kinds are back");
   return true;
@@ -319,13 +329,7 @@ void Session::check_takeover(GpuSink& sink) {
         // Only its clock: gprof's records keep coming, on that clock from now.
         drain_now(sink);
         if (CUpti_TimestampCallbackFunc clock = foreign_clock_.load(std::memory_order_acquire)) {
-          uint64_t uncertainty = 0;
-          int64_t offset = 0;
-          if (sample_offset(clock, offset, uncertainty)) {
-            offset_ns_ = offset;
-            status().set_clock(false, offset_ns_, uncertainty);
-            status().publish();
-          }
+          if (fit_foreign_clock(clock)) status().publish();
         }
         foreign_.fetch_and(~kForeignClock, std::memory_order_acq_rel);
       }

@@ -1,7 +1,7 @@
 // CUPTI's clock. The fake runtime reports everything on CLOCK_MONOTONIC; CUPTI reports it on its
 // own clock: CLOCK_MONOTONIC + GPROF_FAKE_CUPTI_CLOCK_OFFSET_NS, or the client's clock once it
-// registers a timestamp callback (converted with an offset sampled at registration). Either way
-// a profiler that mixes clocks without converting sees it.
+// registers a timestamp callback (converted through two readings of it at registration: its ticks
+// need not be nanoseconds). Either way a profiler that mixes clocks without converting sees it.
 #pragma once
 
 #include <cstdint>
