@@ -6,6 +6,7 @@ import ctypes
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tarfile
@@ -319,6 +320,31 @@ def check_torch_profiler_inside_gprof(checks, gprof, work, script, warmup, steps
         after = [int(m.group(1)) for g in gaps for m in [re.search(r"(\d+) after", g)] if m]
         checks.add("torch.profiler inside gprof: GPU records after it stopped", f">= {want}",
                    after[-1] if after else "none", bool(after) and after[-1] >= want)
+        check_durations_across_the_gap(checks, gprof, files)
+
+
+def check_durations_across_the_gap(checks, gprof, files):
+    """The kernels after torch.profiler stopped last as long as the same kernels before it: the
+    records after are on kineto's clock, TSC ticks (collector/gpu/clock_map.h), which gprof
+    once took for nanoseconds."""
+    kernels = sorted((r for r in gprof.dump(files, "gpu") if r.get("kind") == "kernel"),
+                     key=lambda r: r["start_ns"])
+    if len(kernels) < 2:
+        return
+    # The interval without records (the profiler's session, then the 0.5 s pause) is the
+    # widest gap between two kernels.
+    cut = max(range(1, len(kernels)), key=lambda i: kernels[i]["start_ns"] - kernels[i - 1]["start_ns"])
+    sides = [collections.defaultdict(list), collections.defaultdict(list)]
+    for i, r in enumerate(kernels):
+        sides[i >= cut][r["name"]].append(r["end_ns"] - r["start_ns"])
+    ratios = []
+    for name in set(sides[0]) & set(sides[1]):
+        if len(sides[0][name]) >= 10 and len(sides[1][name]) >= 10:
+            ratios.append(statistics.median(sides[1][name]) / statistics.median(sides[0][name]))
+    worst = max(ratios, key=lambda r: abs(r - 1)) if ratios else None
+    checks.add("torch.profiler inside gprof: kernel durations after / before it", "0.8 to 1.25",
+               f"{worst:.3f} (worst of {len(ratios)} kernels)" if ratios else "no kernel on both sides",
+               worst is not None and 0.8 <= worst <= 1.25)
 
 
 def noise_bound(work, name):
