@@ -496,8 +496,10 @@ def overhead_ladder(build):
                            "--rungs", LADDER_LOOP_RUNGS], 150)):
         try:
             completed = run(ladder + extra, check=False, timeout=limit)
-        except subprocess.TimeoutExpired:
-            print(f"gpu-check: the ladder ({' '.join(extra)}) ran past {limit} s")
+        except subprocess.TimeoutExpired as e:
+            partial = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
+            print(f"{partial}\ngpu-check: the ladder ({' '.join(extra)}) ran past {limit} s; "
+                  f"above, the processes it measured")
             continue
         print(completed.stdout)
         if completed.returncode != 0:

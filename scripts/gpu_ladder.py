@@ -69,12 +69,16 @@ def run_workload(args, w, work):
     rungs = [r for r in RUNGS if (w.rungs is None or r[0] in w.rungs)
              and (chosen is None or r[0] in chosen) and (r[1] != "torch" or w.torch_cmd)]
     results = {name: [] for name, _, _ in rungs}
-    for _ in range(args.process_reps):  # interleaved: drift hits every rung alike
+    for rep in range(args.process_reps):  # interleaved: drift hits every rung alike
         for name, preload, extra in rungs:
             cmd = w.torch_cmd if preload == "torch" else w.cmd
             env = environment(args, None if preload == "torch" else preload, extra, work)
             try:
                 results[name].append(measure(cmd, env, w.metric))
+                # Each process's figure as it comes: a run stopped at its time limit (a lent
+                # GPU's minutes) keeps what it measured.
+                print(f"  {w.name} process {rep + 1}/{args.process_reps}, {name}: "
+                      f"{results[name][-1]:.1f} {w.unit}", flush=True)
             except RuntimeError as e:
                 print(f"  {name}: failed: {e}", file=sys.stderr)
             for f in os.listdir(work):
