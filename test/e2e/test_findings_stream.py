@@ -186,6 +186,39 @@ class StreamedFindingsMatchMemory(E2ETestCase):
                 self.assertEqual(streamed.stdout,
                                  gpuprof_run("analyze", args, files, stream=False).stdout, args)
 
+    @unittest.skipUnless(GEN, "GPUPROF_GEN not set")
+    def test_the_same_findings_for_any_jobs(self):
+        """analyze reads and prepares several files at once (--jobs) and feeds the tallies in
+        file order: the same bytes and notes for 1, 2 and 5 threads, with a file the stream
+        declines (read in memory on a worker) among generated ranks whose GPU lags; and the
+        in-memory path's findings."""
+        wrapping = self.record("train_loop", env=WRAPPING)
+        with tempfile.TemporaryDirectory() as d:
+            ranks = generate(d, "400K", "--ranks", "3", "--gpu-lag", "2", "--ops-per-step", "40",
+                             "--seed", "11")
+            files = ranks[:1] + wrapping + ranks[1:]
+            for args in (["--format", "json", *LOW], ["--format", "json", "--range", "*", *LOW]):
+                runs = [gpuprof_run("analyze", [*args, "--jobs", jobs], files)
+                        for jobs in ("1", "2", "5")]
+                for run in runs:
+                    self.assertEqual(run.returncode, 0, run.stderr)
+                    self.assertEqual(run.stdout, runs[0].stdout, args)
+                    self.assertEqual(run.stderr, runs[0].stderr, args)
+                self.assertEqual(runs[0].stderr.count("read in memory"), 1, runs[0].stderr)
+                self.assertEqual(runs[0].stdout,
+                                 gpuprof_run("analyze", args, files, stream=False).stdout, args)
+                document = json.loads(runs[0].stdout)
+                self.assertEqual([f["path"] for f in document["files"]], files)
+                self.assertGreaterEqual(len(document["findings"]), 5)
+
+    def test_a_bad_file_among_others_is_an_error_for_any_jobs(self):
+        files = self.record("train_loop") + self.record("more_apis")
+        missing = os.path.join(self.tmp, "missing.gprof")
+        for jobs in ("1", "3"):
+            run = gpuprof_run("analyze", ["--jobs", jobs], [files[0], missing, files[1]])
+            self.assertEqual(run.returncode, 2, run.stderr)
+            self.assertIn(missing, run.stderr)
+
     def test_diff_notes_a_file_read_in_memory_once(self):
         """diff reads each file twice (rows, then findings): one note per file, not two."""
         files = self.record("train_loop", env=WRAPPING)
@@ -237,6 +270,13 @@ class Memory(unittest.TestCase):
     def test_diff_peak_memory(self):
         peak = self.peak("diff", "--quiet", self.path, self.path)
         self.assertLess(peak, 192 * 2**20, f"{peak / 2**20:.0f} MB")
+
+    def test_analyze_peak_memory_of_files_read_at_once(self):
+        """--jobs N reads N files at once, each with sorts of its own (2 MiB each, not 8)."""
+        with tempfile.TemporaryDirectory() as d:
+            paths = generate(d, MEMORY_RECORDS, "--ranks", "4")
+            peak = self.peak("analyze", "--quiet", "--jobs", "4", *paths)
+            self.assertLess(peak, 192 * 2**20, f"{peak / 2**20:.0f} MB")
 
     def test_analyze_peak_memory_of_a_takeover(self):
         """Issue 31: a file another tool took CUPTI over (external correlation, CUPTI gaps) was

@@ -15,25 +15,23 @@ bool ends_with(std::string_view text, std::string_view tail) {
   return text.size() >= tail.size() && text.substr(text.size() - tail.size()) == tail;
 }
 
-template <typename T>
-constexpr size_t budget() {
-  return (size_t{8} << 20) / sizeof(T);
-}
-
 }  // namespace
 
-FileScan::FileScan(analysis::FileInfo& info, std::vector<std::string>& gpu_names, bool ranges)
-    : calls(ranges ? budget<CallRecord>() : 1),
-      calls_by_id(ranges ? 1 : budget<CallRecord>()),
-      ranges_by_thread(budget<RangeRecord>()),
-      ranges_by_start(budget<RangeRecord>()),
-      gpu(budget<GpuScan>()),
+FileScan::FileScan(analysis::FileInfo& info, std::vector<std::string>& gpu_names, bool ranges,
+                   const analysis::SortResources& sort)
+    : calls(ranges ? sort.make<CallRecord, ByThreadStart>() : Sorted<CallRecord, ByThreadStart>(1)),
+      calls_by_id(ranges ? Sorted<CallRecord, ByCorrelation>(1)
+                         : sort.make<CallRecord, ByCorrelation>()),
+      ranges_by_thread(sort.make<RangeRecord, RangeNesting>()),
+      ranges_by_start(sort.make<RangeRecord, ByStart>()),
+      gpu(sort.make<GpuScan, ByCorrelation>()),
       info_(info),
       facts_(info),
       gpu_names_(gpu_names),
-      externals_(budget<analysis::ExternalId>()),
-      starts_(budget<StartEvent>()),
-      ends_(budget<EndEvent>()),
+      sort_(sort),
+      externals_(sort.make<analysis::ExternalId, analysis::ByCuptiId>()),
+      starts_(sort.make<StartEvent, ById>()),
+      ends_(sort.make<EndEvent, ById>()),
       keep_ranges_(ranges) {}
 
 void FileScan::on_header(const pb::FileHeader& header) {

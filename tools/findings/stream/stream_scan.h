@@ -44,7 +44,9 @@ class FileScan final : public RecordVisitor {
   // `ranges`: keep the paired ranges (ranges_by_thread, ranges_by_start)
   // for the findings' joins; without, ranges are paired and counted only,
   // as FileInfo says them (report's launches and memory views).
-  FileScan(analysis::FileInfo& info, std::vector<std::string>& gpu_names, bool ranges = true);
+  // `sort`: how its sorters and the join's are made (correlation_join.h).
+  FileScan(analysis::FileInfo& info, std::vector<std::string>& gpu_names, bool ranges = true,
+           const analysis::SortResources& sort = {});
 
   void on_header(const pb::FileHeader& header) override;
   void on_string(const pb::StringEntry& entry) override;
@@ -74,13 +76,13 @@ class FileScan final : public RecordVisitor {
   template <typename Visit>
   void join(Sorted<CallRecord, ByCorrelation>& calls, Visit& visit) {
     analysis::pair_by_correlation(calls, gpu, externals_, called_,
-                                  analysis::PairingMode::kCorrelation, analysis::SortResources{},
-                                  visit);
+                                  analysis::PairingMode::kCorrelation, sort_, visit);
     finish_gaps();
   }
   // With a capture window: a GPU record counted once paired (WindowedGpu),
   // for the gaps' counts.
   void counted_gpu(uint64_t start_ns) { gaps_.gpu(start_ns); }
+  const analysis::SortResources& sort() const { return sort_; }
   // The file's kernel names (mangled) by their id in the file.
   const std::unordered_map<uint32_t, std::string>& kernels() const { return facts_.kernels(); }
 
@@ -115,6 +117,7 @@ class FileScan final : public RecordVisitor {
   analysis::FileInfo& info_;
   analysis::FileFacts facts_;
   std::vector<std::string>& gpu_names_;
+  analysis::SortResources sort_;
   std::unordered_map<std::string, uint32_t> gpu_name_ids_;
   std::unordered_map<uint64_t, uint32_t> gpu_row_names_;  // gpu_row_name_key -> gpu_names_
   // Kernel ids of GPU records read before their name (a damaged file's

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <optional>
 #include <tuple>
 #include <unordered_map>
@@ -12,11 +13,6 @@
 
 namespace gprof::findings::stream {
 namespace {
-
-template <typename T>
-constexpr size_t budget() {
-  return (size_t{8} << 20) / sizeof(T);
-}
 
 struct Busy {
   uint32_t device;
@@ -90,16 +86,18 @@ struct SpanByStart {
 
 class FileJoin {
  public:
+  // `rules`: gpu-idle's settings, which find the setup (its thresholds only).
   FileJoin(const Scope& scope, Timeline& timeline, FileScan& scan, analysis::FileInfo& info,
-           Tallies& tallies)
+           const GpuIdleTally& rules)
       : scope_(scope),
         timeline_(timeline),
         scan_(scan),
         counts_(info.gpu),
-        tallies_(tallies),
+        idle_rules_(rules),
         windowed_(scan, info) {}
 
-  void run() {
+  // What no tally sees: any thread, files at once.
+  void prepare() {
     name_facts();
     steps_and_windows();
     // Each sort is let go once read, with its temporary file.
@@ -111,6 +109,11 @@ class FileJoin {
     release(scan_.gpu);
     span_window();  // a windowed file's span is known once paired (WindowedGpu)
     find_setup();
+  }
+
+  // The tallies, in file order; after prepare().
+  void feed(Tallies& tallies) {
+    tallies_ = &tallies;
     call_rules();
     release(by_thread_);
     work_rules();
@@ -299,26 +302,26 @@ class FileJoin {
     uint32_t thread = 0;
     while (calls.next(paired)) {
       const CallRecord& c = paired.call;
-      if (any && c.call.tid != thread) tallies_.launch_bound.end_thread();
+      if (any && c.call.tid != thread) tallies_->launch_bound.end_thread();
       any = true;
       thread = c.call.tid;
       const CallPlace p = place(c.call, c.range_name);
       const Work* first = paired.has_first ? &paired.first : nullptr;
       const auto issue = last_issue_.find(c.call.tid);
-      tallies_.excessive_sync.add(timeline_, c.call, p, first,
-                                  issue == last_issue_.end() ? nullptr : &issue->second);
+      tallies_->excessive_sync.add(timeline_, c.call, p, first,
+                                   issue == last_issue_.end() ? nullptr : &issue->second);
       if (c.call.category == ApiCategory::kLaunch && c.call.work > 0 && timeline_.counted(c.call))
-        tallies_.launch_bound.launch(timeline_, c.call, p, paired.gpu_ns, first);
+        tallies_->launch_bound.launch(timeline_, c.call, p, paired.gpu_ns, first);
     }
-    tallies_.launch_bound.end_thread();
-    tallies_.excessive_sync.end_file(timeline_);
+    tallies_->launch_bound.end_thread();
+    tallies_->excessive_sync.end_file(timeline_);
   }
 
   void work_rules() {
-    tallies_.pageable_memcpy.begin_file();
-    tallies_.small_memcpy.begin_file();
-    tallies_.straggler.begin_file(timeline_);
-    tallies_.exposed_comm.begin_file(timeline_);
+    tallies_->pageable_memcpy.begin_file();
+    tallies_->small_memcpy.begin_file();
+    tallies_->straggler.begin_file(timeline_);
+    tallies_->exposed_comm.begin_file(timeline_);
     auto work = work_.sorted();
     GpuRecordRow g;
     while (work.next(g)) {
@@ -329,18 +332,18 @@ class FileJoin {
           g.has_call ? timeline_.counted(g.call) : timeline_.counted_without_call(w.start_ns);
       const WorkEvent event{w, g.has_call ? &g.call : nullptr, g.has_call ? &p : nullptr, in_scope,
                             counted};
-      tallies_.pageable_memcpy.add(timeline_, event);
-      tallies_.small_memcpy.add(timeline_, event);
-      tallies_.straggler.add(timeline_, event);
-      tallies_.exposed_comm.add(timeline_, event);
+      tallies_->pageable_memcpy.add(timeline_, event);
+      tallies_->small_memcpy.add(timeline_, event);
+      tallies_->straggler.add(timeline_, event);
+      tallies_->exposed_comm.add(timeline_, event);
       if (g.has_call && MemcpyDtohSyncTally::candidate(timeline_, g.call, w, g.first_of_call))
         questions_.add(g);
       if (w.kind == GpuKind::kKernel) kernel_ends_.add(KernelEnd{w.device, w.end_ns});
       if (std::find(devices_.begin(), devices_.end(), w.device) == devices_.end())
         devices_.push_back(w.device);
     }
-    tallies_.straggler.end_file(timeline_);
-    tallies_.exposed_comm.end_file(timeline_);
+    tallies_->straggler.end_file(timeline_);
+    tallies_->exposed_comm.end_file(timeline_);
   }
 
   // The first kernel end of the copy's device at or after its call's start
@@ -355,7 +358,7 @@ class FileJoin {
       while (has_e && std::tie(e.device, e.end_ns) < std::tie(g.work.device, g.call.start_ns))
         has_e = ends.next(e);
       if (!has_e || e.device != g.work.device || e.end_ns > g.work.start_ns) continue;
-      tallies_.memcpy_dtoh_sync.add(timeline_, g.call, place(g.call, g.range_name), g.work);
+      tallies_->memcpy_dtoh_sync.add(timeline_, g.call, place(g.call, g.range_name), g.work);
     }
   }
 
@@ -364,7 +367,7 @@ class FileJoin {
   // setup they leave out (file_setup_end).
   void find_setup() {
     const bool startup = has_startup(timeline_);
-    const bool warmup = tallies_.gpu_idle.finds_warmup(timeline_);
+    const bool warmup = idle_rules_.finds_warmup(timeline_);
     std::vector<uint64_t> startup_ends;
     auto busy = busy_.sorted();
     Busy b{};
@@ -373,7 +376,7 @@ class FileJoin {
     while (has_b) {
       const uint32_t device = b.device;
       std::pair<uint64_t, uint64_t>& span = extent_[device] = {b.start_ns, b.end_ns};
-      StartupFinder finder = tallies_.gpu_idle.startup_finder(startup ? kernels_[device] : 0);
+      StartupFinder finder = idle_rules_.startup_finder(startup ? kernels_[device] : 0);
       FirstRuns& first_runs = first_runs_[device];
       for (; has_b && b.device == device; has_b = busy.next(b)) {
         if (!in_scope(b)) continue;
@@ -391,14 +394,14 @@ class FileJoin {
 
   void gpu_idle() {
     std::sort(devices_.begin(), devices_.end());
-    analysis::SpillSorter<FoundGap, ByGapStart> gaps(budget<FoundGap>());
+    analysis::SpillSorter<FoundGap, ByGapStart> gaps = scan_.sort().make<FoundGap, ByGapStart>();
     find_gaps(gaps);
     release(busy_);
     explain_gaps(gaps);
   }
 
   void find_gaps(analysis::SpillSorter<FoundGap, ByGapStart>& gaps) {
-    GpuIdleTally& tally = tallies_.gpu_idle;
+    GpuIdleTally& tally = tallies_->gpu_idle;
     auto busy = busy_.sorted();
     Busy b{};
     bool has_b = busy.next(b);
@@ -436,7 +439,7 @@ class FileJoin {
   }
 
   void explain_gaps(analysis::SpillSorter<FoundGap, ByGapStart>& gaps) {
-    GpuIdleTally& tally = tallies_.gpu_idle;
+    GpuIdleTally& tally = tallies_->gpu_idle;
     auto gap_cursor = gaps.sorted();
     auto ranges = scan_.ranges_by_start.sorted();
     auto calls = by_start_.sorted();
@@ -466,18 +469,24 @@ class FileJoin {
   Timeline& timeline_;
   FileScan& scan_;
   analysis::GpuCounts& counts_;
-  Tallies& tallies_;
+  const GpuIdleTally& idle_rules_;
+  Tallies* tallies_ = nullptr;  // feed()'s
   WindowedGpu windowed_;
   std::vector<size_t> step_pattern_;
   std::vector<bool> in_range_;
   std::vector<bool> loads_data_;
-  analysis::SpillSorter<CallRecord, ByCorrelation> by_correlation_{budget<CallRecord>()};
-  analysis::SpillSorter<CallSpan, SpanByStart> by_start_{budget<CallSpan>()};
-  analysis::SpillSorter<PairedCall, ByThreadStart> by_thread_{budget<PairedCall>()};
-  analysis::SpillSorter<GpuRecordRow, ByStart> work_{budget<GpuRecordRow>()};
-  analysis::SpillSorter<GpuRecordRow, ByDeviceCallStart> questions_{budget<GpuRecordRow>()};
-  analysis::SpillSorter<KernelEnd, ByDeviceEnd> kernel_ends_{budget<KernelEnd>()};
-  analysis::SpillSorter<Busy, ByDeviceTime> busy_{budget<Busy>()};
+  analysis::SpillSorter<CallRecord, ByCorrelation> by_correlation_{
+      scan_.sort().make<CallRecord, ByCorrelation>()};
+  analysis::SpillSorter<CallSpan, SpanByStart> by_start_{
+      scan_.sort().make<CallSpan, SpanByStart>()};
+  analysis::SpillSorter<PairedCall, ByThreadStart> by_thread_{
+      scan_.sort().make<PairedCall, ByThreadStart>()};
+  analysis::SpillSorter<GpuRecordRow, ByStart> work_{scan_.sort().make<GpuRecordRow, ByStart>()};
+  analysis::SpillSorter<GpuRecordRow, ByDeviceCallStart> questions_{
+      scan_.sort().make<GpuRecordRow, ByDeviceCallStart>()};
+  analysis::SpillSorter<KernelEnd, ByDeviceEnd> kernel_ends_{
+      scan_.sort().make<KernelEnd, ByDeviceEnd>()};
+  analysis::SpillSorter<Busy, ByDeviceTime> busy_{scan_.sort().make<Busy, ByDeviceTime>()};
   std::map<uint32_t, uint64_t> kernels_;  // in busy_, by device: StartupFinder's count
   // find_setup()'s answers, by device with work in scope: (first start, last
   // end) and the end of its start-up (0: none).
@@ -509,29 +518,52 @@ std::optional<Finding> Tallies::finish(std::string_view rule, const RuleContext&
   return found;
 }
 
-bool stream_file(uint32_t index, const std::string& path, const Scope& scope, Timeline& timeline,
-                 analysis::FileInfo& info, Tallies& tallies, std::string& why) {
+struct PreparedFile::Parts {
+  Parts(const Scope& scope, Timeline& timeline, analysis::FileInfo& info,
+        const analysis::SortResources& sort)
+      : full(scope), scan(info, timeline.names, true, sort) {
+    if (full.steps.empty()) full.steps = analysis::default_step_patterns();
+    if (full.data.empty()) full.data = default_data_patterns();
+  }
+  Scope full;
+  FileScan scan;
+  std::optional<FileJoin> join;
+};
+
+PreparedFile::PreparedFile() = default;
+PreparedFile::~PreparedFile() = default;
+
+void PreparedFile::feed(Tallies& tallies) {
+  parts_->join->feed(tallies);
+  parts_.reset();  // the sorts and their temporary files
+}
+
+std::unique_ptr<PreparedFile> prepare_file(uint32_t index, const std::string& path,
+                                           const Scope& scope, const GpuIdleTally& rules,
+                                           const analysis::SortResources& sort, Timeline& timeline,
+                                           analysis::FileInfo& info, std::string& why) {
   info = analysis::FileInfo{};
   info.path = path;
   timeline = Timeline{};
   timeline.file = index;
   timeline.path = path;
-  FileScan scan(info, timeline.names);
+  auto prepared = std::unique_ptr<PreparedFile>(new PreparedFile());
+  prepared->parts_ = std::make_unique<PreparedFile::Parts>(scope, timeline, info, sort);
+  FileScan& scan = prepared->parts_->scan;
   info.status = read_file(path, scan);
   if (!scan.finish()) {
     why = scan.why();
-    return false;
+    return nullptr;
   }
   if (info.header) {
     timeline.pid = info.header->pid();
     timeline.rank = info.header->rank();
   }
   for (const auto& [tid, name] : info.thread_names) timeline.thread_names.emplace_back(tid, name);
-  Scope full = scope;
-  if (full.steps.empty()) full.steps = analysis::default_step_patterns();
-  if (full.data.empty()) full.data = default_data_patterns();
-  FileJoin(full, timeline, scan, info, tallies).run();
-  return true;
+  FileJoin& join =
+      prepared->parts_->join.emplace(prepared->parts_->full, timeline, scan, info, rules);
+  join.prepare();
+  return prepared;
 }
 
 }  // namespace gprof::findings::stream

@@ -11,15 +11,20 @@
 //      memcpy-dtoh-sync's questions and gpu-idle's busy intervals, then
 //      those answered by further sorts (kernel ends by device, busy time by
 //      device, gaps by start against ranges and calls by start).
+// Steps 1 and 2 and the setup (where gpu-idle's window begins) touch no
+// tally: they run on any thread, several files at once (prepare_file);
+// steps 3 and 4 feed the tallies in file order (PreparedFile::feed).
 // Memory: the sorts' buffers, the distinct names, the steps and --range
 // windows, and what is open at a time (nested ranges, a gap's overlaps).
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include "tools/analysis/read/correlation_join.h"
 #include "tools/analysis/read/profile.h"
 #include "tools/findings/rules/rule_tallies.h"
 #include "tools/findings/timeline/timeline.h"
@@ -59,12 +64,38 @@ struct Tallies {
   ExposedCommTally exposed_comm;
 };
 
-// Reads file `index` at `path` into `tallies`. `timeline` gets what the
-// rules ask of a file besides its records (path, rank, steps, windows,
-// names; no calls, ranges or work), `info` what load_file would say.
-// False: the file needs the in-memory path (`why` says why); `tallies`
-// are then of no use.
-bool stream_file(uint32_t index, const std::string& path, const Scope& scope, Timeline& timeline,
-                 analysis::FileInfo& info, Tallies& tallies, std::string& why);
+// A file read into its sorts and joined as far as no tally is concerned
+// (steps, windows, calls placed in ranges, calls paired with their GPU
+// work, the setup): the part that runs on any thread, several files at
+// once. feed() then adds it to the tallies, which must see the files in
+// their order (gpu-idle numbers gaps across files, straggler lists ranks).
+class PreparedFile {
+ public:
+  ~PreparedFile();
+  PreparedFile(const PreparedFile&) = delete;
+  PreparedFile& operator=(const PreparedFile&) = delete;
+  // Once; frees the sorts.
+  void feed(Tallies& tallies);
+
+ private:
+  friend std::unique_ptr<PreparedFile> prepare_file(uint32_t, const std::string&, const Scope&,
+                                                    const GpuIdleTally&,
+                                                    const analysis::SortResources&, Timeline&,
+                                                    analysis::FileInfo&, std::string&);
+  PreparedFile();
+  struct Parts;
+  std::unique_ptr<Parts> parts_;
+};
+
+// Reads file `index` at `path`. `timeline` gets what the rules ask of a
+// file besides its records (path, rank, steps, windows, names; no calls,
+// ranges or work), `info` what load_file would say; both must outlive the
+// PreparedFile, which refers to them. `rules`: gpu-idle's settings (read
+// only); `sort`: how its sorts are made. nullptr: the file needs the
+// in-memory path (`why` says why).
+std::unique_ptr<PreparedFile> prepare_file(uint32_t index, const std::string& path,
+                                           const Scope& scope, const GpuIdleTally& rules,
+                                           const analysis::SortResources& sort, Timeline& timeline,
+                                           analysis::FileInfo& info, std::string& why);
 
 }  // namespace gprof::findings::stream

@@ -5,6 +5,7 @@
 
 #include <malloc.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <future>
@@ -223,12 +224,18 @@ int compare_and_write(const DiffArgs& args, bool& compared, std::string& reason)
   // The findings' pass is one stream per side, most of diff's time; the two
   // sides share nothing, so with --jobs 2 or more they run at once. Their
   // notes are printed afterwards, base first, as a serial run prints them.
+  const unsigned jobs = args.jobs != 0 ? args.jobs : analysis::default_jobs();
+  const bool sides_at_once = base && now && jobs >= 2;
+  // Each side's share of the threads that read files at once (analyze_files),
+  // by default within analyze's (each file read at once holds its own sorts).
+  const unsigned side_jobs =
+      std::max(1u, findings::analyze_jobs(args.jobs) / (sides_at_once ? 2 : 1));
   const auto findings = [&](const std::vector<std::string>& side) {
     std::vector<std::string> files;
     for (const std::vector<std::string>& run : expand_run_list(side).runs)
       files.insert(files.end(), run.begin(), run.end());
-    findings::AnalyzedFiles out =
-        findings::analyze_files_with_defaults(files, findings::Scope{args.ranges, {}, {}});
+    findings::AnalyzedFiles out = findings::analyze_files_with_defaults(
+        files, findings::Scope{args.ranges, {}, {}}, side_jobs);
     // As analyze shows them: a finding under 1% of the window is no news.
     findings::hide_below(out.analysis, findings::kDefaultMinShare);
     return out;
@@ -239,8 +246,7 @@ int compare_and_write(const DiffArgs& args, bool& compared, std::string& reason)
     // The rows' reading threads leave what they freed in their malloc
     // arenas; given back first, the passes' peaks do not add up.
     malloc_trim(0);
-    const unsigned jobs = args.jobs != 0 ? args.jobs : analysis::default_jobs();
-    if (base && now && jobs >= 2) {
+    if (sides_at_once) {
       // A future of std::async waits for its thread when destroyed: an
       // exception on this side leaves only once the other side has ended.
       std::future<findings::AnalyzedFiles> other =
