@@ -24,6 +24,10 @@ RUNGS = [
     ("gprof, zeroed buffers", "gprof", {"GPROF_CUPTI_ZEROED_BUFFERS": "1"}),
     ("gprof, 8 MB buffers", "gprof", {"GPROF_CUPTI_BUFFER_SIZE": "8M"}),
     ("gprof, CUPTI's own clock", "gprof", {"GPROF_CUPTI_TIMESTAMP_CALLBACK": "0"}),
+    # Diagnostics: what the API callbacks cost beside activity (the minimal client subscribes
+    # to none); without the runtime's, no GPU record pairs with its call.
+    ("gprof, runtime API callbacks only", "gprof", {"GPROF_CUPTI_CALLBACKS": "runtime"}),
+    ("gprof, no API callbacks (unpaired)", "gprof", {"GPROF_CUPTI_CALLBACKS": "none"}),
     ("minimal CUPTI client (floor)", "minimal", {}),
     ("torch.profiler", "torch", {}),
 ]

@@ -132,6 +132,14 @@ std::optional<uint32_t> parse_cupti_kinds(std::string_view text) {
   }
 }
 
+std::optional<uint32_t> parse_cupti_callbacks(std::string_view text) {
+  if (text == "all") return kCuptiCallbacksAll;
+  if (text == "runtime") return kCuptiCallbacksRuntime;
+  if (text == "driver") return kCuptiCallbacksDriver;
+  if (text == "none") return 0u;
+  return std::nullopt;
+}
+
 bool parse_capture(std::string_view text, Config& c) {
   if (text == "all") {
     c.capture_mode = CaptureMode::kAll;
@@ -242,6 +250,8 @@ Config load_config(GetEnv getenv_fn) {
   apply(getenv_fn, "GPROF_CUPTI_ZEROED_BUFFERS", "0 or 1", c.cupti_zeroed_buffers, parse_bool);
   apply(getenv_fn, "GPROF_CUPTI_TIMESTAMP_CALLBACK", "0 or 1", c.cupti_timestamp_callback,
         parse_bool);
+  apply(getenv_fn, "GPROF_CUPTI_CALLBACKS", "all, runtime, driver or none", c.cupti_callbacks,
+        parse_cupti_callbacks);
   if (const char* capture = getenv_fn("GPROF_CAPTURE"); capture && *capture) {
     if (!parse_capture(capture, c)) {
       GPROF_WARN("ignoring GPROF_CAPTURE='%s' (all, cudaProfilerApi or nvtx:NAME[@DOMAIN])",

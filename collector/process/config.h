@@ -22,6 +22,9 @@ inline constexpr uint32_t kCuptiKindMemcpy = 1u << 1;  // MEMCPY, MEMCPY2
 inline constexpr uint32_t kCuptiKindMemset = 1u << 2;  // MEMSET
 inline constexpr uint32_t kCuptiKindSync = 1u << 3;    // SYNCHRONIZATION
 inline constexpr uint32_t kCuptiKindsAll = 0xF;
+inline constexpr uint32_t kCuptiCallbacksRuntime = 1u << 0;  // CUPTI_CB_DOMAIN_RUNTIME_API
+inline constexpr uint32_t kCuptiCallbacksDriver = 1u << 1;   // CUPTI_CB_DOMAIN_DRIVER_API
+inline constexpr uint32_t kCuptiCallbacksAll = 0x3;
 
 struct Config {
   static constexpr size_t kMaxPattern = 512;
@@ -60,6 +63,13 @@ struct Config {
   // gprof applies the sampled offset, as when another tool holds CUPTI (the
   // ladder's rung for what the callback costs: the minimal client has none).
   bool cupti_timestamp_callback = true;
+  // GPROF_CUPTI_CALLBACKS: the API callbacks gprof enables, by domain
+  // (kCuptiCallbacks* bits). Not `all`, calls are left without their CUPTI
+  // id and their GPU records without a call: a diagnostic, the ladder's
+  // rungs for what the callbacks cost beside activity (the minimal client
+  // subscribes to none; with CONCURRENT_KERNEL on, gprof paid 1.1 us a
+  // launch more than it on an H200, 2026-11-29).
+  uint32_t cupti_callbacks = kCuptiCallbacksAll;
   // Capture windows (collector/process/capture_window.h).
   CaptureMode capture_mode = CaptureMode::kAll;
   char capture_name[kMaxName] = {};    // nvtx:NAME (a trailing * matches a prefix)
@@ -97,6 +107,8 @@ std::optional<bool> parse_bool(std::string_view text);
 std::optional<uint64_t> parse_size(std::string_view text);  // 4096, 64K, 1M, 1G
 std::optional<uint64_t> parse_uint(std::string_view text);
 std::optional<uint32_t> parse_cupti_kinds(std::string_view text);
+// GPROF_CUPTI_CALLBACKS: all, runtime, driver or none.
+std::optional<uint32_t> parse_cupti_callbacks(std::string_view text);
 std::optional<LogLevel> parse_log_level(std::string_view text);
 std::optional<uint32_t> parse_file_mode(std::string_view text);  // 0600 or 0644 only
 std::optional<ForkPolicy> parse_fork_policy(std::string_view text);

@@ -633,6 +633,23 @@ class ActivitySetup(CuptiCase):
         self.assertIn("ignoring GPROF_CUPTI_KINDS='kernels,nvtx'", stderr)
         self.assertEqual(set(kinds), {"kernel", "memcpy", "memset", "sync"})
 
+    def test_callbacks_as_asked(self):
+        """GPROF_CUPTI_CALLBACKS, the ladder's diagnostic rungs: without the runtime's callbacks
+        the interposed calls are still recorded, but without CUPTI's id, so that no GPU record
+        pairs with them; with the runtime's alone, every record of vector_add (runtime calls
+        only) pairs."""
+        for domains, unpaired in (("all", False), ("runtime", False), ("none", True)):
+            run = self.profile([program("vector_add")], env={"GPROF_CUPTI_CALLBACKS": domains})
+            self.assertEqual(run.returncode, 0, run.stderr)
+            path = run.files[0]
+            gpu = dump(path, "gpu")
+            kernels = [g for g in gpu if g["kind"] == "kernel"]
+            self.assertEqual(len(kernels), 10, domains)
+            self.assertEqual(collections.Counter(r["name"] for r in dump(path))["cudaLaunchKernel"],
+                             10, domains)
+            m = re.search(r"GPU records:.*; (\d+) unpaired", self.info(path))
+            self.assertEqual(int(m.group(1)), len(gpu) if unpaired else 0, (domains, len(gpu)))
+
     def test_zeroed_and_per_thread_buffers_lose_nothing(self):
         # Small buffers, recycled many times: the fake CUPTI checks that each buffer promised
         # zeroed is (test/fakes/cupti/activity_buffers.h).
@@ -738,7 +755,8 @@ class GpuCheckScript(E2ETestCase):
                          "gprof, + CONCURRENT_KERNEL", "gprof, + MEMCPY/MEMSET",
                          "gprof, + SYNCHRONIZATION (default)", "gprof, per-thread buffers",
                          "gprof, zeroed buffers", "gprof, 8 MB buffers",
-                         "gprof, CUPTI's own clock", "minimal CUPTI client (floor)"):
+                         "gprof, CUPTI's own clock", "gprof, runtime API callbacks only",
+                         "gprof, no API callbacks (unpaired)", "minimal CUPTI client (floor)"):
                 self.assertRegex(section, re.escape(rung) + r" +[0-9.]+ +[+-][0-9.]+%", rung)
         self.assertEqual(out.count("skipped: no PyTorch with CUDA here"), 3, out)
         self.assertNotIn("failed", out)

@@ -32,6 +32,18 @@ CuptiStatus& status() {
   return process_state().cupti;
 }
 
+// GPROF_CUPTI_CALLBACKS: whether the callbacks of `domain` are enabled.
+bool callbacks_wanted(uint32_t domains, CUpti_CallbackDomain domain) {
+  switch (domain) {
+    case CUPTI_CB_DOMAIN_RUNTIME_API:
+      return (domains & kCuptiCallbacksRuntime) != 0;
+    case CUPTI_CB_DOMAIN_DRIVER_API:
+      return (domains & kCuptiCallbacksDriver) != 0;
+    default:
+      return true;
+  }
+}
+
 void Session::cpu_only(const char* format, const char* detail) {
   status().set_state(CuptiState::kCpuOnly);
   status().set_reason(format, detail);
@@ -122,8 +134,10 @@ Session::Subscription Session::subscribe(const CuptiSetup& setup) {
     snprintf(why_, sizeof why_, "cuptiSubscribe: %s", lib_.describe(result));
     return Subscription::kFailed;
   }
+  const uint32_t domains = process_config().cupti_callbacks;
   for (size_t s = 0; s < setup.callback_sets; ++s) {
     const CallbackIds& set = setup.callbacks[s];
+    if (!callbacks_wanted(domains, set.domain)) continue;
     for (size_t i = 0; i < set.count; ++i)
       lib_.EnableCallback(1, subscriber_, set.domain, set.ids[i]);
   }

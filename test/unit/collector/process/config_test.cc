@@ -131,3 +131,19 @@ TEST_CASE("CUPTI activity setup: GPROF_CUPTI_KINDS and the buffer modes") {
   CHECK_FALSE(c.cupti_timestamp_callback);
   g_env.clear();
 }
+
+TEST_CASE("GPROF_CUPTI_CALLBACKS: the domains whose API callbacks gprof enables") {
+  CHECK(parse_cupti_callbacks("all") == kCuptiCallbacksAll);
+  CHECK(parse_cupti_callbacks("runtime") == kCuptiCallbacksRuntime);
+  CHECK(parse_cupti_callbacks("driver") == kCuptiCallbacksDriver);
+  CHECK(parse_cupti_callbacks("none") == 0u);
+  CHECK_FALSE(parse_cupti_callbacks(""));
+  CHECK_FALSE(parse_cupti_callbacks("runtime,driver"));
+  g_env.clear();
+  CHECK(load_config(fake_getenv).cupti_callbacks == kCuptiCallbacksAll);
+  g_env["GPROF_CUPTI_CALLBACKS"] = "runtime";
+  CHECK(load_config(fake_getenv).cupti_callbacks == kCuptiCallbacksRuntime);
+  g_env["GPROF_CUPTI_CALLBACKS"] = "neither";  // warned about, ignored
+  CHECK(load_config(fake_getenv).cupti_callbacks == kCuptiCallbacksAll);
+  g_env.clear();
+}
