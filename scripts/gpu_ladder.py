@@ -29,6 +29,12 @@ RUNGS = [
     ("gprof, runtime API callbacks only", "gprof", {"GPROF_CUPTI_CALLBACKS": "runtime"}),
     ("gprof, no API callbacks (unpaired)", "gprof", {"GPROF_CUPTI_CALLBACKS": "none"}),
     ("minimal CUPTI client (floor)", "minimal", {}),
+    # What each way of learning a launch's correlation id adds to the floor
+    # (test/programs/cupti_minimal.cc): the runtime's launch callbacks, those and the driver's
+    # domain, or CUPTI's RUNTIME activity records instead of callbacks.
+    ("minimal + launch callbacks", "minimal", {"CUPTI_MINIMAL_CORRELATION": "launch-callback"}),
+    ("minimal + driver callbacks", "minimal", {"CUPTI_MINIMAL_CORRELATION": "driver-callbacks"}),
+    ("minimal + RUNTIME activity", "minimal", {"CUPTI_MINIMAL_CORRELATION": "runtime-activity"}),
     ("torch.profiler", "torch", {}),
 ]
 # The compute-bound loop only needs to show that nothing is paid there.
@@ -44,6 +50,8 @@ class Workload:
 
 
 def measure(cmd, env, metric):
+    """The process's figure, and what the minimal client says it saw ("" for other rungs):
+    its kernels, runtime records and callbacks, the evidence that a rung did what it says."""
     completed = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=900)
     if completed.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)} exited {completed.returncode}: "
@@ -51,7 +59,8 @@ def measure(cmd, env, metric):
     m = re.search(metric + r"=([0-9.]+)", completed.stdout)
     if not m:
         raise RuntimeError(f"{' '.join(cmd)} printed no {metric}: {completed.stdout[-500:]}")
-    return float(m.group(1))
+    seen = re.search(r"cupti_minimal: .*", completed.stderr)
+    return float(m.group(1)), seen.group(0) if seen else ""
 
 
 def environment(args, preload, extra, work):
@@ -78,11 +87,12 @@ def run_workload(args, w, work):
             cmd = w.torch_cmd if preload == "torch" else w.cmd
             env = environment(args, None if preload == "torch" else preload, extra, work)
             try:
-                results[name].append(measure(cmd, env, w.metric))
+                value, seen = measure(cmd, env, w.metric)
+                results[name].append(value)
                 # Each process's figure as it comes: a run stopped at its time limit (a lent
                 # GPU's minutes) keeps what it measured.
                 print(f"  {w.name} process {rep + 1}/{args.process_reps}, {name}: "
-                      f"{results[name][-1]:.1f} {w.unit}", flush=True)
+                      f"{value:.1f} {w.unit}" + (f" ({seen})" if seen else ""), flush=True)
             except RuntimeError as e:
                 print(f"  {name}: failed: {e}", file=sys.stderr)
             for f in os.listdir(work):

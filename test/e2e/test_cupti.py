@@ -756,8 +756,18 @@ class GpuCheckScript(E2ETestCase):
                          "gprof, + SYNCHRONIZATION (default)", "gprof, per-thread buffers",
                          "gprof, zeroed buffers", "gprof, 8 MB buffers",
                          "gprof, CUPTI's own clock", "gprof, runtime API callbacks only",
-                         "gprof, no API callbacks (unpaired)", "minimal CUPTI client (floor)"):
+                         "gprof, no API callbacks (unpaired)", "minimal CUPTI client (floor)",
+                         "minimal + launch callbacks", "minimal + driver callbacks",
+                         "minimal + RUNTIME activity"):
                 self.assertRegex(section, re.escape(rung) + r" +[0-9.]+ +[+-][0-9.]+%", rung)
+        # Each minimal rung did what it says: every kernel, and an ENTER and EXIT callback per
+        # launch (the driver's domain: two more), or runtime records instead.
+        launches = r"burst process 1/1, {}: [0-9.]+ ns/launch \(cupti_minimal: 5000 kernels, {}\)"
+        for rung, seen in (("minimal CUPTI client \\(floor\\)", "0 runtime records, 0 callbacks"),
+                           ("minimal \\+ launch callbacks", "0 runtime records, 10000 callbacks"),
+                           ("minimal \\+ driver callbacks", "0 runtime records, 20000 callbacks"),
+                           ("minimal \\+ RUNTIME activity", "[0-9]+ runtime records, 0 callbacks")):
+            self.assertRegex(out, launches.format(rung, seen))
         self.assertEqual(out.count("skipped: no PyTorch with CUDA here"), 3, out)
         self.assertNotIn("failed", out)
 
