@@ -10,6 +10,7 @@
 #include "tools/analysis/read/parallel_files.h"
 #include "tools/analysis/render/format.h"
 #include "tools/findings/rules/rule_support.h"
+#include "tools/findings/stream/stream_scan.h"
 #include "tools/findings/stream/streamed_file.h"
 
 namespace gprof::findings {
@@ -29,14 +30,6 @@ std::vector<const RuleSpec*> every_rule() {
   return {rules.begin(), rules.end()};
 }
 
-// What each of a file's sorts keeps in memory before it spills: 2 MiB,
-// not the reader's usual 8. Measured on `gpuprof-gen` files (analyze -j 1,
-// the shared 2-core machine): 10M records 3.15-4.4 s and 98 MB with 8 MiB,
-// 3.3-3.9 s and 55 MB with 2 MiB; 50M records 16.6 s and 106 MB against
-// 14.7 s and 62 MB. Runs that fit the caches sort faster than the fewer
-// runs save, and each file read at once (--jobs) holds a dozen sorts.
-constexpr size_t kSortBytes = size_t{2} << 20;
-
 // One file of a streamed analysis, read and prepared on a worker thread
 // (streamed_file.h), fed to the tallies on the calling thread in file order.
 // A file the stream declines is read in memory on the worker instead
@@ -49,7 +42,8 @@ class AnalyzeWork final : public analysis::FileWork {
   analysis::ProfileVisitor& visitor() override { return builder_; }
   std::optional<analysis::FileInfo> read(uint32_t file, const std::string& path) override {
     prepared_ = stream::prepare_file(file, path, scope_, rules_,
-                                     analysis::SortResources{kSortBytes}, timeline_, info_, why_);
+                                     analysis::SortResources{stream::kScanSortBytes}, timeline_,
+                                     info_, why_);
     if (prepared_) return info_;
     // The progress display counts the file once, as read again now.
     retract_read_progress(info_.status);

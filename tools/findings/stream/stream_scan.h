@@ -18,6 +18,7 @@
 // correlations, and in its CUPTI gaps' counts then.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -39,6 +40,17 @@ namespace gprof::findings::stream {
 template <typename T, typename Less>
 using Sorted = analysis::SpillSorter<T, Less>;
 
+// What each of a scan's sorts (and its file's later joins, streamed_file.h)
+// keeps in memory before it spills: 2 MiB, not the reader's usual 8. On
+// `gpuprof-gen` files, the shared 2-core machine: `analyze -j 1` of 10M
+// records 3.15-4.4 s and 98 MB with 8 MiB, 3.3-3.9 s and 55 MB with 2 MiB;
+// of 50M records 16.6 s and 106 MB against 14.7 s and 62 MB; `report --view
+// memory` of 50M records 4.5-4.6 s and 51 MB against 3.7-3.8 s and 36 MB
+// (launches: 6.8-7.5 s against 6.2-8.2 s). Runs that fit the caches sort
+// faster than the fewer runs save, and each file analyze reads at once
+// (--jobs) holds a dozen sorts.
+inline constexpr size_t kScanSortBytes = size_t{2} << 20;
+
 class FileScan final : public RecordVisitor {
  public:
   // `ranges`: keep the paired ranges (ranges_by_thread, ranges_by_start)
@@ -46,7 +58,7 @@ class FileScan final : public RecordVisitor {
   // as FileInfo says them (report's launches and memory views).
   // `sort`: how its sorters and the join's are made (correlation_join.h).
   FileScan(analysis::FileInfo& info, std::vector<std::string>& gpu_names, bool ranges = true,
-           const analysis::SortResources& sort = {});
+           const analysis::SortResources& sort = analysis::SortResources{kScanSortBytes});
 
   void on_header(const pb::FileHeader& header) override;
   void on_string(const pb::StringEntry& entry) override;
