@@ -46,7 +46,9 @@ std::atomic<bool> g_free[kBuffers];
 std::atomic<unsigned long long> g_kernels{0};
 std::atomic<unsigned long long> g_runtime_records{0};
 std::atomic<unsigned long long> g_callbacks{0};
-thread_local uint32_t t_correlation = 0;
+// Written as gprof's handler writes the id, and never read: volatile, so
+// that the compiler keeps the store the rung prices.
+thread_local volatile uint32_t t_correlation = 0;
 
 void CUPTIAPI on_callback(void*, CUpti_CallbackDomain, CUpti_CallbackId, const void* data) {
   const auto* cb = static_cast<const CUpti_CallbackData*>(data);

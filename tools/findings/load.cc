@@ -10,7 +10,6 @@
 #include "tools/analysis/read/parallel_files.h"
 #include "tools/analysis/render/format.h"
 #include "tools/findings/rules/rule_support.h"
-#include "tools/findings/stream/stream_scan.h"
 #include "tools/findings/stream/streamed_file.h"
 
 namespace gprof::findings {
@@ -41,9 +40,7 @@ class AnalyzeWork final : public analysis::FileWork {
 
   analysis::ProfileVisitor& visitor() override { return builder_; }
   std::optional<analysis::FileInfo> read(uint32_t file, const std::string& path) override {
-    prepared_ = stream::prepare_file(file, path, scope_, rules_,
-                                     analysis::SortResources{stream::kScanSortBytes}, timeline_,
-                                     info_, why_);
+    prepared_ = stream::prepare_file(file, path, scope_, rules_, timeline_, info_, why_);
     if (prepared_) return info_;
     // The progress display counts the file once, as read again now.
     retract_read_progress(info_.status);

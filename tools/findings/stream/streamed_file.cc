@@ -519,9 +519,8 @@ std::optional<Finding> Tallies::finish(std::string_view rule, const RuleContext&
 }
 
 struct PreparedFile::Parts {
-  Parts(const Scope& scope, Timeline& timeline, analysis::FileInfo& info,
-        const analysis::SortResources& sort)
-      : full(scope), scan(info, timeline.names, true, sort) {
+  Parts(const Scope& scope, Timeline& timeline, analysis::FileInfo& info)
+      : full(scope), scan(info, timeline.names) {
     if (full.steps.empty()) full.steps = analysis::default_step_patterns();
     if (full.data.empty()) full.data = default_data_patterns();
   }
@@ -540,15 +539,15 @@ void PreparedFile::feed(Tallies& tallies) {
 
 std::unique_ptr<PreparedFile> prepare_file(uint32_t index, const std::string& path,
                                            const Scope& scope, const GpuIdleTally& rules,
-                                           const analysis::SortResources& sort, Timeline& timeline,
-                                           analysis::FileInfo& info, std::string& why) {
+                                           Timeline& timeline, analysis::FileInfo& info,
+                                           std::string& why) {
   info = analysis::FileInfo{};
   info.path = path;
   timeline = Timeline{};
   timeline.file = index;
   timeline.path = path;
   auto prepared = std::unique_ptr<PreparedFile>(new PreparedFile());
-  prepared->parts_ = std::make_unique<PreparedFile::Parts>(scope, timeline, info, sort);
+  prepared->parts_ = std::make_unique<PreparedFile::Parts>(scope, timeline, info);
   FileScan& scan = prepared->parts_->scan;
   info.status = read_file(path, scan);
   if (!scan.finish()) {

@@ -24,7 +24,6 @@
 #include <string>
 #include <string_view>
 
-#include "tools/analysis/read/correlation_join.h"
 #include "tools/analysis/read/profile.h"
 #include "tools/findings/rules/rule_tallies.h"
 #include "tools/findings/timeline/timeline.h"
@@ -79,8 +78,7 @@ class PreparedFile {
 
  private:
   friend std::unique_ptr<PreparedFile> prepare_file(uint32_t, const std::string&, const Scope&,
-                                                    const GpuIdleTally&,
-                                                    const analysis::SortResources&, Timeline&,
+                                                    const GpuIdleTally&, Timeline&,
                                                     analysis::FileInfo&, std::string&);
   PreparedFile();
   struct Parts;
@@ -91,11 +89,11 @@ class PreparedFile {
 // file besides its records (path, rank, steps, windows, names; no calls,
 // ranges or work), `info` what load_file would say; both must outlive the
 // PreparedFile, which refers to them. `rules`: gpu-idle's settings (read
-// only); `sort`: how its sorts are made. nullptr: the file needs the
-// in-memory path (`why` says why).
+// only). Its sorts keep kScanSortBytes each (stream_scan.h). nullptr: the
+// file needs the in-memory path (`why` says why).
 std::unique_ptr<PreparedFile> prepare_file(uint32_t index, const std::string& path,
                                            const Scope& scope, const GpuIdleTally& rules,
-                                           const analysis::SortResources& sort, Timeline& timeline,
-                                           analysis::FileInfo& info, std::string& why);
+                                           Timeline& timeline, analysis::FileInfo& info,
+                                           std::string& why);
 
 }  // namespace gprof::findings::stream
