@@ -24,6 +24,13 @@ GPUPROF = os.environ.get("GPUPROF", "")
 # 2-core machine include preemptions of up to tens of milliseconds that land on any op (with
 # 6 steps a share was off by 7 points once in 3 runs at a load of 14; with 20, under 1 point).
 SHARE_TOLERANCE = 5.0
+# The wheel's test (test/e2e/test_wheel.py) runs this file again with the installed wheel's
+# shim and sets this to 0: the shares are timings, and there they run while the wheel's own
+# build and the rest of the suite load the machine for minutes on end. A load that lasts the
+# whole run is not escaped by the smallest of 20 steps: CI of 2026-11-30 saw both tools'
+# conv shares move by 5 points there (torch's own 24/24 became 26.5/21.4), while this test,
+# on the same build at the same time, passed. The wheel holds no timing code of its own.
+TIMING = os.environ.get("GPROF_TORCH_TIMING", "1") != "0"
 
 
 def gpuprof(*args):
@@ -101,6 +108,7 @@ class Torch(unittest.TestCase):
         self.assertEqual(counts, expected)
         self.assertIn(("aten::addmm", "[[10], [32, 16384], [16384, 10], [], []]"), counts)
 
+    @unittest.skipUnless(TIMING, "GPROF_TORCH_TIMING=0: timings are checked by clients/torch")
     def test_self_cpu_shares_of_the_top_ops(self):
         steps = self.oracle["steps"]
         gprof_steps = [{r["name"]: r["self_cpu_ns"] / 1000
