@@ -131,10 +131,17 @@ struct ByPushedId {
 // streams merged, so that only the mapped records sort again: the records
 // that keep their own id, as read; the mapped ones by pushed id; and those
 // whose pushed id no call carries, by the id they fall back to.
+// A mapping's CUPTI id. A named type, not a lambda: a closure type in a
+// class template's member gave KeyedGpu's instantiations of different
+// translation units different definitions under one name (GCC's LTO found
+// it: -Wodr).
+struct CuptiIdOf {
+  uint64_t operator()(const ExternalId& e) const { return e.cupti; }
+};
+
 template <typename Gpu, typename GpuLess>
 class KeyedGpu {
   using Mapped = MappedGpu<Gpu>;
-  static constexpr auto kCupti = [](const ExternalId& e) { return e.cupti; };
 
  public:
   KeyedGpu(SpillSorter<Gpu, GpuLess>& gpu, SpillSorter<ExternalId, ByCuptiId>& externals,
@@ -143,7 +150,7 @@ class KeyedGpu {
         mapped_(sort.make<Mapped, ByPushedId<GpuLess>>()),
         left_(sort.make<Gpu, GpuLess>()) {
     {
-      SortedLookup<ExternalId, ByCuptiId, decltype(kCupti)> mapping(externals, kCupti, sort.lanes);
+      SortedLookup<ExternalId, ByCuptiId, CuptiIdOf> mapping(externals, CuptiIdOf{}, sort.lanes);
       SortedRecords<Gpu, GpuLess> records(gpu, sort.lanes);
       while (const Gpu* at = records.next()) {
         if (at->correlation == 0) continue;
@@ -161,7 +168,7 @@ class KeyedGpu {
       }
     }
     as_read_.emplace(gpu, sort.lanes);
-    mapping_.emplace(externals, kCupti, sort.lanes);
+    mapping_.emplace(externals, CuptiIdOf{}, sort.lanes);
     mapped_records_.emplace(mapped_, sort.lanes);
     left_records_.emplace(left_, sort.lanes);
     a_ = next_as_read();
@@ -209,7 +216,7 @@ class KeyedGpu {
   SpillSorter<Gpu, GpuLess> left_;
   // Pointers: cursors are neither copied nor moved.
   std::optional<SortedRecords<Gpu, GpuLess>> as_read_;
-  std::optional<SortedLookup<ExternalId, ByCuptiId, decltype(kCupti)>> mapping_;
+  std::optional<SortedLookup<ExternalId, ByCuptiId, CuptiIdOf>> mapping_;
   std::optional<SortedRecords<Mapped, ByPushedId<GpuLess>>> mapped_records_;
   std::optional<SortedRecords<Gpu, GpuLess>> left_records_;
   const Gpu* a_ = nullptr;
