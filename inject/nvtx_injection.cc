@@ -60,15 +60,21 @@ Name intern_bytes(const char* text, size_t size, StringClass cls) {
 // step; the writer does it, and remembers the address of a text that may
 // repeat (a Python string). Domains and categories are interned here: the
 // program gets ids.
-Name intern(const char* text, StringClass cls, [[maybe_unused]] char (&scratch)[kMaxInlineText]) {
+// `gap`: the calling thread's last writable gap (readonly_text.h), where the
+// caller has its ThreadState; `cache_missed`: table.cached(text) was just 0.
+Name intern(const char* text, StringClass cls, [[maybe_unused]] char (&scratch)[kMaxInlineText],
+            WritableGap* gap = nullptr, bool cache_missed = false) {
   if (!text) return {};
   const size_t size = strnlen(text, kMaxInlineText);
   if (cls != StringClass::kNvtx) return intern_bytes(text, size, cls);
   StringTable& table = string_table();
-  Name hit;
-  hit.id = table.cached(text);
-  if (hit.id) return hit;
-  if (size < kMaxInlineText && in_scanned_readonly_segment(text, size + 1)) {
+  if (!cache_missed) {
+    Name hit;
+    hit.id = table.cached(text);
+    if (hit.id) return hit;
+  }
+  if (gap != nullptr && in_writable_gap(*gap, text, size + 1)) return as_text(text, size, true);
+  if (size < kMaxInlineText && in_scanned_readonly_segment(text, size + 1, gap)) {
     Name n = intern_bytes(text, size, cls);
     table.remember(text, size, n.id, true);
     return n;
@@ -221,9 +227,12 @@ int push(const Name& name, uint32_t domain, const nvtxEventAttributes_t* a) {
   return push_known(this_thread(), id);
 }
 
-[[gnu::noinline]] int push_text(const char* m) {
+// A name the pointer cache did not know (`cache_missed`), or any name when
+// the fast path is off: emit_nvtx's, each new text.
+[[gnu::noinline]] int push_text(const char* m, bool cache_missed) {
   char scratch[kMaxInlineText];
-  return push(intern(m, StringClass::kNvtx, scratch), 0, nullptr);
+  return push(intern(m, StringClass::kNvtx, scratch, &this_thread().writable_gap, cache_missed), 0,
+              nullptr);
 }
 
 [[gnu::noinline]] int pop(uint32_t domain) {
@@ -320,9 +329,9 @@ int NVTX_API RangePushEx(const nvtxEventAttributes_t* a) {
 // anything unusual (a new or flagged name, a full chunk, no TSC, deep
 // nesting, a dropped push) is a tail call to the general path.
 int NVTX_API RangePushA(const char* m) {
-  if (__builtin_expect(!fast_record(), 0)) return push_text(m);
+  if (__builtin_expect(!fast_record(), 0)) return push_text(m, false);
   const uint32_t id = string_table().cached(m);  // a hit has no flags; null never hits
-  if (__builtin_expect(id == 0, 0)) return push_text(m);
+  if (__builtin_expect(id == 0, 0)) return push_text(m, true);
   ThreadState& t = fast_thread();
   char* p = t.cursor;
   if (__builtin_expect(!fits(p, sizeof(QPush), t.end), 0)) return push_known_slow(id);

@@ -25,6 +25,7 @@ struct Segments {
   unsigned long long adds = 0;  // dl_iterate_phdr's counters at the scan
   unsigned long long subs = 0;
   bool scanned = false;
+  uint64_t scan = 0;  // g_readonly_scan of this list
 };
 
 Segments g_segments;
@@ -68,14 +69,22 @@ const Segment* segment_before(const Segments& s, uintptr_t at) {
   return after == s.list ? nullptr : after - 1;
 }
 
-// Whether [text, text + size) lies in one segment of the list.
-bool holds(const Segments& s, const void* text, size_t size) {
+// Whether [text, text + size) lies in one segment of the list; if not and
+// `gap` is given, the addresses between the segments around its start.
+bool holds(const Segments& s, const void* text, size_t size, WritableGap* gap = nullptr) {
   const uintptr_t begin = reinterpret_cast<uintptr_t>(text);
   const Segment* g = segment_before(s, begin);
-  return g && begin + size <= g->end;
+  if (g && begin + size <= g->end) return true;
+  if (gap != nullptr && (g == nullptr || begin >= g->end)) {
+    const Segment* next = g != nullptr ? g + 1 : s.list;
+    *gap = {s.scan, g != nullptr ? g->end : 0, next < s.list + s.count ? next->begin : UINTPTR_MAX};
+  }
+  return false;
 }
 
 }  // namespace
+
+std::atomic<uint64_t> g_readonly_scan{0};
 
 void set_dlclose_hooked(bool hooked) {
   g_dlclose_hooked.store(hooked, std::memory_order_release);
@@ -95,16 +104,18 @@ bool in_readonly_segment(const void* text, size_t size) {
     s.adds = now.adds;
     s.subs = now.subs;
     s.scanned = true;
+    s.scan = g_readonly_scan.load(std::memory_order_relaxed) + 1;
+    g_readonly_scan.store(s.scan, std::memory_order_relaxed);
   }
   const bool found = holds(s, text, size);
   g_busy.clear(std::memory_order_release);
   return found;
 }
 
-bool in_scanned_readonly_segment(const void* text, size_t size) {
+bool in_scanned_readonly_segment(const void* text, size_t size, WritableGap* gap) {
   if (!g_dlclose_hooked.load(std::memory_order_acquire)) return false;
   if (g_busy.test_and_set(std::memory_order_acquire)) return false;
-  const bool found = g_segments.scanned && holds(g_segments, text, size);
+  const bool found = g_segments.scanned && holds(g_segments, text, size, gap);
   g_busy.clear(std::memory_order_release);
   return found;
 }

@@ -7,9 +7,23 @@
 // the driver rather than preloaded), no text counts as read-only.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
+
+#include "collector/queues/thread_state.h"  // WritableGap
 
 namespace gprof {
+
+// The scan the segments come from (1 the first; 0 before any): a gap of
+// another scan is not used.
+extern std::atomic<uint64_t> g_readonly_scan;
+
+inline bool in_writable_gap(const WritableGap& gap, const void* text, size_t size) {
+  const auto begin = reinterpret_cast<uintptr_t>(text);
+  return gap.scan != 0 && gap.scan == g_readonly_scan.load(std::memory_order_relaxed) &&
+         begin >= gap.begin && begin < gap.end && size <= gap.end - begin;
+}
 
 // Slow path (a name's first sight): the loader's list of objects is read
 // again only when it changed (dl_iterate_phdr's adds/subs counters). False
@@ -22,8 +36,9 @@ bool in_readonly_segment(const void* text, size_t size);
 // in_readonly_segment call); an unloaded one is never asked about, since the
 // text passed is the program's, alive during the call, and dlclose clears
 // every address trusted before (StringTable::forget_readonly). False while
-// another thread rescans.
-bool in_scanned_readonly_segment(const void* text, size_t size);
+// another thread rescans. `gap`, when given and the text is writable: where
+// it lay (unchanged when that is not known).
+bool in_scanned_readonly_segment(const void* text, size_t size, WritableGap* gap = nullptr);
 
 // Whether the program's dlclose reaches gprof's hook; set once at start.
 void set_dlclose_hooked(bool hooked);

@@ -19,6 +19,20 @@ namespace gprof {
 // half of a pair is lost and the thread is not held for it.
 inline constexpr uint32_t kKeptBack = 2048;  // 128 open ranges x a 16-byte pop
 
+// Where an NVTX text that was not read-only lay: the addresses between the
+// read-only segments around it, as of one scan of the loaded objects
+// (collector/interning/readonly_text.h). A thread keeps the last one, so that
+// its next unique name, formatted in the same heap block or stack buffer as
+// emit_nvtx's are, is known writable with two comparisons instead of a
+// search behind a flag that every thread shares. It only ever answers
+// "writable", which is always safe (the text then goes as text): a gap from
+// before a scan that found an object loaded into it does no harm.
+struct WritableGap {
+  uint64_t scan = 0;  // 0: none
+  uintptr_t begin = 0;
+  uintptr_t end = 0;
+};
+
 struct ThreadState {
   // The queue being filled: records go at `cursor`, up to `end` (kKeptBack
   // before the chunk's end; only reserve_slow hands out what lies past it). Both null
@@ -45,6 +59,7 @@ struct ThreadState {
   bool is_writer;
   static constexpr int kMaxDepth = 128;
   uint8_t nvtx_flags[kMaxDepth];
+  WritableGap writable_gap;
 };
 
 // Named for collector/queues/static_tls.cc, which reads its TLS descriptor.

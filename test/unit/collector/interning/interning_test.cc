@@ -207,6 +207,38 @@ TEST_CASE("read-only text is found in the loaded objects' read-only segments onl
   set_dlclose_hooked(false);
 }
 
+TEST_CASE("a writable text's gap between read-only segments answers for the next text in it") {
+  static const char literal[] = "a literal in .rodata";
+  std::string heap(64, 'h');
+  char stack[] = "a copy on the stack";
+  set_dlclose_hooked(true);
+  REQUIRE(in_readonly_segment(literal, sizeof literal));  // a scan of the loaded objects
+  WritableGap gap;
+  CHECK_FALSE(in_writable_gap(gap, heap.data(), 8));  // none yet
+  CHECK_FALSE(in_scanned_readonly_segment(heap.data(), heap.size(), &gap));
+  REQUIRE(gap.scan == g_readonly_scan.load());
+  CHECK(gap.begin <= reinterpret_cast<uintptr_t>(heap.data()));
+  CHECK(reinterpret_cast<uintptr_t>(heap.data()) + heap.size() <= gap.end);
+  CHECK(in_writable_gap(gap, heap.data() + 10, 20));
+  // A read-only text is never in a writable gap, whichever gap a thread kept.
+  WritableGap stack_gap;
+  CHECK_FALSE(in_scanned_readonly_segment(stack, sizeof stack, &stack_gap));
+  CHECK(in_writable_gap(stack_gap, stack, sizeof stack));
+  CHECK_FALSE(in_writable_gap(gap, literal, sizeof literal));
+  CHECK_FALSE(in_writable_gap(stack_gap, literal, sizeof literal));
+  // A read-only text leaves the gap as it was.
+  const WritableGap kept = gap;
+  CHECK(in_scanned_readonly_segment(literal, sizeof literal, &gap));
+  CHECK((gap.scan == kept.scan && gap.begin == kept.begin && gap.end == kept.end));
+  // Past the gap's end, or from another scan: not answered.
+  if (gap.end != UINTPTR_MAX)
+    CHECK_FALSE(in_writable_gap(gap, reinterpret_cast<const void*>(gap.end - 4), 8));
+  WritableGap old = gap;
+  old.scan = gap.scan - 1;
+  CHECK_FALSE(in_writable_gap(old, heap.data(), 8));
+  set_dlclose_hooked(false);
+}
+
 TEST_CASE("the pointer cache trusts read-only text until a dlclose, and compares the rest") {
   static StringTable table;
   static const char literal[] = "forward";
