@@ -8,19 +8,8 @@ namespace gprof::analysis {
 namespace {
 
 constexpr uint64_t kIdSpace = uint64_t{1} << 32;
-constexpr uint64_t kHalf = kIdSpace / 2;
 
 }  // namespace
-
-uint64_t unwrap_correlation(uint64_t raw, uint64_t reference) {
-  if (raw >= kIdSpace) return raw;
-  uint64_t id = (reference & ~(kIdSpace - 1)) | raw;
-  if (id > reference && id - reference > kHalf && id >= kIdSpace)
-    id -= kIdSpace;
-  else if (id < reference && reference - id > kHalf)
-    id += kIdSpace;
-  return id;
-}
 
 bool CorrelationUnwrap::may_wrap(uint64_t lowest, uint64_t highest) {
   return highest >= kIdSpace || (highest > lowest && highest - lowest > kIdSpace / 2);

@@ -19,15 +19,13 @@ void PagedBits::reset(uint64_t id) {
   it->second[bit / 64] &= ~(uint64_t{1} << (bit % 64));
 }
 
-bool PagedBits::test(uint64_t id) const {
+bool PagedBits::test_new_page(uint64_t id) const {
   if (pages_.empty()) return false;
   const uint64_t page = id / kPageBits;
-  if (!looked_up_ || page != last_page_) {
-    auto it = pages_.find(page);
-    last_ = it == pages_.end() ? nullptr : &it->second;
-    last_page_ = page;
-    looked_up_ = true;
-  }
+  auto it = pages_.find(page);
+  last_ = it == pages_.end() ? nullptr : &it->second;
+  last_page_ = page;
+  looked_up_ = true;
   if (last_ == nullptr) return false;
   const uint64_t bit = id % kPageBits;
   return ((*last_)[bit / 64] >> (bit % 64)) & 1;

@@ -44,7 +44,16 @@ class PagedBits {
     set_new_page(id);
   }
   void reset(uint64_t id);
-  bool test(uint64_t id) const;
+  bool test(uint64_t id) const {
+    // Ids come nearly in order: most tests fall on the page looked up last
+    // (inline: report's stream tests two sets per call).
+    if (looked_up_ && id / kPageBits == last_page_) {
+      if (last_ == nullptr) return false;
+      const uint64_t bit = id % kPageBits;
+      return ((*last_)[bit / 64] >> (bit % 64)) & 1;
+    }
+    return test_new_page(id);
+  }
   void clear() {
     pages_.clear();
     looked_up_ = false;
@@ -53,6 +62,7 @@ class PagedBits {
 
  private:
   void set_new_page(uint64_t id);
+  bool test_new_page(uint64_t id) const;
   static constexpr uint64_t kPageBits = 1u << 16;
   std::unordered_map<uint64_t, std::vector<uint64_t>> pages_;
   // The last page test() looked up (nullptr: none there): ids come in order,
