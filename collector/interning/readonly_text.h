@@ -21,8 +21,9 @@ extern std::atomic<uint64_t> g_readonly_scan;
 
 inline bool in_writable_gap(const WritableGap& gap, const void* text, size_t size) {
   const auto begin = reinterpret_cast<uintptr_t>(text);
-  return gap.scan != 0 && gap.scan == g_readonly_scan.load(std::memory_order_relaxed) &&
-         begin >= gap.begin && begin < gap.end && size <= gap.end - begin;
+  // A thread's gap before its first ({0, 0, 0}) holds no address.
+  return gap.scan == g_readonly_scan.load(std::memory_order_relaxed) && begin >= gap.begin &&
+         begin < gap.end && size <= gap.end - begin;
 }
 
 // Slow path (a name's first sight): the loader's list of objects is read

@@ -5,14 +5,8 @@
 #include "formats/correlation_ids.h"
 
 namespace gprof::analysis {
-namespace {
-
-constexpr uint64_t kIdSpace = uint64_t{1} << 32;
-
-}  // namespace
-
 bool CorrelationUnwrap::may_wrap(uint64_t lowest, uint64_t highest) {
-  return highest >= kIdSpace || (highest > lowest && highest - lowest > kIdSpace / 2);
+  return highest >= kCuptiIdSpace || (highest > lowest && highest - lowest > kCuptiIdSpace / 2);
 }
 
 uint64_t CorrelationUnwrap::next(uint64_t raw, std::optional<uint64_t> time_ns) {
@@ -29,7 +23,7 @@ uint64_t CorrelationUnwrap::next(uint64_t raw, std::optional<uint64_t> time_ns) 
     sample_due_ = false;
   }
   previous_ = id;
-  wrapped_ = wrapped_ || id >= kIdSpace;
+  wrapped_ = wrapped_ || id >= kCuptiIdSpace;
   return id;
 }
 

@@ -17,18 +17,20 @@
 
 namespace gprof::analysis {
 
+// CUPTI's correlation ids are 32-bit: they wrap at this.
+inline constexpr uint64_t kCuptiIdSpace = uint64_t{1} << 32;
+
 // The 64-bit id nearest `reference` whose low 32 bits are `raw`'s (serial
 // number arithmetic, RFC 1982); ids above 32 bits are no CUPTI ids and stay.
 // Inline: report's stream asks it twice per launch (stream_ids.h).
 inline uint64_t unwrap_correlation(uint64_t raw, uint64_t reference) {
-  constexpr uint64_t kIdSpace = uint64_t{1} << 32;
-  constexpr uint64_t kHalf = kIdSpace / 2;
-  if (raw >= kIdSpace) return raw;
-  uint64_t id = (reference & ~(kIdSpace - 1)) | raw;
-  if (id > reference && id - reference > kHalf && id >= kIdSpace)
-    id -= kIdSpace;
+  constexpr uint64_t kHalf = kCuptiIdSpace / 2;
+  if (raw >= kCuptiIdSpace) return raw;
+  uint64_t id = (reference & ~(kCuptiIdSpace - 1)) | raw;
+  if (id > reference && id - reference > kHalf && id >= kCuptiIdSpace)
+    id -= kCuptiIdSpace;
   else if (id < reference && reference - id > kHalf)
-    id += kIdSpace;
+    id += kCuptiIdSpace;
   return id;
 }
 

@@ -51,7 +51,7 @@ class StreamIds {
     if (distance >= kWrap / 4) ambiguous_ = true;
     return id;
   }
-  static constexpr uint64_t kWrap = uint64_t{1} << 32;
+  static constexpr uint64_t kWrap = kCuptiIdSpace;
   uint64_t reference_ = 0;
   bool started_ = false;
   bool ambiguous_ = false;
